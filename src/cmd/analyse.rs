@@ -1,0 +1,76 @@
+//! `knightfall analyse`: searches one position, printing UCI-style info lines and the result in SAN.
+
+use anyhow::Result;
+use shakmaty::Position;
+use shakmaty::san::SanPlus;
+
+use crate::engine::{Config, Control, Engine, Limits};
+use crate::uci::info_line;
+
+/// Arguments of `analyse`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// Search to this depth.
+    #[arg(long, conflicts_with = "movetime")]
+    pub depth: Option<u32>,
+    /// Search for this many milliseconds (default 3000 when no depth is given).
+    #[arg(long)]
+    pub movetime: Option<u64>,
+    /// Transposition table size in MB.
+    #[arg(long, default_value_t = 64)]
+    pub hash: usize,
+    /// The position in FEN.
+    #[arg(required = true, num_args = 1..)]
+    pub fen: Vec<String>,
+}
+
+/// Runs the search and prints its progress, best move and principal variation.
+pub fn run(args: &Args) -> Result<()> {
+    let pos = super::parse_fen(&args.fen.join(" "))?;
+    let limits = match (args.depth, args.movetime) {
+        (Some(depth), _) => Limits::depth(depth),
+        (None, Some(ms)) => Limits::movetime(ms),
+        (None, None) => Limits::movetime(3000),
+    };
+    let mut engine = Engine::new(Config {
+        hash_mb: args.hash,
+        move_overhead_ms: 0,
+        ..Config::default()
+    });
+    let control = Control::default();
+    let result = engine.search(&pos, &[], &limits, &control, &mut |info| {
+        println!("{}", info_line(info));
+    });
+    let Some(best) = result.best else {
+        let reason = if pos.is_checkmate() {
+            "checkmate"
+        } else {
+            "stalemate"
+        };
+        println!("no legal move: {reason}");
+        return Ok(());
+    };
+    let mut line = String::new();
+    let mut walk = pos.clone();
+    for (i, &m) in result.pv.iter().enumerate() {
+        if !walk.is_legal(m) {
+            break;
+        }
+        let number = walk.fullmoves().get();
+        if walk.turn().is_white() {
+            line.push_str(&format!("{number}. "));
+        } else if i == 0 {
+            line.push_str(&format!("{number}... "));
+        }
+        line.push_str(&SanPlus::from_move_and_play_unchecked(&mut walk, m).to_string());
+        line.push(' ');
+    }
+    println!(
+        "bestmove {} score {} depth {}",
+        SanPlus::from_move(pos.clone(), best),
+        crate::engine::report(result.score),
+        result.depth
+    );
+    println!("pv {}", line.trim_end());
+    Ok(())
+}

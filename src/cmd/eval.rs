@@ -1,0 +1,40 @@
+//! `knightfall eval`: the static evaluation of one position.
+
+use anyhow::{Context, Result, bail};
+use shakmaty::fen::Fen;
+
+use crate::engine::{Evaluator, Profile};
+
+/// Arguments of `eval`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// Evaluation profile: simplified or tapered.
+    #[arg(long, default_value = "tapered")]
+    pub profile: String,
+    /// The position in FEN (quote it, or pass its six fields as separate words).
+    #[arg(required = true, num_args = 1..)]
+    pub fen: Vec<String>,
+}
+
+/// Prints the profile and the evaluation; the last line is the integer, White's view.
+pub fn run(args: &Args) -> Result<()> {
+    let Some(profile) = Profile::parse(&args.profile) else {
+        bail!(
+            "unknown profile {:?} (use simplified or tapered)",
+            args.profile
+        );
+    };
+    // Only the placement matters here, so positions that could not arise in a game (such as the
+    // side to move giving check, as in the notebooks' own examples) are evaluated too.
+    let text = args.fen.join(" ");
+    let fen: Fen = text
+        .trim()
+        .parse()
+        .with_context(|| format!("bad FEN {text:?}"))?;
+    let board = fen.into_setup().board;
+    let evaluator = Evaluator::new(profile);
+    let score = evaluator.evaluate(&board, evaluator.accumulate(&board));
+    println!("profile {}", profile.name());
+    println!("{score}");
+    Ok(())
+}

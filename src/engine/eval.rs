@@ -1,0 +1,298 @@
+//! Piece-square-table evaluation with two profiles, kept up to date incrementally on every move.
+//!
+//! Both profiles store two sums per position (White's view, material included): a "middlegame"
+//! and an "endgame" one. `Simplified` picks one of them by the notebooks' king-endgame rule (its
+//! two sums differ only in the king table); `Tapered` blends PeSTO's two sums by game phase.
+
+use std::sync::OnceLock;
+
+use shakmaty::{Bitboard, Board, Chess, Color, Move, Position, Role, Square};
+
+use super::pst;
+
+/// Which evaluation to use.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Profile {
+    /// Michniewski's Simplified Evaluation Function, exactly as the source notebooks define it.
+    Simplified,
+    /// PeSTO middlegame/endgame tables interpolated by game phase, plus a mop-up term.
+    #[default]
+    Tapered,
+}
+
+impl Profile {
+    /// Parses `simplified` or `tapered`.
+    pub fn parse(name: &str) -> Option<Profile> {
+        match name.to_ascii_lowercase().as_str() {
+            "simplified" => Some(Profile::Simplified),
+            "tapered" => Some(Profile::Tapered),
+            _ => None,
+        }
+    }
+
+    /// The profile's name as `parse` accepts it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Profile::Simplified => "simplified",
+            Profile::Tapered => "tapered",
+        }
+    }
+}
+
+/// Signed values (White positive) indexed by `[stage][color][role][square]`, material included.
+struct Weights {
+    table: [[[[i32; 64]; 6]; 2]; 2],
+}
+
+impl Weights {
+    fn build(
+        mg: &[[i32; 64]; 6],
+        eg: &[[i32; 64]; 6],
+        mg_val: &[i32; 6],
+        eg_val: &[i32; 6],
+    ) -> Self {
+        let mut table = [[[[0; 64]; 6]; 2]; 2];
+        for (stage, (tables, values)) in [(mg, mg_val), (eg, eg_val)].into_iter().enumerate() {
+            for role in 0..6 {
+                for sq in 0..64 {
+                    // Tables are printed rank 8 first: a White piece on `sq` reads row `sq ^ 56`,
+                    // a Black piece reads the vertically mirrored square, which is `sq` itself.
+                    table[stage][0][role][sq] = values[role] + tables[role][sq ^ 56];
+                    table[stage][1][role][sq] = -(values[role] + tables[role][sq]);
+                }
+            }
+        }
+        Weights { table }
+    }
+
+    #[inline]
+    fn get(&self, stage: usize, color: Color, role: Role, sq: Square) -> i32 {
+        self.table[stage][color_index(color)][role as usize - 1][sq as usize]
+    }
+}
+
+#[inline]
+fn color_index(color: Color) -> usize {
+    match color {
+        Color::White => 0,
+        Color::Black => 1,
+    }
+}
+
+fn weights(profile: Profile) -> &'static Weights {
+    static SIMPLIFIED: OnceLock<Weights> = OnceLock::new();
+    static TAPERED: OnceLock<Weights> = OnceLock::new();
+    match profile {
+        Profile::Simplified => SIMPLIFIED.get_or_init(|| {
+            let mut endgame = pst::SIMPLIFIED;
+            endgame[5] = pst::SIMPLIFIED_KING_ENDGAME;
+            Weights::build(
+                &pst::SIMPLIFIED,
+                &endgame,
+                &pst::SIMPLIFIED_VALUES,
+                &pst::SIMPLIFIED_VALUES,
+            )
+        }),
+        Profile::Tapered => TAPERED.get_or_init(|| {
+            Weights::build(
+                &pst::PESTO_MG,
+                &pst::PESTO_EG,
+                &pst::PESTO_VALUES_MG,
+                &pst::PESTO_VALUES_EG,
+            )
+        }),
+    }
+}
+
+/// The two running sums of one position, updated move by move instead of recomputed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct Accumulator {
+    /// Middlegame sum (simplified: with the middlegame king table).
+    pub mg: i32,
+    /// Endgame sum (simplified: with the endgame king table).
+    pub eg: i32,
+}
+
+/// An evaluation profile bound to its tables.
+#[derive(Clone, Copy)]
+pub struct Evaluator {
+    profile: Profile,
+    weights: &'static Weights,
+}
+
+impl std::fmt::Debug for Evaluator {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Evaluator")
+            .field("profile", &self.profile)
+            .finish()
+    }
+}
+
+impl Evaluator {
+    /// The evaluator for `profile`.
+    pub fn new(profile: Profile) -> Self {
+        Evaluator {
+            profile,
+            weights: weights(profile),
+        }
+    }
+
+    /// Which profile this is.
+    pub fn profile(&self) -> Profile {
+        self.profile
+    }
+
+    /// Sums every piece of `board` from scratch.
+    pub fn accumulate(&self, board: &Board) -> Accumulator {
+        let mut acc = Accumulator::default();
+        for (sq, piece) in board.iter() {
+            self.add(&mut acc, piece.color, piece.role, sq);
+        }
+        acc
+    }
+
+    #[inline]
+    fn add(&self, acc: &mut Accumulator, color: Color, role: Role, sq: Square) {
+        acc.mg += self.weights.get(0, color, role, sq);
+        acc.eg += self.weights.get(1, color, role, sq);
+    }
+
+    #[inline]
+    fn sub(&self, acc: &mut Accumulator, color: Color, role: Role, sq: Square) {
+        acc.mg -= self.weights.get(0, color, role, sq);
+        acc.eg -= self.weights.get(1, color, role, sq);
+    }
+
+    /// The sums after `mover` plays the legal move `m`, from the sums before it.
+    #[inline]
+    pub fn update(&self, acc: Accumulator, mover: Color, m: Move) -> Accumulator {
+        let mut acc = acc;
+        match m {
+            Move::Normal {
+                role,
+                from,
+                capture,
+                to,
+                promotion,
+            } => {
+                self.sub(&mut acc, mover, role, from);
+                self.add(&mut acc, mover, promotion.unwrap_or(role), to);
+                if let Some(captured) = capture {
+                    self.sub(&mut acc, !mover, captured, to);
+                }
+            }
+            Move::EnPassant { from, to } => {
+                self.sub(&mut acc, mover, Role::Pawn, from);
+                self.add(&mut acc, mover, Role::Pawn, to);
+                let victim = Square::from_coords(to.file(), from.rank());
+                self.sub(&mut acc, !mover, Role::Pawn, victim);
+            }
+            Move::Castle { king, rook } => {
+                let (king_to, rook_to) = castle_targets(king, rook);
+                self.sub(&mut acc, mover, Role::King, king);
+                self.sub(&mut acc, mover, Role::Rook, rook);
+                self.add(&mut acc, mover, Role::King, king_to);
+                self.add(&mut acc, mover, Role::Rook, rook_to);
+            }
+            Move::Put { role, to } => self.add(&mut acc, mover, role, to),
+        }
+        acc
+    }
+
+    /// The static evaluation in centipawns from White's point of view, given the position's sums.
+    pub fn evaluate(&self, board: &Board, acc: Accumulator) -> i32 {
+        match self.profile {
+            Profile::Simplified => {
+                if is_king_endgame(board) {
+                    acc.eg
+                } else {
+                    acc.mg
+                }
+            }
+            Profile::Tapered => {
+                let phase = game_phase(board);
+                let blended = (acc.mg * phase + acc.eg * (PHASE_MAX - phase)) / PHASE_MAX;
+                blended + mop_up(board)
+            }
+        }
+    }
+
+    /// The static evaluation of `pos` from scratch, White's point of view.
+    pub fn evaluate_position(&self, pos: &Chess) -> i32 {
+        self.evaluate(pos.board(), self.accumulate(pos.board()))
+    }
+}
+
+/// Where king and rook land when castling, from their starting squares.
+pub fn castle_targets(king: Square, rook: Square) -> (Square, Square) {
+    let rank = king.rank();
+    if rook > king {
+        (
+            Square::from_coords(shakmaty::File::G, rank),
+            Square::from_coords(shakmaty::File::F, rank),
+        )
+    } else {
+        (
+            Square::from_coords(shakmaty::File::C, rank),
+            Square::from_coords(shakmaty::File::D, rank),
+        )
+    }
+}
+
+/// The notebooks' rule for the simplified profile's king endgame table: every side either has
+/// no queen, or has a queen with no rook and at most one minor piece.
+pub fn is_king_endgame(board: &Board) -> bool {
+    [Color::White, Color::Black].into_iter().all(|color| {
+        let ours = board.by_color(color);
+        (board.queens() & ours).is_empty()
+            || ((board.rooks() & ours).is_empty()
+                && ((board.knights() | board.bishops()) & ours).count() < 2)
+    })
+}
+
+const PHASE_MAX: i32 = 24;
+
+/// Game phase from 24 (all pieces on the board) down to 0 (kings and pawns only).
+pub fn game_phase(board: &Board) -> i32 {
+    let minors = (board.knights() | board.bishops()).count() as i32;
+    let rooks = board.rooks().count() as i32;
+    let queens = board.queens().count() as i32;
+    (minors + 2 * rooks + 4 * queens).min(PHASE_MAX)
+}
+
+/// Drives a bare king to the edge and the winning king towards it, so that KQvK and KRvK are
+/// mated without tablebases. Zero unless one side has only its king and the other a rook or more.
+fn mop_up(board: &Board) -> i32 {
+    let heavy = board.rooks() | board.queens();
+    for winner in [Color::White, Color::Black] {
+        let loser = !winner;
+        let loser_bb = board.by_color(loser);
+        if loser_bb.count() == 1 && (heavy & board.by_color(winner)).any() {
+            let (Some(wk), Some(lk)) = (board.king_of(winner), board.king_of(loser)) else {
+                return 0;
+            };
+            let bonus = 10 * centre_distance(lk) + 4 * (14 - manhattan(wk, lk)) + 200;
+            return if winner == Color::White {
+                bonus
+            } else {
+                -bonus
+            };
+        }
+    }
+    0
+}
+
+fn centre_distance(sq: Square) -> i32 {
+    let f = sq.file() as i32;
+    let r = sq.rank() as i32;
+    (3 - f).max(f - 4) + (3 - r).max(r - 4)
+}
+
+fn manhattan(a: Square, b: Square) -> i32 {
+    (a.file() as i32 - b.file() as i32).abs() + (a.rank() as i32 - b.rank() as i32).abs()
+}
+
+/// True when neither side has any material beyond what a loose `Bitboard` of pawns and kings.
+pub fn only_kings_and_pawns(board: &Board) -> bool {
+    (board.occupied() & !(board.pawns() | board.kings())) == Bitboard::EMPTY
+}

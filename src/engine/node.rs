@@ -1,0 +1,57 @@
+//! One search node's position with its Zobrist key and evaluation sums, made by copy-make.
+
+use shakmaty::zobrist::Zobrist64;
+use shakmaty::{Chess, EnPassantMode, Move, Position};
+
+use super::eval::{Accumulator, Evaluator};
+
+/// A position plus the state the search keeps in step with it.
+#[derive(Clone, Debug)]
+pub struct Node {
+    /// The position itself.
+    pub pos: Chess,
+    /// Zobrist key (shakmaty's Polyglot-compatible keys, legal en-passant squares only).
+    pub key: u64,
+    /// Incremental evaluation sums.
+    pub acc: Accumulator,
+}
+
+/// The key the search uses for `pos`; equal keys mean a repetition in the FIDE sense.
+pub fn key_of(pos: &Chess) -> u64 {
+    let Zobrist64(key) = pos.zobrist_hash(EnPassantMode::Legal);
+    key
+}
+
+impl Node {
+    /// Builds the node for `pos`, computing key and sums from scratch.
+    pub fn new(pos: Chess, eval: &Evaluator) -> Node {
+        let key = key_of(&pos);
+        let acc = eval.accumulate(pos.board());
+        Node { pos, key, acc }
+    }
+
+    /// The node after the legal move `m`, updated incrementally where shakmaty allows it.
+    #[inline]
+    pub fn play(&self, m: Move, eval: &Evaluator) -> Node {
+        let mut pos = self.pos.clone();
+        let acc = eval.update(self.acc, pos.turn(), m);
+        let incremental = pos.update_zobrist_hash(Zobrist64(self.key), m, EnPassantMode::Legal);
+        pos.play_unchecked(m);
+        let key = match incremental {
+            Some(Zobrist64(key)) => key,
+            None => key_of(&pos),
+        };
+        Node { pos, key, acc }
+    }
+
+    /// The static evaluation from the side to move's point of view.
+    #[inline]
+    pub fn relative_eval(&self, eval: &Evaluator) -> i32 {
+        let white = eval.evaluate(self.pos.board(), self.acc);
+        if self.pos.turn().is_white() {
+            white
+        } else {
+            -white
+        }
+    }
+}

@@ -1,0 +1,156 @@
+//! Move ordering: TT move first, then winning captures by MVV-LVA, killers, quiet moves by
+//! history, and losing captures last. Moves are picked lazily by selection.
+
+use arrayvec::ArrayVec;
+use shakmaty::{Chess, Color, Move, MoveList, Position, Role};
+
+use super::see::{see, value};
+use super::tt::encode_move;
+
+const TT_MOVE: i32 = 4_000_000;
+const GOOD_CAPTURE: i32 = 2_000_000;
+const KILLER: [i32; 2] = [1_000_001, 1_000_000];
+const BAD_CAPTURE: i32 = -2_000_000;
+
+/// Per-search quiet-move statistics.
+pub struct History {
+    /// Butterfly history `[color][from][to]`, bounded by the gravity formula.
+    pub table: [[[i32; 64]; 64]; 2],
+}
+
+/// Ceiling of history values; quiets stay below the killers.
+pub const HISTORY_MAX: i32 = 16_384;
+
+impl History {
+    /// An empty table on the heap (it is 32 KB).
+    pub fn new() -> Box<History> {
+        Box::new(History {
+            table: [[[0; 64]; 64]; 2],
+        })
+    }
+
+    #[inline]
+    fn slot(&mut self, color: Color, m: Move) -> &mut i32 {
+        let from = m.from().map_or(0, |s| s as usize);
+        &mut self.table[color as usize][from][m.to() as usize]
+    }
+
+    /// The score of a quiet move.
+    #[inline]
+    pub fn get(&self, color: Color, m: Move) -> i32 {
+        let from = m.from().map_or(0, |s| s as usize);
+        self.table[color as usize][from][m.to() as usize]
+    }
+
+    /// Rewards (positive `bonus`) or punishes a quiet move, pulling values towards zero as they
+    /// grow so that old knowledge fades.
+    #[inline]
+    pub fn update(&mut self, color: Color, m: Move, bonus: i32) {
+        let slot = self.slot(color, m);
+        let bonus = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
+        *slot += bonus - *slot * bonus.abs() / HISTORY_MAX;
+    }
+
+    /// Halves every value (between searches).
+    pub fn age(&mut self) {
+        for side in self.table.iter_mut() {
+            for row in side.iter_mut() {
+                for v in row.iter_mut() {
+                    *v /= 2;
+                }
+            }
+        }
+    }
+}
+
+/// True for captures and promotions: the moves quiescence search looks at.
+#[inline]
+pub fn is_tactical(m: Move) -> bool {
+    m.is_capture() || m.is_promotion()
+}
+
+/// MVV-LVA key: most valuable victim first, least valuable attacker breaking ties.
+#[inline]
+pub fn mvv_lva(m: Move) -> i32 {
+    let victim = m.capture().map_or(0, value);
+    let promo = m.promotion().map_or(0, value);
+    (victim + promo) * 16 - value(m.role()) / 100
+}
+
+/// A move list with scores, handed out best first.
+pub struct Picker {
+    moves: ArrayVec<(Move, i32), 256>,
+    next: usize,
+}
+
+impl Picker {
+    /// Scores every move of `list` for the main search.
+    pub fn new(
+        pos: &Chess,
+        list: &MoveList,
+        tt_move: u16,
+        killers: &[Option<Move>; 2],
+        history: &History,
+    ) -> Picker {
+        let color = pos.turn();
+        let mut moves = ArrayVec::new();
+        for &m in list {
+            let score = if tt_move != 0 && encode_move(m) == tt_move {
+                TT_MOVE
+            } else if is_tactical(m) {
+                let key = mvv_lva(m);
+                // Only a capture by a more valuable piece can lose material.
+                let victim = m.capture().map_or(0, value);
+                if m.promotion().is_some_and(|r| r != Role::Queen) {
+                    BAD_CAPTURE + key
+                } else if value(m.role()) <= victim || see(pos, m) >= 0 {
+                    GOOD_CAPTURE + key
+                } else {
+                    BAD_CAPTURE + key
+                }
+            } else if killers[0] == Some(m) {
+                KILLER[0]
+            } else if killers[1] == Some(m) {
+                KILLER[1]
+            } else {
+                history.get(color, m)
+            };
+            moves.push((m, score));
+        }
+        Picker { moves, next: 0 }
+    }
+
+    /// Scores the tactical moves of `list` for quiescence search (all moves when `all`).
+    pub fn quiescence(list: &MoveList, all: bool) -> Picker {
+        let mut moves = ArrayVec::new();
+        for &m in list {
+            if all || is_tactical(m) {
+                moves.push((m, mvv_lva(m)));
+            }
+        }
+        Picker { moves, next: 0 }
+    }
+
+    /// The best remaining move and its ordering score.
+    #[inline]
+    pub fn pick(&mut self) -> Option<(Move, i32)> {
+        if self.next >= self.moves.len() {
+            return None;
+        }
+        let mut best = self.next;
+        for i in self.next + 1..self.moves.len() {
+            if self.moves[i].1 > self.moves[best].1 {
+                best = i;
+            }
+        }
+        self.moves.swap(self.next, best);
+        self.next += 1;
+        Some(self.moves[self.next - 1])
+    }
+
+    /// True when the ordering score marks a capture that loses material.
+    #[inline]
+    pub fn is_bad_capture(score: i32) -> bool {
+        score < BAD_CAPTURE / 2
+    }
+}

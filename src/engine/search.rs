@@ -1,0 +1,574 @@
+//! Iterative deepening over a negamax alpha-beta search with PVS, aspiration windows, a
+//! transposition table, null-move pruning, late-move reductions, futility pruning and a
+//! quiescence search with delta and SEE pruning.
+
+use std::sync::atomic::Ordering;
+use std::time::Instant;
+
+use arrayvec::ArrayVec;
+use shakmaty::{Chess, Color, Move, Position};
+
+use super::eval::{Evaluator, game_phase};
+use super::limits::Limits;
+use super::node::{Node, key_of};
+use super::ordering::{History, Picker, is_tactical};
+use super::score::{INFINITY, MATE, MATE_BOUND, MAX_PLY, TB_WIN_BOUND};
+use super::see::{see, value};
+use super::time::Clock;
+use super::tt::{Bound, Hit, Table, encode_move};
+use super::{Control, Info, SearchResult};
+
+type Line = ArrayVec<Move, MAX_PLY>;
+
+/// Reductions for late quiet moves, indexed by depth and move number.
+fn lmr_table() -> &'static [[i32; 64]; 64] {
+    use std::sync::OnceLock;
+    static TABLE: OnceLock<[[i32; 64]; 64]> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        let mut t = [[0; 64]; 64];
+        for (depth, row) in t.iter_mut().enumerate().skip(1) {
+            for (count, r) in row.iter_mut().enumerate().skip(1) {
+                *r = (0.75 + (depth as f64).ln() * (count as f64).ln() / 2.25) as i32;
+            }
+        }
+        t
+    })
+}
+
+/// The state of one running search.
+pub struct Searcher<'a> {
+    tt: &'a mut Table,
+    history: &'a mut History,
+    eval: Evaluator,
+    control: &'a Control,
+    clock: Clock,
+    node_limit: Option<u64>,
+    /// Keys of every position from the start of the game to the current node.
+    keys: Vec<u64>,
+    killers: [[Option<Move>; 2]; MAX_PLY + 2],
+    pv: Vec<Line>,
+    /// Nodes visited.
+    pub nodes: u64,
+    seldepth: usize,
+    stopped: bool,
+    /// Best root move found in the current iteration (set only from completed child searches).
+    root_best: Option<(Move, i32)>,
+    root_order_hint: Option<Move>,
+}
+
+impl<'a> Searcher<'a> {
+    /// Prepares a search; `history_keys` are the keys of the positions before the root.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        tt: &'a mut Table,
+        history: &'a mut History,
+        eval: Evaluator,
+        control: &'a Control,
+        limits: &Limits,
+        side: Color,
+        overhead_ms: u64,
+        history_keys: &[u64],
+    ) -> Searcher<'a> {
+        Searcher {
+            tt,
+            history,
+            eval,
+            control,
+            clock: Clock::new(limits, side, overhead_ms),
+            node_limit: limits.nodes,
+            keys: history_keys.to_vec(),
+            killers: [[None; 2]; MAX_PLY + 2],
+            pv: vec![Line::new(); MAX_PLY + 2],
+            nodes: 0,
+            seldepth: 0,
+            stopped: false,
+            root_best: None,
+            root_order_hint: None,
+        }
+    }
+
+    /// Runs iterative deepening from `root` until a limit is reached.
+    pub fn run(
+        &mut self,
+        root: &Chess,
+        max_depth: u32,
+        on_info: &mut dyn FnMut(&Info),
+    ) -> SearchResult {
+        let start = Instant::now();
+        let node = Node::new(root.clone(), &self.eval);
+        self.keys.push(node.key);
+        self.tt.new_search();
+        self.history.age();
+
+        let legal = root.legal_moves();
+        let mut result = SearchResult {
+            best: legal.first().copied(),
+            ponder: None,
+            score: 0,
+            depth: 0,
+            nodes: 0,
+            pv: legal.first().copied().into_iter().collect(),
+        };
+        if legal.is_empty() {
+            result.score = if root.is_check() { -MATE } else { 0 };
+            return result;
+        }
+
+        let mut score = 0;
+        for depth in 1..=max_depth.min(MAX_PLY as u32 - 1) as i32 {
+            self.seldepth = 0;
+            self.root_best = None;
+            self.root_order_hint = result.best;
+            let iteration = self.aspiration(&node, depth, score);
+            let elapsed = start.elapsed();
+            if self.stopped {
+                // A partial iteration is used only when a root move beat the window there.
+                if let Some((m, s)) = self.root_best
+                    && self.pv[0].first() == Some(&m)
+                {
+                    result.best = Some(m);
+                    result.score = s;
+                    result.pv = self.pv[0].iter().copied().collect();
+                }
+                break;
+            }
+            score = iteration;
+            result.score = score;
+            result.depth = depth as u32;
+            result.pv = self.pv[0].iter().copied().collect();
+            result.best = result.pv.first().copied().or(result.best);
+            on_info(&Info {
+                depth: depth as u32,
+                seldepth: self.seldepth as u32,
+                score,
+                nodes: self.nodes,
+                nps: nps(self.nodes, elapsed),
+                time_ms: elapsed.as_millis() as u64,
+                hashfull: self.tt.hashfull(),
+                pv: result.pv.clone(),
+            });
+            if self.control.pondering.load(Ordering::Relaxed) {
+                continue;
+            }
+            if self.clock.soft_expired() {
+                break;
+            }
+            // A forced mate found well within the depth searched cannot get shorter.
+            if score.abs() >= MATE_BOUND && (MATE - score.abs()) < depth {
+                let limited = self.clock.soft_expired() || self.node_limit.is_some();
+                if limited || max_depth == u32::MAX {
+                    break;
+                }
+            }
+        }
+        result.nodes = self.nodes;
+        result.ponder = result.pv.get(1).copied();
+        result
+    }
+
+    fn aspiration(&mut self, node: &Node, depth: i32, previous: i32) -> i32 {
+        if depth < 5 || previous.abs() >= TB_WIN_BOUND {
+            return self.negamax(node, depth, 0, -INFINITY, INFINITY, false);
+        }
+        let mut delta = 25;
+        let mut alpha = (previous - delta).max(-INFINITY);
+        let mut beta = (previous + delta).min(INFINITY);
+        loop {
+            let score = self.negamax(node, depth, 0, alpha, beta, false);
+            if self.stopped {
+                return score;
+            }
+            if score <= alpha {
+                beta = (alpha + beta) / 2;
+                alpha = (score - delta).max(-INFINITY);
+            } else if score >= beta {
+                beta = (score + delta).min(INFINITY);
+            } else {
+                return score;
+            }
+            delta *= 2;
+            if delta > 1000 {
+                alpha = -INFINITY;
+                beta = INFINITY;
+            }
+        }
+    }
+
+    #[inline]
+    fn check_limits(&mut self) {
+        if self.nodes & 1023 != 0 {
+            return;
+        }
+        if self.control.stop.load(Ordering::Relaxed) {
+            self.stopped = true;
+            return;
+        }
+        if self.control.pondering.load(Ordering::Relaxed) {
+            self.clock.restart();
+            return;
+        }
+        if self.clock.hard_expired() || self.node_limit.is_some_and(|n| self.nodes >= n) {
+            self.stopped = true;
+        }
+    }
+
+    fn is_repetition(&self, node: &Node) -> bool {
+        let len = self.keys.len();
+        let reach = (node.pos.halfmoves() as usize).min(len - 1);
+        let mut i = 2;
+        while i <= reach {
+            if self.keys[len - 1 - i] == node.key {
+                return true;
+            }
+            i += 2;
+        }
+        false
+    }
+
+    fn negamax(
+        &mut self,
+        node: &Node,
+        mut depth: i32,
+        ply: usize,
+        mut alpha: i32,
+        mut beta: i32,
+        cut_null: bool,
+    ) -> i32 {
+        self.pv[ply].clear();
+        self.nodes += 1;
+        self.check_limits();
+        if self.stopped {
+            return 0;
+        }
+        let pv_node = beta - alpha > 1;
+        let pos = &node.pos;
+        let in_check = pos.is_check();
+
+        if ply > 0 {
+            if self.is_repetition(node) || pos.is_insufficient_material() {
+                return 0;
+            }
+            if pos.halfmoves() >= 100 && !(in_check && pos.legal_moves().is_empty()) {
+                return 0;
+            }
+            // Mate distance pruning: no line from here beats a mate already found nearer.
+            alpha = alpha.max(-MATE + ply as i32);
+            beta = beta.min(MATE - ply as i32 - 1);
+            if alpha >= beta {
+                return alpha;
+            }
+            if ply >= MAX_PLY - 1 {
+                return node.relative_eval(&self.eval);
+            }
+        }
+        if in_check {
+            depth += 1;
+        }
+        if depth <= 0 {
+            return self.quiescence(node, ply, alpha, beta);
+        }
+        self.seldepth = self.seldepth.max(ply);
+
+        let hit = self.tt.probe(node.key, ply);
+        let mut tt_move = hit.map_or(0, |h| h.mv);
+        if ply == 0
+            && let Some(m) = self.root_order_hint
+        {
+            tt_move = encode_move(m);
+        }
+        if let Some(h) = hit
+            && !pv_node
+            && h.depth >= depth
+            && cuts(h, alpha, beta)
+        {
+            return h.score;
+        }
+
+        let static_eval = if in_check {
+            -INFINITY
+        } else if let Some(h) = hit {
+            h.eval
+        } else {
+            node.relative_eval(&self.eval)
+        };
+
+        if !pv_node && !in_check && ply > 0 {
+            // Reverse futility: far enough above beta that a shallow search won't fall below.
+            if depth <= 6 && static_eval - 80 * depth >= beta && static_eval < TB_WIN_BOUND {
+                return static_eval;
+            }
+            // Null move: if passing still fails high, a real move will too.
+            if !cut_null
+                && depth >= 3
+                && static_eval >= beta
+                && has_pieces(pos, pos.turn())
+                && beta > -TB_WIN_BOUND
+                && let Ok(null_pos) = pos.clone().swap_turn()
+            {
+                {
+                    let reduction = 3 + depth / 4 + ((static_eval - beta) / 200).min(3);
+                    let null_node = Node {
+                        key: key_of(&null_pos),
+                        pos: null_pos,
+                        acc: node.acc,
+                    };
+                    self.keys.push(null_node.key);
+                    let score = -self.negamax(
+                        &null_node,
+                        depth - 1 - reduction,
+                        ply + 1,
+                        -beta,
+                        -beta + 1,
+                        true,
+                    );
+                    self.keys.pop();
+                    if self.stopped {
+                        return 0;
+                    }
+                    if score >= beta {
+                        return if score >= TB_WIN_BOUND { beta } else { score };
+                    }
+                }
+            }
+        }
+
+        let legal = pos.legal_moves();
+        if legal.is_empty() {
+            return if in_check { -MATE + ply as i32 } else { 0 };
+        }
+        let killers = self.killers[ply];
+        let mut picker = Picker::new(pos, &legal, tt_move, &killers, self.history);
+        let original_alpha = alpha;
+        let mut best_score = -INFINITY;
+        let mut best_move: Option<Move> = None;
+        let mut searched = 0;
+        let mut quiets_tried: ArrayVec<Move, 64> = ArrayVec::new();
+        let color = pos.turn();
+        let lmr = lmr_table();
+
+        while let Some((m, order)) = picker.pick() {
+            let quiet = !is_tactical(m);
+            let child = node.play(m, &self.eval);
+            let gives_check = child.pos.is_check();
+
+            if ply > 0 && !in_check && best_score > -TB_WIN_BOUND && quiet && !gives_check {
+                // Late move pruning and futility pruning of quiet moves near the leaves.
+                if !pv_node && depth <= 4 && searched >= 4 + depth * depth * 2 {
+                    continue;
+                }
+                if !pv_node && depth <= 3 && static_eval + 120 * depth + 60 <= alpha {
+                    continue;
+                }
+            }
+            if ply > 0
+                && !pv_node
+                && !in_check
+                && !quiet
+                && depth <= 4
+                && best_score > -TB_WIN_BOUND
+                && Picker::is_bad_capture(order)
+                && see(pos, m) < -100 * depth
+            {
+                continue;
+            }
+
+            self.keys.push(child.key);
+            let new_depth = depth - 1;
+            let mut score;
+            if searched == 0 {
+                score = -self.negamax(&child, new_depth, ply + 1, -beta, -alpha, false);
+            } else {
+                let mut reduction = 0;
+                if depth >= 3 && searched >= 2 && quiet && !gives_check && !in_check {
+                    reduction = lmr[depth.min(63) as usize][(searched as usize).min(63)];
+                    if pv_node {
+                        reduction -= 1;
+                    }
+                    if killers.contains(&Some(m)) {
+                        reduction -= 1;
+                    }
+                    reduction -= self.history.get(color, m) / 8192;
+                    reduction = reduction.clamp(0, new_depth - 1);
+                }
+                score = -self.negamax(
+                    &child,
+                    new_depth - reduction,
+                    ply + 1,
+                    -alpha - 1,
+                    -alpha,
+                    false,
+                );
+                if score > alpha && reduction > 0 {
+                    score = -self.negamax(&child, new_depth, ply + 1, -alpha - 1, -alpha, false);
+                }
+                if score > alpha && score < beta {
+                    score = -self.negamax(&child, new_depth, ply + 1, -beta, -alpha, false);
+                }
+            }
+            self.keys.pop();
+            if self.stopped {
+                return 0;
+            }
+            searched += 1;
+
+            if score > best_score {
+                best_score = score;
+                if score > alpha {
+                    best_move = Some(m);
+                    alpha = score;
+                    let (head, tail) = self.pv.split_at_mut(ply + 1);
+                    let line = &mut head[ply];
+                    line.clear();
+                    line.push(m);
+                    line.extend(tail[0].iter().copied().take(MAX_PLY - 1));
+                    if ply == 0 {
+                        self.root_best = Some((m, score));
+                    }
+                    if score >= beta {
+                        if quiet {
+                            self.update_quiet_stats(ply, color, m, depth, &quiets_tried);
+                        }
+                        break;
+                    }
+                }
+            }
+            if quiet && quiets_tried.len() < quiets_tried.capacity() {
+                quiets_tried.push(m);
+            }
+        }
+
+        if searched == 0 {
+            // Everything was pruned: the position is at least as bad as a quiet stand.
+            return alpha;
+        }
+        let bound = if best_score >= beta {
+            Bound::Lower
+        } else if alpha > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        let eval_store = if in_check { 0 } else { static_eval };
+        self.tt.store(
+            node.key,
+            ply,
+            best_move.map_or(0, encode_move),
+            best_score,
+            eval_store,
+            depth,
+            bound,
+        );
+        best_score
+    }
+
+    fn update_quiet_stats(
+        &mut self,
+        ply: usize,
+        color: Color,
+        m: Move,
+        depth: i32,
+        tried: &[Move],
+    ) {
+        let killers = &mut self.killers[ply];
+        if killers[0] != Some(m) {
+            killers[1] = killers[0];
+            killers[0] = Some(m);
+        }
+        let bonus = (depth * depth * 16).min(1600);
+        self.history.update(color, m, bonus);
+        for &other in tried {
+            self.history.update(color, other, -bonus);
+        }
+    }
+
+    fn quiescence(&mut self, node: &Node, ply: usize, mut alpha: i32, beta: i32) -> i32 {
+        self.nodes += 1;
+        self.check_limits();
+        if self.stopped {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        let pos = &node.pos;
+        if ply >= MAX_PLY - 1 {
+            return node.relative_eval(&self.eval);
+        }
+        let pv_node = beta - alpha > 1;
+        if !pv_node
+            && let Some(h) = self.tt.probe(node.key, ply)
+            && cuts(h, alpha, beta)
+        {
+            return h.score;
+        }
+        let in_check = pos.is_check();
+        let legal = pos.legal_moves();
+        if in_check && legal.is_empty() {
+            return -MATE + ply as i32;
+        }
+        let stand_pat = if in_check {
+            -INFINITY
+        } else {
+            let eval = node.relative_eval(&self.eval);
+            if eval >= beta {
+                return eval;
+            }
+            alpha = alpha.max(eval);
+            eval
+        };
+        // Delta pruning is unsafe once little material is left.
+        let delta_pruning = !in_check && game_phase(pos.board()) > 4;
+        let mut best = stand_pat;
+        let mut picker = Picker::quiescence(&legal, in_check);
+        while let Some((m, _)) = picker.pick() {
+            if !in_check {
+                let gain = m.capture().map_or(0, value)
+                    + m.promotion()
+                        .map_or(0, |r| value(r) - value(shakmaty::Role::Pawn));
+                if delta_pruning && stand_pat + gain + 200 <= alpha {
+                    continue;
+                }
+                if m.promotion().is_some_and(|r| r != shakmaty::Role::Queen) {
+                    continue;
+                }
+                if value(m.role()) > m.capture().map_or(0, value) && see(pos, m) < 0 {
+                    continue;
+                }
+            }
+            let child = node.play(m, &self.eval);
+            let score = -self.quiescence(&child, ply + 1, -beta, -alpha);
+            if self.stopped {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+}
+
+/// True when a stored bound settles the node for the window `alpha..beta`.
+#[inline]
+fn cuts(h: Hit, alpha: i32, beta: i32) -> bool {
+    match h.bound {
+        Bound::Exact => true,
+        Bound::Lower => h.score >= beta,
+        Bound::Upper => h.score <= alpha,
+    }
+}
+
+/// True when `color` has a piece other than pawns and king (null move is unsafe otherwise).
+fn has_pieces(pos: &Chess, color: Color) -> bool {
+    let board = pos.board();
+    (board.by_color(color) & !(board.pawns() | board.kings())).any()
+}
+
+fn nps(nodes: u64, elapsed: std::time::Duration) -> u64 {
+    let micros = elapsed.as_micros().max(1) as u64;
+    nodes.saturating_mul(1_000_000) / micros
+}

@@ -1,0 +1,190 @@
+//! Transposition table: two-entry buckets (one depth-preferred, one always replaced), sized in MB.
+
+use shakmaty::{Move, Role};
+
+use super::score::{from_tt, to_tt};
+
+/// Kind of bound a stored score is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bound {
+    /// The true score is at most this (fail low).
+    Upper = 1,
+    /// The true score is at least this (fail high).
+    Lower = 2,
+    /// The exact score.
+    Exact = 3,
+}
+
+/// What a probe finds.
+#[derive(Clone, Copy, Debug)]
+pub struct Hit {
+    /// Encoded best move (0 when none); compare with `encode_move`.
+    pub mv: u16,
+    /// Score adjusted to the probing ply.
+    pub score: i32,
+    /// Static evaluation stored with it.
+    pub eval: i32,
+    /// Remaining depth it was searched to.
+    pub depth: i32,
+    /// Bound kind.
+    pub bound: Bound,
+}
+
+#[derive(Clone, Copy, Default)]
+struct Entry {
+    key: u64,
+    mv: u16,
+    score: i16,
+    eval: i16,
+    depth: i8,
+    /// Low two bits: bound (0 = empty); upper six bits: search generation.
+    flags: u8,
+}
+
+impl Entry {
+    fn bound(self) -> Option<Bound> {
+        match self.flags & 3 {
+            1 => Some(Bound::Upper),
+            2 => Some(Bound::Lower),
+            3 => Some(Bound::Exact),
+            _ => None,
+        }
+    }
+    fn generation(self) -> u8 {
+        self.flags >> 2
+    }
+}
+
+#[derive(Clone, Copy, Default)]
+struct Bucket {
+    deep: Entry,
+    recent: Entry,
+}
+
+/// The table itself.
+pub struct Table {
+    buckets: Vec<Bucket>,
+    generation: u8,
+}
+
+/// Encodes a move as 16 bits: from, to (the rook's square for castling), promotion role.
+#[inline]
+pub fn encode_move(m: Move) -> u16 {
+    let from = m.from().map_or(0, |sq| sq as u16);
+    let to = m.to() as u16;
+    let promo = m.promotion().map_or(0, |r: Role| r as u16);
+    from | (to << 6) | (promo << 12)
+}
+
+impl Table {
+    /// A table of about `mb` megabytes (at least one bucket).
+    pub fn new(mb: usize) -> Table {
+        let count = (mb.max(1) * 1024 * 1024 / std::mem::size_of::<Bucket>()).max(1);
+        Table {
+            buckets: vec![Bucket::default(); count],
+            generation: 0,
+        }
+    }
+
+    /// Empties every entry.
+    pub fn clear(&mut self) {
+        self.buckets.fill(Bucket::default());
+        self.generation = 0;
+    }
+
+    /// Marks the start of a new search so older entries are replaced first.
+    pub fn new_search(&mut self) {
+        self.generation = (self.generation + 1) & 63;
+    }
+
+    #[inline]
+    fn index(&self, key: u64) -> usize {
+        ((key as u128 * self.buckets.len() as u128) >> 64) as usize
+    }
+
+    /// Looks `key` up; scores come back adjusted to `ply`.
+    #[inline]
+    pub fn probe(&self, key: u64, ply: usize) -> Option<Hit> {
+        let bucket = &self.buckets[self.index(key)];
+        for entry in [bucket.deep, bucket.recent] {
+            if entry.key == key
+                && let Some(bound) = entry.bound()
+            {
+                return Some(Hit {
+                    mv: entry.mv,
+                    score: from_tt(entry.score as i32, ply),
+                    eval: entry.eval as i32,
+                    depth: entry.depth as i32,
+                    bound,
+                });
+            }
+        }
+        None
+    }
+
+    /// Stores a result; `score` is relative to `ply` and stored relative to this node.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    pub fn store(
+        &mut self,
+        key: u64,
+        ply: usize,
+        mv: u16,
+        score: i32,
+        eval: i32,
+        depth: i32,
+        bound: Bound,
+    ) {
+        let generation = self.generation;
+        let index = self.index(key);
+        let bucket = &mut self.buckets[index];
+        let keep_move = |old: &Entry| {
+            if mv == 0 && old.key == key {
+                old.mv
+            } else {
+                mv
+            }
+        };
+        let entry = |mv| Entry {
+            key,
+            mv,
+            score: to_tt(score, ply) as i16,
+            eval: eval.clamp(i16::MIN as i32, i16::MAX as i32) as i16,
+            depth: depth.clamp(-1, 127) as i8,
+            flags: (generation << 2) | bound as u8,
+        };
+        let deep = bucket.deep;
+        if deep.key == key
+            || deep.bound().is_none()
+            || deep.generation() != generation
+            || depth >= deep.depth as i32
+        {
+            // Keep the displaced deeper entry from another position in the other slot.
+            if deep.key != key && deep.bound().is_some() {
+                bucket.recent = deep;
+            }
+            bucket.deep = entry(keep_move(&deep));
+        } else {
+            let recent = bucket.recent;
+            bucket.recent = entry(keep_move(&recent));
+        }
+    }
+
+    /// Permille of sampled entries written in the current search (UCI `hashfull`).
+    pub fn hashfull(&self) -> u32 {
+        let sample = self.buckets.len().min(500);
+        let mut used = 0;
+        for bucket in &self.buckets[..sample] {
+            for entry in [bucket.deep, bucket.recent] {
+                if entry.bound().is_some() && entry.generation() == self.generation {
+                    used += 1;
+                }
+            }
+        }
+        if sample == 0 {
+            0
+        } else {
+            (used * 1000 / (sample * 2)) as u32
+        }
+    }
+}

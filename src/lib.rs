@@ -1,0 +1,8 @@
+//! Knightfall: a chess engine and terminal game built on `shakmaty`.
+//!
+//! The engine (`engine`) is a library with no terminal code; the UCI loop and the terminal game
+//! drive it from the binary.
+
+pub mod cmd;
+pub mod engine;
+pub mod uci;

@@ -1,0 +1,51 @@
+//! The `knightfall` binary: parses the command line and hands over to the matching command.
+
+use std::io::IsTerminal;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+use knightfall::cmd;
+
+#[derive(Parser)]
+#[command(
+    name = "knightfall",
+    version,
+    about = "A chess game for the terminal with its own engine"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Speak the UCI protocol on stdin/stdout (for chess GUIs and match tools).
+    Uci,
+    /// Search a fixed set of positions to a fixed depth and report nodes and speed.
+    Bench(cmd::bench::Args),
+    /// Print the static evaluation of a position.
+    Eval(cmd::eval::Args),
+    /// Search a position and print the engine's thinking and best line.
+    Analyse(cmd::analyse::Args),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Some(Command::Uci) => knightfall::uci::run(),
+        None if !std::io::stdin().is_terminal() => knightfall::uci::run(),
+        // The terminal game is not built yet; until then the engine speaks UCI here too.
+        None => knightfall::uci::run(),
+        Some(Command::Bench(args)) => cmd::bench::run(&args),
+        Some(Command::Eval(args)) => cmd::eval::run(&args),
+        Some(Command::Analyse(args)) => cmd::analyse::run(&args),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(err) => {
+            eprintln!("knightfall: {err:#}");
+            ExitCode::FAILURE
+        }
+    }
+}

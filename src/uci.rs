@@ -1,0 +1,353 @@
+//! The UCI loop: reads commands from stdin, runs searches on a worker thread, writes replies.
+//!
+//! Bad input never stops the engine: unknown commands, malformed numbers, bad FENs and illegal
+//! moves are answered with `info string` and leave the current state as it was.
+
+use std::io::{self, BufRead, Write};
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+use std::thread;
+use std::time::Duration;
+
+use anyhow::Result;
+use crossbeam_channel::{Receiver, Sender, unbounded};
+use shakmaty::fen::Fen;
+use shakmaty::uci::UciMove;
+use shakmaty::{CastlingMode, Chess, Position};
+
+use crate::engine::node::key_of;
+use crate::engine::{Config, Control, Engine, Info, Limits, report};
+
+const NAME: &str = concat!("Knightfall ", env!("CARGO_PKG_VERSION"));
+
+/// Formats a progress report as a UCI `info` line.
+pub fn info_line(info: &Info) -> String {
+    let mut line = format!(
+        "info depth {} seldepth {} multipv 1 score {} nodes {} nps {} hashfull {} time {}",
+        info.depth,
+        info.seldepth,
+        report(info.score),
+        info.nodes,
+        info.nps,
+        info.hashfull,
+        info.time_ms
+    );
+    if !info.pv.is_empty() {
+        line.push_str(" pv");
+        for m in &info.pv {
+            line.push(' ');
+            line.push_str(&m.to_uci(CastlingMode::Standard).to_string());
+        }
+    }
+    line
+}
+
+enum Job {
+    Search {
+        pos: Box<Chess>,
+        history: Vec<u64>,
+        limits: Limits,
+        control: Arc<Control>,
+        infinite: bool,
+    },
+    SetHash(usize),
+    SetOverhead(u64),
+    Clear,
+}
+
+fn send(line: &str) {
+    let mut out = io::stdout().lock();
+    // A closed stdout means the GUI is gone; there is nobody left to tell.
+    let _ = writeln!(out, "{line}");
+    let _ = out.flush();
+}
+
+fn worker(jobs: Receiver<Job>) {
+    let mut engine = Engine::new(Config::default());
+    for job in jobs {
+        match job {
+            Job::Search {
+                pos,
+                history,
+                limits,
+                control,
+                infinite,
+            } => {
+                let result = engine.search(&pos, &history, &limits, &control, &mut |info| {
+                    send(&info_line(info))
+                });
+                // UCI forbids answering an infinite or ponder search before stop/ponderhit.
+                while (infinite || control.pondering.load(Ordering::Acquire))
+                    && !control.stop.load(Ordering::Acquire)
+                {
+                    thread::sleep(Duration::from_millis(1));
+                }
+                let mut line = match result.best {
+                    Some(m) => format!("bestmove {}", m.to_uci(CastlingMode::Standard)),
+                    None => "bestmove 0000".to_string(),
+                };
+                if let Some(p) = result.ponder {
+                    line.push_str(&format!(" ponder {}", p.to_uci(CastlingMode::Standard)));
+                }
+                send(&line);
+            }
+            Job::SetHash(mb) => engine.set_hash(mb),
+            Job::SetOverhead(ms) => engine.set_move_overhead(ms),
+            Job::Clear => engine.clear(),
+        }
+    }
+}
+
+/// The protocol state kept by the reading thread.
+pub struct Session {
+    pos: Chess,
+    /// Keys of the positions before `pos`, oldest first.
+    history: Vec<u64>,
+    jobs: Sender<Job>,
+    current: Option<Arc<Control>>,
+    worker: Option<thread::JoinHandle<()>>,
+}
+
+impl Default for Session {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Session {
+    /// Starts the worker thread.
+    pub fn new() -> Session {
+        let (jobs, rx) = unbounded();
+        let worker = thread::Builder::new()
+            .name("search".into())
+            .stack_size(64 * 1024 * 1024)
+            .spawn(move || worker(rx))
+            .expect("spawning the search thread");
+        Session {
+            pos: Chess::default(),
+            history: Vec::new(),
+            jobs,
+            current: None,
+            worker: Some(worker),
+        }
+    }
+
+    fn stop(&mut self) {
+        if let Some(control) = self.current.take() {
+            control.stop.store(true, Ordering::Release);
+        }
+    }
+
+    fn post(&self, job: Job) {
+        // The worker only ends when the session drops its sender.
+        let _ = self.jobs.send(job);
+    }
+
+    /// Handles one input line; returns false on `quit`.
+    pub fn handle(&mut self, line: &str) -> bool {
+        let line = line.trim();
+        let mut words = line.split_whitespace();
+        let Some(command) = words.next() else {
+            return true;
+        };
+        let rest: Vec<&str> = words.collect();
+        match command {
+            "uci" => {
+                send(&format!("id name {NAME}"));
+                send("id author the Knightfall developers");
+                send("option name Hash type spin default 16 min 1 max 65536");
+                send("option name Threads type spin default 1 min 1 max 1");
+                send("option name Move Overhead type spin default 30 min 0 max 5000");
+                send("option name Clear Hash type button");
+                send("option name Ponder type check default false");
+                send("uciok");
+            }
+            "isready" => send("readyok"),
+            "ucinewgame" => {
+                self.stop();
+                self.post(Job::Clear);
+                self.pos = Chess::default();
+                self.history.clear();
+            }
+            "position" => self.position(&rest),
+            "go" => self.go(&rest),
+            "stop" => self.stop(),
+            "ponderhit" => {
+                if let Some(control) = &self.current {
+                    control.pondering.store(false, Ordering::Release);
+                }
+            }
+            "setoption" => self.setoption(&rest),
+            "quit" => return false,
+            "debug" | "register" => {}
+            _ => send(&format!("info string unknown command: {line}")),
+        }
+        true
+    }
+
+    fn position(&mut self, args: &[&str]) {
+        let (base, moves) = match args.iter().position(|&w| w == "moves") {
+            Some(i) => (&args[..i], &args[i + 1..]),
+            None => (args, &[][..]),
+        };
+        let start = match base.split_first() {
+            Some((&"startpos", [])) => Ok(Chess::default()),
+            Some((&"fen", fields)) if !fields.is_empty() => parse_fen(&fields.join(" ")),
+            _ => Err("expected 'position startpos' or 'position fen <FEN>'".to_string()),
+        };
+        let mut pos = match start {
+            Ok(pos) => pos,
+            Err(err) => {
+                send(&format!("info string position ignored: {err}"));
+                return;
+            }
+        };
+        let mut history = Vec::with_capacity(moves.len());
+        for text in moves {
+            let m = text
+                .parse::<UciMove>()
+                .ok()
+                .and_then(|u| u.to_move(&pos).ok());
+            let Some(m) = m else {
+                send(&format!(
+                    "info string position ignored: illegal or malformed move {text}"
+                ));
+                return;
+            };
+            history.push(key_of(&pos));
+            pos.play_unchecked(m);
+        }
+        self.pos = pos;
+        self.history = history;
+    }
+
+    fn go(&mut self, args: &[&str]) {
+        self.stop();
+        let mut limits = Limits::default();
+        let mut ponder = false;
+        let mut i = 0;
+        while i < args.len() {
+            let word = args[i];
+            let value = args.get(i + 1).copied();
+            let number = || value.and_then(|v| v.parse::<i64>().ok());
+            let mut takes_value = true;
+            match word {
+                "wtime" => limits.wtime = number().map(|n| n.max(0) as u64),
+                "btime" => limits.btime = number().map(|n| n.max(0) as u64),
+                "winc" => limits.winc = number().map(|n| n.max(0) as u64),
+                "binc" => limits.binc = number().map(|n| n.max(0) as u64),
+                "movestogo" => limits.movestogo = number().map(|n| n.clamp(1, 1000) as u32),
+                "depth" => limits.depth = number().map(|n| n.clamp(1, 127) as u32),
+                "nodes" => limits.nodes = number().map(|n| n.max(1) as u64),
+                "movetime" => limits.movetime = number().map(|n| n.max(1) as u64),
+                "mate" => limits.depth = number().map(|n| (n.clamp(1, 60) * 2) as u32),
+                "infinite" => {
+                    limits.infinite = true;
+                    takes_value = false;
+                }
+                "ponder" => {
+                    ponder = true;
+                    takes_value = false;
+                }
+                "searchmoves" => {
+                    send("info string searchmoves is not supported; searching all moves");
+                    break;
+                }
+                _ => {
+                    send(&format!("info string go: ignoring unknown word {word}"));
+                    takes_value = false;
+                }
+            }
+            if takes_value && number().is_none() {
+                send(&format!("info string go: {word} needs a number"));
+                i += 1;
+                continue;
+            }
+            i += if takes_value { 2 } else { 1 };
+        }
+        let control = Arc::new(Control::default());
+        control.pondering.store(ponder, Ordering::Release);
+        self.current = Some(control.clone());
+        self.post(Job::Search {
+            pos: Box::new(self.pos.clone()),
+            history: self.history.clone(),
+            infinite: limits.infinite,
+            limits,
+            control,
+        });
+    }
+
+    fn setoption(&mut self, args: &[&str]) {
+        let text = args.join(" ");
+        let Some(rest) = text.strip_prefix("name ") else {
+            send("info string setoption: expected 'setoption name <id> [value <x>]'");
+            return;
+        };
+        let (name, value) = match rest.split_once(" value ") {
+            Some((n, v)) => (n.trim(), Some(v.trim())),
+            None => (rest.trim(), None),
+        };
+        let number = value.and_then(|v| v.parse::<u64>().ok());
+        match name.to_ascii_lowercase().as_str() {
+            "hash" => match number {
+                Some(mb) if (1..=65536).contains(&mb) => self.post(Job::SetHash(mb as usize)),
+                _ => send("info string Hash must be a number from 1 to 65536"),
+            },
+            "move overhead" => match number {
+                Some(ms) if ms <= 5000 => self.post(Job::SetOverhead(ms)),
+                _ => send("info string Move Overhead must be a number from 0 to 5000"),
+            },
+            "threads" => {
+                if number != Some(1) {
+                    send("info string Threads: only 1 thread is supported");
+                }
+            }
+            "clear hash" => self.post(Job::Clear),
+            "ponder" => {}
+            _ => send(&format!("info string unknown option: {name}")),
+        }
+    }
+}
+
+impl Drop for Session {
+    fn drop(&mut self) {
+        self.stop();
+        // Closing the channel ends the worker once its current job is done.
+        let (closed, _) = unbounded();
+        self.jobs = closed;
+        if let Some(worker) = self.worker.take() {
+            let _ = worker.join();
+        }
+    }
+}
+
+fn parse_fen(text: &str) -> std::result::Result<Chess, String> {
+    let fen: Fen = text.parse().map_err(|e| format!("bad FEN {text:?}: {e}"))?;
+    fen.into_position(CastlingMode::Standard)
+        .map_err(|e| format!("illegal position {text:?}: {e}"))
+}
+
+/// Runs the UCI loop on stdin until `quit` or end of input.
+pub fn run() -> Result<()> {
+    let mut session = Session::new();
+    let stdin = io::stdin();
+    let mut line = String::new();
+    let mut input = stdin.lock();
+    loop {
+        line.clear();
+        // Non-UTF-8 input is garbage like any other: report it and read on.
+        match input.read_line(&mut line) {
+            Ok(0) => break,
+            Ok(_) => {
+                if !session.handle(&line) {
+                    break;
+                }
+            }
+            Err(err) if err.kind() == io::ErrorKind::InvalidData => {
+                send("info string ignoring a line that is not valid UTF-8");
+            }
+            Err(err) => return Err(err.into()),
+        }
+    }
+    Ok(())
+}
