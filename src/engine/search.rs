@@ -12,7 +12,7 @@ use super::eval::{Evaluator, game_phase};
 use super::limits::Limits;
 use super::node::{Node, key_of};
 use super::ordering::{History, Picker, is_tactical};
-use super::score::{INFINITY, MATE, MATE_BOUND, MAX_PLY, TB_WIN_BOUND};
+use super::score::{INFINITY, MATE, MAX_PLY, TB_WIN_BOUND};
 use super::see::{see, value};
 use super::time::Clock;
 use super::tt::{Bound, Hit, Table, encode_move};
@@ -153,13 +153,6 @@ impl<'a> Searcher<'a> {
             if self.clock.soft_expired() {
                 break;
             }
-            // A forced mate found well within the depth searched cannot get shorter.
-            if score.abs() >= MATE_BOUND && (MATE - score.abs()) < depth {
-                let limited = self.clock.soft_expired() || self.node_limit.is_some();
-                if limited || max_depth == u32::MAX {
-                    break;
-                }
-            }
         }
         result.nodes = self.nodes;
         result.ponder = result.pv.get(1).copied();
@@ -294,7 +287,7 @@ impl<'a> Searcher<'a> {
 
         if !pv_node && !in_check && ply > 0 {
             // Reverse futility: far enough above beta that a shallow search won't fall below.
-            if depth <= 6 && static_eval - 80 * depth >= beta && static_eval < TB_WIN_BOUND {
+            if depth <= 6 && static_eval - 80 * depth >= beta && beta.abs() < TB_WIN_BOUND {
                 return static_eval;
             }
             // Null move: if passing still fails high, a real move will too.
@@ -302,7 +295,7 @@ impl<'a> Searcher<'a> {
                 && depth >= 3
                 && static_eval >= beta
                 && has_pieces(pos, pos.turn())
-                && beta > -TB_WIN_BOUND
+                && beta.abs() < TB_WIN_BOUND
                 && let Ok(null_pos) = pos.clone().swap_turn()
             {
                 {

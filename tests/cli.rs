@@ -1,0 +1,86 @@
+//! The measuring commands, run as a user would: `eval`, `analyse`, `bench`.
+
+use std::process::Command;
+
+fn knightfall(args: &[&str]) -> (bool, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_knightfall"))
+        .args(args)
+        .output()
+        .expect("run knightfall");
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn last_line(s: &str) -> &str {
+    s.lines().last().unwrap_or("")
+}
+
+#[test]
+fn eval_prints_the_notebook_values() {
+    let cases = [
+        ("5rk1/1b3p2/8/3p4/3p2P1/2Q4B/5P1K/R3R3 b - - 0 36", "1240"),
+        ("5rk1/1b3p2/8/3p4/6P1/2p4B/5P1K/R3R3 w - - 0 37", "350"),
+        ("4k3/8/8/8/Q7/8/8/4K3 w - - 0 1", "900"),
+        ("4k3/8/8/7Q/8/8/8/4K3 b - - 0 1", "895"),
+        ("4k3/8/7q/8/8/8/8/4K3 w - - 0 1", "-890"),
+    ];
+    for (fen, expected) in cases {
+        let (ok, out, _) = knightfall(&["eval", "--profile", "simplified", fen]);
+        assert!(ok);
+        assert_eq!(last_line(&out), expected, "{fen}");
+    }
+    // The fields may also come as separate words; tapered is the default.
+    let (ok, out, _) = knightfall(&[
+        "eval",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR",
+        "w",
+        "KQkq",
+        "-",
+        "0",
+        "1",
+    ]);
+    assert!(ok);
+    assert!(out.contains("tapered"));
+    assert_eq!(last_line(&out), "0");
+}
+
+#[test]
+fn eval_rejects_bad_input_clearly() {
+    let (ok, _, err) = knightfall(&["eval", "rnbqkbnr/pppppppp/8/8 w - - 0 1"]);
+    assert!(!ok);
+    assert!(err.contains("bad FEN"), "{err}");
+    let (ok, _, err) = knightfall(&["eval", "--profile", "fancy", "8/8/8/8/8/8/8/K1k5 w - - 0 1"]);
+    assert!(!ok);
+    assert!(err.contains("unknown profile"), "{err}");
+}
+
+#[test]
+fn analyse_prints_info_and_san() {
+    let (ok, out, _) = knightfall(&[
+        "analyse",
+        "--depth",
+        "5",
+        "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1",
+    ]);
+    assert!(ok);
+    assert!(out.lines().any(|l| l.starts_with("info depth 5 ")));
+    assert!(out.contains("bestmove Ra8# score mate 1"), "{out}");
+    assert_eq!(last_line(&out), "pv 1. Ra8#");
+    let (ok, _, err) = knightfall(&["analyse", "--depth", "3", "8/8/8/8/8/8/8/8 w - - 0 1"]);
+    assert!(!ok);
+    assert!(err.contains("illegal position"), "{err}");
+}
+
+#[test]
+fn bench_is_deterministic() {
+    let (ok, a, _) = knightfall(&["bench", "--depth", "5"]);
+    assert!(ok);
+    let (_, b, _) = knightfall(&["bench", "--depth", "5"]);
+    let nodes = |s: &str| last_line(s).split_whitespace().next().unwrap().to_string();
+    assert!(last_line(&a).ends_with(" nps"));
+    assert_eq!(nodes(&a), nodes(&b));
+    assert_eq!(a.lines().filter(|l| l.starts_with("position ")).count(), 40);
+}

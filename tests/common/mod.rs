@@ -1,0 +1,46 @@
+//! Helpers shared by the integration tests.
+#![allow(dead_code)]
+
+use std::path::PathBuf;
+
+use shakmaty::fen::Fen;
+use shakmaty::{CastlingMode, Chess};
+
+/// `../shared` beside the checkout, or `None` (with a message) when it is absent.
+pub fn shared(relative: &str) -> Option<PathBuf> {
+    let path = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared")).join(relative);
+    if path.exists() {
+        Some(path)
+    } else {
+        eprintln!(
+            "skipping: {} not found (../shared is absent)",
+            path.display()
+        );
+        None
+    }
+}
+
+/// Parses a FEN (or the first four or six fields of an EPD line) into a position.
+pub fn position(fen: &str) -> Chess {
+    let fen: Fen = fen
+        .parse()
+        .unwrap_or_else(|e| panic!("bad FEN {fen:?}: {e}"));
+    fen.into_position(CastlingMode::Standard)
+        .unwrap_or_else(|e| panic!("illegal FEN: {e}"))
+}
+
+/// A small deterministic random number generator (xorshift64*), so runs are repeatable.
+pub struct Rng(pub u64);
+
+impl Rng {
+    pub fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}

@@ -1,0 +1,268 @@
+//! UCI transcripts: the real binary driven through a pipe.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{Receiver, channel};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use shakmaty::uci::UciMove;
+use shakmaty::{Chess, Position};
+
+struct Engine {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+}
+
+impl Engine {
+    fn start(args: &[&str]) -> Engine {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_knightfall"))
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("start knightfall");
+        let stdin = child.stdin.take().unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let (tx, lines) = channel();
+        thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Engine {
+            child,
+            stdin,
+            lines,
+        }
+    }
+
+    fn send(&mut self, line: &str) {
+        writeln!(self.stdin, "{line}").unwrap();
+        self.stdin.flush().unwrap();
+    }
+
+    /// Reads lines until one starts with `prefix`; returns everything read, that line last.
+    fn until(&mut self, prefix: &str, timeout: Duration) -> Vec<String> {
+        let deadline = Instant::now() + timeout;
+        let mut seen = Vec::new();
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(line) => {
+                    let done = line.starts_with(prefix);
+                    seen.push(line);
+                    if done {
+                        return seen;
+                    }
+                }
+                Err(_) => panic!("no line starting with {prefix:?}; got {seen:#?}"),
+            }
+        }
+    }
+
+    fn quit(mut self) {
+        self.send("quit");
+        let status = self.child.wait().unwrap();
+        assert!(status.success());
+    }
+}
+
+const WAIT: Duration = Duration::from_secs(20);
+
+fn bestmove(lines: &[String]) -> String {
+    let last = lines.last().unwrap();
+    last.split_whitespace().nth(1).unwrap().to_string()
+}
+
+fn assert_legal(moves: &[&str], best: &str) {
+    let mut pos = Chess::default();
+    for m in moves {
+        let m = m.parse::<UciMove>().unwrap().to_move(&pos).unwrap();
+        pos.play_unchecked(m);
+    }
+    let m = best.parse::<UciMove>().unwrap();
+    assert!(m.to_move(&pos).is_ok(), "{best} is not legal");
+}
+
+#[test]
+fn handshake_and_search() {
+    let mut e = Engine::start(&["uci"]);
+    e.send("uci");
+    let lines = e.until("uciok", WAIT);
+    assert!(lines[0].starts_with("id name Knightfall"));
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("option name Hash type spin"))
+    );
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("option name Move Overhead"))
+    );
+    e.send("setoption name Hash value 32");
+    e.send("isready");
+    e.until("readyok", WAIT);
+    e.send("ucinewgame");
+    e.send("position startpos moves e2e4 e7e5 g1f3");
+    e.send("go depth 6");
+    let lines = e.until("bestmove", WAIT);
+    assert!(lines.iter().any(|l| l.starts_with("info depth 6 ")));
+    assert_legal(&["e2e4", "e7e5", "g1f3"], &bestmove(&lines));
+    e.quit();
+}
+
+#[test]
+fn plain_binary_speaks_uci_when_piped() {
+    let mut e = Engine::start(&[]);
+    e.send("uci");
+    e.until("uciok", WAIT);
+    e.send("position fen 6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1");
+    e.send("go depth 4");
+    let lines = e.until("bestmove", WAIT);
+    assert!(lines.iter().any(|l| l.contains("score mate 1")));
+    assert_eq!(bestmove(&lines), "a1a8");
+    e.quit();
+}
+
+#[test]
+fn garbage_is_reported_and_ignored() {
+    let mut e = Engine::start(&["uci"]);
+    e.send("hello engine");
+    assert!(e.until("info string", WAIT)[0].contains("unknown command"));
+    e.send("position fen not/a/fen w - - 0 1");
+    assert!(e.until("info string", WAIT)[0].contains("position ignored"));
+    e.send("position startpos moves e2e5");
+    assert!(e.until("info string", WAIT)[0].contains("e2e5"));
+    e.send("go depth banana");
+    assert!(e.until("info string", WAIT)[0].contains("depth needs a number"));
+    e.send("stop");
+    e.until("bestmove", WAIT);
+    e.send("setoption name Hash value -5");
+    assert!(e.until("info string", WAIT)[0].contains("Hash"));
+    e.send("setoption name NoSuchThing value 1");
+    assert!(e.until("info string", WAIT)[0].contains("unknown option"));
+    // The position is still the start position: the engine answers with a legal first move.
+    e.send("go depth 3");
+    let best = bestmove(&e.until("bestmove", WAIT));
+    assert_legal(&[], &best);
+    e.quit();
+}
+
+#[test]
+fn stop_ends_an_infinite_search_quickly() {
+    let mut e = Engine::start(&["uci"]);
+    e.send("position startpos");
+    e.send("go infinite");
+    e.until("info depth 3", WAIT);
+    thread::sleep(Duration::from_millis(200));
+    let asked = Instant::now();
+    e.send("stop");
+    let lines = e.until("bestmove", WAIT);
+    // Generous bound for a loaded CI machine; the search itself polls every 1024 nodes.
+    assert!(asked.elapsed() < Duration::from_millis(500));
+    assert_legal(&[], &bestmove(&lines));
+    e.quit();
+}
+
+#[test]
+fn infinite_search_waits_for_stop_even_when_done() {
+    let mut e = Engine::start(&["uci"]);
+    // Mate in one is found immediately; the answer must still wait for `stop`.
+    e.send("position fen 6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1");
+    e.send("go infinite depth 3");
+    e.until("info depth 3", WAIT);
+    thread::sleep(Duration::from_millis(300));
+    assert!(e.lines.try_recv().is_err(), "bestmove before stop");
+    e.send("stop");
+    assert_eq!(bestmove(&e.until("bestmove", WAIT)), "a1a8");
+    e.quit();
+}
+
+#[test]
+fn clock_search_answers_in_time() {
+    let mut e = Engine::start(&["uci"]);
+    e.send("position startpos moves d2d4");
+    let asked = Instant::now();
+    e.send("go wtime 1000 btime 1000 winc 10 binc 10");
+    let lines = e.until("bestmove", WAIT);
+    assert!(
+        asked.elapsed() < Duration::from_millis(600),
+        "{:?}",
+        asked.elapsed()
+    );
+    assert_legal(&["d2d4"], &bestmove(&lines));
+    e.quit();
+}
+
+#[test]
+fn ponder_then_ponderhit() {
+    let mut e = Engine::start(&["uci"]);
+    e.send("position startpos moves e2e4 e7e5");
+    e.send("go ponder wtime 2000 btime 2000");
+    thread::sleep(Duration::from_millis(1500));
+    // Still pondering: no answer although the time share is long gone.
+    assert!(
+        e.lines.try_iter().all(|l| !l.starts_with("bestmove")),
+        "answered while pondering"
+    );
+    e.send("ponderhit");
+    let lines = e.until("bestmove", WAIT);
+    assert_legal(&["e2e4", "e7e5"], &bestmove(&lines));
+    e.quit();
+}
+
+#[test]
+fn checkmated_position_answers_null_move() {
+    let mut e = Engine::start(&["uci"]);
+    e.send("position startpos moves f2f3 e7e5 g2g4 d8h4");
+    e.send("go depth 3");
+    assert_eq!(bestmove(&e.until("bestmove", WAIT)), "0000");
+    e.quit();
+}
+
+#[test]
+fn end_of_input_exits_cleanly() {
+    let mut e = Engine::start(&["uci"]);
+    e.send("isready");
+    e.until("readyok", WAIT);
+    drop(e.stdin);
+    let status = e.child.wait().unwrap();
+    assert!(status.success());
+}
+
+#[test]
+fn invalid_utf8_is_ignored() {
+    let mut e = Engine::start(&["uci"]);
+    e.stdin.write_all(b"\xff\xfe garbage\n").unwrap();
+    e.send("isready");
+    let lines = e.until("readyok", WAIT);
+    assert!(lines.iter().any(|l| l.contains("not valid UTF-8")));
+    e.quit();
+}
+
+#[test]
+fn a_long_move_list_is_accepted() {
+    let mut e = Engine::start(&["uci"]);
+    let mut pos = Chess::default();
+    let mut moves = Vec::new();
+    // Knights shuffle back and forth: repetition history of 80 plies.
+    let cycle = ["g1f3", "g8f6", "f3g1", "f6g8"];
+    for i in 0..80 {
+        let uci = cycle[i % 4];
+        let m = uci.parse::<UciMove>().unwrap().to_move(&pos).unwrap();
+        pos.play_unchecked(m);
+        moves.push(uci);
+    }
+    e.send(&format!("position startpos moves {}", moves.join(" ")));
+    e.send("go depth 5");
+    let best = bestmove(&e.until("bestmove", WAIT));
+    assert_legal(&moves, &best);
+    e.quit();
+}
