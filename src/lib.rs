@@ -3,6 +3,8 @@
 //! The engine (`engine`) is a library with no terminal code; the UCI loop and the terminal game
 //! drive it from the binary.
 
+pub mod book;
 pub mod cmd;
 pub mod engine;
+pub mod tablebase;
 pub mod uci;

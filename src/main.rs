@@ -28,6 +28,10 @@ enum Command {
     Eval(cmd::eval::Args),
     /// Search a position and print the engine's thinking and best line.
     Analyse(cmd::analyse::Args),
+    /// Opening book: list a position's book moves, or build a Polyglot book from PGN games.
+    Book(cmd::book::Args),
+    /// Syzygy tablebases: probe a position's WDL and DTZ.
+    Tb(cmd::tb::Args),
 }
 
 fn main() -> ExitCode {
@@ -40,6 +44,8 @@ fn main() -> ExitCode {
         Some(Command::Bench(args)) => cmd::bench::run(&args),
         Some(Command::Eval(args)) => cmd::eval::run(&args),
         Some(Command::Analyse(args)) => cmd::analyse::run(&args),
+        Some(Command::Book(args)) => cmd::book::run(&args),
+        Some(Command::Tb(args)) => cmd::tb::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -2,7 +2,9 @@
 
 pub mod analyse;
 pub mod bench;
+pub mod book;
 pub mod eval;
+pub mod tb;
 
 use anyhow::{Context, Result};
 use shakmaty::fen::Fen;

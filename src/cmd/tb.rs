@@ -1,0 +1,69 @@
+//! `knightfall tb probe`: WDL and DTZ of a position from Syzygy tables.
+
+use anyhow::{Context, Result, bail};
+use clap::Subcommand;
+
+use crate::tablebase::{Tablebases, uci};
+
+/// Arguments of `knightfall tb`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    #[command(subcommand)]
+    command: TbCommand,
+}
+
+#[derive(Debug, Subcommand)]
+enum TbCommand {
+    /// Print `wdl W dtz D` for a position (W in -2..2 and D from the side to move's view).
+    Probe {
+        /// Table directories, `DIR[:DIR...]` (default: the SYZYGY_PATH environment variable).
+        #[arg(long)]
+        syzygy: Option<String>,
+        /// Also list every legal move, best first: `UCI-move result dtz D`.
+        #[arg(long)]
+        moves: bool,
+        /// The position as FEN.
+        #[arg(required = true, num_args = 1..)]
+        fen: Vec<String>,
+    },
+}
+
+/// Runs `knightfall tb ...`.
+pub fn run(args: &Args) -> Result<()> {
+    match &args.command {
+        TbCommand::Probe { syzygy, moves, fen } => probe(syzygy.as_deref(), *moves, &fen.join(" ")),
+    }
+}
+
+fn probe(syzygy: Option<&str>, moves: bool, fen: &str) -> Result<()> {
+    let pos = super::parse_fen(fen)?;
+    let spec = match syzygy {
+        Some(s) => s.to_string(),
+        None => match std::env::var("SYZYGY_PATH") {
+            Ok(s) if !s.trim().is_empty() => s,
+            _ => bail!("no tables: give --syzygy DIR[:DIR...] or set SYZYGY_PATH"),
+        },
+    };
+    let tables = Tablebases::open(&spec)?;
+    for warning in tables.warnings() {
+        eprintln!("warning: {warning}");
+    }
+    let probe = tables
+        .probe(&pos)
+        .with_context(|| format!("cannot probe {} in {spec}", fen.trim()))?;
+    let mut out = format!("wdl {} dtz {}\n", i32::from(probe.wdl), probe.dtz);
+    if moves {
+        let ranked = tables
+            .rank_root_moves(&pos)
+            .with_context(|| format!("cannot rank the moves of {} in {spec}", fen.trim()))?;
+        for m in ranked {
+            out.push_str(&format!(
+                "{} {} dtz {}\n",
+                uci(&m.mv),
+                m.outcome_word(),
+                m.dtz
+            ));
+        }
+    }
+    super::book::emit(&out)
+}
