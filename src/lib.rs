@@ -6,5 +6,7 @@
 pub mod book;
 pub mod cmd;
 pub mod engine;
+pub mod game;
 pub mod tablebase;
+pub mod tui;
 pub mod uci;

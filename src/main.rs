@@ -28,6 +28,10 @@ enum Command {
     Eval(cmd::eval::Args),
     /// Search a position and print the engine's thinking and best line.
     Analyse(cmd::analyse::Args),
+    /// Play a game in the terminal (human or engine on each side).
+    Play(cmd::play::Args),
+    /// Watch the engine play itself; `--headless` plays games without a screen.
+    Watch(cmd::play::WatchArgs),
     /// Opening book: list a position's book moves, or build a Polyglot book from PGN games.
     Book(cmd::book::Args),
     /// Syzygy tablebases: probe a position's WDL and DTZ.
@@ -39,11 +43,12 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Some(Command::Uci) => knightfall::uci::run(),
         None if !std::io::stdin().is_terminal() => knightfall::uci::run(),
-        // The terminal game is not built yet; until then the engine speaks UCI here too.
-        None => knightfall::uci::run(),
+        None => cmd::play::run(&cmd::play::Args::default(), true),
         Some(Command::Bench(args)) => cmd::bench::run(&args),
         Some(Command::Eval(args)) => cmd::eval::run(&args),
         Some(Command::Analyse(args)) => cmd::analyse::run(&args),
+        Some(Command::Play(args)) => cmd::play::run(&args, false),
+        Some(Command::Watch(args)) => cmd::play::watch(&args),
         Some(Command::Book(args)) => cmd::book::run(&args),
         Some(Command::Tb(args)) => cmd::tb::run(&args),
     };

@@ -1,0 +1,315 @@
+//! `knightfall play` and `knightfall watch`: flags over the saved settings, then the terminal
+//! game; `watch --headless` plays engine games without a screen and writes them as PGN.
+
+use std::fs;
+use std::io::{IsTerminal, Write};
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result, bail};
+use clap::{Args as ClapArgs, ValueEnum};
+use shakmaty::{Color, Position};
+
+use crate::engine::{Config, Control, Engine, Limits};
+use crate::game::{Game, TimeControl};
+use crate::tui::app::{Mode, Player, Settings};
+use crate::tui::{self, Options, Paths};
+
+/// Who plays a side, on the command line.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum Side {
+    /// A person at the keyboard.
+    Human,
+    /// The engine.
+    Engine,
+}
+
+impl From<Side> for Player {
+    fn from(s: Side) -> Player {
+        match s {
+            Side::Human => Player::Human,
+            Side::Engine => Player::Engine,
+        }
+    }
+}
+
+/// Flags of `knightfall play`.
+#[derive(ClapArgs, Debug, Default)]
+pub struct Args {
+    /// Who plays White.
+    #[arg(long, value_enum)]
+    pub white: Option<Side>,
+    /// Who plays Black.
+    #[arg(long, value_enum)]
+    pub black: Option<Side>,
+    /// Time control MIN+INC (minutes + seconds, e.g. 5+3; `10s+0.1` for seconds); `none` for none.
+    #[arg(long)]
+    pub tc: Option<String>,
+    /// Engine thinking time per move without a time control, in milliseconds.
+    #[arg(long)]
+    pub think_ms: Option<u64>,
+    /// Start from this position.
+    #[arg(long, conflicts_with = "pgn")]
+    pub fen: Option<String>,
+    /// Continue the game in this PGN file.
+    #[arg(long)]
+    pub pgn: Option<String>,
+    /// Continue the last unfinished game.
+    #[arg(long, conflicts_with_all = ["fen", "pgn"])]
+    pub resume: bool,
+    /// Draw pieces as ASCII letters.
+    #[arg(long)]
+    pub ascii: bool,
+    /// Show the new-game screen first.
+    #[arg(long)]
+    pub setup: bool,
+}
+
+/// Flags of `knightfall watch`.
+#[derive(ClapArgs, Debug)]
+pub struct WatchArgs {
+    /// Time control MIN+INC for both engines (minutes + seconds; `10s+0.1` for seconds).
+    #[arg(long)]
+    pub tc: Option<String>,
+    /// Think time per move for both sides without a time control, in milliseconds.
+    #[arg(long, default_value_t = 1000)]
+    pub think_ms: u64,
+    /// White's think time per move (overrides --think-ms).
+    #[arg(long)]
+    pub white_ms: Option<u64>,
+    /// Black's think time per move (overrides --think-ms).
+    #[arg(long)]
+    pub black_ms: Option<u64>,
+    /// Least time between moves, so a person can follow, in milliseconds.
+    #[arg(long, default_value_t = 800)]
+    pub delay_ms: u64,
+    /// Start from this position.
+    #[arg(long)]
+    pub fen: Option<String>,
+    /// Draw pieces as ASCII letters.
+    #[arg(long)]
+    pub ascii: bool,
+    /// Play without a screen, for soak tests.
+    #[arg(long)]
+    pub headless: bool,
+    /// Headless: number of games.
+    #[arg(long, default_value_t = 1)]
+    pub games: u32,
+    /// Headless: write the games to this PGN file.
+    #[arg(long)]
+    pub pgn: Option<String>,
+    /// Headless: random plies at the start of each game, for variety.
+    #[arg(long, default_value_t = 4)]
+    pub random_plies: u32,
+}
+
+fn check_tc(tc: &Option<String>) -> Result<()> {
+    if let Some(tc) = tc
+        && tc != "none"
+        && !tc.is_empty()
+    {
+        TimeControl::parse(tc).map_err(anyhow::Error::msg)?;
+    }
+    Ok(())
+}
+
+/// `knightfall play`; `setup_screen` when started with no arguments.
+pub fn run(args: &Args, setup_screen: bool) -> Result<()> {
+    if !std::io::stdout().is_terminal() {
+        bail!("the terminal game needs a terminal; use `knightfall uci` for GUIs");
+    }
+    check_tc(&args.tc)?;
+    let paths = Paths::get();
+    let mut settings = tui::load_settings(&paths);
+    let remember = args.white.is_some() || args.black.is_some() || args.tc.is_some();
+    if let Some(w) = args.white {
+        settings.white = w.into();
+    }
+    if let Some(b) = args.black {
+        settings.black = b.into();
+    }
+    if let Some(tc) = &args.tc {
+        settings.tc = if tc == "none" {
+            String::new()
+        } else {
+            tc.clone()
+        };
+    }
+    if let Some(ms) = args.think_ms {
+        settings.think_ms = ms.max(1);
+    }
+    settings.ascii |= args.ascii;
+    let game = if args.resume {
+        Some(tui::resume_game(&paths)?)
+    } else if let Some(file) = &args.pgn {
+        let text = fs::read_to_string(file).with_context(|| format!("reading {file}"))?;
+        Some(Game::from_pgn(&text).with_context(|| format!("reading {file}"))?)
+    } else if let Some(fen) = &args.fen {
+        Some(Game::from_fen(fen)?)
+    } else {
+        None
+    };
+    tui::run(Options {
+        settings,
+        setup: setup_screen || args.setup,
+        mode: Mode::Play,
+        game,
+        start_fen: args.fen.clone(),
+        think_ms: None,
+        min_delay: Duration::ZERO,
+        remember,
+    })
+}
+
+/// `knightfall watch`.
+pub fn watch(args: &WatchArgs) -> Result<()> {
+    check_tc(&args.tc)?;
+    if let Some(fen) = &args.fen {
+        Game::from_fen(fen)?;
+    }
+    if args.headless {
+        return headless(args);
+    }
+    if !std::io::stdout().is_terminal() {
+        bail!("watch needs a terminal; add --headless to play without a screen");
+    }
+    let settings = Settings {
+        white: Player::Engine,
+        black: Player::Engine,
+        tc: args.tc.clone().filter(|t| t != "none").unwrap_or_default(),
+        think_ms: args.think_ms.max(1),
+        ascii: args.ascii,
+    };
+    let ms = |o: Option<u64>| o.unwrap_or(args.think_ms).max(1);
+    tui::run(Options {
+        settings,
+        setup: false,
+        mode: Mode::Watch,
+        game: None,
+        start_fen: args.fen.clone(),
+        think_ms: Some([ms(args.white_ms), ms(args.black_ms)]),
+        min_delay: Duration::from_millis(args.delay_ms),
+        remember: false,
+    })
+}
+
+/// Small deterministic generator for the random opening plies.
+struct XorShift(u64);
+
+impl XorShift {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+}
+
+/// Plays `args.games` engine games on the clocks without a screen and writes them as PGN.
+fn headless(args: &WatchArgs) -> Result<()> {
+    let tc = match args.tc.as_deref() {
+        Some(t) if t != "none" && !t.is_empty() => {
+            Some(TimeControl::parse(t).map_err(anyhow::Error::msg)?)
+        }
+        _ => None,
+    };
+    let think = [
+        args.white_ms.unwrap_or(args.think_ms).max(1),
+        args.black_ms.unwrap_or(args.think_ms).max(1),
+    ];
+    let mut out = match &args.pgn {
+        Some(path) => Some(fs::File::create(path).with_context(|| format!("creating {path}"))?),
+        None => None,
+    };
+    let mut engines = [
+        Engine::new(Config::default()),
+        Engine::new(Config::default()),
+    ];
+    let seed = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(1, |d| d.as_nanos() as u64)
+        | 1;
+    let mut rng = XorShift(seed);
+    let started = Instant::now();
+    let (mut white_wins, mut black_wins, mut draws, mut illegal) = (0u32, 0u32, 0u32, 0u32);
+    for n in 1..=args.games {
+        let mut game = match &args.fen {
+            Some(fen) => Game::from_fen(fen)?,
+            None => Game::new(),
+        };
+        game.set_time_control(tc);
+        game.names = [
+            format!("Knightfall A ({})", n),
+            format!("Knightfall B ({})", n),
+        ];
+        for e in &mut engines {
+            e.clear();
+        }
+        for _ in 0..args.random_plies {
+            let moves = game.position().legal_moves();
+            if moves.is_empty() || game.is_over() {
+                break;
+            }
+            let m = moves[(rng.next() % moves.len() as u64) as usize];
+            game.play(m, Some(Duration::ZERO))?;
+        }
+        while !game.is_over() {
+            let turn = game.turn();
+            let limits = match game.clocks() {
+                Some(c) => Limits {
+                    wtime: Some(c.left(Color::White).as_millis() as u64),
+                    btime: Some(c.left(Color::Black).as_millis() as u64),
+                    winc: Some(c.tc.inc.as_millis() as u64),
+                    binc: Some(c.tc.inc.as_millis() as u64),
+                    ..Limits::default()
+                },
+                None => Limits::movetime(think[crate::game::side(turn)]),
+            };
+            let control = Control::default();
+            let t = Instant::now();
+            let pos = game.position().clone();
+            let result = engines[crate::game::side(turn)].search(
+                &pos,
+                game.history_keys(),
+                &limits,
+                &control,
+                &mut |_| {},
+            );
+            let spent = t.elapsed();
+            let Some(m) = result.best else {
+                bail!("game {n}: engine returned no move in {}", game.fen());
+            };
+            if !pos.is_legal(m) {
+                illegal += 1;
+                eprintln!("game {n}: ILLEGAL move {m:?} in {}", game.fen());
+                game.resign(turn);
+                break;
+            }
+            game.play(m, Some(spent))?;
+        }
+        let outcome = game.outcome().expect("the loop ends with an outcome");
+        match outcome.winner {
+            Some(Color::White) => white_wins += 1,
+            Some(Color::Black) => black_wins += 1,
+            None => draws += 1,
+        }
+        println!(
+            "game {n}/{}: {} {} in {} plies",
+            args.games,
+            outcome.result_str(),
+            outcome.reason.describe(),
+            game.ply()
+        );
+        if let Some(f) = out.as_mut() {
+            writeln!(f, "{}", game.to_pgn()).context("writing the PGN")?;
+        }
+    }
+    println!(
+        "{} games in {:.1} s: White {white_wins}, Black {black_wins}, draws {draws}, illegal moves {illegal}",
+        args.games,
+        started.elapsed().as_secs_f64()
+    );
+    if illegal > 0 {
+        bail!("{illegal} illegal moves");
+    }
+    Ok(())
+}

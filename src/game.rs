@@ -1,0 +1,881 @@
+//! A game of chess as the terminal game keeps it: a start position, the moves played with their
+//! SAN, the outcome and its reason, optional clocks with increment, and PGN out and in.
+//!
+//! Nothing here knows about the terminal or the engine beyond the repetition key, so the same
+//! `Game` serves the screen, the headless watcher and the tests.
+
+use std::fmt::Write as _;
+use std::io;
+use std::ops::ControlFlow;
+use std::time::Duration;
+
+use pgn_reader::{RawTag, Reader, SanPlus as PgnSan, Visitor};
+use shakmaty::fen::Fen;
+use shakmaty::san::{San, SanError, SanPlus};
+use shakmaty::uci::UciMove;
+use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Move, Position, Role, Square};
+use thiserror::Error;
+
+use crate::engine::node::key_of;
+
+/// Why a game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reason {
+    /// The side to move is checkmated.
+    Checkmate,
+    /// The side to move has no legal move and is not in check.
+    Stalemate,
+    /// The same position occurred three times.
+    Threefold,
+    /// Fifty moves by each side without a capture or pawn move.
+    FiftyMoves,
+    /// Neither side can mate.
+    InsufficientMaterial,
+    /// A player resigned.
+    Resignation,
+    /// The players agreed to a draw.
+    Agreement,
+    /// A flag fell.
+    Time,
+    /// A flag fell but the other side cannot mate.
+    TimeInsufficient,
+    /// The result came from a PGN file without a rule that explains it here.
+    Recorded,
+}
+
+impl Reason {
+    /// Words for the status line and the PGN `Termination` tag.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Reason::Checkmate => "checkmate",
+            Reason::Stalemate => "stalemate",
+            Reason::Threefold => "threefold repetition",
+            Reason::FiftyMoves => "fifty-move rule",
+            Reason::InsufficientMaterial => "insufficient material",
+            Reason::Resignation => "resignation",
+            Reason::Agreement => "draw agreed",
+            Reason::Time => "time forfeit",
+            Reason::TimeInsufficient => "time out against insufficient material",
+            Reason::Recorded => "as recorded",
+        }
+    }
+}
+
+/// A finished game's result: the winner (`None` for a draw) and why.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Outcome {
+    /// The winner, or `None` for a draw.
+    pub winner: Option<Color>,
+    /// Why the game ended.
+    pub reason: Reason,
+}
+
+impl Outcome {
+    /// The PGN result token.
+    pub fn result_str(&self) -> &'static str {
+        match self.winner {
+            Some(Color::White) => "1-0",
+            Some(Color::Black) => "0-1",
+            None => "1/2-1/2",
+        }
+    }
+
+    /// A sentence for the player: "White wins by checkmate", "Draw by stalemate".
+    pub fn announce(&self) -> String {
+        match self.winner {
+            Some(Color::White) => format!("White wins ({})", self.reason.describe()),
+            Some(Color::Black) => format!("Black wins ({})", self.reason.describe()),
+            None => format!("Draw ({})", self.reason.describe()),
+        }
+    }
+}
+
+/// Why a typed move was refused; the game is unchanged.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum MoveError {
+    /// Neither UCI (`e2e4`, `e7e8q`) nor SAN (`Nf3`, `O-O`).
+    #[error("malformed move {0:?}: type UCI like e2e4 or e7e8q, or SAN like Nf3")]
+    Malformed(String),
+    /// The from-square is empty.
+    #[error("no piece on {0}")]
+    NoPiece(Square),
+    /// The from-square holds the opponent's piece.
+    #[error("the piece on {0} is not yours")]
+    NotYours(Square),
+    /// A pawn move to the last rank without the piece to promote to.
+    #[error("promotion piece missing: add q, r, b or n (e.g. {0}q)")]
+    PromotionMissing(String),
+    /// Well formed but not a legal move here.
+    #[error("{0} is not legal here")]
+    Illegal(String),
+    /// SAN that matches more than one legal move.
+    #[error("{0} is ambiguous: say which piece (e.g. Nbd2)")]
+    Ambiguous(String),
+    /// The game has ended.
+    #[error("the game is over")]
+    GameOver,
+}
+
+/// Why a position or a PGN could not be loaded.
+#[derive(Debug, Error)]
+pub enum LoadError {
+    /// The FEN did not parse or describes an illegal position.
+    #[error("bad FEN {0:?}: {1}")]
+    Fen(String, String),
+    /// Reading the PGN failed.
+    #[error("cannot read PGN: {0}")]
+    Io(#[from] io::Error),
+    /// The PGN holds no game.
+    #[error("no game in the PGN")]
+    Empty,
+    /// A move in the PGN is not legal.
+    #[error("move {ply} ({san}) in the PGN is not legal")]
+    BadMove {
+        /// Ply number, from 1.
+        ply: usize,
+        /// The move as written.
+        san: String,
+    },
+}
+
+/// A time control: base time and increment per move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TimeControl {
+    /// Starting time for each side.
+    pub base: Duration,
+    /// Added after each move.
+    pub inc: Duration,
+}
+
+impl TimeControl {
+    /// Parses `MIN+INC` (minutes, then seconds of increment: `5+3`, `1+0`, `0.5+0.1`); a base
+    /// ending in `s` is in seconds (`10s+0.1`), for quick engine games.
+    pub fn parse(text: &str) -> Result<TimeControl, String> {
+        let text = text.trim();
+        let (base, inc) = text.split_once('+').unwrap_or((text, "0"));
+        let (base_secs, scale) = match base.strip_suffix('s') {
+            Some(b) => (b, 1.0),
+            None => (base, 60.0),
+        };
+        let base: f64 = base_secs
+            .parse()
+            .map_err(|_| format!("bad time control {text:?}: expected MIN+INC like 5+3"))?;
+        let inc: f64 = inc
+            .parse()
+            .map_err(|_| format!("bad increment in {text:?}: expected seconds like 3 or 0.1"))?;
+        let ok = |x: f64| x.is_finite() && (0.0..1.0e6).contains(&x);
+        if !ok(base) || !ok(inc) || base * scale <= 0.0 {
+            return Err(format!("time control {text:?} out of range"));
+        }
+        Ok(TimeControl {
+            base: Duration::from_secs_f64(base * scale),
+            inc: Duration::from_secs_f64(inc),
+        })
+    }
+
+    /// The form `parse` reads back, also the PGN `TimeControl` value in seconds.
+    pub fn pgn(&self) -> String {
+        format!("{}+{}", self.base.as_secs_f64(), self.inc.as_secs_f64())
+    }
+}
+
+impl std::fmt::Display for TimeControl {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let secs = self.base.as_secs_f64();
+        if secs >= 60.0 && secs % 60.0 == 0.0 {
+            write!(f, "{}+{}", secs / 60.0, self.inc.as_secs_f64())
+        } else {
+            write!(f, "{}s+{}", secs, self.inc.as_secs_f64())
+        }
+    }
+}
+
+/// Both clocks: time left per side; the caller measures thinking time and passes it in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Clocks {
+    /// The time control.
+    pub tc: TimeControl,
+    /// Time left, White then Black.
+    pub left: [Duration; 2],
+}
+
+impl Clocks {
+    /// Fresh clocks for `tc`.
+    pub fn new(tc: TimeControl) -> Clocks {
+        Clocks {
+            tc,
+            left: [tc.base, tc.base],
+        }
+    }
+
+    /// Time left for `color`.
+    pub fn left(&self, color: Color) -> Duration {
+        self.left[side(color)]
+    }
+}
+
+/// One game: start position, moves, SAN, outcome, clocks.
+#[derive(Clone, Debug)]
+pub struct Game {
+    start_fen: Option<String>,
+    positions: Vec<Chess>,
+    moves: Vec<Move>,
+    sans: Vec<String>,
+    keys: Vec<u64>,
+    outcome: Option<Outcome>,
+    clocks: Option<Clocks>,
+    /// Player names for the PGN, White then Black.
+    pub names: [String; 2],
+    /// PGN `Date` tag (`YYYY.MM.DD`).
+    pub date: String,
+}
+
+impl Default for Game {
+    fn default() -> Game {
+        Game::new()
+    }
+}
+
+impl Game {
+    /// A game from the standard start position.
+    pub fn new() -> Game {
+        Game::from_chess(Chess::default(), None)
+    }
+
+    fn from_chess(pos: Chess, start_fen: Option<String>) -> Game {
+        let mut game = Game {
+            start_fen,
+            keys: vec![key_of(&pos)],
+            positions: vec![pos],
+            moves: Vec::new(),
+            sans: Vec::new(),
+            outcome: None,
+            clocks: None,
+            names: ["?".to_string(), "?".to_string()],
+            date: today(),
+        };
+        game.outcome = game.rule_outcome();
+        game
+    }
+
+    /// A game from a FEN.
+    pub fn from_fen(text: &str) -> Result<Game, LoadError> {
+        let fen: Fen = text
+            .trim()
+            .parse()
+            .map_err(|e| LoadError::Fen(text.to_string(), format!("{e}")))?;
+        let pos: Chess = fen
+            .into_position(CastlingMode::Standard)
+            .map_err(|e| LoadError::Fen(text.to_string(), format!("{e}")))?;
+        let normal = Fen::from_position(&pos, EnPassantMode::Legal).to_string();
+        let start = Fen::from_position(&Chess::default(), EnPassantMode::Legal).to_string();
+        let start_fen = (normal != start).then_some(normal);
+        Ok(Game::from_chess(pos, start_fen))
+    }
+
+    /// Sets clocks (or none) and restarts them at the base time.
+    pub fn set_time_control(&mut self, tc: Option<TimeControl>) {
+        self.clocks = tc.map(Clocks::new);
+    }
+
+    /// The clocks, when the game has a time control.
+    pub fn clocks(&self) -> Option<&Clocks> {
+        self.clocks.as_ref()
+    }
+
+    /// The current position.
+    pub fn position(&self) -> &Chess {
+        self.positions
+            .last()
+            .expect("a game always has its start position")
+    }
+
+    /// The position after `ply` moves (0 = start); clamped to the current one.
+    pub fn position_at(&self, ply: usize) -> &Chess {
+        &self.positions[ply.min(self.moves.len())]
+    }
+
+    /// The moves played.
+    pub fn moves(&self) -> &[Move] {
+        &self.moves
+    }
+
+    /// The moves played, in SAN with check marks.
+    pub fn sans(&self) -> &[String] {
+        &self.sans
+    }
+
+    /// Number of half-moves played.
+    pub fn ply(&self) -> usize {
+        self.moves.len()
+    }
+
+    /// Side to move.
+    pub fn turn(&self) -> Color {
+        self.position().turn()
+    }
+
+    /// The full-move number of the start position.
+    pub fn start_fullmove(&self) -> u32 {
+        self.positions[0].fullmoves().get()
+    }
+
+    /// The side to move at the start position.
+    pub fn start_turn(&self) -> Color {
+        self.positions[0].turn()
+    }
+
+    /// Repetition keys of the positions before the current one, oldest first (for the search).
+    pub fn history_keys(&self) -> &[u64] {
+        &self.keys[..self.keys.len() - 1]
+    }
+
+    /// The outcome, once the game has ended.
+    pub fn outcome(&self) -> Option<Outcome> {
+        self.outcome
+    }
+
+    /// Whether the game has ended.
+    pub fn is_over(&self) -> bool {
+        self.outcome.is_some()
+    }
+
+    /// FEN of the current position.
+    pub fn fen(&self) -> String {
+        Fen::from_position(self.position(), EnPassantMode::Legal).to_string()
+    }
+
+    /// Legal moves in the current position, as SAN, sorted.
+    pub fn legal_sans(&self) -> Vec<String> {
+        let pos = self.position();
+        let mut list: Vec<String> = pos
+            .legal_moves()
+            .into_iter()
+            .map(|m| San::from_move(pos, m).to_string())
+            .collect();
+        list.sort();
+        list
+    }
+
+    /// Reads a typed move, UCI or SAN, and checks it is legal; the game is unchanged.
+    pub fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
+        if self.is_over() {
+            return Err(MoveError::GameOver);
+        }
+        let text = text.trim();
+        let pos = self.position();
+        if looks_uci(text) {
+            let lower = text.to_ascii_lowercase();
+            let uci = UciMove::from_ascii(lower.as_bytes())
+                .map_err(|_| MoveError::Malformed(text.to_string()))?;
+            if let UciMove::Normal {
+                from,
+                to,
+                promotion,
+            } = uci
+            {
+                match pos.board().piece_at(from) {
+                    None => return Err(MoveError::NoPiece(from)),
+                    Some(p) if p.color != pos.turn() => return Err(MoveError::NotYours(from)),
+                    Some(p)
+                        if p.role == Role::Pawn
+                            && promotion.is_none()
+                            && to.rank()
+                                == pos
+                                    .turn()
+                                    .fold_wb(shakmaty::Rank::Eighth, shakmaty::Rank::First) =>
+                    {
+                        let with_q = format!("{lower}q");
+                        if UciMove::from_ascii(with_q.as_bytes())
+                            .ok()
+                            .and_then(|u| u.to_move(pos).ok())
+                            .is_some()
+                        {
+                            return Err(MoveError::PromotionMissing(lower));
+                        }
+                        return Err(MoveError::Illegal(text.to_string()));
+                    }
+                    Some(_) => {}
+                }
+            }
+            return uci
+                .to_move(pos)
+                .map_err(|_| MoveError::Illegal(text.to_string()));
+        }
+        // SAN, tolerating zeros for castling and trailing annotations.
+        let cleaned: String = text
+            .replace('0', "O")
+            .trim_end_matches(['!', '?'])
+            .to_string();
+        let san = San::from_ascii(cleaned.trim_end_matches(['+', '#']).as_bytes())
+            .map_err(|_| MoveError::Malformed(text.to_string()))?;
+        san.to_move(pos).map_err(|e| match e {
+            SanError::AmbiguousSan => MoveError::Ambiguous(text.to_string()),
+            SanError::IllegalSan => MoveError::Illegal(text.to_string()),
+        })
+    }
+
+    /// Plays a legal move; `spent` is the mover's thinking time when clocks run. A flag that
+    /// falls during the move ends the game on time instead.
+    pub fn play(&mut self, m: Move, spent: Option<Duration>) -> Result<(), MoveError> {
+        if self.is_over() {
+            return Err(MoveError::GameOver);
+        }
+        let pos = self.position().clone();
+        if !pos.is_legal(m) {
+            return Err(MoveError::Illegal(
+                m.to_uci(CastlingMode::Standard).to_string(),
+            ));
+        }
+        let mover = pos.turn();
+        if let (Some(clocks), Some(spent)) = (self.clocks.as_mut(), spent) {
+            let left = &mut clocks.left[side(mover)];
+            if spent >= *left {
+                *left = Duration::ZERO;
+                self.flag(mover);
+                return Ok(());
+            }
+            *left = *left - spent + clocks.tc.inc;
+        }
+        let mut next = pos;
+        let san = SanPlus::from_move_and_play_unchecked(&mut next, m);
+        self.keys.push(key_of(&next));
+        self.positions.push(next);
+        self.moves.push(m);
+        self.sans.push(san.to_string());
+        self.outcome = self.rule_outcome();
+        Ok(())
+    }
+
+    /// Parses and plays a typed move.
+    pub fn play_text(&mut self, text: &str, spent: Option<Duration>) -> Result<Move, MoveError> {
+        let m = self.parse_move(text)?;
+        self.play(m, spent)?;
+        Ok(m)
+    }
+
+    /// Whether `color` would run out of time after thinking `spent` more.
+    pub fn is_flagged(&self, color: Color, spent: Duration) -> bool {
+        self.clocks.as_ref().is_some_and(|c| spent >= c.left(color))
+    }
+
+    /// `color`'s flag fell: the opponent wins unless it cannot mate.
+    pub fn flag(&mut self, color: Color) {
+        if self.is_over() {
+            return;
+        }
+        if let Some(clocks) = self.clocks.as_mut() {
+            clocks.left[side(color)] = Duration::ZERO;
+        }
+        self.outcome = Some(if self.position().has_insufficient_material(!color) {
+            Outcome {
+                winner: None,
+                reason: Reason::TimeInsufficient,
+            }
+        } else {
+            Outcome {
+                winner: Some(!color),
+                reason: Reason::Time,
+            }
+        });
+    }
+
+    /// `color` resigns.
+    pub fn resign(&mut self, color: Color) {
+        if !self.is_over() {
+            self.outcome = Some(Outcome {
+                winner: Some(!color),
+                reason: Reason::Resignation,
+            });
+        }
+    }
+
+    /// The players agree to a draw.
+    pub fn agree_draw(&mut self) {
+        if !self.is_over() {
+            self.outcome = Some(Outcome {
+                winner: None,
+                reason: Reason::Agreement,
+            });
+        }
+    }
+
+    /// Takes back the last move (clocks keep their time); returns it.
+    pub fn undo(&mut self) -> Option<Move> {
+        let m = self.moves.pop()?;
+        self.positions.pop();
+        self.keys.pop();
+        self.sans.pop();
+        self.outcome = self.rule_outcome();
+        Some(m)
+    }
+
+    /// The outcome the rules give the current position, if any.
+    fn rule_outcome(&self) -> Option<Outcome> {
+        let pos = self.position();
+        let draw = |reason| {
+            Some(Outcome {
+                winner: None,
+                reason,
+            })
+        };
+        if pos.is_checkmate() {
+            return Some(Outcome {
+                winner: Some(!pos.turn()),
+                reason: Reason::Checkmate,
+            });
+        }
+        if pos.is_stalemate() {
+            return draw(Reason::Stalemate);
+        }
+        if pos.is_insufficient_material() {
+            return draw(Reason::InsufficientMaterial);
+        }
+        if pos.halfmoves() >= 100 {
+            return draw(Reason::FiftyMoves);
+        }
+        let key = *self.keys.last().expect("keys follow positions");
+        let window = (pos.halfmoves() as usize + 1).min(self.keys.len());
+        let seen = self.keys[self.keys.len() - window..]
+            .iter()
+            .filter(|&&k| k == key)
+            .count();
+        if seen >= 3 {
+            return draw(Reason::Threefold);
+        }
+        None
+    }
+
+    /// The game in PGN, with the Seven Tag Roster, FEN/SetUp for a set-up start, the time
+    /// control and the termination.
+    pub fn to_pgn(&self) -> String {
+        let mut out = String::new();
+        let result = self.outcome.map_or("*", |o| o.result_str());
+        let tag = |out: &mut String, name: &str, value: &str| {
+            let value = value.replace('\\', "\\\\").replace('"', "\\\"");
+            let _ = writeln!(out, "[{name} \"{value}\"]");
+        };
+        tag(&mut out, "Event", "Knightfall game");
+        tag(&mut out, "Site", "Knightfall");
+        tag(&mut out, "Date", &self.date);
+        tag(&mut out, "Round", "-");
+        tag(&mut out, "White", &self.names[0]);
+        tag(&mut out, "Black", &self.names[1]);
+        tag(&mut out, "Result", result);
+        if let Some(fen) = &self.start_fen {
+            tag(&mut out, "SetUp", "1");
+            tag(&mut out, "FEN", fen);
+        }
+        if let Some(clocks) = &self.clocks {
+            tag(&mut out, "TimeControl", &clocks.tc.pgn());
+        }
+        if let Some(o) = self.outcome {
+            let term = match o.reason {
+                Reason::Time | Reason::TimeInsufficient => "time forfeit",
+                Reason::Recorded => "unterminated",
+                _ => "normal",
+            };
+            tag(&mut out, "Termination", term);
+        }
+        out.push('\n');
+        let mut line = String::new();
+        let mut tokens: Vec<String> = Vec::new();
+        let mut num = self.start_fullmove();
+        let mut turn = self.start_turn();
+        for (i, san) in self.sans.iter().enumerate() {
+            if turn == Color::White {
+                tokens.push(format!("{num}. {san}"));
+            } else if i == 0 {
+                tokens.push(format!("{num}... {san}"));
+            } else {
+                tokens.push(san.clone());
+            }
+            if turn == Color::Black {
+                num += 1;
+            }
+            turn = !turn;
+        }
+        tokens.push(result.to_string());
+        for token in tokens {
+            if !line.is_empty() && line.len() + 1 + token.len() > 79 {
+                out.push_str(&line);
+                out.push('\n');
+                line.clear();
+            }
+            if !line.is_empty() {
+                line.push(' ');
+            }
+            line.push_str(&token);
+        }
+        out.push_str(&line);
+        out.push('\n');
+        out
+    }
+
+    /// Reads the first game of a PGN: start position, moves (main line), names and result.
+    pub fn from_pgn(text: &str) -> Result<Game, LoadError> {
+        let mut reader = Reader::new(io::Cursor::new(text.as_bytes()));
+        let raw = reader.read_game(&mut Collector)?.ok_or(LoadError::Empty)?;
+        let mut game = match &raw.fen {
+            Some(fen) => Game::from_fen(fen)?,
+            None => Game::new(),
+        };
+        if let Some(tc) = raw.time_control.as_deref() {
+            // PGN TimeControl is in seconds: "300+3".
+            if let Some((b, i)) = tc.split_once('+')
+                && let Ok(tc) = TimeControl::parse(&format!("{b}s+{i}"))
+            {
+                game.set_time_control(Some(tc));
+            }
+        }
+        for (i, san) in raw.sans.iter().enumerate() {
+            let bad = || LoadError::BadMove {
+                ply: i + 1,
+                san: san.clone(),
+            };
+            let parsed = San::from_ascii(san.as_bytes()).map_err(|_| bad())?;
+            let m = parsed.to_move(game.position()).map_err(|_| bad())?;
+            game.play(m, None).map_err(|_| bad())?;
+        }
+        game.names = raw.names;
+        if let Some(date) = raw.date {
+            game.date = date;
+        }
+        if game.outcome.is_none() {
+            let winner = match raw.result.as_deref() {
+                Some("1-0") => Some(Some(Color::White)),
+                Some("0-1") => Some(Some(Color::Black)),
+                Some("1/2-1/2") => Some(None),
+                _ => None,
+            };
+            if let Some(winner) = winner {
+                game.outcome = Some(Outcome {
+                    winner,
+                    reason: Reason::Recorded,
+                });
+            }
+        }
+        Ok(game)
+    }
+}
+
+/// Index of `color` in White-first arrays (shakmaty numbers Black 0, White 1).
+pub fn side(color: Color) -> usize {
+    color.fold_wb(0, 1)
+}
+
+/// Whether `text` has the shape of a UCI move (`e2e4`, `e7e8q`).
+fn looks_uci(text: &str) -> bool {
+    let b = text.as_bytes();
+    let file = |c: u8| (b'a'..=b'h').contains(&c.to_ascii_lowercase());
+    let rank = |c: u8| (b'1'..=b'8').contains(&c);
+    (b.len() == 4 || b.len() == 5) && file(b[0]) && rank(b[1]) && file(b[2]) && rank(b[3])
+}
+
+#[derive(Default)]
+struct RawGame {
+    fen: Option<String>,
+    names: [String; 2],
+    date: Option<String>,
+    result: Option<String>,
+    time_control: Option<String>,
+    sans: Vec<String>,
+}
+
+struct Collector;
+
+impl Visitor for Collector {
+    type Tags = RawGame;
+    type Movetext = RawGame;
+    type Output = RawGame;
+
+    fn begin_tags(&mut self) -> ControlFlow<RawGame, RawGame> {
+        ControlFlow::Continue(RawGame {
+            names: ["?".to_string(), "?".to_string()],
+            ..RawGame::default()
+        })
+    }
+
+    fn tag(&mut self, tags: &mut RawGame, name: &[u8], value: RawTag<'_>) -> ControlFlow<RawGame> {
+        let value = value.decode_utf8_lossy().into_owned();
+        match name {
+            b"FEN" => tags.fen = Some(value),
+            b"White" => tags.names[0] = value,
+            b"Black" => tags.names[1] = value,
+            b"Date" => tags.date = Some(value),
+            b"Result" => tags.result = Some(value),
+            b"TimeControl" => tags.time_control = Some(value),
+            _ => {}
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn begin_movetext(&mut self, tags: RawGame) -> ControlFlow<RawGame, RawGame> {
+        ControlFlow::Continue(tags)
+    }
+
+    fn san(&mut self, movetext: &mut RawGame, san_plus: PgnSan) -> ControlFlow<RawGame> {
+        movetext.sans.push(san_plus.san.to_string());
+        ControlFlow::Continue(())
+    }
+
+    fn end_game(&mut self, movetext: RawGame) -> RawGame {
+        movetext
+    }
+}
+
+/// Today's date as `YYYY.MM.DD` (UTC), from the system clock.
+pub fn today() -> String {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let (y, m, d) = civil_from_days((secs / 86_400) as i64);
+    format!("{y:04}.{m:02}.{d:02}")
+}
+
+/// A UTC timestamp `YYYYMMDD-HHMMSS` for file names.
+pub fn timestamp() -> String {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let (y, m, d) = civil_from_days((secs / 86_400) as i64);
+    let s = secs % 86_400;
+    format!(
+        "{y:04}{m:02}{d:02}-{:02}{:02}{:02}",
+        s / 3600,
+        s / 60 % 60,
+        s % 60
+    )
+}
+
+/// Days since 1970-01-01 to (year, month, day), Howard Hinnant's algorithm.
+fn civil_from_days(z: i64) -> (i64, u32, u32) {
+    let z = z + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    (y, m, d)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn uci_and_san_moves_and_errors() {
+        let mut g = Game::new();
+        g.play_text("e2e4", None).unwrap();
+        g.play_text("e5", None).unwrap();
+        g.play_text("Nf3", None).unwrap();
+        assert_eq!(g.sans(), ["e4", "e5", "Nf3"]);
+        assert_eq!(g.parse_move("e2e4"), Err(MoveError::NoPiece(Square::E2)));
+        assert_eq!(g.parse_move("g1f3"), Err(MoveError::NoPiece(Square::G1)));
+        assert_eq!(g.parse_move("f3g5"), Err(MoveError::NotYours(Square::F3)));
+        assert_eq!(g.parse_move("e5e4"), Err(MoveError::Illegal("e5e4".into())));
+        assert!(matches!(g.parse_move("zz"), Err(MoveError::Malformed(_))));
+        assert!(matches!(g.parse_move(""), Err(MoveError::Malformed(_))));
+        assert_eq!(g.ply(), 3);
+    }
+
+    #[test]
+    fn promotion_missing_and_castling() {
+        let mut g = Game::from_fen("4k3/P7/8/8/8/8/8/4K2R w K - 0 1").unwrap();
+        assert_eq!(
+            g.parse_move("a7a8"),
+            Err(MoveError::PromotionMissing("a7a8".into()))
+        );
+        g.play_text("e1g1", None).unwrap();
+        assert_eq!(g.sans(), ["O-O"]);
+        g.undo();
+        g.play_text("a7a8q", None).unwrap();
+        assert_eq!(g.sans(), ["a8=Q+"]);
+    }
+
+    #[test]
+    fn outcomes() {
+        let mut g = Game::new();
+        for m in ["f3", "e5", "g4", "Qh4"] {
+            g.play_text(m, None).unwrap();
+        }
+        assert_eq!(
+            g.outcome(),
+            Some(Outcome {
+                winner: Some(Color::Black),
+                reason: Reason::Checkmate
+            })
+        );
+        assert_eq!(g.parse_move("a3"), Err(MoveError::GameOver));
+        g.undo();
+        assert!(!g.is_over());
+
+        let mut g = Game::new();
+        for m in ["Nf3", "Nf6", "Ng1", "Ng8", "Nf3", "Nf6", "Ng1"] {
+            g.play_text(m, None).unwrap();
+        }
+        assert!(!g.is_over());
+        g.play_text("Ng8", None).unwrap();
+        assert_eq!(g.outcome().unwrap().reason, Reason::Threefold);
+
+        let g = Game::from_fen("8/8/8/8/8/8/8/K1k5 w - - 0 1").unwrap();
+        assert_eq!(g.outcome().unwrap().reason, Reason::InsufficientMaterial);
+        let mut g = Game::from_fen("4k3/8/8/8/8/8/8/R3K3 w - - 99 80").unwrap();
+        g.play_text("Ra2", None).unwrap();
+        assert_eq!(g.outcome().unwrap().reason, Reason::FiftyMoves);
+        let g = Game::from_fen("k7/8/1Q6/8/8/8/8/K7 b - - 0 1").unwrap();
+        assert_eq!(g.outcome().unwrap().reason, Reason::Stalemate);
+    }
+
+    #[test]
+    fn clocks_increment_and_flag() {
+        let mut g = Game::new();
+        g.set_time_control(Some(TimeControl::parse("1+2").unwrap()));
+        g.play_text("e4", Some(Duration::from_secs(10))).unwrap();
+        assert_eq!(
+            g.clocks().unwrap().left(Color::White),
+            Duration::from_secs(52)
+        );
+        g.play_text("e5", Some(Duration::from_secs(61))).unwrap();
+        assert_eq!(
+            g.outcome(),
+            Some(Outcome {
+                winner: Some(Color::White),
+                reason: Reason::Time
+            })
+        );
+        assert!(TimeControl::parse("x+1").is_err());
+        assert!(TimeControl::parse("0+0").is_err());
+        assert_eq!(
+            TimeControl::parse("10s+0.1").unwrap().base,
+            Duration::from_secs(10)
+        );
+    }
+
+    #[test]
+    fn pgn_round_trip() {
+        let mut g = Game::from_fen("r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 3 20").unwrap();
+        for m in ["O-O", "O-O-O", "Rf2", "Rd2"] {
+            g.play_text(m, None).unwrap();
+        }
+        g.resign(Color::White);
+        let pgn = g.to_pgn();
+        assert!(pgn.contains("[FEN \"r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 3 20\"]"));
+        assert!(
+            pgn.contains("20... O-O 21. O-O-O Rf2 22. Rd2 0-1"),
+            "{pgn}"
+        );
+        let back = Game::from_pgn(&pgn).unwrap();
+        assert_eq!(back.sans(), g.sans());
+        assert_eq!(back.fen(), g.fen());
+        assert_eq!(back.outcome().unwrap().winner, Some(Color::Black));
+        assert!(matches!(
+            Game::from_pgn("1. e4 e4 *"),
+            Err(LoadError::BadMove { ply: 2, .. })
+        ));
+        assert!(Game::from_pgn("").is_err());
+    }
+}

@@ -1,0 +1,96 @@
+//! The analysis panel: depth, score from White's view with an evaluation bar, nodes, speed,
+//! the principal variation in SAN, and where the move comes from.
+
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::style::Color as Tui;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
+
+use super::{bold, fg};
+use crate::engine::{Reported, report};
+use crate::tui::app::{App, color_name};
+
+/// A score from White's view: `+0.35`, `#3` (White mates), `#-2` (Black mates).
+pub fn format_score(score_white: i32) -> String {
+    match report(score_white) {
+        Reported::Cp(cp) => format!("{:+.2}", f64::from(cp) / 100.0),
+        Reported::Mate(n) => format!("#{n}"),
+    }
+}
+
+/// Large counts shortened: 950, 12.3k, 4.56M.
+pub fn human_count(n: u64) -> String {
+    match n {
+        0..=9_999 => n.to_string(),
+        10_000..=999_999 => format!("{:.1}k", n as f64 / 1e3),
+        _ => format!("{:.2}M", n as f64 / 1e6),
+    }
+}
+
+/// White's share of the evaluation bar, 0..=1.
+pub fn white_share(score_white: i32) -> f64 {
+    match report(score_white) {
+        Reported::Mate(n) => {
+            if n > 0 {
+                1.0
+            } else {
+                0.0
+            }
+        }
+        Reported::Cp(cp) => 1.0 / (1.0 + (-f64::from(cp) / 400.0 * std::f64::consts::LN_10).exp()),
+    }
+}
+
+/// Draws the panel.
+pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
+    let a = &app.analysis;
+    let title = match a.thinking {
+        Some(c) => format!(" Analysis: thinking for {} ", color_name(c)),
+        None => " Analysis ".to_string(),
+    };
+    let block = Block::default().borders(Borders::ALL).title(title);
+    let inner = block.inner(area);
+    let mut lines: Vec<Line> = Vec::new();
+    let score = a.score_white.map_or_else(|| "-".to_string(), format_score);
+    lines.push(Line::from(vec![
+        Span::styled("Score ", bold()),
+        Span::raw(format!("{score:<8}")),
+        Span::styled("Depth ", bold()),
+        Span::raw(format!("{}/{}", a.depth, a.seldepth)),
+    ]));
+    let width = usize::from(inner.width);
+    let bar = match a.score_white {
+        Some(s) => {
+            let w = (white_share(s) * width as f64).round() as usize;
+            let (full, empty) = if app.settings.ascii {
+                ("#", "-")
+            } else {
+                ("█", "░")
+            };
+            format!(
+                "{}{}",
+                full.repeat(w.min(width)),
+                empty.repeat(width - w.min(width))
+            )
+        }
+        None => String::new(),
+    };
+    lines.push(Line::styled(bar, fg(app, Tui::Gray)));
+    lines.push(Line::from(vec![
+        Span::styled("Nodes ", bold()),
+        Span::raw(format!("{:<8}", human_count(a.nodes))),
+        Span::styled("NPS ", bold()),
+        Span::raw(human_count(a.nps)),
+    ]));
+    lines.push(Line::from(vec![
+        Span::styled("Source ", bold()),
+        Span::raw(a.source.label()),
+    ]));
+    lines.push(Line::from(vec![
+        Span::styled("PV ", bold()),
+        Span::raw(a.pv.clone()),
+    ]));
+    frame.render_widget(block, area);
+    frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: true }), inner);
+}

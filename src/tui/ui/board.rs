@@ -1,0 +1,193 @@
+//! The board: squares keep roughly a square look (a cell is twice as wide as high), grow with
+//! the space available, and show the last move, a king in check and the selected piece's targets.
+
+use ratatui::Frame;
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::style::{Color as Tui, Modifier, Style};
+use shakmaty::{Color, File, Move, Piece, Position, Rank, Square};
+
+use crate::tui::app::App;
+
+/// Board width (labels included) for a given space.
+pub fn width_for(width: u16, height: u16) -> u16 {
+    let (cw, _) = cell_size(width, height);
+    cw * 8 + 3
+}
+
+/// Cell width and height that fit `width` x `height` with labels.
+fn cell_size(width: u16, height: u16) -> (u16, u16) {
+    let by_h = (height.saturating_sub(1) / 8).max(1);
+    let by_w = ((width.saturating_sub(3) / 8).saturating_sub(1) / 2).max(1);
+    let ch = by_h.min(by_w);
+    (ch * 2 + 1, ch)
+}
+
+/// The glyph for a piece.
+pub fn glyph(piece: Piece, ascii: bool, no_color: bool) -> &'static str {
+    if ascii {
+        return match (piece.color, piece.role) {
+            (Color::White, r) => ["P", "N", "B", "R", "Q", "K"][r as usize - 1],
+            (Color::Black, r) => ["p", "n", "b", "r", "q", "k"][r as usize - 1],
+        };
+    }
+    // Filled shapes coloured for both sides read best; without colour White gets outlines.
+    // The black pawn carries U+FE0E so terminals do not draw it as an emoji.
+    let filled = ["♟\u{FE0E}", "♞", "♝", "♜", "♛", "♚"];
+    let outline = ["♙", "♘", "♗", "♖", "♕", "♔"];
+    let i = piece.role as usize - 1;
+    if no_color && piece.color == Color::White {
+        outline[i]
+    } else {
+        filled[i]
+    }
+}
+
+/// Draws the board into `area`.
+pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
+    let (cw, ch) = cell_size(area.width, area.height);
+    let x0 = area.x + 2;
+    let y0 = area.y;
+    if area.width < cw * 8 + 3 || area.height < ch * 8 + 1 {
+        return;
+    }
+    app.board_geometry.set(Some((x0, y0, cw, ch)));
+    let ply = app.shown_ply();
+    let pos = app.game.position_at(ply);
+    let last: Option<&Move> = ply.checked_sub(1).map(|i| &app.game.moves()[i]);
+    let last_squares: Vec<Square> = last
+        .map(|m| {
+            let mut v = vec![m.to()];
+            v.extend(m.from());
+            v
+        })
+        .unwrap_or_default();
+    let check = if pos.is_check() {
+        pos.board().king_of(pos.turn())
+    } else {
+        None
+    };
+    let targets = if app.view.is_none() {
+        app.targets()
+    } else {
+        Vec::new()
+    };
+    let selected = app.selected().filter(|_| app.view.is_none());
+    let buf = frame.buffer_mut();
+    for row in 0..8u16 {
+        for col in 0..8u16 {
+            let (file, rank) = if app.flipped {
+                (7 - col, row)
+            } else {
+                (col, 7 - row)
+            };
+            let sq = Square::from_coords(File::new(u32::from(file)), Rank::new(u32::from(rank)));
+            let light = (file + rank) % 2 == 1;
+            let mark = if check == Some(sq) {
+                Mark::Check
+            } else if selected == Some(sq) || targets.contains(&sq) {
+                Mark::Target
+            } else if last_squares.contains(&sq) {
+                Mark::Last
+            } else {
+                Mark::None
+            };
+            let cell = Rect::new(x0 + col * cw, y0 + row * ch, cw, ch);
+            draw_square(buf, cell, app, light, mark, pos.board().piece_at(sq));
+        }
+        let label = Rect::new(area.x, y0 + row * ch + ch / 2, 1, 1);
+        let rank = if app.flipped { row + 1 } else { 8 - row };
+        buf.set_string(label.x, label.y, rank.to_string(), Style::default());
+    }
+    for col in 0..8u16 {
+        let file = if app.flipped { 7 - col } else { col };
+        let c = char::from(b'a' + file as u8);
+        buf.set_string(
+            x0 + col * cw + cw / 2,
+            y0 + 8 * ch,
+            c.to_string(),
+            Style::default(),
+        );
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Mark {
+    None,
+    Last,
+    Target,
+    Check,
+}
+
+fn draw_square(
+    buf: &mut Buffer,
+    cell: Rect,
+    app: &App,
+    light: bool,
+    mark: Mark,
+    piece: Option<Piece>,
+) {
+    let style = square_style(app, light, mark);
+    for y in cell.y..cell.y + cell.height {
+        for x in cell.x..cell.x + cell.width {
+            buf[(x, y)].set_symbol(" ").set_style(style);
+        }
+    }
+    let cx = cell.x + cell.width / 2;
+    let cy = cell.y + cell.height / 2;
+    let plain = app.no_color || app.settings.ascii;
+    match piece {
+        Some(p) => {
+            let mut s = style;
+            if !app.no_color {
+                s = s
+                    .fg(p.color.fold_wb(Tui::Rgb(255, 255, 255), Tui::Rgb(0, 0, 0)))
+                    .add_modifier(Modifier::BOLD);
+                if !app.truecolor {
+                    s = s.fg(p.color.fold_wb(Tui::Indexed(231), Tui::Indexed(16)));
+                }
+            }
+            buf[(cx, cy)].set_symbol(glyph(p, app.settings.ascii, app.no_color));
+            buf[(cx, cy)].set_style(s);
+        }
+        None if plain && !light => {
+            buf[(cx, cy)].set_symbol(if app.settings.ascii { "." } else { "·" });
+        }
+        None => {}
+    }
+    if app.no_color && mark != Mark::None {
+        // Without colour, brackets show highlighted squares.
+        let (l, r) = match mark {
+            Mark::Check => ("!", "!"),
+            Mark::Target => ("(", ")"),
+            _ => ("[", "]"),
+        };
+        if cell.width >= 3 {
+            buf[(cx - 1, cy)].set_symbol(l);
+            buf[(cx + 1, cy)].set_symbol(r);
+        }
+    }
+}
+
+fn square_style(app: &App, light: bool, mark: Mark) -> Style {
+    if app.no_color {
+        return Style::default();
+    }
+    let rgb = match (mark, light) {
+        (Mark::Check, _) => (220, 60, 60),
+        (Mark::Target, true) => (150, 200, 120),
+        (Mark::Target, false) => (110, 160, 80),
+        (Mark::Last, true) => (205, 210, 106),
+        (Mark::Last, false) => (170, 162, 58),
+        (Mark::None, true) => (240, 217, 181),
+        (Mark::None, false) => (181, 136, 99),
+    };
+    let bg = if app.truecolor {
+        Tui::Rgb(rgb.0, rgb.1, rgb.2)
+    } else {
+        // Nearest xterm-256 cube colour.
+        let q = |v: u8| ((u16::from(v) * 5 + 127) / 255) as u8;
+        Tui::Indexed(16 + 36 * q(rgb.0) + 6 * q(rgb.1) + q(rgb.2))
+    };
+    Style::default().bg(bg)
+}

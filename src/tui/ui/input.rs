@@ -1,0 +1,120 @@
+//! Status (side to move, clocks, result), the message line, the input line and the key footer.
+
+use std::time::Duration;
+
+use ratatui::Frame;
+use ratatui::layout::{Position as Cursor, Rect};
+use ratatui::style::{Color as Tui, Modifier};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
+use shakmaty::Color;
+
+use super::{bold, fg};
+use crate::tui::app::{App, Mode, Tone, color_name};
+
+/// A clock reading: `4:59`, `0:09.3` under ten seconds.
+pub fn format_clock(d: Duration) -> String {
+    let secs = d.as_secs();
+    if secs < 10 {
+        format!("0:{:02}.{}", secs, d.subsec_millis() / 100)
+    } else if secs >= 3600 {
+        format!("{}:{:02}:{:02}", secs / 3600, secs / 60 % 60, secs % 60)
+    } else {
+        format!("{}:{:02}", secs / 60, secs % 60)
+    }
+}
+
+/// Draws the status box.
+pub fn draw_status(frame: &mut Frame, area: Rect, app: &App) {
+    let block = Block::default().borders(Borders::ALL).title(" Knightfall ");
+    let inner = block.inner(area);
+    let game = &app.game;
+    let mut spans: Vec<Span> = Vec::new();
+    match game.outcome() {
+        Some(o) => spans.push(Span::styled(
+            format!("{} {}", o.result_str(), o.announce()),
+            bold(),
+        )),
+        None => {
+            let turn = game.turn();
+            spans.push(Span::styled(
+                format!("{} to move", color_name(turn)),
+                bold(),
+            ));
+            if let Some(c) = game.clocks() {
+                for color in Color::ALL {
+                    let mut left = c.left(color);
+                    if color == turn {
+                        left = left.saturating_sub(app.thinking_time());
+                    }
+                    let mark = if color == turn { "*" } else { " " };
+                    spans.push(Span::raw(format!(
+                        "  {mark}{} {}",
+                        color.fold_wb("W", "B"),
+                        format_clock(left)
+                    )));
+                }
+            }
+            if app.view.is_some() {
+                spans.push(Span::styled(
+                    format!("  viewing ply {}", app.shown_ply()),
+                    fg(app, Tui::Yellow),
+                ));
+            }
+            if app.paused {
+                spans.push(Span::styled("  PAUSED", bold()));
+            }
+        }
+    }
+    frame.render_widget(block, area);
+    frame.render_widget(Paragraph::new(Line::from(spans)), inner);
+}
+
+/// Draws the message line.
+pub fn draw_message(frame: &mut Frame, area: Rect, app: &App) {
+    if let Some((text, tone)) = &app.message {
+        let style = match tone {
+            Tone::Error => fg(app, Tui::Red).add_modifier(Modifier::BOLD),
+            Tone::Info => fg(app, Tui::Cyan),
+        };
+        frame.render_widget(
+            Paragraph::new(Line::styled(text.clone(), style)).wrap(Wrap { trim: true }),
+            area,
+        );
+    }
+}
+
+/// Draws the input line and places the cursor.
+pub fn draw_input(frame: &mut Frame, area: Rect, app: &App) {
+    let prompt = if app.mode == Mode::Watch {
+        "cmd> "
+    } else {
+        "move> "
+    };
+    let text = format!("{prompt}{}", app.input);
+    let x = area.x + u16::try_from(text.chars().count()).unwrap_or(area.width);
+    frame.render_widget(Paragraph::new(Line::styled(text, bold())), area);
+    if !app.show_help && x < area.x + area.width {
+        frame.set_cursor_position(Cursor::new(x, area.y));
+    }
+}
+
+/// The footer listing the keys.
+pub fn footer_text(app: &App) -> &'static str {
+    match app.mode {
+        Mode::Watch => {
+            "space pause  > step  ^Z undo  ^F flip  ^S save  ^N new  ^E fen  ←→ browse  ? help  ^Q quit"
+        }
+        Mode::Play => {
+            "^Z undo ^F flip ^T hint ^D draw ^R resign ^S save ^N new ^L moves ^E fen ←→ browse ? help ^Q quit"
+        }
+    }
+}
+
+/// Draws the footer.
+pub fn draw_footer(frame: &mut Frame, area: Rect, app: &App) {
+    frame.render_widget(
+        Paragraph::new(Line::styled(footer_text(app), fg(app, Tui::DarkGray))),
+        area,
+    );
+}

@@ -1,0 +1,99 @@
+//! Drawing: each module renders one part of the screen from `&App` and changes nothing.
+
+pub mod analysis;
+pub mod board;
+pub mod help;
+pub mod input;
+pub mod moves;
+pub mod setup;
+
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::{Color as Tui, Modifier, Style};
+use ratatui::text::Line;
+use ratatui::widgets::{Paragraph, Wrap};
+
+use super::app::{App, Screen};
+
+/// The smallest terminal the game draws in.
+pub const MIN_SIZE: (u16, u16) = (60, 18);
+
+/// Width of the column right of the board.
+const SIDE_MIN: u16 = 32;
+
+/// Draws the whole screen.
+pub fn draw(frame: &mut Frame, app: &App) {
+    let area = frame.area();
+    if area.width < MIN_SIZE.0 || area.height < MIN_SIZE.1 {
+        app.board_geometry.set(None);
+        let text = format!(
+            "Terminal too small: {}x{}; Knightfall needs at least {}x{}. Enlarge it, or Ctrl-C to quit.",
+            area.width, area.height, MIN_SIZE.0, MIN_SIZE.1
+        );
+        frame.render_widget(Paragraph::new(text).wrap(Wrap { trim: true }), area);
+        return;
+    }
+    if app.screen == Screen::Setup {
+        app.board_geometry.set(None);
+        setup::draw(frame, area, app);
+    } else {
+        let rows = Layout::vertical([
+            Constraint::Min(10),
+            Constraint::Length(2),
+            Constraint::Length(1),
+            Constraint::Length(1),
+        ])
+        .split(area);
+        let main = rows[0];
+        let board_w = board::width_for(main.width.saturating_sub(SIDE_MIN), main.height);
+        let cols = Layout::horizontal([Constraint::Length(board_w), Constraint::Min(SIDE_MIN)])
+            .split(main);
+        board::draw(frame, cols[0], app);
+        let side = Layout::vertical([
+            Constraint::Length(3),
+            Constraint::Length(8),
+            Constraint::Min(3),
+        ])
+        .split(cols[1]);
+        input::draw_status(frame, side[0], app);
+        analysis::draw(frame, side[1], app);
+        moves::draw(frame, side[2], app);
+        input::draw_message(frame, rows[1], app);
+        input::draw_input(frame, rows[2], app);
+        input::draw_footer(frame, rows[3], app);
+    }
+    if app.show_help {
+        help::draw(frame, area, app);
+    }
+}
+
+/// A style that is plain when colours are off.
+pub fn fg(app: &App, color: Tui) -> Style {
+    if app.no_color {
+        Style::default()
+    } else {
+        Style::default().fg(color)
+    }
+}
+
+/// Bold, in any palette.
+pub fn bold() -> Style {
+    Style::default().add_modifier(Modifier::BOLD)
+}
+
+/// A centred rectangle of at most `w` x `h` inside `area`.
+pub fn centered(area: Rect, w: u16, h: u16) -> Rect {
+    let w = w.min(area.width);
+    let h = h.min(area.height);
+    Rect::new(
+        area.x + (area.width - w) / 2,
+        area.y + (area.height - h) / 2,
+        w,
+        h,
+    )
+}
+
+/// One line of text.
+pub fn line(text: impl Into<String>, style: Style) -> Line<'static> {
+    Line::styled(text.into(), style)
+}

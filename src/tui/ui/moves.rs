@@ -1,0 +1,64 @@
+//! The move list in SAN with move numbers; the shown move is marked and kept in view.
+
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::style::{Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Paragraph};
+use shakmaty::Color;
+
+use crate::tui::app::App;
+
+/// Draws the list.
+pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
+    let block = Block::default().borders(Borders::ALL).title(" Moves ");
+    let inner = block.inner(area);
+    let sans = app.game.sans();
+    let shown = app.shown_ply();
+    let mut lines: Vec<Line> = Vec::new();
+    let mut current_line = 0;
+    let mut num = app.game.start_fullmove();
+    let mut i = 0;
+    let mark = Style::default().add_modifier(Modifier::REVERSED);
+    if app.game.start_turn() == Color::Black && !sans.is_empty() {
+        let style = if shown == 1 { mark } else { Style::default() };
+        if shown == 1 {
+            current_line = 0;
+        }
+        lines.push(Line::from(vec![
+            Span::raw(format!("{num:>3}. ...     ")),
+            Span::styled(sans[0].clone(), style),
+        ]));
+        num += 1;
+        i = 1;
+    }
+    while i < sans.len() {
+        let mut spans = vec![Span::raw(format!("{num:>3}. "))];
+        for (j, san) in sans.iter().enumerate().skip(i).take(2) {
+            let style = if shown == j + 1 {
+                current_line = lines.len();
+                mark
+            } else {
+                Style::default()
+            };
+            spans.push(Span::styled(format!("{san:<8}"), style));
+            spans.push(Span::raw(" "));
+        }
+        lines.push(Line::from(spans));
+        num += 1;
+        i += 2;
+    }
+    if let Some(o) = app.game.outcome() {
+        lines.push(Line::raw(format!("     {}", o.result_str())));
+        if app.view.is_none() {
+            current_line = lines.len() - 1;
+        }
+    }
+    let height = usize::from(inner.height);
+    let scroll = (current_line + 1).saturating_sub(height);
+    frame.render_widget(block, area);
+    frame.render_widget(
+        Paragraph::new(lines).scroll((u16::try_from(scroll).unwrap_or(u16::MAX), 0)),
+        inner,
+    );
+}

@@ -1,0 +1,123 @@
+//! The background search thread: it owns the `Engine` (and so its transposition table), takes
+//! one request at a time, and reports progress and the result as events tagged with the
+//! request's generation, so the app can drop results for positions it has left.
+
+use std::sync::atomic::Ordering;
+use std::sync::{Arc, Mutex};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use crossbeam_channel::{Sender, unbounded};
+use shakmaty::Chess;
+
+use super::event::{EngineEvent, Event, Purpose};
+use crate::engine::{Config, Control, Engine, Limits};
+
+/// How often progress reports may reach the screen.
+const INFO_INTERVAL: Duration = Duration::from_millis(100);
+
+/// One search to run.
+#[derive(Clone, Debug)]
+pub struct Request {
+    /// The app's generation when it asked.
+    pub generation: u64,
+    /// What the answer is for.
+    pub purpose: Purpose,
+    /// The position to search.
+    pub pos: Chess,
+    /// Repetition keys of the game before `pos`.
+    pub history: Vec<u64>,
+    /// What the search may spend.
+    pub limits: Limits,
+}
+
+enum Job {
+    Search(Box<Request>, Arc<Control>),
+    NewGame,
+}
+
+/// Handle to the worker thread.
+pub struct Worker {
+    jobs: crossbeam_channel::Sender<Job>,
+    current: Arc<Mutex<Option<Arc<Control>>>>,
+}
+
+impl Worker {
+    /// Starts the worker; its reports go to `events`.
+    pub fn spawn(events: Sender<Event>) -> Worker {
+        let (jobs, rx) = unbounded::<Job>();
+        let current: Arc<Mutex<Option<Arc<Control>>>> = Arc::default();
+        thread::Builder::new()
+            .name("search".into())
+            .spawn(move || {
+                let mut engine = Engine::new(Config::default());
+                for job in rx {
+                    match job {
+                        Job::NewGame => engine.clear(),
+                        Job::Search(req, control) => {
+                            if control.stop.load(Ordering::Relaxed) {
+                                continue;
+                            }
+                            let generation = req.generation;
+                            let mut last = Instant::now() - INFO_INTERVAL;
+                            let result = engine.search(
+                                &req.pos,
+                                &req.history,
+                                &req.limits,
+                                &control,
+                                &mut |info| {
+                                    if last.elapsed() >= INFO_INTERVAL {
+                                        last = Instant::now();
+                                        let _ = events.send(Event::Engine(EngineEvent::Info {
+                                            generation,
+                                            info: info.clone(),
+                                        }));
+                                    }
+                                },
+                            );
+                            let _ = events.send(Event::Engine(EngineEvent::Done {
+                                generation,
+                                purpose: req.purpose,
+                                best: result.best,
+                                score: result.score,
+                            }));
+                        }
+                    }
+                }
+            })
+            .expect("spawning the search thread");
+        Worker { jobs, current }
+    }
+
+    /// Stops any running search and starts `req`.
+    pub fn start(&self, req: Box<Request>) {
+        let control = Arc::new(Control::default());
+        if let Ok(mut cur) = self.current.lock()
+            && let Some(old) = cur.replace(control.clone())
+        {
+            old.stop.store(true, Ordering::Relaxed);
+        }
+        let _ = self.jobs.send(Job::Search(req, control));
+    }
+
+    /// Stops the running search, if any; its result will arrive and be judged stale.
+    pub fn stop(&self) {
+        if let Ok(cur) = self.current.lock()
+            && let Some(c) = cur.as_ref()
+        {
+            c.stop.store(true, Ordering::Relaxed);
+        }
+    }
+
+    /// Clears the engine's tables for a new game.
+    pub fn new_game(&self) {
+        self.stop();
+        let _ = self.jobs.send(Job::NewGame);
+    }
+}
+
+impl Drop for Worker {
+    fn drop(&mut self) {
+        self.stop();
+    }
+}
