@@ -56,10 +56,21 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     let pos = app.game.position_at(ply);
     let last: Option<&Move> = ply.checked_sub(1).map(|i| &app.game.moves()[i]);
     let last_squares: Vec<Square> = last
-        .map(|m| {
-            let mut v = vec![m.to()];
-            v.extend(m.from());
-            v
+        .map(|m| match m {
+            // Castling is stored king-takes-rook; mark where the king went.
+            Move::Castle { king, rook } => {
+                let file = if rook.file() > king.file() {
+                    File::G
+                } else {
+                    File::C
+                };
+                vec![*king, Square::from_coords(file, king.rank())]
+            }
+            _ => {
+                let mut v = vec![m.to()];
+                v.extend(m.from());
+                v
+            }
         })
         .unwrap_or_default();
     let check = if pos.is_check() {

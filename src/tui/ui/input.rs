@@ -103,10 +103,10 @@ pub fn draw_input(frame: &mut Frame, area: Rect, app: &App) {
 pub fn footer_text(app: &App) -> &'static str {
     match app.mode {
         Mode::Watch => {
-            "space pause  > step  ^Z undo  ^F flip  ^S save  ^N new  ^E fen  ←→ browse  ? help  ^Q quit"
+            "? help  ^Q quit  space pause  > step  ^Z undo  ^F flip  ^S save  ^N new  ^E fen  ←→ browse"
         }
         Mode::Play => {
-            "^Z undo ^F flip ^T hint ^D draw ^R resign ^S save ^N new ^L moves ^E fen ←→ browse ? help ^Q quit"
+            "? help ^Q quit ^Z undo ^F flip ^T hint ^D draw ^R resign ^S save ^N new ^L moves ^E fen ←→ browse"
         }
     }
 }

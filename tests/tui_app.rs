@@ -1,0 +1,316 @@
+//! App-state tests: key events in, state and effects out (no terminal, no engine thread).
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use knightfall::engine::Info;
+use knightfall::game::{Game, Reason};
+use knightfall::tui::app::{Action, App, Effect, Mode, Player, Settings, Tone};
+use knightfall::tui::event::{EngineEvent, Purpose};
+use shakmaty::uci::UciMove;
+use shakmaty::{CastlingMode, Color, Move};
+
+fn settings(white: Player, black: Player) -> Settings {
+    Settings {
+        white,
+        black,
+        ..Settings::default()
+    }
+}
+
+fn new_app(white: Player, black: Player) -> App {
+    let mut app = App::new(settings(white, black), Game::new(), Mode::Play, false);
+    app.no_color = true;
+    app
+}
+
+fn key(code: KeyCode) -> Action {
+    Action::Key(KeyEvent::new(code, KeyModifiers::NONE))
+}
+
+fn ctrl(c: char) -> Action {
+    Action::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::CONTROL))
+}
+
+fn type_line(app: &mut App, text: &str) -> Vec<Effect> {
+    for c in text.chars() {
+        assert!(app.update(key(KeyCode::Char(c))).is_empty());
+    }
+    app.update(key(KeyCode::Enter))
+}
+
+fn search_of(fx: &[Effect]) -> Option<(u64, Purpose)> {
+    fx.iter().find_map(|e| match e {
+        Effect::Search(r) => Some((r.generation, r.purpose)),
+        _ => None,
+    })
+}
+
+fn uci(app: &App, text: &str) -> Move {
+    text.parse::<UciMove>()
+        .unwrap()
+        .to_move(app.game.position())
+        .unwrap()
+}
+
+fn done(generation: u64, purpose: Purpose, best: Option<Move>, score: i32) -> Action {
+    Action::Engine(EngineEvent::Done {
+        generation,
+        purpose,
+        best,
+        score,
+    })
+}
+
+fn message(app: &App) -> String {
+    app.message
+        .as_ref()
+        .map(|m| m.0.clone())
+        .unwrap_or_default()
+}
+
+#[test]
+fn moves_in_uci_and_san_and_engine_reply() {
+    let mut app = new_app(Player::Human, Player::Engine);
+    assert!(app.start().is_empty(), "the human moves first");
+    let fx = type_line(&mut app, "e2e4");
+    assert_eq!(app.game.sans(), ["e4"]);
+    let (generation, purpose) = search_of(&fx).expect("the engine starts thinking");
+    assert_eq!(purpose, Purpose::Play);
+    assert!(fx.iter().any(|e| matches!(e, Effect::Save(None))));
+    // Typing while the engine thinks is refused.
+    type_line(&mut app, "d2d4");
+    assert!(message(&app).contains("Not your move"), "{}", message(&app));
+    let reply = uci(&app, "c7c5");
+    app.update(done(generation, Purpose::Play, Some(reply), -20));
+    assert_eq!(app.game.sans(), ["e4", "c5"]);
+    assert_eq!(app.analysis.score_white, Some(20));
+    let fx = type_line(&mut app, "Nf3");
+    assert_eq!(app.game.sans(), ["e4", "c5", "Nf3"]);
+    assert!(search_of(&fx).is_some());
+}
+
+#[test]
+fn bad_input_is_refused_with_the_reason_and_changes_nothing() {
+    let mut app = new_app(Player::Human, Player::Human);
+    let cases = [
+        ("e9e4", "malformed"),
+        ("hello", "malformed"),
+        ("e3e4", "no piece on e3"),
+        ("e7e5", "not yours"),
+        ("e2e5", "not legal"),
+        ("Ke2", "not legal"),
+    ];
+    for (text, reason) in cases {
+        let fx = type_line(&mut app, text);
+        assert!(fx.is_empty(), "{text}");
+        let (msg, tone) = app.message.clone().unwrap();
+        assert_eq!(tone, Tone::Error);
+        assert!(msg.contains(reason), "{text}: {msg}");
+        assert_eq!(app.game.ply(), 0);
+        assert!(app.input.is_empty());
+    }
+    let mut app = App::new(
+        settings(Player::Human, Player::Human),
+        Game::from_fen("4k3/P7/8/8/8/8/8/4K3 w - - 0 1").unwrap(),
+        Mode::Play,
+        false,
+    );
+    type_line(&mut app, "a7a8");
+    assert!(message(&app).contains("promotion piece missing"));
+    type_line(&mut app, "a7a8n");
+    assert_eq!(app.game.sans(), ["a8=N"]);
+}
+
+#[test]
+fn stale_engine_results_are_dropped() {
+    let mut app = new_app(Player::Human, Player::Engine);
+    let fx = type_line(&mut app, "e2e4");
+    let (generation, _) = search_of(&fx).unwrap();
+    let reply = uci(&app, "e7e5");
+    // Undo while the engine thinks: the search is stopped and its answer ignored.
+    let fx = app.update(ctrl('z'));
+    assert!(fx.iter().any(|e| matches!(e, Effect::Stop)));
+    assert_eq!(app.game.ply(), 0);
+    app.update(done(generation, Purpose::Play, Some(reply), 0));
+    assert_eq!(app.game.ply(), 0);
+    // Progress for an old generation is ignored too.
+    app.update(Action::Engine(EngineEvent::Info {
+        generation,
+        info: Info {
+            depth: 9,
+            seldepth: 9,
+            score: 0,
+            nodes: 1,
+            nps: 1,
+            time_ms: 1,
+            hashfull: 0,
+            pv: vec![],
+        },
+    }));
+    assert_eq!(app.analysis.depth, 0);
+}
+
+#[test]
+fn undo_against_the_engine_takes_back_both_moves() {
+    let mut app = new_app(Player::Human, Player::Engine);
+    let fx = type_line(&mut app, "d2d4");
+    let (generation, _) = search_of(&fx).unwrap();
+    let reply = uci(&app, "d7d5");
+    app.update(done(generation, Purpose::Play, Some(reply), 0));
+    assert_eq!(app.game.ply(), 2);
+    let fx = type_line(&mut app, "undo");
+    assert_eq!(app.game.ply(), 0);
+    assert!(search_of(&fx).is_none(), "the human is to move again");
+    assert_eq!(message(&app), "Move taken back.");
+    // Human against human, undo takes back one move.
+    let mut app = app_hh();
+    type_line(&mut app, "e4");
+    type_line(&mut app, "e5");
+    app.update(ctrl('z'));
+    assert_eq!(app.game.sans(), ["e4"]);
+}
+
+fn app_hh() -> App {
+    new_app(Player::Human, Player::Human)
+}
+
+#[test]
+fn flip_help_fen_moves_and_quit() {
+    let mut app = app_hh();
+    assert!(!app.flipped);
+    app.update(ctrl('f'));
+    assert!(app.flipped);
+    type_line(&mut app, "flip");
+    assert!(!app.flipped);
+    app.update(key(KeyCode::Char('?')));
+    assert!(app.show_help);
+    app.update(key(KeyCode::Char('x')));
+    assert!(!app.show_help, "any key closes the help");
+    assert!(app.input.is_empty());
+    type_line(&mut app, "fen");
+    assert_eq!(
+        message(&app),
+        "FEN: rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+    );
+    type_line(&mut app, "moves");
+    assert!(message(&app).starts_with("20 legal moves: Na3 Nc3 Nf3 Nh3 a3 a4"));
+    let fx = app.update(ctrl('c'));
+    assert!(fx.iter().any(|e| matches!(e, Effect::Quit)));
+    let fx = type_line(&mut app, "quit");
+    assert!(fx.iter().any(|e| matches!(e, Effect::Quit)));
+    let fx = type_line(&mut app, "save /tmp/x.pgn");
+    assert!(
+        fx.iter()
+            .any(|e| matches!(e, Effect::Save(Some(f)) if f == "/tmp/x.pgn"))
+    );
+}
+
+#[test]
+fn browsing_earlier_positions() {
+    let mut app = app_hh();
+    for m in ["e4", "e5", "Nf3"] {
+        type_line(&mut app, m);
+    }
+    app.update(key(KeyCode::Left));
+    assert_eq!(app.shown_ply(), 2);
+    app.update(key(KeyCode::Home));
+    assert_eq!(app.shown_ply(), 0);
+    app.update(key(KeyCode::Right));
+    assert_eq!(app.shown_ply(), 1);
+    app.update(key(KeyCode::End));
+    assert_eq!(app.shown_ply(), 3);
+    assert_eq!(app.view, None);
+}
+
+#[test]
+fn game_end_announces_and_offers_another() {
+    let mut app = app_hh();
+    for m in ["f2f3", "e7e5", "g2g4", "Qh4#"] {
+        type_line(&mut app, m);
+    }
+    let o = app.game.outcome().unwrap();
+    assert_eq!(
+        (o.winner, o.reason),
+        (Some(Color::Black), Reason::Checkmate)
+    );
+    assert_eq!(
+        message(&app),
+        "Black wins (checkmate). Play again with the same settings? (y/n)"
+    );
+    type_line(&mut app, "a3");
+    assert!(message(&app).contains("game is over"));
+    app.update(key(KeyCode::Char('y')));
+    assert_eq!(app.game.ply(), 0);
+    assert!(!app.game.is_over());
+}
+
+#[test]
+fn resign_and_draws() {
+    let mut app = new_app(Player::Human, Player::Engine);
+    type_line(&mut app, "resign");
+    assert_eq!(
+        app.game.outcome().map(|o| (o.winner, o.reason)),
+        Some((Some(Color::Black), Reason::Resignation))
+    );
+    // Human against human: the other side accepts by offering back.
+    let mut app = app_hh();
+    type_line(&mut app, "draw");
+    assert!(message(&app).contains("White offers a draw"));
+    type_line(&mut app, "e4");
+    type_line(&mut app, "draw");
+    assert_eq!(app.game.outcome().unwrap().reason, Reason::Agreement);
+    // Against the engine it judges by its score (its own view).
+    let mut app = new_app(Player::Human, Player::Engine);
+    let fx = app.update(ctrl('d'));
+    let (generation, purpose) = search_of(&fx).unwrap();
+    assert_eq!(purpose, Purpose::DrawOffer);
+    // Root is White's move: +20 for White is -20 for the engine, not enough to accept.
+    app.update(done(generation, Purpose::DrawOffer, None, 20));
+    assert!(!app.game.is_over());
+    assert!(message(&app).contains("declines"), "{}", message(&app));
+    let fx = app.update(ctrl('d'));
+    let (generation, _) = search_of(&fx).unwrap();
+    app.update(done(generation, Purpose::DrawOffer, None, 150));
+    assert_eq!(app.game.outcome().unwrap().reason, Reason::Agreement);
+}
+
+#[test]
+fn hint_suggests_a_move_in_san() {
+    let mut app = new_app(Player::Human, Player::Engine);
+    let fx = type_line(&mut app, "hint");
+    let (generation, purpose) = search_of(&fx).unwrap();
+    assert_eq!(purpose, Purpose::Hint);
+    let m = uci(&app, "g1f3");
+    app.update(done(generation, Purpose::Hint, Some(m), 30));
+    assert_eq!(message(&app), "Hint: Nf3");
+    assert_eq!(app.game.ply(), 0, "a hint plays nothing");
+}
+
+#[test]
+fn selected_piece_targets_and_click_moves() {
+    let mut app = app_hh();
+    for c in "g1".chars() {
+        app.update(key(KeyCode::Char(c)));
+    }
+    let mut t: Vec<String> = app.targets().iter().map(|s| s.to_string()).collect();
+    t.sort();
+    assert_eq!(t, ["f3", "h3"]);
+    app.update(key(KeyCode::Esc));
+    app.update(Action::Click(shakmaty::Square::E2));
+    assert_eq!(app.input, "e2");
+    app.update(Action::Click(shakmaty::Square::E4));
+    assert_eq!(app.game.sans(), ["e4"]);
+    let _ = CastlingMode::Standard;
+}
+
+#[test]
+fn engine_moves_first_when_it_plays_white() {
+    let mut app = new_app(Player::Engine, Player::Human);
+    assert!(app.flipped, "the human sees the board from Black's side");
+    let fx = app.start();
+    let (generation, purpose) = search_of(&fx).unwrap();
+    assert_eq!(purpose, Purpose::Play);
+    let m = uci(&app, "e2e4");
+    app.update(done(generation, Purpose::Play, Some(m), 30));
+    assert_eq!(app.game.sans(), ["e4"]);
+    assert_eq!(app.analysis.score_white, Some(30));
+}

@@ -1,0 +1,166 @@
+//! Rendering snapshots with ratatui's `TestBackend`: the board from both sides, the move list,
+//! the analysis panel, ASCII and NO_COLOR modes, the help overlay, the setup screen and a
+//! terminal too small to draw in.
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use knightfall::engine::Info;
+use knightfall::game::Game;
+use knightfall::tui::app::{Action, App, Effect, Mode, Player, Settings};
+use knightfall::tui::event::EngineEvent;
+use knightfall::tui::ui;
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use shakmaty::uci::UciMove;
+
+fn new_app(white: Player, black: Player, ascii: bool) -> App {
+    let settings = Settings {
+        white,
+        black,
+        ascii,
+        ..Settings::default()
+    };
+    let mut app = App::new(settings, Game::new(), Mode::Play, false);
+    app.no_color = false;
+    app.truecolor = true;
+    app
+}
+
+fn type_line(app: &mut App, text: &str) -> Vec<Effect> {
+    for c in text.chars() {
+        app.update(Action::Key(KeyEvent::new(
+            KeyCode::Char(c),
+            KeyModifiers::NONE,
+        )));
+    }
+    app.update(Action::Key(KeyEvent::new(
+        KeyCode::Enter,
+        KeyModifiers::NONE,
+    )))
+}
+
+fn render(app: &App, w: u16, h: u16) -> String {
+    let mut term = Terminal::new(TestBackend::new(w, h)).unwrap();
+    term.draw(|f| ui::draw(f, app)).unwrap();
+    let buf = term.backend().buffer();
+    let mut out = String::new();
+    for y in 0..h {
+        let mut line = String::new();
+        for x in 0..w {
+            line.push_str(buf[(x, y)].symbol());
+        }
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+    out
+}
+
+fn ruy_lopez(app: &mut App) {
+    for m in ["e4", "e5", "Nf3", "Nc6", "Bb5", "a6", "Ba4", "Nf6", "O-O"] {
+        type_line(app, m);
+    }
+}
+
+#[test]
+fn board_from_white_with_moves() {
+    let mut app = new_app(Player::Human, Player::Human, false);
+    ruy_lopez(&mut app);
+    insta::assert_snapshot!(render(&app, 80, 24));
+}
+
+#[test]
+fn board_from_black_flipped() {
+    let mut app = new_app(Player::Human, Player::Human, false);
+    ruy_lopez(&mut app);
+    app.flipped = true;
+    insta::assert_snapshot!(render(&app, 80, 24));
+}
+
+#[test]
+fn ascii_board_large_terminal() {
+    let mut app = new_app(Player::Human, Player::Human, true);
+    ruy_lopez(&mut app);
+    insta::assert_snapshot!(render(&app, 120, 40));
+}
+
+#[test]
+fn no_color_marks_last_move_and_targets() {
+    let mut app = new_app(Player::Human, Player::Human, false);
+    app.no_color = true;
+    ruy_lopez(&mut app);
+    for c in "f6".chars() {
+        app.update(Action::Key(KeyEvent::new(
+            KeyCode::Char(c),
+            KeyModifiers::NONE,
+        )));
+    }
+    insta::assert_snapshot!(render(&app, 80, 24));
+}
+
+#[test]
+fn analysis_panel_while_thinking() {
+    let mut app = new_app(Player::Human, Player::Engine, false);
+    let fx = type_line(&mut app, "e2e4");
+    let generation = fx
+        .iter()
+        .find_map(|e| match e {
+            Effect::Search(r) => Some(r.generation),
+            _ => None,
+        })
+        .unwrap();
+    let pos = app.game.position().clone();
+    let mut pv = Vec::new();
+    let mut p = pos.clone();
+    for u in ["c7c5", "g1f3", "d7d6", "d2d4"] {
+        let m = u.parse::<UciMove>().unwrap().to_move(&p).unwrap();
+        shakmaty::Position::play_unchecked(&mut p, m);
+        pv.push(m);
+    }
+    app.update(Action::Engine(EngineEvent::Info {
+        generation,
+        info: Info {
+            depth: 12,
+            seldepth: 19,
+            score: 35, // Black's view: White is 0.35 worse
+            nodes: 1_234_567,
+            nps: 987_654,
+            time_ms: 1250,
+            hashfull: 40,
+            pv,
+        },
+    }));
+    insta::assert_snapshot!(render(&app, 80, 24));
+}
+
+#[test]
+fn small_terminal_gets_a_message() {
+    let app = new_app(Player::Human, Player::Engine, false);
+    insta::assert_snapshot!(render(&app, 40, 12));
+}
+
+#[test]
+fn help_overlay() {
+    let mut app = new_app(Player::Human, Player::Engine, false);
+    app.show_help = true;
+    insta::assert_snapshot!(render(&app, 80, 24));
+}
+
+#[test]
+fn setup_screen() {
+    let settings = Settings::default();
+    let app = App::new(settings, Game::new(), Mode::Play, true);
+    insta::assert_snapshot!(render(&app, 80, 24));
+}
+
+#[test]
+fn long_game_scrolls_move_list_to_current_move() {
+    let mut app = new_app(Player::Human, Player::Human, false);
+    for _ in 0..5 {
+        for m in ["Nf3", "Nf6", "Ng1", "Ng8"] {
+            type_line(&mut app, m);
+        }
+        if app.game.is_over() {
+            break;
+        }
+    }
+    insta::assert_snapshot!(render(&app, 80, 24));
+}
