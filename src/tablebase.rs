@@ -72,25 +72,27 @@ pub enum TbError {
     NoMoves,
 }
 
-impl From<SyzygyError> for TbError {
-    fn from(err: SyzygyError) -> TbError {
-        match err {
-            SyzygyError::Castling => TbError::Castling,
-            SyzygyError::TooManyPieces => TbError::TooManyPieces { pieces: 0, max: 0 },
-            SyzygyError::MissingTable { metric, material } => TbError::MissingTable {
-                metric: metric.to_string(),
-                material: material.to_string(),
-            },
-            SyzygyError::ProbeFailed {
-                metric,
-                material,
-                error,
-            } => TbError::Corrupt {
-                metric: metric.to_string(),
-                material: material.to_string(),
-                detail: error.to_string(),
-            },
-        }
+/// Turns a shakmaty-syzygy error into ours.
+fn convert(err: SyzygyError, pos: &Chess, max: usize) -> TbError {
+    match err {
+        SyzygyError::Castling => TbError::Castling,
+        SyzygyError::TooManyPieces => TbError::TooManyPieces {
+            pieces: pos.board().occupied().count(),
+            max,
+        },
+        SyzygyError::MissingTable { metric, material } => TbError::MissingTable {
+            metric: metric.to_string(),
+            material: material.to_string(),
+        },
+        SyzygyError::ProbeFailed {
+            metric,
+            material,
+            error,
+        } => TbError::Corrupt {
+            metric: metric.to_string(),
+            material: material.to_string(),
+            detail: error.to_string(),
+        },
     }
 }
 
@@ -277,11 +279,7 @@ impl Tablebases {
     ) -> Result<T, TbError> {
         match catch_unwind(AssertUnwindSafe(|| f(&self.tables))) {
             Ok(Ok(v)) => Ok(v),
-            Ok(Err(SyzygyError::TooManyPieces)) => Err(TbError::TooManyPieces {
-                pieces: pos.board().occupied().count(),
-                max: self.max_pieces(),
-            }),
-            Ok(Err(e)) => Err(e.into()),
+            Ok(Err(e)) => Err(convert(e, pos, self.max_pieces())),
             Err(_) => Err(TbError::Corrupt {
                 metric: "wdl/dtz".into(),
                 material: material_of(pos),
