@@ -864,10 +864,7 @@ mod tests {
         g.resign(Color::White);
         let pgn = g.to_pgn();
         assert!(pgn.contains("[FEN \"r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 3 20\"]"));
-        assert!(
-            pgn.contains("20... O-O 21. O-O-O Rf2 22. Rd2 0-1"),
-            "{pgn}"
-        );
+        assert!(pgn.contains("20... O-O 21. O-O-O Rf2 22. Rd2 0-1"), "{pgn}");
         let back = Game::from_pgn(&pgn).unwrap();
         assert_eq!(back.sans(), g.sans());
         assert_eq!(back.fen(), g.fen());

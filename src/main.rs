@@ -28,14 +28,14 @@ enum Command {
     Eval(cmd::eval::Args),
     /// Search a position and print the engine's thinking and best line.
     Analyse(cmd::analyse::Args),
-    /// Play a game in the terminal (human or engine on each side).
-    Play(cmd::play::Args),
-    /// Watch the engine play itself; `--headless` plays games without a screen.
-    Watch(cmd::play::WatchArgs),
     /// Opening book: list a position's book moves, or build a Polyglot book from PGN games.
     Book(cmd::book::Args),
     /// Syzygy tablebases: probe a position's WDL and DTZ.
     Tb(cmd::tb::Args),
+    /// Play a game in the terminal (human or engine on each side).
+    Play(cmd::play::Args),
+    /// Watch the engine play itself; `--headless` plays games without a screen.
+    Watch(cmd::play::WatchArgs),
 }
 
 fn main() -> ExitCode {
@@ -47,10 +47,10 @@ fn main() -> ExitCode {
         Some(Command::Bench(args)) => cmd::bench::run(&args),
         Some(Command::Eval(args)) => cmd::eval::run(&args),
         Some(Command::Analyse(args)) => cmd::analyse::run(&args),
-        Some(Command::Play(args)) => cmd::play::run(&args, false),
-        Some(Command::Watch(args)) => cmd::play::watch(&args),
         Some(Command::Book(args)) => cmd::book::run(&args),
         Some(Command::Tb(args)) => cmd::tb::run(&args),
+        Some(Command::Play(args)) => cmd::play::run(&args, false),
+        Some(Command::Watch(args)) => cmd::play::watch(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
