@@ -3,7 +3,7 @@
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use knightfall::engine::Info;
 use knightfall::game::{Game, Reason};
-use knightfall::tui::app::{Action, App, Effect, Mode, Player, Settings, Tone};
+use knightfall::tui::app::{Action, App, Effect, Mode, Player, Settings, Source, Tone};
 use knightfall::tui::event::{EngineEvent, Purpose};
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Color, Move};
@@ -57,6 +57,8 @@ fn done(generation: u64, purpose: Purpose, best: Option<Move>, score: i32) -> Ac
         purpose,
         best,
         score,
+        source: Source::Search,
+        note: None,
     })
 }
 

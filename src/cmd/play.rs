@@ -62,6 +62,15 @@ pub struct Args {
     /// Show the new-game screen first.
     #[arg(long)]
     pub setup: bool,
+    /// Polyglot opening book (default: the embedded one).
+    #[arg(long, conflicts_with = "no_book")]
+    pub book: Option<String>,
+    /// Play without an opening book.
+    #[arg(long)]
+    pub no_book: bool,
+    /// Syzygy tablebase directories, `DIR[:DIR...]` (default: `SYZYGY_PATH`).
+    #[arg(long)]
+    pub syzygy: Option<String>,
 }
 
 /// Flags of `knightfall watch`.
@@ -97,9 +106,18 @@ pub struct WatchArgs {
     /// Headless: write the games to this PGN file.
     #[arg(long)]
     pub pgn: Option<String>,
-    /// Headless: random plies at the start of each game, for variety.
-    #[arg(long, default_value_t = 4)]
+    /// Headless: random plies at the start of each game (on top of the book), for variety.
+    #[arg(long, default_value_t = 0)]
     pub random_plies: u32,
+    /// Polyglot opening book (default: the embedded one).
+    #[arg(long, conflicts_with = "no_book")]
+    pub book: Option<String>,
+    /// Play without an opening book.
+    #[arg(long)]
+    pub no_book: bool,
+    /// Syzygy tablebase directories, `DIR[:DIR...]` (default: `SYZYGY_PATH`).
+    #[arg(long)]
+    pub syzygy: Option<String>,
 }
 
 fn check_tc(tc: &Option<String>) -> Result<()> {
@@ -157,6 +175,9 @@ pub fn run(args: &Args, setup_screen: bool) -> Result<()> {
         think_ms: None,
         min_delay: Duration::ZERO,
         remember,
+        book: args.book.clone(),
+        no_book: args.no_book,
+        syzygy: args.syzygy.clone(),
     })
 }
 
@@ -189,6 +210,9 @@ pub fn watch(args: &WatchArgs) -> Result<()> {
         think_ms: Some([ms(args.white_ms), ms(args.black_ms)]),
         min_delay: Duration::from_millis(args.delay_ms),
         remember: false,
+        book: args.book.clone(),
+        no_book: args.no_book,
+        syzygy: args.syzygy.clone(),
     })
 }
 
@@ -224,6 +248,24 @@ fn headless(args: &WatchArgs) -> Result<()> {
         Engine::new(Config::default()),
         Engine::new(Config::default()),
     ];
+    let (sources, warnings) = tui::open_sources(&Options {
+        settings: Settings::default(),
+        setup: false,
+        mode: Mode::Watch,
+        game: None,
+        start_fen: None,
+        think_ms: None,
+        min_delay: Duration::ZERO,
+        remember: false,
+        book: args.book.clone(),
+        no_book: args.no_book,
+        syzygy: args.syzygy.clone(),
+    });
+    for w in warnings {
+        eprintln!("knightfall: {w}");
+    }
+    let mut book_rng = crate::book::BookRng::from_entropy();
+    let (mut book_moves, mut tb_moves) = (0u64, 0u64);
     let seed = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(1, |d| d.as_nanos() as u64)
@@ -264,9 +306,23 @@ fn headless(args: &WatchArgs) -> Result<()> {
                 },
                 None => Limits::movetime(think[crate::game::side(turn)]),
             };
-            let control = Control::default();
             let t = Instant::now();
             let pos = game.position().clone();
+            if let Some((m, _, source, _)) = tui::worker::lookup(&sources, &pos, &mut book_rng) {
+                match source {
+                    crate::tui::app::Source::Book => book_moves += 1,
+                    _ => tb_moves += 1,
+                }
+                if !pos.is_legal(m) {
+                    illegal += 1;
+                    eprintln!("game {n}: ILLEGAL {source:?} move {m:?} in {}", game.fen());
+                    game.resign(turn);
+                    break;
+                }
+                game.play(m, Some(t.elapsed()))?;
+                continue;
+            }
+            let control = Control::default();
             let result = engines[crate::game::side(turn)].search(
                 &pos,
                 game.history_keys(),
@@ -304,7 +360,7 @@ fn headless(args: &WatchArgs) -> Result<()> {
         }
     }
     println!(
-        "{} games in {:.1} s: White {white_wins}, Black {black_wins}, draws {draws}, illegal moves {illegal}",
+        "{} games in {:.1} s: White {white_wins}, Black {black_wins}, draws {draws}, illegal moves {illegal}, book moves {book_moves}, tablebase moves {tb_moves}",
         args.games,
         started.elapsed().as_secs_f64()
     );

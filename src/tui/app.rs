@@ -725,6 +725,8 @@ impl App {
                 purpose,
                 best,
                 score,
+                source,
+                note,
             } => {
                 if generation != self.generation || self.pending != Some((generation, purpose)) {
                     return; // stale: the game moved on
@@ -734,6 +736,24 @@ impl App {
                 let root_turn = self.game.turn();
                 let white_score = root_turn.fold_wb(score, -score);
                 self.analysis.score_white = Some(white_score);
+                if source != Source::Search {
+                    // No search ran: the panel shows the move and where it came from.
+                    self.analysis = Analysis {
+                        score_white: (source == Source::Tablebase).then_some(white_score),
+                        source,
+                        pv: match (&self.search_root, best) {
+                            (Some(root), Some(m)) => {
+                                let line = pv_san(root, &[m]);
+                                match note {
+                                    Some(n) => format!("{line} ({n})"),
+                                    None => line,
+                                }
+                            }
+                            _ => String::new(),
+                        },
+                        ..Analysis::default()
+                    };
+                }
                 match purpose {
                     Purpose::Hint => {
                         if let Some(m) = best {

@@ -6,6 +6,7 @@ use crossbeam_channel::Sender;
 use crossterm::event::{self as ct, KeyEvent, MouseEvent};
 use shakmaty::Move;
 
+use super::app::Source;
 use crate::engine::Info;
 
 /// What a search was for.
@@ -39,6 +40,10 @@ pub enum EngineEvent {
         best: Option<Move>,
         /// Score from the side to move's view.
         score: i32,
+        /// Where the move came from.
+        source: Source,
+        /// A note for the panel (the tablebase verdict), if any.
+        note: Option<String>,
     },
 }
 

@@ -115,6 +115,41 @@ pub struct Options {
     pub min_delay: Duration,
     /// Save the settings (the user chose them).
     pub remember: bool,
+    /// Opening book file; `None` for the embedded book.
+    pub book: Option<String>,
+    /// Play without an opening book.
+    pub no_book: bool,
+    /// Syzygy directories (`DIR[:DIR...]`); `None` for `SYZYGY_PATH` or none.
+    pub syzygy: Option<String>,
+}
+
+/// Opens the book and tablebases the options ask for; problems come back as warnings and the
+/// game goes on without them.
+pub fn open_sources(opts: &Options) -> (worker::Sources, Vec<String>) {
+    let mut warnings = Vec::new();
+    let mut sources = worker::Sources::default();
+    if !opts.no_book {
+        let book = match &opts.book {
+            Some(path) => crate::book::Book::open(path),
+            None => crate::book::Book::embedded(),
+        };
+        match book {
+            Ok(b) => sources.book = Some(b),
+            Err(e) => warnings.push(format!("No opening book: {e}")),
+        }
+    }
+    let spec = opts
+        .syzygy
+        .clone()
+        .or_else(|| std::env::var("SYZYGY_PATH").ok())
+        .filter(|s| !s.is_empty());
+    if let Some(spec) = spec {
+        match crate::tablebase::Tablebases::open(&spec) {
+            Ok(tb) => sources.tablebases = Some(tb),
+            Err(e) => warnings.push(format!("No tablebases: {e}")),
+        }
+    }
+    (sources, warnings)
 }
 
 static RESTORED: AtomicBool = AtomicBool::new(true);
@@ -188,8 +223,12 @@ pub fn run(opts: Options) -> Result<()> {
     if let Some(ms) = opts.think_ms {
         app.think_ms = ms;
     }
+    let (sources, warnings) = open_sources(&opts);
+    if !warnings.is_empty() {
+        app.say(warnings.join("; "), Tone::Error);
+    }
     let mut terminal = setup_terminal()?;
-    let result = main_loop(&mut terminal, &mut app, &paths, t0);
+    let result = main_loop(&mut terminal, &mut app, &paths, t0, sources);
     restore_terminal();
     let saved = archive(&app, &paths);
     result?;
@@ -215,6 +254,7 @@ fn main_loop(
     app: &mut App,
     paths: &Paths,
     t0: Instant,
+    sources: worker::Sources,
 ) -> Result<()> {
     let (tx, rx) = unbounded::<Event>();
     event::spawn_input(tx.clone());
@@ -232,7 +272,7 @@ fn main_loop(
             });
         }
     }
-    let worker = Worker::spawn(tx);
+    let worker = Worker::spawn(tx, sources);
     let mut trace = Trace::open();
     let fx = app.start();
     let mut quit = run_effects(fx, app, &worker, paths);

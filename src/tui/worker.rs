@@ -10,8 +10,44 @@ use std::time::{Duration, Instant};
 use crossbeam_channel::{Sender, unbounded};
 use shakmaty::Chess;
 
+use super::app::Source;
 use super::event::{EngineEvent, Event, Purpose};
+use crate::book::{Book, BookOptions, BookRng};
+use crate::engine::score::TB_WIN;
 use crate::engine::{Config, Control, Engine, Limits};
+use crate::tablebase::Tablebases;
+
+/// What the worker consults before searching.
+#[derive(Default)]
+pub struct Sources {
+    /// Opening book, if enabled.
+    pub book: Option<Book>,
+    /// Syzygy tablebases, if configured.
+    pub tablebases: Option<Tablebases>,
+}
+
+/// A book or tablebase move for `pos`, with a score (side to move) and a note.
+pub fn lookup(
+    sources: &Sources,
+    pos: &Chess,
+    rng: &mut BookRng,
+) -> Option<(shakmaty::Move, i32, Source, Option<String>)> {
+    if let Some(book) = &sources.book
+        && let Some(m) = book.pick(pos, &BookOptions::default(), rng)
+    {
+        return Some((m, 0, Source::Book, None));
+    }
+    let tb = sources.tablebases.as_ref()?;
+    let best = tb.rank_root_moves(pos).ok()?.into_iter().next()?;
+    let word = best.outcome_word();
+    let score = match word {
+        "win" => TB_WIN - best.dtz.abs(),
+        "loss" => -TB_WIN + best.dtz.abs(),
+        _ => 0,
+    };
+    let note = format!("tablebase {word}, DTZ {}", best.dtz);
+    Some((best.mv, score, Source::Tablebase, Some(note)))
+}
 
 /// How often progress reports may reach the screen.
 const INFO_INTERVAL: Duration = Duration::from_millis(100);
@@ -44,13 +80,14 @@ pub struct Worker {
 
 impl Worker {
     /// Starts the worker; its reports go to `events`.
-    pub fn spawn(events: Sender<Event>) -> Worker {
+    pub fn spawn(events: Sender<Event>, sources: Sources) -> Worker {
         let (jobs, rx) = unbounded::<Job>();
         let current: Arc<Mutex<Option<Arc<Control>>>> = Arc::default();
         thread::Builder::new()
             .name("search".into())
             .spawn(move || {
                 let mut engine = Engine::new(Config::default());
+                let mut rng = BookRng::from_entropy();
                 for job in rx {
                     match job {
                         Job::NewGame => engine.clear(),
@@ -59,6 +96,20 @@ impl Worker {
                                 continue;
                             }
                             let generation = req.generation;
+                            if req.purpose != Purpose::DrawOffer
+                                && let Some((m, score, source, note)) =
+                                    lookup(&sources, &req.pos, &mut rng)
+                            {
+                                let _ = events.send(Event::Engine(EngineEvent::Done {
+                                    generation,
+                                    purpose: req.purpose,
+                                    best: Some(m),
+                                    score,
+                                    source,
+                                    note,
+                                }));
+                                continue;
+                            }
                             let mut last = Instant::now() - INFO_INTERVAL;
                             let result = engine.search(
                                 &req.pos,
@@ -80,6 +131,8 @@ impl Worker {
                                 purpose: req.purpose,
                                 best: result.best,
                                 score: result.score,
+                                source: Source::Search,
+                                note: None,
                             }));
                         }
                     }
