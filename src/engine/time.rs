@@ -33,9 +33,11 @@ impl Clock {
             let moves_left = u64::from(limits.movestogo.unwrap_or(25).clamp(1, 40));
             // Aim for an even share of what is left plus most of the increment; allow a few
             // times that when an iteration needs finishing, never more than half the clock.
-            let soft = (usable / moves_left + inc * 3 / 4).min(usable / 2);
-            let hard = (soft * 4).min(usable / 2).max(soft);
-            (Some(soft.max(1)), Some(hard.max(1)))
+            let target = (usable / moves_left + inc * 3 / 4).min(usable / 2);
+            let hard = (target * 4).min(usable / 2).max(target);
+            // An iteration takes about as long as all before it, so one started after half the
+            // target would likely overrun it.
+            (Some((target / 2).max(1)), Some(hard.max(1)))
         } else {
             (None, None)
         };
@@ -62,9 +64,8 @@ impl Clock {
         self.hard.is_some_and(|hard| self.start.elapsed() >= hard)
     }
 
-    /// True when another iteration is unlikely to finish in the soft budget.
+    /// True when no new iteration should start.
     pub fn soft_expired(&self) -> bool {
-        self.soft
-            .is_some_and(|soft| self.start.elapsed() >= soft / 2)
+        self.soft.is_some_and(|soft| self.start.elapsed() >= soft)
     }
 }
