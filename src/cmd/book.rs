@@ -18,8 +18,10 @@ pub struct Args {
 
 #[derive(Debug, Subcommand)]
 enum BookCommand {
-    /// List the book moves of a position, one per line: UCI move and weight, highest first.
-    /// Prints nothing (and succeeds) when the position is not in the book.
+    /// List the book moves of a position.
+    ///
+    /// One per line, UCI move and weight, highest weight first; nothing (and success) when the
+    /// position is not in the book.
     Probe {
         /// Polyglot book to read (default: the embedded GNU Chess book).
         #[arg(long)]
@@ -28,8 +30,10 @@ enum BookCommand {
         #[arg(required = true, num_args = 1..)]
         fen: Vec<String>,
     },
-    /// Build a Polyglot book from PGN games: weights are 2/1/0 points per win/draw/loss of the
-    /// side that played the move, as the Polyglot tool counts them.
+    /// Build a Polyglot book from PGN games.
+    ///
+    /// Weights are 2/1/0 points per win/draw/loss of the side that played the move, as the
+    /// Polyglot tool counts them; moves that never scored are left out.
     Build {
         /// Where to write the book.
         #[arg(long)]
