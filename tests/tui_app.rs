@@ -316,3 +316,40 @@ fn engine_moves_first_when_it_plays_white() {
     assert_eq!(app.game.sans(), ["e4"]);
     assert_eq!(app.analysis.score_white, Some(30));
 }
+
+#[test]
+fn watch_pause_stops_the_search_and_the_clocks() {
+    let settings = Settings {
+        white: Player::Engine,
+        black: Player::Engine,
+        tc: "1+0".to_string(),
+        ..Settings::default()
+    };
+    let mut app = App::new(settings, Game::new(), Mode::Watch, false);
+    let fx = app.start();
+    let (generation, _) = search_of(&fx).unwrap();
+    assert!(app.needs_ticks(), "clocks run");
+    let fx = app.update(key(KeyCode::Char(' ')));
+    assert!(app.paused);
+    assert!(fx.iter().any(|e| matches!(e, Effect::Stop)));
+    assert!(
+        !app.needs_ticks(),
+        "no ticks while paused: idle CPU stays at zero"
+    );
+    let frozen = app.thinking_time();
+    std::thread::sleep(std::time::Duration::from_millis(30));
+    assert_eq!(app.thinking_time(), frozen);
+    // The stopped search's answer is stale.
+    let m = uci(&app, "e2e4");
+    app.update(done(generation, Purpose::Play, Some(m), 0));
+    assert_eq!(app.game.ply(), 0);
+    // One step: a search starts, its move is played, and the game stays paused.
+    let fx = app.update(key(KeyCode::Char('>')));
+    let (generation, _) = search_of(&fx).unwrap();
+    app.update(done(generation, Purpose::Play, Some(m), 0));
+    assert_eq!(app.game.sans(), ["e4"]);
+    assert!(app.paused && app.pending.is_none());
+    let fx = app.update(key(KeyCode::Char(' ')));
+    assert!(!app.paused);
+    assert!(search_of(&fx).is_some());
+}

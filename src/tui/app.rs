@@ -236,6 +236,8 @@ pub struct App {
     pub start_fen: Option<String>,
     /// When the side to move started thinking.
     turn_started: Instant,
+    /// Thinking time used before a pause (clocks stop while paused).
+    paused_spent: Duration,
     /// When the last move was made (watch delay).
     last_move_at: Instant,
     /// A move the engine chose, waiting for the watch delay.
@@ -275,6 +277,7 @@ impl App {
             draw_offer: None,
             start_fen: None,
             turn_started: Instant::now(),
+            paused_spent: Duration::ZERO,
             last_move_at: Instant::now(),
             queued: None,
             step: false,
@@ -293,7 +296,7 @@ impl App {
     /// Effects to run once at start (the engine may move first).
     pub fn start(&mut self) -> Vec<Effect> {
         let mut fx = Vec::new();
-        self.turn_started = Instant::now();
+        self.restart_clock();
         self.maybe_search(&mut fx);
         fx
     }
@@ -311,12 +314,35 @@ impl App {
     pub fn needs_ticks(&self) -> bool {
         self.screen == Screen::Game
             && !self.game.is_over()
+            && !self.clock_stopped()
             && (self.game.clocks().is_some() || self.queued.is_some())
     }
 
     /// Time the side to move has used on this move so far.
     pub fn thinking_time(&self) -> Duration {
-        self.turn_started.elapsed()
+        if self.clock_stopped() {
+            self.paused_spent
+        } else {
+            self.turn_started.elapsed()
+        }
+    }
+
+    /// Paused with nothing running: the clocks stand still.
+    fn clock_stopped(&self) -> bool {
+        self.paused && self.pending.is_none()
+    }
+
+    /// Starts the side to move's thinking time from zero.
+    fn restart_clock(&mut self) {
+        self.turn_started = Instant::now();
+        self.paused_spent = Duration::ZERO;
+    }
+
+    /// Restarts the clock of the side to move where the pause stopped it.
+    fn unfreeze_clock(&mut self) {
+        self.turn_started = Instant::now()
+            .checked_sub(self.paused_spent)
+            .unwrap_or_else(Instant::now);
     }
 
     /// The position on the board: the viewed one or the current one.
@@ -452,7 +478,7 @@ impl App {
                 self.flipped =
                     self.settings.white == Player::Engine && self.settings.black == Player::Human;
                 self.generation += 1;
-                self.turn_started = Instant::now();
+                self.restart_clock();
                 fx.push(Effect::SaveSettings);
                 fx.push(Effect::NewGame);
                 self.say(
@@ -646,7 +672,7 @@ impl App {
         }
         self.queued = None;
         self.analysis.thinking = None;
-        self.turn_started = Instant::now();
+        self.restart_clock();
         self.last_move_at = Instant::now();
         fx.push(Effect::Save(None));
         if self.game.is_over() {
@@ -771,6 +797,7 @@ impl App {
                         }
                         let Some(m) = best else { return };
                         if self.mode == Mode::Watch
+                            && !self.paused
                             && (self.last_move_at.elapsed() < self.min_delay)
                         {
                             self.queued = Some(m);
@@ -818,7 +845,7 @@ impl App {
         if self.screen != Screen::Game || self.game.is_over() {
             return;
         }
-        if self.game.clocks().is_some() {
+        if self.game.clocks().is_some() && !self.clock_stopped() {
             let turn = self.game.turn();
             // Engines get a little grace: their own time manager keeps them inside the clock, and
             // the move's arrival is what counts.
@@ -890,7 +917,7 @@ impl App {
                     fx.push(Effect::Stop);
                 }
                 self.queued = None;
-                self.turn_started = Instant::now();
+                self.restart_clock();
                 self.last_move_at = Instant::now();
                 self.maybe_search(fx);
             }
@@ -929,6 +956,9 @@ impl App {
                     "pause" => !self.paused,
                     _ => false,
                 };
+                if pause && !self.paused {
+                    self.paused_spent = self.thinking_time();
+                }
                 self.paused = pause;
                 if pause {
                     self.generation += 1;
@@ -939,18 +969,18 @@ impl App {
                     self.say("Paused: space resumes, > plays one move.", Tone::Info);
                 } else {
                     self.message = None;
-                    self.turn_started = Instant::now();
+                    self.unfreeze_clock();
                     self.maybe_search(fx);
                 }
             }
             "step" => {
                 if self.paused {
                     self.step = true;
+                    self.unfreeze_clock();
                     if self.queued.is_some() {
                         self.on_tick(fx);
                     } else {
                         self.maybe_search(fx);
-                        self.step = self.pending.is_some();
                     }
                 } else {
                     self.say("Step works while paused (space).", Tone::Info);
@@ -1035,7 +1065,7 @@ impl App {
             fx.push(Effect::Stop);
         }
         self.queued = None;
-        self.turn_started = Instant::now();
+        self.restart_clock();
         fx.push(Effect::Save(None));
         self.maybe_search(fx);
     }
