@@ -125,6 +125,7 @@ fn analysis_panel_while_thinking() {
             nps: 987_654,
             time_ms: 1250,
             hashfull: 40,
+            tb_hits: 0,
             pv,
         },
     }));
@@ -163,4 +164,39 @@ fn long_game_scrolls_move_list_to_current_move() {
         }
     }
     insta::assert_snapshot!(render(&app, 80, 24));
+}
+
+#[test]
+fn mouse_clicks_map_to_squares_in_both_orientations() {
+    use crossterm::event::{MouseButton, MouseEvent, MouseEventKind};
+    use knightfall::tui::app::click_square;
+    let click = |column, row| MouseEvent {
+        kind: MouseEventKind::Down(MouseButton::Left),
+        column,
+        row,
+        modifiers: KeyModifiers::NONE,
+    };
+    let mut app = new_app(Player::Human, Player::Human, false);
+    render(&app, 80, 24);
+    // 80x24: cells are 5x2, the board starts at column 2; "e" is labelled at column 24.
+    assert_eq!(
+        click_square(&app, &click(24, 12)),
+        Some(shakmaty::Square::E2)
+    );
+    assert_eq!(click_square(&app, &click(2, 0)), Some(shakmaty::Square::A8));
+    assert_eq!(click_square(&app, &click(60, 0)), None);
+    app.flipped = true;
+    render(&app, 80, 24);
+    assert_eq!(
+        click_square(&app, &click(24, 12)),
+        Some(shakmaty::Square::D7)
+    );
+    // Clicking e2 then e4 plays the move.
+    app.flipped = false;
+    render(&app, 80, 24);
+    for (x, y) in [(24, 12), (24, 8)] {
+        let sq = click_square(&app, &click(x, y)).unwrap();
+        app.update(Action::Click(sq));
+    }
+    assert_eq!(app.game.sans(), ["e4"]);
 }

@@ -155,7 +155,7 @@ pub fn run(args: &Args, setup_screen: bool) -> Result<()> {
     if let Some(ms) = args.think_ms {
         settings.think_ms = ms.max(1);
     }
-    settings.ascii |= args.ascii;
+    settings.ascii |= args.ascii || !unicode_terminal();
     let game = if args.resume {
         Some(tui::resume_game(&paths)?)
     } else if let Some(file) = &args.pgn {
@@ -181,6 +181,18 @@ pub fn run(args: &Args, setup_screen: bool) -> Result<()> {
     })
 }
 
+/// Whether the locale promises UTF-8 (`LC_ALL`, `LC_CTYPE`, `LANG`, first one set); without it
+/// the board falls back to ASCII letters.
+pub fn unicode_terminal() -> bool {
+    ["LC_ALL", "LC_CTYPE", "LANG"]
+        .iter()
+        .find_map(|k| std::env::var(k).ok().filter(|v| !v.is_empty()))
+        .is_none_or(|v| {
+            let v = v.to_ascii_lowercase();
+            v.contains("utf-8") || v.contains("utf8")
+        })
+}
+
 /// `knightfall watch`.
 pub fn watch(args: &WatchArgs) -> Result<()> {
     check_tc(&args.tc)?;
@@ -198,7 +210,7 @@ pub fn watch(args: &WatchArgs) -> Result<()> {
         black: Player::Engine,
         tc: args.tc.clone().filter(|t| t != "none").unwrap_or_default(),
         think_ms: args.think_ms.max(1),
-        ascii: args.ascii,
+        ascii: args.ascii || !unicode_terminal(),
     };
     let ms = |o: Option<u64>| o.unwrap_or(args.think_ms).max(1);
     tui::run(Options {
