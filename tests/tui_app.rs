@@ -145,6 +145,7 @@ fn stale_engine_results_are_dropped() {
             nps: 1,
             time_ms: 1,
             hashfull: 0,
+            tb_hits: 0,
             pv: vec![],
         },
     }));
