@@ -354,3 +354,19 @@ fn watch_pause_stops_the_search_and_the_clocks() {
     assert!(!app.paused);
     assert!(search_of(&fx).is_some());
 }
+
+#[test]
+fn an_engine_failure_is_reported_not_fatal() {
+    let mut app = new_app(Player::Human, Player::Engine);
+    let fx = type_line(&mut app, "e4");
+    let (generation, _) = search_of(&fx).unwrap();
+    app.update(Action::Engine(EngineEvent::Failed {
+        generation,
+        message: "boom".to_string(),
+    }));
+    assert!(app.pending.is_none());
+    assert!(message(&app).contains("The engine failed (boom)"));
+    // Undo gives the move back to the human.
+    app.update(ctrl('z'));
+    assert_eq!(app.game.ply(), 0);
+}

@@ -746,6 +746,20 @@ impl App {
                     self.take_info(&info);
                 }
             }
+            EngineEvent::Failed {
+                generation,
+                message,
+            } => {
+                if generation == self.generation {
+                    self.pending = None;
+                    self.analysis.thinking = None;
+                    self.paused = self.mode == Mode::Watch;
+                    self.say(
+                        format!("The engine failed ({message}); undo, new or quit."),
+                        Tone::Error,
+                    );
+                }
+            }
             EngineEvent::Done {
                 generation,
                 purpose,

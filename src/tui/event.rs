@@ -30,6 +30,13 @@ pub enum EngineEvent {
         /// The report.
         info: Info,
     },
+    /// The search panicked; the worker carries on with a fresh engine.
+    Failed {
+        /// Generation of the request.
+        generation: u64,
+        /// The panic message.
+        message: String,
+    },
     /// The search finished.
     Done {
         /// Generation of the request.

@@ -173,6 +173,11 @@ pub fn restore_terminal() {
 fn setup_terminal() -> Result<Terminal<CrosstermBackend<io::Stdout>>> {
     let previous = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
+        // A panic in the search thread is caught there and reported on screen; any other
+        // panic ends the program, so the terminal goes back first.
+        if std::thread::current().name() == Some(worker::THREAD_NAME) {
+            return;
+        }
         restore_terminal();
         previous(info);
     }));

@@ -2,6 +2,7 @@
 //! one request at a time, and reports progress and the result as events tagged with the
 //! request's generation, so the app can drop results for positions it has left.
 
+use std::panic::{self, AssertUnwindSafe};
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex};
 use std::thread;
@@ -14,7 +15,7 @@ use super::app::Source;
 use super::event::{EngineEvent, Event, Purpose};
 use crate::book::{Book, BookOptions, BookRng};
 use crate::engine::score::TB_WIN;
-use crate::engine::{Config, Control, Engine, Limits};
+use crate::engine::{Config, Control, Engine, Info, Limits};
 use crate::tablebase::Tablebases;
 
 /// What the worker consults before searching.
@@ -48,6 +49,9 @@ pub fn lookup(
     let note = format!("tablebase {word}, DTZ {}", best.dtz);
     Some((best.mv, score, Source::Tablebase, Some(note)))
 }
+
+/// The search thread's name (the panic hook leaves the screen alone for it).
+pub const THREAD_NAME: &str = "knightfall-search";
 
 /// How often progress reports may reach the screen.
 const INFO_INTERVAL: Duration = Duration::from_millis(100);
@@ -84,7 +88,7 @@ impl Worker {
         let (jobs, rx) = unbounded::<Job>();
         let current: Arc<Mutex<Option<Arc<Control>>>> = Arc::default();
         thread::Builder::new()
-            .name("search".into())
+            .name(THREAD_NAME.into())
             .spawn(move || {
                 let mut engine = Engine::new(Config::default());
                 let mut rng = BookRng::from_entropy();
@@ -111,21 +115,50 @@ impl Worker {
                                 continue;
                             }
                             let mut last = Instant::now() - INFO_INTERVAL;
-                            let result = engine.search(
-                                &req.pos,
-                                &req.history,
-                                &req.limits,
-                                &control,
-                                &mut |info| {
-                                    if last.elapsed() >= INFO_INTERVAL {
-                                        last = Instant::now();
-                                        let _ = events.send(Event::Engine(EngineEvent::Info {
-                                            generation,
-                                            info: info.clone(),
-                                        }));
-                                    }
-                                },
-                            );
+                            let mut unsent: Option<Info> = None;
+                            let searched = panic::catch_unwind(AssertUnwindSafe(|| {
+                                engine.search(
+                                    &req.pos,
+                                    &req.history,
+                                    &req.limits,
+                                    &control,
+                                    &mut |info| {
+                                        if last.elapsed() >= INFO_INTERVAL {
+                                            last = Instant::now();
+                                            unsent = None;
+                                            let _ = events.send(Event::Engine(EngineEvent::Info {
+                                                generation,
+                                                info: info.clone(),
+                                            }));
+                                        } else {
+                                            unsent = Some(info.clone());
+                                        }
+                                    },
+                                )
+                            }));
+                            let result = match searched {
+                                Ok(result) => result,
+                                Err(payload) => {
+                                    let what = payload
+                                        .downcast_ref::<&str>()
+                                        .map(|s| s.to_string())
+                                        .or_else(|| payload.downcast_ref::<String>().cloned())
+                                        .unwrap_or_else(|| "unknown error".to_string());
+                                    let _ = events.send(Event::Engine(EngineEvent::Failed {
+                                        generation,
+                                        message: what,
+                                    }));
+                                    // The tables may be inconsistent after a panic.
+                                    engine = Engine::new(Config::default());
+                                    continue;
+                                }
+                            };
+                            // The last iteration's report may have been held back by the
+                            // throttle: the panel should end on the final depth and PV.
+                            if let Some(info) = unsent {
+                                let _ = events
+                                    .send(Event::Engine(EngineEvent::Info { generation, info }));
+                            }
                             let _ = events.send(Event::Engine(EngineEvent::Done {
                                 generation,
                                 purpose: req.purpose,
