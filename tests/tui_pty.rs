@@ -98,7 +98,7 @@ const STTY_AFTER: &str = "; echo; echo EXIT=$?; stty -a | tr ' ' '\\n' | grep -E
 fn play_reply_undo_quit_restores_terminal() {
     let home = temp_home("play");
     let script = format!(
-        "\"$KNIGHTFALL_BIN\" play --white human --black engine --think-ms 200 --tc none{STTY_AFTER}"
+        "\"$KNIGHTFALL_BIN\" play --white human --black engine --think-ms 200 --tc none --no-book{STTY_AFTER}"
     );
     let mut s = start(&home, &script);
     s.wait_for("the first frame", 20, |s| s.text().contains("move>"));
