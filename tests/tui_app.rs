@@ -77,7 +77,7 @@ fn moves_in_uci_and_san_and_engine_reply() {
     assert_eq!(app.game.sans(), ["e4"]);
     let (generation, purpose) = search_of(&fx).expect("the engine starts thinking");
     assert_eq!(purpose, Purpose::Play);
-    assert!(fx.iter().any(|e| matches!(e, Effect::Save(None))));
+    assert!(fx.iter().any(|e| matches!(e, Effect::Autosave)));
     // Typing while the engine thinks is refused.
     type_line(&mut app, "d2d4");
     assert!(message(&app).contains("Not your move"), "{}", message(&app));

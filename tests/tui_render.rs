@@ -200,3 +200,37 @@ fn mouse_clicks_map_to_squares_in_both_orientations() {
     }
     assert_eq!(app.game.sans(), ["e4"]);
 }
+
+#[test]
+fn square_colours_in_true_colour_256_and_no_colour() {
+    use ratatui::style::Color as Tui;
+    let bg_at = |app: &App, x: u16, y: u16| {
+        let mut term = Terminal::new(TestBackend::new(80, 24)).unwrap();
+        term.draw(|f| ui::draw(f, app)).unwrap();
+        term.backend().buffer()[(x, y)].bg
+    };
+    let mut app = new_app(Player::Human, Player::Human, false);
+    // a1 is dark, b1 light (cells are 5x2 from column 2 at 80x24; rank 1 is rows 14-15).
+    assert_eq!(bg_at(&app, 2, 14), Tui::Rgb(181, 136, 99));
+    assert_eq!(bg_at(&app, 7, 14), Tui::Rgb(240, 217, 181));
+    app.truecolor = false;
+    assert_eq!(bg_at(&app, 2, 14), Tui::Indexed(137));
+    assert_eq!(bg_at(&app, 7, 14), Tui::Indexed(223));
+    app.no_color = true;
+    assert_eq!(bg_at(&app, 2, 14), Tui::Reset);
+    // The last move's squares and a king in check get their own colours.
+    let mut app = new_app(Player::Human, Player::Human, false);
+    for m in ["e4", "f5", "Qh5+"] {
+        type_line(&mut app, m);
+    }
+    assert_eq!(
+        bg_at(&app, 24, 0),
+        Tui::Rgb(220, 60, 60),
+        "e8 king in check"
+    );
+    assert_eq!(
+        bg_at(&app, 37, 6),
+        Tui::Rgb(205, 210, 106),
+        "h5: last move, light"
+    );
+}

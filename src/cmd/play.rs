@@ -138,7 +138,6 @@ pub fn run(args: &Args, setup_screen: bool) -> Result<()> {
     check_tc(&args.tc)?;
     let paths = Paths::get();
     let mut settings = tui::load_settings(&paths);
-    let remember = args.white.is_some() || args.black.is_some() || args.tc.is_some();
     if let Some(w) = args.white {
         settings.white = w.into();
     }
@@ -174,7 +173,8 @@ pub fn run(args: &Args, setup_screen: bool) -> Result<()> {
         start_fen: args.fen.clone(),
         think_ms: None,
         min_delay: Duration::ZERO,
-        remember,
+        // Flags override the saved settings for this game only; the setup screen saves.
+        remember: false,
         book: args.book.clone(),
         no_book: args.no_book,
         syzygy: args.syzygy.clone(),

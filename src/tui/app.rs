@@ -153,7 +153,9 @@ pub enum Effect {
     Stop,
     /// Clear the engine's tables.
     NewGame,
-    /// Save the game as PGN, to this file or the default place.
+    /// Rewrite the in-progress game file (after every change, for resume and crashes).
+    Autosave,
+    /// Save the game as PGN, to this file or a new timestamped file in the data directory.
     Save(Option<String>),
     /// Write the settings to the config file.
     SaveSettings,
@@ -674,7 +676,7 @@ impl App {
         self.analysis.thinking = None;
         self.restart_clock();
         self.last_move_at = Instant::now();
-        fx.push(Effect::Save(None));
+        fx.push(Effect::Autosave);
         if self.game.is_over() {
             self.announce_end();
         } else {
@@ -875,7 +877,7 @@ impl App {
                 if self.pending.take().is_some() {
                     fx.push(Effect::Stop);
                 }
-                fx.push(Effect::Save(None));
+                fx.push(Effect::Autosave);
                 self.announce_end();
                 return;
             }
@@ -1010,7 +1012,7 @@ impl App {
             fx.push(Effect::Stop);
         }
         self.analysis.thinking = None;
-        fx.push(Effect::Save(None));
+        fx.push(Effect::Autosave);
         self.announce_end();
     }
 
@@ -1080,7 +1082,7 @@ impl App {
         }
         self.queued = None;
         self.restart_clock();
-        fx.push(Effect::Save(None));
+        fx.push(Effect::Autosave);
         self.maybe_search(fx);
     }
 }

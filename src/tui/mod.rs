@@ -344,9 +344,16 @@ fn run_effects(fx: Vec<Effect>, app: &mut App, worker: &Worker, paths: &Paths) -
                     app.say(format!("Settings not saved: {e:#}"), Tone::Error);
                 }
             }
-            Effect::Save(None) => {
+            Effect::Autosave => {
                 if let Err(e) = write_atomic(&paths.current(), &app.game.to_pgn()) {
                     app.say(format!("Autosave failed: {e:#}"), Tone::Error);
+                }
+            }
+            Effect::Save(None) => {
+                let path = paths.data.join(format!("{}.pgn", timestamp()));
+                match write_atomic(&path, &app.game.to_pgn()) {
+                    Ok(()) => app.say(format!("Saved to {}", path.display()), Tone::Info),
+                    Err(e) => app.say(format!("Not saved: {e:#}"), Tone::Error),
                 }
             }
             Effect::Save(Some(file)) => match write_atomic(Path::new(&file), &app.game.to_pgn()) {

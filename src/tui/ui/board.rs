@@ -196,8 +196,13 @@ fn square_style(app: &App, light: bool, mark: Mark) -> Style {
     let bg = if app.truecolor {
         Tui::Rgb(rgb.0, rgb.1, rgb.2)
     } else {
-        // Nearest xterm-256 cube colour.
-        let q = |v: u8| ((u16::from(v) * 5 + 127) / 255) as u8;
+        // Nearest xterm-256 cube colour (levels 0, 95, 135, 175, 215, 255).
+        let q = |v: u8| {
+            const LEVELS: [u8; 6] = [0, 95, 135, 175, 215, 255];
+            (0..6u8)
+                .min_by_key(|&i| LEVELS[usize::from(i)].abs_diff(v))
+                .unwrap_or(0)
+        };
         Tui::Indexed(16 + 36 * q(rgb.0) + 6 * q(rgb.1) + q(rgb.2))
     };
     Style::default().bg(bg)
