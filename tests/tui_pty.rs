@@ -92,7 +92,7 @@ fn temp_home(name: &str) -> std::path::PathBuf {
     dir
 }
 
-const STTY_AFTER: &str = "; echo; echo EXIT=$?; stty -a | tr ' ' '\\n' | grep -E '^-?(icanon|echo)$' | tr '\\n' ' '; echo; echo DONE";
+const STTY_AFTER: &str = "; RC=$?; echo; echo EXIT=$RC; stty -a | tr ' ' '\\n' | grep -E '^-?(icanon|echo)$' | tr '\\n' ' '; echo; echo DONE";
 
 #[test]
 fn play_reply_undo_quit_restores_terminal() {
@@ -135,5 +135,22 @@ fn sigterm_restores_terminal_and_keeps_the_game() {
     let out = s.text();
     assert!(out.contains("icanon echo"), "terminal not restored: {out}");
     assert_eq!(saved_plies(&home), Some(1));
+    let _ = std::fs::remove_dir_all(&home);
+}
+
+#[test]
+fn ctrl_c_quits_and_restores_terminal() {
+    let home = temp_home("ctrlc");
+    let script = format!("\"$KNIGHTFALL_BIN\" play --white human --black human{STTY_AFTER}");
+    let mut s = start(&home, &script);
+    s.wait_for("the first frame", 20, |s| s.text().contains("move>"));
+    s.send(b"e4\r");
+    s.wait_for("the move", 10, |_| saved_plies(&home) == Some(1));
+    s.send(b"\x03");
+    s.wait_for("the shell", 20, |s| s.text().contains("DONE"));
+    let out = s.text();
+    assert!(out.contains("EXIT=0"), "{out}");
+    assert!(out.contains("icanon echo"), "terminal not restored: {out}");
+    assert!(out.contains("Game saved to"), "{out}");
     let _ = std::fs::remove_dir_all(&home);
 }
