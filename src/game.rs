@@ -407,12 +407,29 @@ impl Game {
             .replace('0', "O")
             .trim_end_matches(['!', '?'])
             .to_string();
-        let san = San::from_ascii(cleaned.trim_end_matches(['+', '#']).as_bytes())
-            .map_err(|_| MoveError::Malformed(text.to_string()))?;
-        san.to_move(pos).map_err(|e| match e {
-            SanError::AmbiguousSan => MoveError::Ambiguous(text.to_string()),
-            SanError::IllegalSan => MoveError::Illegal(text.to_string()),
-        })
+        let cleaned = cleaned.trim_end_matches(['+', '#']);
+        let parsed = San::from_ascii(cleaned.as_bytes())
+            .map_err(|_| MoveError::Malformed(text.to_string()))
+            .and_then(|san| {
+                san.to_move(pos).map_err(|e| match e {
+                    SanError::AmbiguousSan => MoveError::Ambiguous(text.to_string()),
+                    SanError::IllegalSan => MoveError::Illegal(text.to_string()),
+                })
+            });
+        // A piece letter typed in lower case (`nf3`) is read as upper case when that is the
+        // only sensible reading (`bxc3` stays a pawn capture when one is legal).
+        match parsed {
+            Err(MoveError::Malformed(_) | MoveError::Illegal(_))
+                if cleaned.starts_with(['n', 'b', 'r', 'q', 'k']) =>
+            {
+                let upper = format!("{}{}", cleaned[..1].to_ascii_uppercase(), &cleaned[1..]);
+                match San::from_ascii(upper.as_bytes()).map(|s| s.to_move(pos)) {
+                    Ok(Ok(m)) => Ok(m),
+                    _ => parsed,
+                }
+            }
+            other => other,
+        }
     }
 
     /// Plays a legal move; `spent` is the mover's thinking time when clocks run. A flag that
@@ -779,6 +796,9 @@ mod tests {
         assert_eq!(g.parse_move("e5e4"), Err(MoveError::Illegal("e5e4".into())));
         assert!(matches!(g.parse_move("zz"), Err(MoveError::Malformed(_))));
         assert!(matches!(g.parse_move(""), Err(MoveError::Malformed(_))));
+        assert_eq!(g.parse_move("nc6").map(|m| m.to()), Ok(Square::C6));
+        assert_eq!(g.parse_move("Nc6").map(|m| m.to()), Ok(Square::C6));
+        assert!(matches!(g.parse_move("qh9"), Err(MoveError::Malformed(_))));
         assert_eq!(g.ply(), 3);
     }
 

@@ -114,7 +114,9 @@ impl Worker {
                                 }));
                                 continue;
                             }
-                            let mut last = Instant::now() - INFO_INTERVAL;
+                            let mut last = Instant::now()
+                                .checked_sub(INFO_INTERVAL)
+                                .unwrap_or_else(Instant::now);
                             let mut unsent: Option<Info> = None;
                             let searched = panic::catch_unwind(AssertUnwindSafe(|| {
                                 engine.search(
