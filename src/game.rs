@@ -224,6 +224,8 @@ pub struct Game {
     keys: Vec<u64>,
     outcome: Option<Outcome>,
     clocks: Option<Clocks>,
+    /// The mover's time left after each move, when clocks ran (PGN `[%clk]`).
+    clk: Vec<Option<Duration>>,
     /// Player names for the PGN, White then Black.
     pub names: [String; 2],
     /// PGN `Date` tag (`YYYY.MM.DD`).
@@ -251,6 +253,7 @@ impl Game {
             sans: Vec::new(),
             outcome: None,
             clocks: None,
+            clk: Vec::new(),
             names: ["?".to_string(), "?".to_string()],
             date: today(),
         };
@@ -454,12 +457,14 @@ impl Game {
             }
             *left = *left - spent + clocks.tc.inc;
         }
+        let after = self.clocks.as_ref().map(|c| c.left(mover));
         let mut next = pos;
         let san = SanPlus::from_move_and_play_unchecked(&mut next, m);
         self.keys.push(key_of(&next));
         self.positions.push(next);
         self.moves.push(m);
         self.sans.push(san.to_string());
+        self.clk.push(after);
         self.outcome = self.rule_outcome();
         Ok(())
     }
@@ -517,12 +522,24 @@ impl Game {
         }
     }
 
-    /// Takes back the last move (clocks keep their time); returns it.
+    /// Takes back the last move, setting each clock back to its time after that side's
+    /// previous move; returns the move.
     pub fn undo(&mut self) -> Option<Move> {
         let m = self.moves.pop()?;
         self.positions.pop();
         self.keys.pop();
         self.sans.pop();
+        self.clk.pop();
+        if let Some(clocks) = self.clocks.as_mut() {
+            clocks.left = [clocks.tc.base; 2];
+            let first = self.positions[0].turn();
+            for (i, c) in self.clk.iter().enumerate() {
+                let mover = if i % 2 == 0 { first } else { !first };
+                if let Some(c) = c {
+                    clocks.left[side(mover)] = *c;
+                }
+            }
+        }
         self.outcome = self.rule_outcome();
         Some(m)
     }
@@ -607,6 +624,9 @@ impl Game {
             } else {
                 tokens.push(san.clone());
             }
+            if let Some(Some(left)) = self.clk.get(i) {
+                tokens.push(format!("{{[%clk {}]}}", format_clk(*left)));
+            }
             if turn == Color::Black {
                 num += 1;
             }
@@ -654,6 +674,20 @@ impl Game {
             let m = parsed.to_move(game.position()).map_err(|_| bad())?;
             game.play(m, None).map_err(|_| bad())?;
         }
+        if game.clocks.is_some() && raw.clks.iter().any(Option::is_some) {
+            // Restore the clocks as they stood: take back nothing, but replay the times.
+            game.clk = raw.clks.clone();
+            game.clk.resize(game.moves.len(), None);
+            if let Some(clocks) = game.clocks.as_mut() {
+                let first = game.positions[0].turn();
+                for (i, c) in game.clk.iter().enumerate() {
+                    let mover = if i % 2 == 0 { first } else { !first };
+                    if let Some(c) = c {
+                        clocks.left[side(mover)] = *c;
+                    }
+                }
+            }
+        }
         game.names = raw.names;
         if let Some(date) = raw.date {
             game.date = date;
@@ -681,6 +715,30 @@ pub fn side(color: Color) -> usize {
     color.fold_wb(0, 1)
 }
 
+/// `H:MM:SS.s`, the PGN `[%clk]` form.
+fn format_clk(d: Duration) -> String {
+    let tenths = d.as_millis() / 100;
+    let secs = tenths / 10;
+    format!(
+        "{}:{:02}:{:02}.{}",
+        secs / 3600,
+        secs / 60 % 60,
+        secs % 60,
+        tenths % 10
+    )
+}
+
+/// Reads the time from a comment holding `[%clk H:MM:SS(.s)]`.
+fn parse_clk(comment: &str) -> Option<Duration> {
+    let rest = &comment[comment.find("[%clk")? + 5..];
+    let value = rest[..rest.find(']')?].trim();
+    let mut secs = 0.0;
+    for part in value.split(':') {
+        secs = secs * 60.0 + part.parse::<f64>().ok()?;
+    }
+    (secs.is_finite() && secs >= 0.0 && secs < 1.0e9).then(|| Duration::from_secs_f64(secs))
+}
+
 /// Whether `text` has the shape of a UCI move (`e2e4`, `e7e8q`).
 fn looks_uci(text: &str) -> bool {
     let b = text.as_bytes();
@@ -697,6 +755,7 @@ struct RawGame {
     result: Option<String>,
     time_control: Option<String>,
     sans: Vec<String>,
+    clks: Vec<Option<Duration>>,
 }
 
 struct Collector;
@@ -733,6 +792,19 @@ impl Visitor for Collector {
 
     fn san(&mut self, movetext: &mut RawGame, san_plus: PgnSan) -> ControlFlow<RawGame> {
         movetext.sans.push(san_plus.san.to_string());
+        movetext.clks.push(None);
+        ControlFlow::Continue(())
+    }
+
+    fn comment(
+        &mut self,
+        movetext: &mut RawGame,
+        comment: pgn_reader::RawComment<'_>,
+    ) -> ControlFlow<RawGame> {
+        let text = String::from_utf8_lossy(comment.as_bytes());
+        if let (Some(d), Some(last)) = (parse_clk(&text), movetext.clks.last_mut()) {
+            *last = Some(d);
+        }
         ControlFlow::Continue(())
     }
 
@@ -866,6 +938,26 @@ mod tests {
                 winner: Some(Color::White),
                 reason: Reason::Time
             })
+        );
+        let pgn = g.to_pgn();
+        assert!(pgn.contains("1. e4 {[%clk 0:00:52.0]} 1-0"), "{pgn}");
+        let mut g = Game::new();
+        g.set_time_control(Some(TimeControl::parse("5+0").unwrap()));
+        g.play_text("d4", Some(Duration::from_millis(12_300)))
+            .unwrap();
+        g.play_text("d5", Some(Duration::from_secs(20))).unwrap();
+        g.play_text("c4", Some(Duration::from_secs(30))).unwrap();
+        let back = Game::from_pgn(&g.to_pgn()).unwrap();
+        assert_eq!(back.clocks(), g.clocks());
+        assert_eq!(
+            back.clocks().unwrap().left(Color::White),
+            Duration::from_millis(257_700)
+        );
+        g.undo();
+        assert_eq!(
+            g.clocks().unwrap().left(Color::White),
+            Duration::from_millis(287_700),
+            "undo gives the time back"
         );
         assert!(TimeControl::parse("x+1").is_err());
         assert!(TimeControl::parse("0+0").is_err());
