@@ -736,7 +736,9 @@ fn parse_clk(comment: &str) -> Option<Duration> {
     for part in value.split(':') {
         secs = secs * 60.0 + part.parse::<f64>().ok()?;
     }
-    (secs.is_finite() && secs >= 0.0 && secs < 1.0e9).then(|| Duration::from_secs_f64(secs))
+    (0.0..1.0e9)
+        .contains(&secs)
+        .then(|| Duration::from_secs_f64(secs))
 }
 
 /// Whether `text` has the shape of a UCI move (`e2e4`, `e7e8q`).
