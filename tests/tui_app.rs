@@ -370,3 +370,41 @@ fn an_engine_failure_is_reported_not_fatal() {
     app.update(ctrl('z'));
     assert_eq!(app.game.ply(), 0);
 }
+
+#[test]
+fn watch_delay_holds_a_quick_move_until_the_minimum_time() {
+    let settings = Settings {
+        white: Player::Engine,
+        black: Player::Engine,
+        ..Settings::default()
+    };
+    let mut app = App::new(settings, Game::new(), Mode::Watch, false);
+    app.min_delay = std::time::Duration::from_millis(150);
+    let fx = app.start();
+    let (generation, _) = search_of(&fx).unwrap();
+    let m = uci(&app, "d2d4");
+    app.update(done(generation, Purpose::Play, Some(m), 0));
+    assert_eq!(app.game.ply(), 0, "held back by the delay");
+    assert!(app.needs_ticks());
+    app.update(Action::Tick);
+    assert_eq!(app.game.ply(), 0);
+    std::thread::sleep(std::time::Duration::from_millis(170));
+    let fx = app.update(Action::Tick);
+    assert_eq!(app.game.sans(), ["d4"]);
+    assert!(search_of(&fx).is_some(), "Black starts thinking");
+}
+
+#[test]
+fn a_draw_offered_while_the_engine_thinks_is_judged_with_its_move() {
+    let mut app = new_app(Player::Human, Player::Engine);
+    let fx = type_line(&mut app, "e4");
+    let (generation, _) = search_of(&fx).unwrap();
+    let fx = type_line(&mut app, "draw");
+    assert!(search_of(&fx).is_none(), "the running search answers");
+    let m = uci(&app, "e7e5");
+    // The engine (Black, to move) rates its position +0.10: it declines and plays on.
+    app.update(done(generation, Purpose::Play, Some(m), 10));
+    assert_eq!(app.game.sans(), ["e4", "e5"]);
+    assert!(message(&app).contains("declines"));
+    assert!(app.draw_offer.is_none());
+}

@@ -234,3 +234,10 @@ fn square_colours_in_true_colour_256_and_no_colour() {
         "h5: last move, light"
     );
 }
+
+#[test]
+fn smallest_supported_terminal() {
+    let mut app = new_app(Player::Human, Player::Human, false);
+    ruy_lopez(&mut app);
+    insta::assert_snapshot!(render(&app, 60, 18));
+}
