@@ -15,8 +15,11 @@ use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, Position};
 
+use crate::book::{Book, BookOptions, BookRng};
 use crate::engine::node::key_of;
+use crate::engine::score::TB_WIN;
 use crate::engine::{Config, Control, Engine, Info, Limits, report};
+use crate::tablebase::{Tablebases, Wdl};
 
 const NAME: &str = concat!("Knightfall ", env!("CARGO_PKG_VERSION"));
 
@@ -32,6 +35,9 @@ pub fn info_line(info: &Info) -> String {
         info.hashfull,
         info.time_ms
     );
+    if info.tb_hits > 0 {
+        line.push_str(&format!(" tbhits {}", info.tb_hits));
+    }
     if !info.pv.is_empty() {
         line.push_str(" pv");
         for m in &info.pv {
@@ -51,6 +57,9 @@ enum Job {
         infinite: bool,
     },
     SetHash(usize),
+    SetBook(Option<Box<Book>>),
+    SetBookEnabled(bool),
+    SetTablebases(Option<Arc<Tablebases>>),
     SetOverhead(u64),
     Clear,
 }
@@ -62,8 +71,51 @@ fn send(line: &str) {
     let _ = out.flush();
 }
 
+/// A move decided without searching: from the book, or from the tables at the root.
+fn known_move(
+    pos: &Chess,
+    book: Option<&Book>,
+    tablebases: Option<&Tablebases>,
+    rng: &mut BookRng,
+) -> Option<shakmaty::Move> {
+    if let Some(book) = book
+        && let Some(m) = book.pick(pos, &BookOptions::default(), rng)
+    {
+        send(&format!(
+            "info string book move {} from {}",
+            m.to_uci(CastlingMode::Standard),
+            book.name()
+        ));
+        return Some(m);
+    }
+    let root = tablebases?.root_move(pos)?;
+    let score = match root.wdl {
+        Wdl::Win => TB_WIN - root.dtz.abs(),
+        Wdl::Loss => -TB_WIN + root.dtz.abs(),
+        _ => 0,
+    };
+    send(&format!(
+        "info depth 1 score {} tbhits 1 pv {} string tb {} dtz {}",
+        report(score),
+        root.mv.to_uci(CastlingMode::Standard),
+        root.outcome_word(),
+        root.dtz
+    ));
+    Some(root.mv)
+}
+
 fn worker(jobs: Receiver<Job>) {
     let mut engine = Engine::new(Config::default());
+    let mut book = match Book::embedded() {
+        Ok(book) => Some(Box::new(book)),
+        Err(err) => {
+            send(&format!("info string no opening book: {err}"));
+            None
+        }
+    };
+    let mut book_enabled = true;
+    let mut tablebases: Option<Arc<Tablebases>> = None;
+    let mut rng = BookRng::from_entropy();
     for job in jobs {
         match job {
             Job::Search {
@@ -73,9 +125,25 @@ fn worker(jobs: Receiver<Job>) {
                 control,
                 infinite,
             } => {
-                let result = engine.search(&pos, &history, &limits, &control, &mut |info| {
-                    send(&info_line(info))
-                });
+                let chosen = known_move(
+                    &pos,
+                    book.as_deref().filter(|_| book_enabled),
+                    tablebases.as_deref(),
+                    &mut rng,
+                );
+                let result = match chosen {
+                    Some(m) => crate::engine::SearchResult {
+                        best: Some(m),
+                        ponder: None,
+                        score: 0,
+                        depth: 0,
+                        nodes: 0,
+                        pv: vec![m],
+                    },
+                    None => engine.search(&pos, &history, &limits, &control, &mut |info| {
+                        send(&info_line(info))
+                    }),
+                };
                 // UCI forbids answering an infinite or ponder search before stop/ponderhit.
                 while (infinite || control.pondering.load(Ordering::Acquire))
                     && !control.stop.load(Ordering::Acquire)
@@ -92,6 +160,12 @@ fn worker(jobs: Receiver<Job>) {
                 send(&line);
             }
             Job::SetHash(mb) => engine.set_hash(mb),
+            Job::SetBook(new) => book = new,
+            Job::SetBookEnabled(on) => book_enabled = on,
+            Job::SetTablebases(tb) => {
+                engine.set_tablebases(tb.clone());
+                tablebases = tb;
+            }
             Job::SetOverhead(ms) => engine.set_move_overhead(ms),
             Job::Clear => engine.clear(),
         }
@@ -106,6 +180,8 @@ pub struct Session {
     jobs: Sender<Job>,
     current: Option<Arc<Control>>,
     worker: Option<thread::JoinHandle<()>>,
+    syzygy_path: String,
+    probe_limit: usize,
 }
 
 impl Default for Session {
@@ -123,12 +199,46 @@ impl Session {
             .stack_size(64 * 1024 * 1024)
             .spawn(move || worker(rx))
             .expect("spawning the search thread");
-        Session {
+        let mut session = Session {
             pos: Chess::default(),
             history: Vec::new(),
             jobs,
             current: None,
             worker: Some(worker),
+            syzygy_path: String::new(),
+            probe_limit: 7,
+        };
+        if let Ok(path) = std::env::var("SYZYGY_PATH")
+            && !path.is_empty()
+        {
+            session.set_syzygy(&path);
+        }
+        session
+    }
+
+    fn set_syzygy(&mut self, path: &str) {
+        self.syzygy_path = path.to_string();
+        if path.is_empty() || path == "<empty>" {
+            self.post(Job::SetTablebases(None));
+            return;
+        }
+        match Tablebases::open(path) {
+            Ok(mut tb) => {
+                tb.set_probe_limit(self.probe_limit);
+                send(&format!(
+                    "info string tablebases: {} files, up to {} pieces",
+                    tb.file_count(),
+                    tb.max_pieces()
+                ));
+                for warning in tb.warnings() {
+                    send(&format!("info string tablebases: {warning}"));
+                }
+                self.post(Job::SetTablebases(Some(Arc::new(tb))));
+            }
+            Err(err) => {
+                send(&format!("info string tablebases not loaded: {err}"));
+                self.post(Job::SetTablebases(None));
+            }
         }
     }
 
@@ -160,6 +270,10 @@ impl Session {
                 send("option name Move Overhead type spin default 30 min 0 max 5000");
                 send("option name Clear Hash type button");
                 send("option name Ponder type check default false");
+                send("option name OwnBook type check default true");
+                send("option name BookFile type string default <embedded>");
+                send("option name SyzygyPath type string default <empty>");
+                send("option name SyzygyProbeLimit type spin default 7 min 0 max 7");
                 send("uciok");
             }
             "isready" => send("readyok"),
@@ -303,6 +417,44 @@ impl Session {
                 }
             }
             "clear hash" => self.post(Job::Clear),
+            "ownbook" => match value.map(str::to_ascii_lowercase).as_deref() {
+                Some("true") => self.post(Job::SetBookEnabled(true)),
+                Some("false") => self.post(Job::SetBookEnabled(false)),
+                _ => send("info string OwnBook must be true or false"),
+            },
+            "bookfile" => {
+                let path = value.unwrap_or("");
+                let loaded = if path.is_empty() || path == "<embedded>" {
+                    Book::embedded()
+                } else {
+                    Book::open(path)
+                };
+                match loaded {
+                    Ok(book) => {
+                        send(&format!(
+                            "info string book {} with {} entries",
+                            book.name(),
+                            book.len()
+                        ));
+                        self.post(Job::SetBook(Some(Box::new(book))));
+                    }
+                    Err(err) => {
+                        send(&format!(
+                            "info string book not loaded, playing without: {err}"
+                        ));
+                        self.post(Job::SetBook(None));
+                    }
+                }
+            }
+            "syzygypath" => self.set_syzygy(value.unwrap_or("")),
+            "syzygyprobelimit" => match number {
+                Some(n) if n <= 7 => {
+                    self.probe_limit = n as usize;
+                    let path = self.syzygy_path.clone();
+                    self.set_syzygy(&path);
+                }
+                _ => send("info string SyzygyProbeLimit must be a number from 0 to 7"),
+            },
             "ponder" => {}
             _ => send(&format!("info string unknown option: {name}")),
         }

@@ -107,6 +107,7 @@ fn handshake_and_search() {
             .any(|l| l.starts_with("option name Move Overhead"))
     );
     e.send("setoption name Hash value 32");
+    e.send("setoption name OwnBook value false");
     e.send("isready");
     e.until("readyok", WAIT);
     e.send("ucinewgame");
@@ -158,6 +159,7 @@ fn garbage_is_reported_and_ignored() {
 #[test]
 fn stop_ends_an_infinite_search_quickly() {
     let mut e = Engine::start(&["uci"]);
+    e.send("setoption name OwnBook value false");
     e.send("position startpos");
     e.send("go infinite");
     e.until("info depth 3", WAIT);
@@ -264,5 +266,56 @@ fn a_long_move_list_is_accepted() {
     e.send("go depth 5");
     let best = bestmove(&e.until("bestmove", WAIT));
     assert_legal(&moves, &best);
+    e.quit();
+}
+
+#[test]
+fn book_moves_by_default_and_owbook_off() {
+    let mut e = Engine::start(&["uci"]);
+    e.send("position startpos");
+    e.send("go depth 4");
+    let lines = e.until("bestmove", WAIT);
+    assert!(
+        lines.iter().any(|l| l.starts_with("info string book move")),
+        "{lines:#?}"
+    );
+    assert_legal(&[], &bestmove(&lines));
+    e.send("setoption name OwnBook value false");
+    e.send("go depth 4");
+    let lines = e.until("bestmove", WAIT);
+    assert!(!lines.iter().any(|l| l.contains("book move")));
+    assert!(lines.iter().any(|l| l.starts_with("info depth 4 ")));
+    e.send("setoption name BookFile value /no/such/book.bin");
+    let line = &e.until("info string", WAIT)[0];
+    assert!(
+        line.contains("book not loaded") && line.contains("/no/such/book.bin"),
+        "{line}"
+    );
+    e.quit();
+}
+
+#[test]
+fn tablebase_root_move_and_probes() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/syzygy");
+    if !std::path::Path::new(dir).exists() {
+        eprintln!("skipping: {dir} not found");
+        return;
+    }
+    let mut e = Engine::start(&["uci"]);
+    e.send(&format!("setoption name SyzygyPath value {dir}"));
+    assert!(e.until("info string", WAIT)[0].contains("tablebases:"));
+    // KRvK: the root move comes from the tables.
+    e.send("position fen 8/8/4k3/8/2K5/3R4/8/8 w - - 0 1");
+    e.send("go movetime 1000");
+    let lines = e.until("bestmove", WAIT);
+    assert!(
+        lines.iter().any(|l| l.contains("string tb win dtz")),
+        "{lines:#?}"
+    );
+    // Six pieces: the search runs and probes after captures into five-piece positions.
+    e.send("position fen 8/8/3k4/8/1r6/3K4/1R1P4/7R b - - 0 1");
+    e.send("go depth 8");
+    let lines = e.until("bestmove", WAIT);
+    assert!(lines.iter().any(|l| l.contains(" tbhits ")), "{lines:#?}");
     e.quit();
 }

@@ -14,9 +14,12 @@ pub mod see;
 pub mod time;
 pub mod tt;
 
+use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
 use shakmaty::{Chess, Move, Position};
+
+use crate::tablebase::Tablebases;
 
 pub use eval::{Evaluator, Profile};
 pub use limits::Limits;
@@ -69,6 +72,8 @@ pub struct Info {
     pub time_ms: u64,
     /// Transposition table use in permille.
     pub hashfull: u32,
+    /// Tablebase probes that gave a value.
+    pub tb_hits: u64,
     /// Principal variation.
     pub pv: Vec<Move>,
 }
@@ -93,6 +98,7 @@ pub struct SearchResult {
 /// The engine: its configuration and the tables it keeps between searches.
 pub struct Engine {
     config: Config,
+    tablebases: Option<Arc<Tablebases>>,
     tt: tt::Table,
     history: Box<ordering::History>,
 }
@@ -101,6 +107,7 @@ impl Engine {
     /// An engine with `config`.
     pub fn new(config: Config) -> Engine {
         Engine {
+            tablebases: None,
             tt: tt::Table::new(config.hash_mb),
             history: ordering::History::new(),
             config,
@@ -121,6 +128,12 @@ impl Engine {
     /// Sets the move overhead in milliseconds.
     pub fn set_move_overhead(&mut self, ms: u64) {
         self.config.move_overhead_ms = ms;
+    }
+
+    /// Gives the search Syzygy tables to probe (or takes them away).
+    pub fn set_tablebases(&mut self, tablebases: Option<Arc<Tablebases>>) {
+        self.tablebases = tablebases;
+        self.tt.clear();
     }
 
     /// Switches the evaluation profile.
@@ -154,7 +167,8 @@ impl Engine {
             root.turn(),
             self.config.move_overhead_ms,
             history,
-        );
+        )
+        .with_tablebases(self.tablebases.as_deref());
         let max_depth = limits.depth.unwrap_or(u32::MAX);
         searcher.run(root, max_depth, on_info)
     }

@@ -12,11 +12,12 @@ use super::eval::{Evaluator, game_phase};
 use super::limits::Limits;
 use super::node::{Node, key_of};
 use super::ordering::{History, Picker, is_tactical};
-use super::score::{INFINITY, MATE, MAX_PLY, TB_WIN_BOUND};
+use super::score::{INFINITY, MATE, MAX_PLY, TB_WIN, TB_WIN_BOUND};
 use super::see::{see, value};
 use super::time::Clock;
 use super::tt::{Bound, Hit, Table, encode_move};
 use super::{Control, Info, SearchResult};
+use crate::tablebase::{Tablebases, Wdl};
 
 type Line = ArrayVec<Move, MAX_PLY>;
 
@@ -54,6 +55,9 @@ pub struct Searcher<'a> {
     /// Best root move found in the current iteration (set only from completed child searches).
     root_best: Option<(Move, i32)>,
     root_order_hint: Option<Move>,
+    tablebases: Option<&'a Tablebases>,
+    /// Tablebase probes that returned a value.
+    pub tb_hits: u64,
 }
 
 impl<'a> Searcher<'a> {
@@ -84,7 +88,15 @@ impl<'a> Searcher<'a> {
             stopped: false,
             root_best: None,
             root_order_hint: None,
+            tablebases: None,
+            tb_hits: 0,
         }
+    }
+
+    /// Lets the search probe Syzygy tables (WDL) after captures and pawn moves.
+    pub fn with_tablebases(mut self, tablebases: Option<&'a Tablebases>) -> Self {
+        self.tablebases = tablebases;
+        self
     }
 
     /// Runs iterative deepening from `root` until a limit is reached.
@@ -145,6 +157,7 @@ impl<'a> Searcher<'a> {
                 nps: nps(self.nodes, elapsed),
                 time_ms: elapsed.as_millis() as u64,
                 hashfull: self.tt.hashfull(),
+                tb_hits: self.tb_hits,
                 pv: result.pv.clone(),
             });
             if self.control.pondering.load(Ordering::Relaxed) {
@@ -252,6 +265,23 @@ impl<'a> Searcher<'a> {
             }
             if ply >= MAX_PLY - 1 {
                 return node.relative_eval(&self.eval);
+            }
+            // Right after a capture or pawn move the tables' WDL value is exact.
+            if let Some(tb) = self.tablebases
+                && pos.halfmoves() == 0
+                && pos.board().occupied().count() <= tb.probe_pieces()
+                && let Some(wdl) = tb.probe_wdl_search(pos)
+            {
+                self.tb_hits += 1;
+                let score = match wdl {
+                    Wdl::Win => TB_WIN - ply as i32,
+                    Wdl::Loss => -TB_WIN + ply as i32,
+                    // Cursed wins and blessed losses are draws under the fifty-move rule.
+                    _ => 0,
+                };
+                self.tt
+                    .store(node.key, ply, 0, score, 0, MAX_PLY as i32, Bound::Exact);
+                return score;
             }
         }
         if in_check {
