@@ -408,3 +408,20 @@ fn a_draw_offered_while_the_engine_thinks_is_judged_with_its_move() {
     assert!(message(&app).contains("declines"));
     assert!(app.draw_offer.is_none());
 }
+
+#[test]
+fn page_keys_browse_ten_moves_at_a_time() {
+    let mut app = app_hh();
+    for m in "a3 a6 b3 b6 c3 c6 d3 d6 e3 e6 f3 f6 g3 g6 h3 h6 a4 a5 b4 b5 c4 c5 d4 d5".split(' ') {
+        type_line(&mut app, m);
+    }
+    assert_eq!(app.game.ply(), 24);
+    app.update(key(KeyCode::PageUp));
+    assert_eq!(app.shown_ply(), 4);
+    app.update(key(KeyCode::PageUp));
+    assert_eq!(app.shown_ply(), 0);
+    app.update(key(KeyCode::PageDown));
+    assert_eq!(app.shown_ply(), 20);
+    app.update(key(KeyCode::PageDown));
+    assert_eq!(app.view, None);
+}

@@ -459,8 +459,14 @@ impl App {
                     self.view = (ply + 1 < self.game.ply()).then_some(ply + 1);
                 }
             }
-            KeyCode::Home | KeyCode::PageUp => self.view = Some(0),
-            KeyCode::End | KeyCode::PageDown => self.view = None,
+            KeyCode::Home => self.view = Some(0),
+            KeyCode::End => self.view = None,
+            // A page of the move list: ten moves.
+            KeyCode::PageUp => self.view = Some(self.shown_ply().saturating_sub(20)),
+            KeyCode::PageDown => {
+                let ply = self.shown_ply() + 20;
+                self.view = (ply < self.game.ply()).then_some(ply);
+            }
             _ => {}
         }
     }

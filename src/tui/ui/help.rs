@@ -23,7 +23,7 @@ pub const HELP: [&str; 20] = [
     "Ctrl-S   save [FILE]  save the game as PGN",
     "Ctrl-E   fen          show the position's FEN",
     "Ctrl-L   moves        list the legal moves",
-    "← → Home End          step through earlier positions; Esc: back",
+    "← → PgUp PgDn Home End  browse earlier positions; Esc: back",
     "Space / Ctrl-P  pause  watch mode: pause and resume",
     ">        step         watch mode: one move while paused",
     "? F1     help         this help",
