@@ -3,9 +3,12 @@
 
 use std::time::Instant;
 
+use std::sync::Arc;
+
 use anyhow::Result;
 
 use crate::engine::{Config, Control, Engine, Limits};
+use crate::tablebase::Tablebases;
 
 /// Opening, middlegame and endgame positions: the standard perft positions, 30 middlegames from
 /// engine games (the project's bench set) and a few endgames.
@@ -52,6 +55,18 @@ pub const POSITIONS: &[&str] = &[
     "8/8/1p1k4/8/1P1K4/8/8/8 w - - 0 1",
 ];
 
+/// Six-piece endings whose captures lead into the five-piece tables, for measuring probes.
+pub const TABLEBASE_POSITIONS: &[&str] = &[
+    "8/8/3k4/8/1r6/3K4/1R1P4/7R b - - 0 1",
+    "8/5k2/8/3P4/8/2K1N3/8/r6R w - - 0 1",
+    "6k1/5p2/8/8/8/2B5/5K2/r3R3 w - - 0 1",
+    "8/2k5/8/1p6/1P6/2K5/4R3/6r1 w - - 0 1",
+    "4k3/8/8/3n4/8/8/2R2P2/4K2r w - - 0 1",
+    "8/8/8/4k3/8/1P6/1R3K2/3r2R1 b - - 0 1",
+    "8/1k6/8/8/2r5/5P2/3RKR2/8 b - - 0 1",
+    "3k4/8/8/8/8/4B3/2R2K2/3r3n w - - 0 1",
+];
+
 /// Arguments of `bench`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -61,6 +76,9 @@ pub struct Args {
     /// Transposition table size in MB.
     #[arg(long, default_value_t = 16)]
     pub hash: usize,
+    /// Syzygy directories (DIR[:DIR...]): search the six-piece endings with probing instead.
+    #[arg(long)]
+    pub syzygy: Option<String>,
 }
 
 /// Depth used when none is given.
@@ -68,33 +86,57 @@ pub const DEFAULT_DEPTH: u32 = 9;
 
 /// Searches every position with a fresh engine and prints per-position and total figures.
 pub fn run(args: &Args) -> Result<()> {
+    let tablebases = match &args.syzygy {
+        Some(spec) => Some(Arc::new(Tablebases::open(spec)?)),
+        None => None,
+    };
+    let positions = if tablebases.is_some() {
+        TABLEBASE_POSITIONS
+    } else {
+        POSITIONS
+    };
     let mut total_nodes = 0u64;
+    let mut total_tb_hits = 0u64;
     let start = Instant::now();
-    for (i, fen) in POSITIONS.iter().enumerate() {
+    for (i, fen) in positions.iter().enumerate() {
         let pos = super::parse_fen(fen)?;
         let mut engine = Engine::new(Config {
             hash_mb: args.hash,
             ..Config::default()
         });
+        engine.set_tablebases(tablebases.clone());
         let control = Control::default();
         let t = Instant::now();
-        let result = engine.search(&pos, &[], &Limits::depth(args.depth), &control, &mut |_| {});
+        let mut tb_hits = 0;
+        let result = engine.search(
+            &pos,
+            &[],
+            &Limits::depth(args.depth),
+            &control,
+            &mut |info| tb_hits = info.tb_hits,
+        );
+        total_tb_hits += tb_hits;
         let ms = t.elapsed().as_millis();
         let best = result
             .best
             .map(|m| m.to_uci(shakmaty::CastlingMode::Standard).to_string())
             .unwrap_or_else(|| "(none)".into());
         println!(
-            "position {:>2}/{}: best {best:<6} score {:<10} nodes {:>10} time {ms} ms  {fen}",
+            "position {:>2}/{}: best {best:<6} score {:<10} nodes {:>10} tbhits {tb_hits} time {ms} ms  {fen}",
             i + 1,
-            POSITIONS.len(),
+            positions.len(),
             crate::engine::report(result.score),
             result.nodes
         );
         total_nodes += result.nodes;
     }
     let elapsed = start.elapsed();
-    let nps = total_nodes as u128 * 1000 / elapsed.as_millis().max(1);
+    let ms = elapsed.as_millis().max(1);
+    let nps = total_nodes as u128 * 1000 / ms;
+    if tablebases.is_some() {
+        let rate = total_tb_hits as u128 * 1000 / ms;
+        println!("{total_tb_hits} tbhits {rate} probes per second");
+    }
     println!("{total_nodes} nodes {nps} nps");
     Ok(())
 }

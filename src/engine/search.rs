@@ -266,23 +266,6 @@ impl<'a> Searcher<'a> {
             if ply >= MAX_PLY - 1 {
                 return node.relative_eval(&self.eval);
             }
-            // Right after a capture or pawn move the tables' WDL value is exact.
-            if let Some(tb) = self.tablebases
-                && pos.halfmoves() == 0
-                && pos.board().occupied().count() <= tb.probe_pieces()
-                && let Some(wdl) = tb.probe_wdl_search(pos)
-            {
-                self.tb_hits += 1;
-                let score = match wdl {
-                    Wdl::Win => TB_WIN - ply as i32,
-                    Wdl::Loss => -TB_WIN + ply as i32,
-                    // Cursed wins and blessed losses are draws under the fifty-move rule.
-                    _ => 0,
-                };
-                self.tt
-                    .store(node.key, ply, 0, score, 0, MAX_PLY as i32, Bound::Exact);
-                return score;
-            }
         }
         if in_check {
             depth += 1;
@@ -305,6 +288,24 @@ impl<'a> Searcher<'a> {
             && cuts(h, alpha, beta)
         {
             return h.score;
+        }
+        // Right after a capture or pawn move the tables' WDL value is exact.
+        if ply > 0
+            && let Some(tb) = self.tablebases
+            && pos.halfmoves() == 0
+            && pos.board().occupied().count() <= tb.probe_pieces()
+            && let Some(wdl) = tb.probe_wdl_search(pos)
+        {
+            self.tb_hits += 1;
+            let score = match wdl {
+                Wdl::Win => TB_WIN - ply as i32,
+                Wdl::Loss => -TB_WIN + ply as i32,
+                // Cursed wins and blessed losses are draws under the fifty-move rule.
+                _ => 0,
+            };
+            self.tt
+                .store(node.key, ply, 0, score, 0, MAX_PLY as i32, Bound::Exact);
+            return score;
         }
 
         let static_eval = if in_check {
