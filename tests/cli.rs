@@ -84,3 +84,22 @@ fn bench_is_deterministic() {
     assert_eq!(nodes(&a), nodes(&b));
     assert_eq!(a.lines().filter(|l| l.starts_with("position ")).count(), 40);
 }
+
+#[test]
+fn analyse_reports_the_tablebase_result() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/syzygy");
+    if !std::path::Path::new(dir).exists() {
+        eprintln!("skipping: {dir} not found");
+        return;
+    }
+    let (ok, out, _) = knightfall(&[
+        "analyse",
+        "--depth",
+        "4",
+        "--syzygy",
+        dir,
+        "8/8/4k3/8/2K5/3R4/8/8 w - - 0 1",
+    ]);
+    assert!(ok);
+    assert!(out.contains("tablebase: win, DTZ "), "{out}");
+}

@@ -1,10 +1,13 @@
 //! `knightfall analyse`: searches one position, printing UCI-style info lines and the result in SAN.
 
+use std::sync::Arc;
+
 use anyhow::Result;
 use shakmaty::Position;
 use shakmaty::san::SanPlus;
 
 use crate::engine::{Config, Control, Engine, Limits};
+use crate::tablebase::Tablebases;
 use crate::uci::info_line;
 
 /// Arguments of `analyse`.
@@ -19,6 +22,9 @@ pub struct Args {
     /// Transposition table size in MB.
     #[arg(long, default_value_t = 64)]
     pub hash: usize,
+    /// Syzygy directories (DIR[:DIR...]); defaults to $SYZYGY_PATH when set.
+    #[arg(long, env = "SYZYGY_PATH")]
+    pub syzygy: Option<String>,
     /// The position in FEN.
     #[arg(required = true, num_args = 1..)]
     pub fen: Vec<String>,
@@ -37,6 +43,18 @@ pub fn run(args: &Args) -> Result<()> {
         move_overhead_ms: 0,
         ..Config::default()
     });
+    if let Some(spec) = args.syzygy.as_deref().filter(|s| !s.is_empty()) {
+        let tablebases = Arc::new(Tablebases::open(spec)?);
+        if let Some(root) = tablebases.root_move(&pos) {
+            println!(
+                "tablebase: {}, DTZ {}, best {}",
+                root.outcome_word(),
+                root.dtz,
+                SanPlus::from_move(pos.clone(), root.mv)
+            );
+        }
+        engine.set_tablebases(Some(tablebases));
+    }
     let control = Control::default();
     let result = engine.search(&pos, &[], &limits, &control, &mut |info| {
         println!("{}", info_line(info));
