@@ -82,7 +82,7 @@ pub struct Args {
 }
 
 /// Depth used when none is given.
-pub const DEFAULT_DEPTH: u32 = 9;
+pub const DEFAULT_DEPTH: u32 = 12;
 
 /// Searches every position with a fresh engine and prints per-position and total figures.
 pub fn run(args: &Args) -> Result<()> {
