@@ -12,7 +12,7 @@ use super::eval::{Evaluator, game_phase};
 use super::limits::Limits;
 use super::node::{Node, key_of};
 use super::ordering::{History, Picker, is_tactical};
-use super::score::{INFINITY, MATE, MAX_PLY, TB_WIN, TB_WIN_BOUND};
+use super::score::{INFINITY, MATE, MATE_BOUND, MAX_PLY, TB_WIN, TB_WIN_BOUND};
 use super::see::{see, value};
 use super::time::Clock;
 use super::tt::{Bound, Hit, Table, encode_move};
@@ -318,7 +318,7 @@ impl<'a> Searcher<'a> {
 
         if !pv_node && !in_check && ply > 0 {
             // Reverse futility: far enough above beta that a shallow search won't fall below.
-            if depth <= 6 && static_eval - 80 * depth >= beta && beta.abs() < TB_WIN_BOUND {
+            if depth <= 6 && static_eval - 80 * depth >= beta && beta.abs() < MATE_BOUND {
                 return static_eval;
             }
             // Null move: if passing still fails high, a real move will too.
@@ -326,7 +326,7 @@ impl<'a> Searcher<'a> {
                 && depth >= 3
                 && static_eval >= beta
                 && has_pieces(pos, pos.turn())
-                && beta.abs() < TB_WIN_BOUND
+                && beta.abs() < MATE_BOUND
                 && let Ok(null_pos) = pos.clone().swap_turn()
             {
                 {
