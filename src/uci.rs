@@ -57,6 +57,7 @@ enum Job {
         infinite: bool,
     },
     SetHash(usize),
+    SetLevel(u8),
     SetBook(Option<Box<Book>>),
     SetBookEnabled(bool),
     SetTablebases(Option<Arc<Tablebases>>),
@@ -160,6 +161,7 @@ fn worker(jobs: Receiver<Job>) {
                 send(&line);
             }
             Job::SetHash(mb) => engine.set_hash(mb),
+            Job::SetLevel(level) => engine.set_level(level),
             Job::SetBook(new) => book = new,
             Job::SetBookEnabled(on) => book_enabled = on,
             Job::SetTablebases(tb) => {
@@ -270,6 +272,7 @@ impl Session {
                 send("option name Move Overhead type spin default 30 min 0 max 5000");
                 send("option name Clear Hash type button");
                 send("option name Ponder type check default false");
+                send("option name Skill Level type spin default 10 min 1 max 10");
                 send("option name OwnBook type check default true");
                 send("option name BookFile type string default <embedded>");
                 send("option name SyzygyPath type string default <empty>");
@@ -417,6 +420,10 @@ impl Session {
                 }
             }
             "clear hash" => self.post(Job::Clear),
+            "skill level" => match number {
+                Some(level) if (1..=10).contains(&level) => self.post(Job::SetLevel(level as u8)),
+                _ => send("info string Skill Level must be a number from 1 to 10"),
+            },
             "ownbook" => match value.map(str::to_ascii_lowercase).as_deref() {
                 Some("true") => self.post(Job::SetBookEnabled(true)),
                 Some("false") => self.post(Job::SetBookEnabled(false)),

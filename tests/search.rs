@@ -271,3 +271,52 @@ fn bench_node_count_is_repeatable() {
     assert_eq!(a.nodes, b.nodes);
     assert_eq!(a.best, b.best);
 }
+
+#[test]
+fn low_levels_are_capped_and_still_legal() {
+    let pos = common::position("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3");
+    let mut full = engine();
+    let strong = search(&mut full, &pos, &[], Limits::depth(6));
+    for level in 1..=9u8 {
+        let mut e = engine();
+        e.set_level(level);
+        let cap = knightfall::engine::strength::settings(level);
+        let result = search(&mut e, &pos, &[], Limits::depth(6));
+        assert!(pos.is_legal(result.best.unwrap()));
+        assert!(
+            result.nodes <= cap.nodes.unwrap(),
+            "level {level}: {} nodes",
+            result.nodes
+        );
+        assert!(result.depth <= cap.depth.unwrap());
+    }
+    // Level 10 is the full engine: same search, same nodes.
+    let mut ten = engine();
+    ten.set_level(10);
+    assert_eq!(
+        search(&mut ten, &pos, &[], Limits::depth(6)).nodes,
+        strong.nodes
+    );
+}
+
+#[test]
+fn a_weak_level_varies_between_games_but_not_within_one() {
+    let pos = Chess::default();
+    let mut e = engine();
+    e.set_level(2);
+    let first = search(&mut e, &pos, &[], Limits::default());
+    assert_eq!(
+        search(&mut e, &pos, &[], Limits::default()).best,
+        first.best
+    );
+    let mut moves = std::collections::HashSet::new();
+    for _ in 0..12 {
+        e.clear();
+        moves.insert(search(&mut e, &pos, &[], Limits::default()).best.unwrap());
+    }
+    assert!(
+        moves.len() >= 3,
+        "only {} distinct first moves",
+        moves.len()
+    );
+}

@@ -319,3 +319,29 @@ fn tablebase_root_move_and_probes() {
     assert!(lines.iter().any(|l| l.contains(" tbhits ")), "{lines:#?}");
     e.quit();
 }
+
+#[test]
+fn skill_level_option() {
+    let mut e = Engine::start(&["uci"]);
+    e.send("uci");
+    let lines = e.until("uciok", WAIT);
+    assert!(
+        lines
+            .iter()
+            .any(|l| l == "option name Skill Level type spin default 10 min 1 max 10")
+    );
+    e.send("setoption name Skill Level value 11");
+    assert!(e.until("info string", WAIT)[0].contains("Skill Level"));
+    e.send("setoption name Skill Level value 1");
+    e.send("setoption name OwnBook value false");
+    e.send("position startpos moves e2e4");
+    e.send("go wtime 60000 btime 60000");
+    let lines = e.until("bestmove", WAIT);
+    // Level 1 looks one ply deep only, however much time it has.
+    assert!(
+        lines.iter().all(|l| !l.starts_with("info depth 2 ")),
+        "{lines:#?}"
+    );
+    assert_legal(&["e2e4"], &bestmove(&lines));
+    e.quit();
+}

@@ -11,6 +11,7 @@ pub mod pst;
 pub mod score;
 pub mod search;
 pub mod see;
+pub mod strength;
 pub mod time;
 pub mod tt;
 
@@ -99,6 +100,8 @@ pub struct SearchResult {
 pub struct Engine {
     config: Config,
     tablebases: Option<Arc<Tablebases>>,
+    level: u8,
+    seed: u64,
     tt: tt::Table,
     history: Box<ordering::History>,
 }
@@ -108,6 +111,8 @@ impl Engine {
     pub fn new(config: Config) -> Engine {
         Engine {
             tablebases: None,
+            level: strength::MAX_LEVEL,
+            seed: 0x5EED,
             tt: tt::Table::new(config.hash_mb),
             history: ordering::History::new(),
             config,
@@ -142,8 +147,23 @@ impl Engine {
         self.tt.clear();
     }
 
-    /// Forgets everything learned (new game).
+    /// Sets the playing level (1 weakest to 10 full strength) for the following searches.
+    pub fn set_level(&mut self, level: u8) {
+        self.level = level.clamp(1, strength::MAX_LEVEL);
+        self.tt.clear();
+    }
+
+    /// The playing level.
+    pub fn level(&self) -> u8 {
+        self.level
+    }
+
+    /// Forgets everything learned (new game); a weakened level gets new evaluation errors.
     pub fn clear(&mut self) {
+        self.seed = self
+            .seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
         self.tt.clear();
         self.history = ordering::History::new();
     }
@@ -158,6 +178,15 @@ impl Engine {
         control: &Control,
         on_info: &mut dyn FnMut(&Info),
     ) -> SearchResult {
+        let level = strength::settings(self.level);
+        let mut limits = limits.clone();
+        if let Some(cap) = level.depth {
+            limits.depth = Some(limits.depth.map_or(cap, |d| d.min(cap)));
+        }
+        if let Some(cap) = level.nodes {
+            limits.nodes = Some(limits.nodes.map_or(cap, |n| n.min(cap)));
+        }
+        let limits = &limits;
         let mut searcher = search::Searcher::new(
             &mut self.tt,
             &mut self.history,
@@ -168,7 +197,8 @@ impl Engine {
             self.config.move_overhead_ms,
             history,
         )
-        .with_tablebases(self.tablebases.as_deref());
+        .with_tablebases(self.tablebases.as_deref())
+        .with_noise(level.noise, self.seed);
         let max_depth = limits.depth.unwrap_or(u32::MAX);
         searcher.run(root, max_depth, on_info)
     }

@@ -14,6 +14,7 @@ use super::node::{Node, key_of};
 use super::ordering::{History, Picker, is_tactical};
 use super::score::{INFINITY, MATE, MATE_BOUND, MAX_PLY, TB_WIN, TB_WIN_BOUND};
 use super::see::{see, value};
+use super::strength::noise;
 use super::time::Clock;
 use super::tt::{Bound, Hit, Table, encode_move};
 use super::{Control, Info, SearchResult};
@@ -56,6 +57,8 @@ pub struct Searcher<'a> {
     root_best: Option<(Move, i32)>,
     root_order_hint: Option<Move>,
     tablebases: Option<&'a Tablebases>,
+    /// Evaluation noise for weakened levels: amplitude and per-game seed.
+    noise: (i32, u64),
     /// Tablebase probes that returned a value.
     pub tb_hits: u64,
 }
@@ -89,6 +92,7 @@ impl<'a> Searcher<'a> {
             root_best: None,
             root_order_hint: None,
             tablebases: None,
+            noise: (0, 0),
             tb_hits: 0,
         }
     }
@@ -97,6 +101,18 @@ impl<'a> Searcher<'a> {
     pub fn with_tablebases(mut self, tablebases: Option<&'a Tablebases>) -> Self {
         self.tablebases = tablebases;
         self
+    }
+
+    /// Adds a deterministic error of up to `amplitude` centipawns to every static evaluation.
+    pub fn with_noise(mut self, amplitude: i32, seed: u64) -> Self {
+        self.noise = (amplitude, seed);
+        self
+    }
+
+    #[inline]
+    fn evaluate(&self, node: &Node) -> i32 {
+        let (amplitude, seed) = self.noise;
+        node.relative_eval(&self.eval) + noise(node.key, seed, amplitude)
     }
 
     /// Runs iterative deepening from `root` until a limit is reached.
@@ -202,6 +218,11 @@ impl<'a> Searcher<'a> {
 
     #[inline]
     fn check_limits(&mut self) {
+        // The node budget is exact (low levels rely on it); clocks are read less often.
+        if self.node_limit.is_some_and(|n| self.nodes >= n) {
+            self.stopped = true;
+            return;
+        }
         if self.nodes & 1023 != 0 {
             return;
         }
@@ -213,7 +234,7 @@ impl<'a> Searcher<'a> {
             self.clock.restart();
             return;
         }
-        if self.clock.hard_expired() || self.node_limit.is_some_and(|n| self.nodes >= n) {
+        if self.clock.hard_expired() {
             self.stopped = true;
         }
     }
@@ -264,7 +285,7 @@ impl<'a> Searcher<'a> {
                 return alpha;
             }
             if ply >= MAX_PLY - 1 {
-                return node.relative_eval(&self.eval);
+                return self.evaluate(node);
             }
         }
         if in_check {
@@ -313,7 +334,7 @@ impl<'a> Searcher<'a> {
         } else if let Some(h) = hit {
             h.eval
         } else {
-            node.relative_eval(&self.eval)
+            self.evaluate(node)
         };
 
         if !pv_node && !in_check && ply > 0 {
@@ -514,7 +535,7 @@ impl<'a> Searcher<'a> {
         self.seldepth = self.seldepth.max(ply);
         let pos = &node.pos;
         if ply >= MAX_PLY - 1 {
-            return node.relative_eval(&self.eval);
+            return self.evaluate(node);
         }
         let pv_node = beta - alpha > 1;
         if !pv_node
@@ -531,7 +552,7 @@ impl<'a> Searcher<'a> {
         let stand_pat = if in_check {
             -INFINITY
         } else {
-            let eval = node.relative_eval(&self.eval);
+            let eval = self.evaluate(node);
             if eval >= beta {
                 return eval;
             }
