@@ -1,6 +1,8 @@
 //! Polyglot book: keys, lookups, move choice, errors, the embedded book, the builder and the
 //! `knightfall book` command, against the vectors in `../shared/data/polyglot`.
 
+mod common;
+
 use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -15,19 +17,7 @@ use shakmaty::uci::UciMove;
 use shakmaty::zobrist::Zobrist64;
 use shakmaty::{CastlingMode, Chess, EnPassantMode, Position};
 
-/// `../shared/<relative>`, or `None` with a message when the shared data is absent.
-fn shared(relative: &str) -> Option<PathBuf> {
-    let path = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared")).join(relative);
-    if path.exists() {
-        Some(path)
-    } else {
-        eprintln!(
-            "skipping: {} not found (../shared is absent)",
-            path.display()
-        );
-        None
-    }
-}
+use common::shared;
 
 fn position(fen: &str) -> Chess {
     let fen: Fen = fen

@@ -1,6 +1,8 @@
 //! Syzygy probing against `../shared/syzygy` and the expectations in
 //! `../shared/data/syzygy-vectors`, root move choice, damaged tables, and `knightfall tb`.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -8,19 +10,7 @@ use knightfall::tablebase::{RootMove, Tablebases, TbError, Wdl, material_of};
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess, Position};
 
-/// `../shared/<relative>`, or `None` with a message when the shared data is absent.
-fn shared(relative: &str) -> Option<PathBuf> {
-    let path = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared")).join(relative);
-    if path.exists() {
-        Some(path)
-    } else {
-        eprintln!(
-            "skipping: {} not found (../shared is absent)",
-            path.display()
-        );
-        None
-    }
-}
+use common::shared;
 
 fn tables() -> Option<Tablebases> {
     let dir = shared("syzygy")?;
