@@ -208,6 +208,18 @@ impl Clocks {
         }
     }
 
+    /// The search limits for the engine to move on these clocks.
+    pub fn limits(&self) -> crate::engine::Limits {
+        let ms = |d: Duration| d.as_millis() as u64;
+        crate::engine::Limits {
+            wtime: Some(ms(self.left(Color::White))),
+            btime: Some(ms(self.left(Color::Black))),
+            winc: Some(ms(self.tc.inc)),
+            binc: Some(ms(self.tc.inc)),
+            ..crate::engine::Limits::default()
+        }
+    }
+
     /// Time left for `color`.
     pub fn left(&self, color: Color) -> Duration {
         self.left[side(color)]

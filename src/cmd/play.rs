@@ -309,13 +309,7 @@ fn headless(args: &WatchArgs) -> Result<()> {
         while !game.is_over() {
             let turn = game.turn();
             let limits = match game.clocks() {
-                Some(c) => Limits {
-                    wtime: Some(c.left(Color::White).as_millis() as u64),
-                    btime: Some(c.left(Color::Black).as_millis() as u64),
-                    winc: Some(c.tc.inc.as_millis() as u64),
-                    binc: Some(c.tc.inc.as_millis() as u64),
-                    ..Limits::default()
-                },
+                Some(c) => c.limits(),
                 None => Limits::movetime(think[crate::game::side(turn)]),
             };
             let t = Instant::now();

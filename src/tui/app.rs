@@ -718,13 +718,7 @@ impl App {
         self.step = false;
         let turn = self.game.turn();
         let limits = match self.game.clocks() {
-            Some(c) => Limits {
-                wtime: Some(c.left(Color::White).as_millis() as u64),
-                btime: Some(c.left(Color::Black).as_millis() as u64),
-                winc: Some(c.tc.inc.as_millis() as u64),
-                binc: Some(c.tc.inc.as_millis() as u64),
-                ..Limits::default()
-            },
+            Some(c) => c.limits(),
             None => Limits::movetime(self.think_ms[crate::game::side(turn)].max(1)),
         };
         self.request(Purpose::Play, limits, fx);
