@@ -425,3 +425,24 @@ fn page_keys_browse_ten_moves_at_a_time() {
     app.update(key(KeyCode::PageDown));
     assert_eq!(app.view, None);
 }
+
+#[test]
+fn engine_plays_at_the_chosen_level_but_hints_at_full_strength() {
+    let settings = Settings {
+        level: 3,
+        ..settings(Player::Human, Player::Engine)
+    };
+    let mut app = App::new(settings, Game::new(), Mode::Play, false);
+    let level_of = |fx: &[Effect]| {
+        fx.iter().find_map(|e| match e {
+            Effect::Search(r) => Some((r.purpose, r.level)),
+            _ => None,
+        })
+    };
+    let fx = type_line(&mut app, "e2e4");
+    assert_eq!(level_of(&fx), Some((Purpose::Play, 3)));
+    let (generation, _) = search_of(&fx).unwrap();
+    app.update(done(generation, Purpose::Play, Some(uci(&app, "e7e5")), 0));
+    let fx = type_line(&mut app, "hint");
+    assert_eq!(level_of(&fx), Some((Purpose::Hint, 10)));
+}

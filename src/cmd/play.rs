@@ -56,6 +56,9 @@ pub struct Args {
     /// Continue the last unfinished game.
     #[arg(long, conflicts_with_all = ["fen", "pgn"])]
     pub resume: bool,
+    /// Engine level from 1 (beginner) to 10 (full strength; the default).
+    #[arg(long, value_parser = clap::value_parser!(u8).range(1..=10))]
+    pub level: Option<u8>,
     /// Draw pieces as ASCII letters.
     #[arg(long)]
     pub ascii: bool,
@@ -94,6 +97,9 @@ pub struct WatchArgs {
     /// Start from this position.
     #[arg(long)]
     pub fen: Option<String>,
+    /// Engine level from 1 (beginner) to 10 (full strength; the default).
+    #[arg(long, value_parser = clap::value_parser!(u8).range(1..=10))]
+    pub level: Option<u8>,
     /// Draw pieces as ASCII letters.
     #[arg(long)]
     pub ascii: bool,
@@ -154,6 +160,9 @@ pub fn run(args: &Args, setup_screen: bool) -> Result<()> {
     if let Some(ms) = args.think_ms {
         settings.think_ms = ms.max(1);
     }
+    if let Some(level) = args.level {
+        settings.level = level;
+    }
     settings.ascii |= args.ascii || !unicode_terminal();
     let game = if args.resume {
         Some(tui::resume_game(&paths)?)
@@ -211,6 +220,7 @@ pub fn watch(args: &WatchArgs) -> Result<()> {
         tc: args.tc.clone().filter(|t| t != "none").unwrap_or_default(),
         think_ms: args.think_ms.max(1),
         ascii: args.ascii || !unicode_terminal(),
+        level: args.level.unwrap_or(crate::engine::strength::MAX_LEVEL),
     };
     let ms = |o: Option<u64>| o.unwrap_or(args.think_ms).max(1);
     tui::run(Options {
@@ -297,6 +307,9 @@ fn headless(args: &WatchArgs) -> Result<()> {
         ];
         for e in &mut engines {
             e.clear();
+            if let Some(level) = args.level {
+                e.set_level(level);
+            }
         }
         for _ in 0..args.random_plies {
             let moves = game.position().legal_moves();

@@ -52,6 +52,8 @@ pub struct Settings {
     pub think_ms: u64,
     /// Draw pieces with ASCII letters.
     pub ascii: bool,
+    /// Engine playing level, 1 (beginner) to 10 (full strength).
+    pub level: u8,
 }
 
 impl Default for Settings {
@@ -62,6 +64,7 @@ impl Default for Settings {
             tc: String::new(),
             think_ms: 1000,
             ascii: false,
+            level: crate::engine::strength::MAX_LEVEL,
         }
     }
 }
@@ -738,6 +741,12 @@ impl App {
             pos,
             history: self.game.history_keys().to_vec(),
             limits,
+            // A hint is the engine's honest best, whatever level it plays at.
+            level: if purpose == Purpose::Hint {
+                crate::engine::strength::MAX_LEVEL
+            } else {
+                self.settings.level
+            },
         })));
     }
 

@@ -69,6 +69,8 @@ pub struct Request {
     pub history: Vec<u64>,
     /// What the search may spend.
     pub limits: Limits,
+    /// Playing level for this search (1 to 10).
+    pub level: u8,
 }
 
 enum Job {
