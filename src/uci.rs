@@ -96,9 +96,12 @@ fn known_move(
         _ => 0,
     };
     send(&format!(
-        "info depth 1 score {} tbhits 1 pv {} string tb {} dtz {}",
+        "info depth 1 score {} tbhits 1 pv {}",
         report(score),
-        root.mv.to_uci(CastlingMode::Standard),
+        root.mv.to_uci(CastlingMode::Standard)
+    ));
+    send(&format!(
+        "info string tb {} dtz {}",
         root.outcome_word(),
         root.dtz
     ));
@@ -141,9 +144,32 @@ fn worker(jobs: Receiver<Job>) {
                         nodes: 0,
                         pv: vec![m],
                     },
-                    None => engine.search(&pos, &history, &limits, &control, &mut |info| {
-                        send(&info_line(info))
-                    }),
+                    None => {
+                        let searched =
+                            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                                engine.search(&pos, &history, &limits, &control, &mut |info| {
+                                    send(&info_line(info))
+                                })
+                            }));
+                        searched.unwrap_or_else(|_| {
+                            // Never leave the GUI waiting: answer with a legal move and start
+                            // afresh.
+                            send("info string internal error in the search; playing a legal move");
+                            let level = engine.level();
+                            engine = Engine::new(engine.config().clone());
+                            engine.set_level(level);
+                            engine.set_tablebases(tablebases.clone());
+                            let best = pos.legal_moves().first().copied();
+                            crate::engine::SearchResult {
+                                best,
+                                ponder: None,
+                                score: 0,
+                                depth: 0,
+                                nodes: 0,
+                                pv: best.into_iter().collect(),
+                            }
+                        })
+                    }
                 };
                 // UCI forbids answering an infinite or ponder search before stop/ponderhit.
                 while (infinite || control.pondering.load(Ordering::Acquire))
@@ -267,7 +293,7 @@ impl Session {
             "uci" => {
                 send(&format!("id name {NAME}"));
                 send("id author the Knightfall developers");
-                send("option name Hash type spin default 16 min 1 max 65536");
+                send("option name Hash type spin default 16 min 1 max 4096");
                 send("option name Threads type spin default 1 min 1 max 1");
                 send("option name Move Overhead type spin default 30 min 0 max 5000");
                 send("option name Clear Hash type button");
@@ -339,6 +365,8 @@ impl Session {
     }
 
     fn go(&mut self, args: &[&str]) {
+        // Our clock runs from now, not from when the search thread gets round to it.
+        let received = std::time::Instant::now();
         self.stop();
         let mut limits = Limits::default();
         let mut ponder = false;
@@ -382,6 +410,7 @@ impl Session {
             }
             i += if takes_value { 2 } else { 1 };
         }
+        limits.received = Some(received);
         let control = Arc::new(Control::default());
         control.pondering.store(ponder, Ordering::Release);
         self.current = Some(control.clone());
@@ -407,8 +436,8 @@ impl Session {
         let number = value.and_then(|v| v.parse::<u64>().ok());
         match name.to_ascii_lowercase().as_str() {
             "hash" => match number {
-                Some(mb) if (1..=65536).contains(&mb) => self.post(Job::SetHash(mb as usize)),
-                _ => send("info string Hash must be a number from 1 to 65536"),
+                Some(mb) if (1..=4096).contains(&mb) => self.post(Job::SetHash(mb as usize)),
+                _ => send("info string Hash must be a number from 1 to 4096"),
             },
             "move overhead" => match number {
                 Some(ms) if ms <= 5000 => self.post(Job::SetOverhead(ms)),

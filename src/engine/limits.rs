@@ -21,6 +21,8 @@ pub struct Limits {
     pub movestogo: Option<u32>,
     /// Search until told to stop.
     pub infinite: bool,
+    /// When the request arrived; the clock runs from here (defaults to the search's start).
+    pub received: Option<std::time::Instant>,
 }
 
 impl Limits {

@@ -127,6 +127,8 @@ impl Engine {
     /// Resizes (and clears) the transposition table.
     pub fn set_hash(&mut self, mb: usize) {
         self.config.hash_mb = mb;
+        // Free the old table first so the two never need memory at the same time.
+        self.tt = tt::Table::new(1);
         self.tt = tt::Table::new(mb);
     }
 

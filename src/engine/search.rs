@@ -59,6 +59,8 @@ pub struct Searcher<'a> {
     tablebases: Option<&'a Tablebases>,
     /// Evaluation noise for weakened levels: amplitude and per-game seed.
     noise: (i32, u64),
+    /// Index in `keys` of the latest null-move node: repetitions are not sought before it.
+    null_floor: usize,
     /// Tablebase probes that returned a value.
     pub tb_hits: u64,
 }
@@ -93,6 +95,7 @@ impl<'a> Searcher<'a> {
             root_order_hint: None,
             tablebases: None,
             noise: (0, 0),
+            null_floor: 0,
             tb_hits: 0,
         }
     }
@@ -241,7 +244,9 @@ impl<'a> Searcher<'a> {
 
     fn is_repetition(&self, node: &Node) -> bool {
         let len = self.keys.len();
-        let reach = (node.pos.halfmoves() as usize).min(len - 1);
+        let reach = (node.pos.halfmoves() as usize)
+            .min(len - 1)
+            .min(len - 1 - self.null_floor.min(len - 1));
         let mut i = 2;
         while i <= reach {
             if self.keys[len - 1 - i] == node.key {
@@ -324,8 +329,9 @@ impl<'a> Searcher<'a> {
                 // Cursed wins and blessed losses are draws under the fifty-move rule.
                 _ => 0,
             };
+            let eval = self.evaluate(node);
             self.tt
-                .store(node.key, ply, 0, score, 0, MAX_PLY as i32, Bound::Exact);
+                .store(node.key, ply, 0, score, eval, MAX_PLY as i32, Bound::Exact);
             return score;
         }
 
@@ -358,6 +364,7 @@ impl<'a> Searcher<'a> {
                         acc: node.acc,
                     };
                     self.keys.push(null_node.key);
+                    let outer_floor = std::mem::replace(&mut self.null_floor, self.keys.len() - 1);
                     let score = -self.negamax(
                         &null_node,
                         depth - 1 - reduction,
@@ -367,6 +374,7 @@ impl<'a> Searcher<'a> {
                         true,
                     );
                     self.keys.pop();
+                    self.null_floor = outer_floor;
                     if self.stopped {
                         return 0;
                     }
@@ -545,10 +553,7 @@ impl<'a> Searcher<'a> {
             return h.score;
         }
         let in_check = pos.is_check();
-        let legal = pos.legal_moves();
-        if in_check && legal.is_empty() {
-            return -MATE + ply as i32;
-        }
+        // Most nodes stand pat: evaluate before generating any moves.
         let stand_pat = if in_check {
             -INFINITY
         } else {
@@ -559,6 +564,10 @@ impl<'a> Searcher<'a> {
             alpha = alpha.max(eval);
             eval
         };
+        let legal = pos.legal_moves();
+        if in_check && legal.is_empty() {
+            return -MATE + ply as i32;
+        }
         // Delta pruning is unsafe once little material is left.
         let delta_pruning = !in_check && game_phase(pos.board()) > 4;
         let mut best = stand_pat;

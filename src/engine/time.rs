@@ -18,11 +18,13 @@ impl Clock {
     /// Works out the deadlines for `side` to move under `limits`, keeping `overhead_ms` in
     /// reserve for the GUI and the pipe.
     pub fn new(limits: &Limits, side: Color, overhead_ms: u64) -> Clock {
-        let start = Instant::now();
-        let (time, inc) = match side {
-            Color::White => (limits.wtime, limits.winc.unwrap_or(0)),
-            Color::Black => (limits.btime, limits.binc.unwrap_or(0)),
+        let start = limits.received.unwrap_or_else(Instant::now);
+        let (ours, theirs, inc) = match side {
+            Color::White => (limits.wtime, limits.btime, limits.winc.unwrap_or(0)),
+            Color::Black => (limits.btime, limits.wtime, limits.binc.unwrap_or(0)),
         };
+        // A GUI that sends only the opponent's clock still means "play on a clock".
+        let time = ours.or(theirs);
         let (soft, hard) = if limits.infinite {
             (None, None)
         } else if let Some(movetime) = limits.movetime {
@@ -33,8 +35,10 @@ impl Clock {
             let moves_left = u64::from(limits.movestogo.unwrap_or(25).clamp(1, 40));
             // Aim for an even share of what is left plus most of the increment; allow a few
             // times that when an iteration needs finishing, never more than half the clock.
-            let target = (usable / moves_left + inc * 3 / 4).min(usable / 2);
-            let hard = (target * 4).min(usable / 2).max(target);
+            let target = (usable / moves_left)
+                .saturating_add(inc.saturating_mul(3) / 4)
+                .min(usable / 2);
+            let hard = target.saturating_mul(4).min(usable / 2).max(target);
             // An iteration takes about as long as all before it, so one started after half the
             // target would likely overrun it.
             (Some((target / 2).max(1)), Some(hard.max(1)))
@@ -67,5 +71,49 @@ impl Clock {
     /// True when no new iteration should start.
     pub fn soft_expired(&self) -> bool {
         self.soft.is_some_and(|soft| self.start.elapsed() >= soft)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_clock_runs_from_when_the_request_arrived() {
+        let limits = Limits {
+            movetime: Some(400),
+            received: Some(Instant::now() - Duration::from_millis(500)),
+            ..Limits::default()
+        };
+        assert!(Clock::new(&limits, Color::White, 0).hard_expired());
+        assert!(!Clock::new(&Limits::movetime(400), Color::White, 0).hard_expired());
+    }
+
+    #[test]
+    fn clock_limits_stay_within_the_clock() {
+        let limits = Limits {
+            wtime: Some(1000),
+            winc: Some(10),
+            ..Limits::default()
+        };
+        let clock = Clock::new(&limits, Color::White, 30);
+        let (soft, hard) = (clock.soft.unwrap(), clock.hard.unwrap());
+        assert!(
+            soft <= hard && hard <= Duration::from_millis(485),
+            "{soft:?} {hard:?}"
+        );
+        // Only the opponent's clock given: still a timed search, not an endless one.
+        let only_theirs = Limits {
+            btime: Some(5000),
+            ..Limits::default()
+        };
+        assert!(Clock::new(&only_theirs, Color::White, 30).hard.is_some());
+        // Absurd values neither overflow nor vanish.
+        let huge = Limits {
+            wtime: Some(u64::MAX),
+            winc: Some(u64::MAX),
+            ..Limits::default()
+        };
+        assert!(Clock::new(&huge, Color::White, 30).hard.is_some());
     }
 }
