@@ -17,16 +17,7 @@ use shakmaty::uci::UciMove;
 use shakmaty::zobrist::Zobrist64;
 use shakmaty::{CastlingMode, Chess, EnPassantMode, Position};
 
-use common::shared;
-
-fn position(fen: &str) -> Chess {
-    let fen: Fen = fen
-        .trim()
-        .parse()
-        .unwrap_or_else(|e| panic!("bad FEN {fen:?}: {e}"));
-    fen.into_position(CastlingMode::Standard)
-        .unwrap_or_else(|e| panic!("illegal FEN: {e}"))
-}
+use common::{position, shared};
 
 fn play_uci(pos: &mut Chess, uci: &str) {
     let m = uci

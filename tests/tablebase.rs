@@ -8,22 +8,13 @@ use std::process::Command;
 
 use knightfall::tablebase::{RootMove, Tablebases, TbError, Wdl, material_of};
 use shakmaty::fen::Fen;
-use shakmaty::{CastlingMode, Chess, Position};
+use shakmaty::{Chess, Position};
 
-use common::shared;
+use common::{position, shared};
 
 fn tables() -> Option<Tablebases> {
     let dir = shared("syzygy")?;
     Some(Tablebases::open(dir.to_str().unwrap()).unwrap())
-}
-
-fn position(fen: &str) -> Chess {
-    let fen: Fen = fen
-        .trim()
-        .parse()
-        .unwrap_or_else(|e| panic!("bad FEN {fen:?}: {e}"));
-    fen.into_position(CastlingMode::Standard)
-        .unwrap_or_else(|e| panic!("illegal FEN: {e}"))
 }
 
 fn csv_rows(path: &Path) -> Vec<Vec<String>> {
