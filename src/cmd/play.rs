@@ -32,6 +32,20 @@ impl From<Side> for Player {
     }
 }
 
+/// Where book and tablebase moves come from (shared by `play` and `watch`).
+#[derive(ClapArgs, Debug, Default, Clone)]
+pub struct SourceArgs {
+    /// Polyglot opening book (default: the embedded one).
+    #[arg(long, conflicts_with = "no_book")]
+    pub book: Option<String>,
+    /// Play without an opening book.
+    #[arg(long)]
+    pub no_book: bool,
+    /// Syzygy tablebase directories, `DIR[:DIR...]` (default: `SYZYGY_PATH`).
+    #[arg(long)]
+    pub syzygy: Option<String>,
+}
+
 /// Flags of `knightfall play`.
 #[derive(ClapArgs, Debug, Default)]
 pub struct Args {
@@ -65,15 +79,9 @@ pub struct Args {
     /// Show the new-game screen first.
     #[arg(long)]
     pub setup: bool,
-    /// Polyglot opening book (default: the embedded one).
-    #[arg(long, conflicts_with = "no_book")]
-    pub book: Option<String>,
-    /// Play without an opening book.
-    #[arg(long)]
-    pub no_book: bool,
-    /// Syzygy tablebase directories, `DIR[:DIR...]` (default: `SYZYGY_PATH`).
-    #[arg(long)]
-    pub syzygy: Option<String>,
+    /// Opening book and tablebases.
+    #[command(flatten)]
+    pub sources: SourceArgs,
 }
 
 /// Flags of `knightfall watch`.
@@ -115,15 +123,9 @@ pub struct WatchArgs {
     /// Headless: random plies at the start of each game (on top of the book), for variety.
     #[arg(long, default_value_t = 0)]
     pub random_plies: u32,
-    /// Polyglot opening book (default: the embedded one).
-    #[arg(long, conflicts_with = "no_book")]
-    pub book: Option<String>,
-    /// Play without an opening book.
-    #[arg(long)]
-    pub no_book: bool,
-    /// Syzygy tablebase directories, `DIR[:DIR...]` (default: `SYZYGY_PATH`).
-    #[arg(long)]
-    pub syzygy: Option<String>,
+    /// Opening book and tablebases.
+    #[command(flatten)]
+    pub sources: SourceArgs,
 }
 
 fn check_tc(tc: &Option<String>) -> Result<()> {
@@ -184,9 +186,9 @@ pub fn run(args: &Args, setup_screen: bool) -> Result<()> {
         min_delay: Duration::ZERO,
         // Flags override the saved settings for this game only; the setup screen saves.
         remember: false,
-        book: args.book.clone(),
-        no_book: args.no_book,
-        syzygy: args.syzygy.clone(),
+        book: args.sources.book.clone(),
+        no_book: args.sources.no_book,
+        syzygy: args.sources.syzygy.clone(),
     })
 }
 
@@ -232,9 +234,9 @@ pub fn watch(args: &WatchArgs) -> Result<()> {
         think_ms: Some([ms(args.white_ms), ms(args.black_ms)]),
         min_delay: Duration::from_millis(args.delay_ms),
         remember: false,
-        book: args.book.clone(),
-        no_book: args.no_book,
-        syzygy: args.syzygy.clone(),
+        book: args.sources.book.clone(),
+        no_book: args.sources.no_book,
+        syzygy: args.sources.syzygy.clone(),
     })
 }
 
@@ -279,9 +281,9 @@ fn headless(args: &WatchArgs) -> Result<()> {
         think_ms: None,
         min_delay: Duration::ZERO,
         remember: false,
-        book: args.book.clone(),
-        no_book: args.no_book,
-        syzygy: args.syzygy.clone(),
+        book: args.sources.book.clone(),
+        no_book: args.sources.no_book,
+        syzygy: args.sources.syzygy.clone(),
     });
     for w in warnings {
         eprintln!("knightfall: {w}");
