@@ -401,6 +401,18 @@ impl<'a> Searcher<'a> {
 
         while let Some((m, order)) = picker.pick() {
             let quiet = !is_tactical(m);
+            // Losing captures near the leaves are dropped before the move is even made.
+            if ply > 0
+                && !pv_node
+                && !in_check
+                && !quiet
+                && depth <= 4
+                && best_score > -TB_WIN_BOUND
+                && Picker::is_bad_capture(order)
+                && see(pos, m) < -100 * depth
+            {
+                continue;
+            }
             let child = node.play(m, &self.eval);
             let gives_check = child.pos.is_check();
 
@@ -412,17 +424,6 @@ impl<'a> Searcher<'a> {
                 if !pv_node && depth <= 3 && static_eval + 120 * depth + 60 <= alpha {
                     continue;
                 }
-            }
-            if ply > 0
-                && !pv_node
-                && !in_check
-                && !quiet
-                && depth <= 4
-                && best_score > -TB_WIN_BOUND
-                && Picker::is_bad_capture(order)
-                && see(pos, m) < -100 * depth
-            {
-                continue;
             }
 
             self.keys.push(child.key);
