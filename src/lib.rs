@@ -4,6 +4,7 @@
 //! drive it from the binary.
 
 pub mod book;
+pub mod bot;
 pub mod cmd;
 pub mod engine;
 pub mod game;

@@ -21,7 +21,7 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Speak the UCI protocol on stdin/stdout (for chess GUIs and match tools).
-    Uci,
+    Uci(knightfall::uci::Args),
     /// Search a fixed set of positions to a fixed depth and report nodes and speed.
     Bench(cmd::bench::Args),
     /// Print the static evaluation of a position.
@@ -41,8 +41,10 @@ enum Command {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        Some(Command::Uci) => knightfall::uci::run(),
-        None if !std::io::stdin().is_terminal() => knightfall::uci::run(),
+        Some(Command::Uci(args)) => knightfall::uci::run(&args),
+        None if !std::io::stdin().is_terminal() => {
+            knightfall::uci::run(&knightfall::uci::Args::default())
+        }
         None => cmd::play::run(&cmd::play::Args::default(), true),
         Some(Command::Bench(args)) => cmd::bench::run(&args),
         Some(Command::Eval(args)) => cmd::eval::run(&args),

@@ -16,12 +16,22 @@ use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, Position};
 
 use crate::book::{Book, BookOptions, BookRng};
+use crate::bot::Bot;
 use crate::engine::node::key_of;
 use crate::engine::score::TB_WIN;
+use crate::engine::strength;
 use crate::engine::{Config, Control, Engine, Info, Limits, report};
 use crate::tablebase::{Tablebases, Wdl};
 
 const NAME: &str = concat!("Knightfall ", env!("CARGO_PKG_VERSION"));
+
+/// `knightfall uci` options.
+#[derive(clap::Args, Debug, Default)]
+pub struct Args {
+    /// Serve a trivial test opponent instead of the engine (for calibrating the levels).
+    #[arg(long, value_enum)]
+    pub bot: Option<Bot>,
+}
 
 /// Formats a progress report as a UCI `info` line.
 pub fn info_line(info: &Info) -> String {
@@ -210,6 +220,12 @@ pub struct Session {
     worker: Option<thread::JoinHandle<()>>,
     syzygy_path: String,
     probe_limit: usize,
+    /// `Skill Level`, used unless `UCI_LimitStrength` is on.
+    skill_level: u8,
+    limit_strength: bool,
+    uci_elo: i32,
+    /// A trivial opponent answering instead of the engine.
+    bot: Option<(Bot, BookRng)>,
 }
 
 impl Default for Session {
@@ -235,6 +251,10 @@ impl Session {
             worker: Some(worker),
             syzygy_path: String::new(),
             probe_limit: 7,
+            skill_level: strength::MAX_LEVEL,
+            limit_strength: false,
+            uci_elo: strength::max_elo(),
+            bot: None,
         };
         if let Ok(path) = std::env::var("SYZYGY_PATH")
             && !path.is_empty()
@@ -270,6 +290,23 @@ impl Session {
         }
     }
 
+    /// A session that answers with a trivial bot instead of searching.
+    pub fn with_bot(bot: Bot) -> Session {
+        let mut session = Session::new();
+        session.bot = Some((bot, BookRng::from_entropy()));
+        session
+    }
+
+    /// Tells the worker the level that `Skill Level`, `UCI_LimitStrength` and `UCI_Elo` select.
+    fn apply_level(&self) {
+        let level = if self.limit_strength {
+            strength::level_for_elo(self.uci_elo)
+        } else {
+            self.skill_level
+        };
+        self.post(Job::SetLevel(level));
+    }
+
     fn stop(&mut self) {
         if let Some(control) = self.current.take() {
             control.stop.store(true, Ordering::Release);
@@ -291,7 +328,10 @@ impl Session {
         let rest: Vec<&str> = words.collect();
         match command {
             "uci" => {
-                send(&format!("id name {NAME}"));
+                match &self.bot {
+                    Some((bot, _)) => send(&format!("id name {NAME} {bot:?} bot")),
+                    None => send(&format!("id name {NAME}")),
+                }
                 send("id author the Knightfall developers");
                 send("option name Hash type spin default 16 min 1 max 4096");
                 send("option name Threads type spin default 1 min 1 max 1");
@@ -299,6 +339,12 @@ impl Session {
                 send("option name Clear Hash type button");
                 send("option name Ponder type check default false");
                 send("option name Skill Level type spin default 10 min 1 max 10");
+                send("option name UCI_LimitStrength type check default false");
+                send(&format!(
+                    "option name UCI_Elo type spin default {max} min {min} max {max}",
+                    min = strength::min_elo(),
+                    max = strength::max_elo()
+                ));
                 send("option name OwnBook type check default true");
                 send("option name BookFile type string default <embedded>");
                 send("option name SyzygyPath type string default <empty>");
@@ -411,6 +457,14 @@ impl Session {
             i += if takes_value { 2 } else { 1 };
         }
         limits.received = Some(received);
+        if let Some((bot, rng)) = &mut self.bot {
+            let line = match bot.choose(&self.pos, rng) {
+                Some(m) => format!("bestmove {}", m.to_uci(CastlingMode::Standard)),
+                None => "bestmove 0000".to_string(),
+            };
+            send(&line);
+            return;
+        }
         let control = Arc::new(Control::default());
         control.pondering.store(ponder, Ordering::Release);
         self.current = Some(control.clone());
@@ -450,9 +504,41 @@ impl Session {
             }
             "clear hash" => self.post(Job::Clear),
             "skill level" => match number {
-                Some(level) if (1..=10).contains(&level) => self.post(Job::SetLevel(level as u8)),
+                Some(level) if (1..=10).contains(&level) => {
+                    self.skill_level = level as u8;
+                    self.apply_level();
+                }
                 _ => send("info string Skill Level must be a number from 1 to 10"),
             },
+            "uci_limitstrength" => match value.map(str::to_ascii_lowercase).as_deref() {
+                Some("true") => {
+                    self.limit_strength = true;
+                    self.apply_level();
+                }
+                Some("false") => {
+                    self.limit_strength = false;
+                    self.apply_level();
+                }
+                _ => send("info string UCI_LimitStrength must be true or false"),
+            },
+            "uci_elo" => {
+                let (min, max) = (strength::min_elo(), strength::max_elo());
+                match value.and_then(|v| v.parse::<i32>().ok()) {
+                    Some(elo) if (min..=max).contains(&elo) => {
+                        self.uci_elo = elo;
+                        self.apply_level();
+                        if self.limit_strength {
+                            send(&format!(
+                                "info string UCI_Elo {elo} plays at level {}",
+                                strength::level_for_elo(elo)
+                            ));
+                        }
+                    }
+                    _ => send(&format!(
+                        "info string UCI_Elo must be a number from {min} to {max}"
+                    )),
+                }
+            }
             "ownbook" => match value.map(str::to_ascii_lowercase).as_deref() {
                 Some("true") => self.post(Job::SetBookEnabled(true)),
                 Some("false") => self.post(Job::SetBookEnabled(false)),
@@ -516,8 +602,11 @@ fn parse_fen(text: &str) -> std::result::Result<Chess, String> {
 }
 
 /// Runs the UCI loop on stdin until `quit` or end of input.
-pub fn run() -> Result<()> {
-    let mut session = Session::new();
+pub fn run(args: &Args) -> Result<()> {
+    let mut session = match args.bot {
+        Some(bot) => Session::with_bot(bot),
+        None => Session::new(),
+    };
     let stdin = io::stdin();
     let mut line = String::new();
     let mut input = stdin.lock();

@@ -345,3 +345,71 @@ fn skill_level_option() {
     assert_legal(&["e2e4"], &bestmove(&lines));
     e.quit();
 }
+
+#[test]
+fn uci_elo_selects_the_nearest_measured_level() {
+    let elo = knightfall::engine::strength::LEVEL_ELO;
+    let mut e = Engine::start(&["uci"]);
+    e.send("uci");
+    let lines = e.until("uciok", WAIT);
+    assert!(lines.iter().any(|l| l
+        == &format!(
+            "option name UCI_Elo type spin default {} min {} max {}",
+            elo[9], elo[0], elo[9]
+        )));
+    assert!(
+        lines
+            .iter()
+            .any(|l| l == "option name UCI_LimitStrength type check default false")
+    );
+    e.send(&format!("setoption name UCI_Elo value {}", elo[0] - 1));
+    assert!(e.until("info string", WAIT)[0].contains("UCI_Elo must be a number"));
+    e.send("setoption name UCI_LimitStrength value maybe");
+    assert!(e.until("info string", WAIT)[0].contains("UCI_LimitStrength must be"));
+    e.send("setoption name UCI_LimitStrength value true");
+    e.send(&format!("setoption name UCI_Elo value {}", elo[3] + 1));
+    assert_eq!(
+        e.until("info string", WAIT).last().unwrap(),
+        &format!("info string UCI_Elo {} plays at level 4", elo[3] + 1)
+    );
+    e.send(&format!("setoption name UCI_Elo value {}", elo[0] + 2));
+    assert!(e.until("info string", WAIT)[0].ends_with("plays at level 1"));
+    e.send("setoption name OwnBook value false");
+    e.send("position startpos moves d2d4");
+    e.send("go wtime 60000 btime 60000");
+    let lines = e.until("bestmove", WAIT);
+    assert!(
+        lines.iter().all(|l| !l.starts_with("info depth 2 ")),
+        "{lines:#?}"
+    );
+    assert_legal(&["d2d4"], &bestmove(&lines));
+    // Limiting strength off again: Skill Level (10, full strength) rules.
+    e.send("setoption name UCI_LimitStrength value false");
+    e.send("go depth 4");
+    let lines = e.until("bestmove", WAIT);
+    assert!(lines.iter().any(|l| l.starts_with("info depth 4 ")));
+    e.quit();
+}
+
+#[test]
+fn test_bots_speak_uci() {
+    let mut e = Engine::start(&["uci", "--bot", "greedy"]);
+    e.send("uci");
+    let lines = e.until("uciok", WAIT);
+    assert!(lines[0].ends_with("Greedy bot"), "{lines:#?}");
+    e.send("position fen 4k3/2q1p3/8/3N4/8/8/8/4K3 w - - 0 1");
+    e.send("go wtime 1000 btime 1000");
+    assert_eq!(bestmove(&e.until("bestmove", WAIT)), "d5c7");
+    e.send("position fen R5k1/5ppp/8/8/8/8/8/6K1 b - - 0 1");
+    e.send("go movetime 10");
+    assert_eq!(bestmove(&e.until("bestmove", WAIT)), "0000");
+    e.quit();
+
+    let mut e = Engine::start(&["uci", "--bot", "random"]);
+    e.send("uci");
+    assert!(e.until("uciok", WAIT)[0].ends_with("Random bot"));
+    e.send("position startpos moves e2e4 e7e5");
+    e.send("go infinite");
+    assert_legal(&["e2e4", "e7e5"], &bestmove(&e.until("bestmove", WAIT)));
+    e.quit();
+}

@@ -189,6 +189,7 @@ impl Engine {
             limits.nodes = Some(limits.nodes.map_or(cap, |n| n.min(cap)));
         }
         let limits = &limits;
+        let blunders = strength::blunders(node::key_of(root), self.seed, level.blunder_percent);
         let mut searcher = search::Searcher::new(
             &mut self.tt,
             &mut self.history,
@@ -200,7 +201,8 @@ impl Engine {
             history,
         )
         .with_tablebases(self.tablebases.as_deref())
-        .with_noise(level.noise, self.seed);
+        .with_noise(level.noise, self.seed)
+        .with_quiescence(!blunders);
         let max_depth = limits.depth.unwrap_or(u32::MAX);
         searcher.run(root, max_depth, on_info)
     }

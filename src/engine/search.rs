@@ -59,6 +59,9 @@ pub struct Searcher<'a> {
     tablebases: Option<&'a Tablebases>,
     /// Evaluation noise for weakened levels: amplitude and per-game seed.
     noise: (i32, u64),
+    /// Whether leaves are resolved by a capture search; without it the weakest levels miss
+    /// recaptures and hanging pieces the way a beginner does.
+    quiescence: bool,
     /// Index in `keys` of the latest null-move node: repetitions are not sought before it.
     null_floor: usize,
     /// Tablebase probes that returned a value.
@@ -95,6 +98,7 @@ impl<'a> Searcher<'a> {
             root_order_hint: None,
             tablebases: None,
             noise: (0, 0),
+            quiescence: true,
             null_floor: 0,
             tb_hits: 0,
         }
@@ -109,6 +113,12 @@ impl<'a> Searcher<'a> {
     /// Adds a deterministic error of up to `amplitude` centipawns to every static evaluation.
     pub fn with_noise(mut self, amplitude: i32, seed: u64) -> Self {
         self.noise = (amplitude, seed);
+        self
+    }
+
+    /// Turns the capture search at the leaves on or off.
+    pub fn with_quiescence(mut self, on: bool) -> Self {
+        self.quiescence = on;
         self
     }
 
@@ -297,6 +307,9 @@ impl<'a> Searcher<'a> {
             depth += 1;
         }
         if depth <= 0 {
+            if !self.quiescence {
+                return self.evaluate(node);
+            }
             return self.quiescence(node, ply, alpha, beta);
         }
         self.seldepth = self.seldepth.max(ply);

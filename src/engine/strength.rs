@@ -13,39 +13,71 @@ pub struct LevelSettings {
     pub nodes: Option<u64>,
     /// Largest evaluation error in centipawns (uniform in `-noise..=noise`).
     pub noise: i32,
+    /// Percentage of moves searched without resolving captures at the leaves: those moves
+    /// miss recaptures and hanging pieces, the way a beginner overlooks a tactic now and then.
+    pub blunder_percent: u32,
 }
 
 /// The strongest level, which plays at full strength.
 pub const MAX_LEVEL: u8 = 10;
 
-/// Settings of `level` (clamped to 1..=10). Not yet calibrated by matches.
+/// Settings of `level` (clamped to 1..=10).
 pub fn settings(level: u8) -> LevelSettings {
-    const TABLE: [(u32, u64, i32); 9] = [
-        (1, 400, 220),
-        (2, 1_500, 160),
-        (3, 4_000, 120),
-        (4, 10_000, 90),
-        (5, 25_000, 65),
-        (6, 70_000, 45),
-        (7, 200_000, 30),
-        (9, 600_000, 15),
-        (12, 2_000_000, 5),
+    // (depth, nodes, noise, blunder percent), tuned by the matches in the README.
+    const TABLE: [(u32, u64, i32, u32); 9] = [
+        (1, 400, 100, 100),
+        (1, 400, 150, 50),
+        (1, 400, 200, 20),
+        (2, 1_500, 160, 8),
+        (3, 4_000, 120, 3),
+        (4, 10_000, 90, 0),
+        (5, 25_000, 65, 0),
+        (6, 80_000, 45, 0),
+        (9, 600_000, 15, 0),
     ];
     match level.clamp(1, MAX_LEVEL) {
         MAX_LEVEL => LevelSettings {
             depth: None,
             nodes: None,
             noise: 0,
+            blunder_percent: 0,
         },
         n => {
-            let (depth, nodes, noise) = TABLE[n as usize - 1];
+            let (depth, nodes, noise, blunder_percent) = TABLE[n as usize - 1];
             LevelSettings {
                 depth: Some(depth),
                 nodes: Some(nodes),
                 noise,
+                blunder_percent,
             }
         }
     }
+}
+
+/// Estimated Elo of levels 1 to 10, from the calibration matches published in the README
+/// (Stockfish `UCI_Elo` scale at 10+0.1). `UCI_Elo` picks the level nearest to the asked rating.
+pub const LEVEL_ELO: [i32; MAX_LEVEL as usize] =
+    [400, 600, 800, 1000, 1200, 1400, 1600, 1800, 2000, 2200];
+
+/// The lowest rating `UCI_Elo` accepts (level 1's).
+pub fn min_elo() -> i32 {
+    LEVEL_ELO[0]
+}
+
+/// The highest rating `UCI_Elo` accepts (level 10's).
+pub fn max_elo() -> i32 {
+    LEVEL_ELO[MAX_LEVEL as usize - 1]
+}
+
+/// The level whose measured rating is nearest to `elo` (the weaker one on a tie).
+pub fn level_for_elo(elo: i32) -> u8 {
+    let mut best = 1;
+    for (i, &rating) in LEVEL_ELO.iter().enumerate() {
+        if (rating - elo).abs() < (LEVEL_ELO[best as usize - 1] - elo).abs() {
+            best = i as u8 + 1;
+        }
+    }
+    best
 }
 
 /// The evaluation error of the position with `key` in a game seeded with `seed`: the same
@@ -55,13 +87,23 @@ pub fn noise(key: u64, seed: u64, amplitude: i32) -> i32 {
     if amplitude <= 0 {
         return 0;
     }
-    // SplitMix64 finaliser: a well-mixed hash of key and seed.
+    let span = 2 * amplitude as u64 + 1;
+    (mix(key, seed) % span) as i32 - amplitude
+}
+
+/// Whether the level overlooks tactics on its move from the position with `key`: true for
+/// about `percent` in a hundred positions, drawn afresh for every game.
+pub fn blunders(key: u64, seed: u64, percent: u32) -> bool {
+    mix(key, seed ^ 0x5EED_B1DE) % 100 < u64::from(percent)
+}
+
+/// SplitMix64 finaliser: a well-mixed hash of key and seed.
+#[inline]
+fn mix(key: u64, seed: u64) -> u64 {
     let mut z = key ^ seed.wrapping_mul(0x9E37_79B9_7F4A_7C15);
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^= z >> 31;
-    let span = 2 * amplitude as u64 + 1;
-    (z % span) as i32 - amplitude
+    z ^ (z >> 31)
 }
 
 #[cfg(test)]
@@ -73,12 +115,29 @@ mod tests {
         for level in 1..MAX_LEVEL - 1 {
             let (a, b) = (settings(level), settings(level + 1));
             assert!(a.depth.unwrap() <= b.depth.unwrap());
-            assert!(a.nodes.unwrap() < b.nodes.unwrap());
-            assert!(a.noise > b.noise);
+            assert!(a.nodes.unwrap() <= b.nodes.unwrap());
+            assert!(a.blunder_percent >= b.blunder_percent);
+            // More noise is only allowed where the level overlooks fewer tactics.
+            assert!(a.noise > b.noise || a.blunder_percent > b.blunder_percent);
+            assert_ne!(a, b);
         }
+        assert_eq!(settings(1).blunder_percent, 100);
         assert_eq!(settings(10).noise, 0);
         assert_eq!(settings(10).nodes, None);
         assert_eq!(settings(0), settings(1));
+    }
+
+    #[test]
+    fn elo_maps_to_the_nearest_level() {
+        assert!(LEVEL_ELO.windows(2).all(|w| w[0] < w[1]));
+        for (i, &rating) in LEVEL_ELO.iter().enumerate() {
+            assert_eq!(level_for_elo(rating), i as u8 + 1);
+        }
+        assert_eq!(level_for_elo(min_elo() - 500), 1);
+        assert_eq!(level_for_elo(max_elo() + 500), MAX_LEVEL);
+        let (a, b) = (LEVEL_ELO[3], LEVEL_ELO[4]);
+        assert_eq!(level_for_elo(a + (b - a) / 2 - 1), 4);
+        assert_eq!(level_for_elo(a + (b - a) / 2 + 1), 5);
     }
 
     #[test]
@@ -88,5 +147,14 @@ mod tests {
         assert_eq!(noise(123, 42, 50), noise(123, 42, 50));
         assert!(values.iter().any(|&v| v < -40) && values.iter().any(|&v| v > 40));
         assert_eq!(noise(5, 1, 0), 0);
+    }
+
+    #[test]
+    fn blunders_come_at_about_the_asked_rate() {
+        let count = |percent| (0..10_000u64).filter(|&k| blunders(k, 9, percent)).count();
+        assert_eq!(count(0), 0);
+        assert_eq!(count(100), 10_000);
+        assert!((4_700..5_300).contains(&count(50)));
+        assert!((200..400).contains(&count(3)));
     }
 }

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Plays the level-calibration matches of the README with ../shared/tools/match.py, one game at a
+# time, 10+0.1, the shared 8-ply openings. Results go to $OUT (default /tmp/levels); fit them
+# with `python3 tools/fit-levels.py $OUT/*.log`.
+#
+#   tools/calibrate-levels.sh [GAMES] [STAGE...]      stages: bots ladder top stockfish
+#
+# Needs python-chess and Debian's stockfish (see ../shared/tools/README.md) and a release build.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+GAMES=${1:-100}
+shift || true
+STAGES=${*:-bots ladder top stockfish}
+OUT=${OUT:-/tmp/levels}
+MATCH=../shared/tools/match.py
+OPENINGS=../shared/data/openings/openings-8ply.epd
+export KNIGHTFALL_BIN=${KNIGHTFALL_BIN:-$PWD/target/release/knightfall}
+mkdir -p "$OUT"
+
+level() { echo "knightfall,Skill Level=$1"; }
+
+play() { # play TAG A B
+    local tag=$1 a=$2 b=$3
+    if grep -q '^RESULT' "$OUT/$tag.log" 2>/dev/null; then
+        echo "$tag: done already"; return
+    fi
+    python3 "$MATCH" --a "$a" --b "$b" --games "$GAMES" --tc 10+0.1 --openings "$OPENINGS" \
+        --concurrency 1 --pgn "$OUT/$tag.pgn" > "$OUT/$tag.log" 2>&1
+    grep '^RESULT' "$OUT/$tag.log"
+}
+
+for stage in $STAGES; do
+    case $stage in
+        bots)
+            play greedy-vs-random "knightfall:--bot greedy" "knightfall:--bot random"
+            for n in 1 2; do
+                play "l$n-vs-random" "$(level $n)" "knightfall:--bot random"
+                play "l$n-vs-greedy" "$(level $n)" "knightfall:--bot greedy"
+            done ;;
+        ladder)
+            for n in 1 2 3 4 5 6 7 8; do
+                play "l$((n + 1))-vs-l$n" "$(level $((n + 1)))" "$(level $n)"
+            done ;;
+        top)
+            play l10-vs-l9 "knightfall,Hash=64" "$(level 9)" ;;
+        stockfish)
+            for n in 5 6 7; do
+                play "l$n-vs-sf1350" "$(level $n)" sf:1350
+            done
+            play l10-vs-sf2200 "knightfall,Hash=64" sf:2200 ;;
+        *) echo "unknown stage $stage" >&2; exit 2 ;;
+    esac
+done
