@@ -446,3 +446,24 @@ fn engine_plays_at_the_chosen_level_but_hints_at_full_strength() {
     let fx = type_line(&mut app, "hint");
     assert_eq!(level_of(&fx), Some((Purpose::Hint, 10)));
 }
+
+#[test]
+fn setup_screen_chooses_the_engine_level() {
+    let mut app = App::new(Settings::default(), Game::new(), Mode::Play, true);
+    assert_eq!(app.settings.level, 10);
+    for _ in 0..4 {
+        app.update(key(KeyCode::Down));
+    }
+    app.update(key(KeyCode::Left));
+    assert_eq!(app.settings.level, 9);
+    app.update(key(KeyCode::Right));
+    app.update(key(KeyCode::Right));
+    assert_eq!(app.settings.level, 1, "level wraps from 10 to 1");
+    // Down from the last field wraps to the first; Up from the first reaches the level again.
+    app.update(key(KeyCode::Down));
+    app.update(key(KeyCode::Up));
+    app.update(key(KeyCode::Right));
+    assert_eq!(app.settings.level, 2);
+    app.update(key(KeyCode::Enter));
+    assert_eq!(app.settings.level, 2);
+}

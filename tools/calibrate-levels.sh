@@ -3,14 +3,14 @@
 # time, 10+0.1, the shared 8-ply openings. Results go to $OUT (default /tmp/levels); fit them
 # with `python3 tools/fit-levels.py $OUT/*.log`.
 #
-#   tools/calibrate-levels.sh [GAMES] [STAGE...]      stages: bots ladder top stockfish
+#   tools/calibrate-levels.sh [GAMES] [STAGE...]      stages: bots ladder stockfish top
 #
 # Needs python-chess and Debian's stockfish (see ../shared/tools/README.md) and a release build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 GAMES=${1:-100}
 shift || true
-STAGES=${*:-bots ladder top stockfish}
+STAGES=${*:-bots ladder stockfish top}
 OUT=${OUT:-/tmp/levels}
 MATCH=../shared/tools/match.py
 OPENINGS=../shared/data/openings/openings-8ply.epd
@@ -41,13 +41,14 @@ for stage in $STAGES; do
             for n in 1 2 3 4 5 6 7 8; do
                 play "l$((n + 1))-vs-l$n" "$(level $((n + 1)))" "$(level $n)"
             done ;;
-        top)
-            play l10-vs-l9 "knightfall,Hash=64" "$(level 9)" ;;
         stockfish)
-            for n in 5 6 7; do
+            # Stockfish's lowest setting against the levels nearest to it.
+            for n in 5 6; do
                 play "l$n-vs-sf1350" "$(level $n)" sf:1350
-            done
-            play l10-vs-sf2200 "knightfall,Hash=64" sf:2200 ;;
+            done ;;
+        top)
+            play l10-vs-sf2200 "knightfall,Hash=64" sf:2200
+            play l10-vs-l9 "knightfall,Hash=64" "$(level 9)" ;;
         *) echo "unknown stage $stage" >&2; exit 2 ;;
     esac
 done

@@ -6,14 +6,19 @@
 Players: `knightfall,Skill Level=N` is level N, plain `knightfall` (any options) is level 10,
 `knightfall:--bot X` is bot X, `sf:ELO` is Stockfish with UCI_LimitStrength and is the anchor: its
 rating is fixed at ELO. Draws count half. The fit is the maximum-likelihood Bradley-Terry rating
-(Hunter's MM iteration, anchors held fixed); the 95% interval comes from 1000 parametric bootstrap
-resamples of every match's wins, draws and losses. No dependencies beyond the standard library.
+(Newton's method, anchors held fixed); the 95% interval comes from 300 parametric bootstrap
+resamples of every match's wins, draws and losses.
+
+Games among the levels and bots spread ratings further than games against Stockfish (an engine
+meets its own kind of weakness every game): with two anchors the fit measures that stretch c and
+counts a difference in those games c times, so the published ratings stay on Stockfish's scale. No dependencies beyond the standard library.
 """
 import math
 import random
 import re
 import sys
 
+BOOTSTRAP = 300
 RESULT = re.compile(r"^RESULT (.+?) vs (.+?) tc=\S+: \+(\d+) =(\d+) -(\d+) ")
 
 
@@ -49,33 +54,97 @@ def read(paths):
     return matches
 
 
-def fit(matches, players, iterations=2000):
-    """Ratings maximising the likelihood of the scores (draws as half points)."""
-    gamma = {p: 10 ** ((anchor(p) or 1500) / 400) for p in players}
-    score = {p: 0.0 for p in players}
-    games = {p: [] for p in players}
-    for a, b, w, d, l in matches:
-        n = w + d + l
-        score[a] += w + d / 2
-        score[b] += l + d / 2
-        games[a].append((b, n))
-        games[b].append((a, n))
-    free = [p for p in players if anchor(p) is None]
+def expected(ra, rb, scale):
+    return 1 / (1 + 10 ** ((rb - ra) * scale / 400))
+
+
+def stretch(a, b, c):
+    """How much a rating difference counts in a game between a and b: matches with Stockfish
+    count at face value, matches among our own levels and bots c times as much."""
+    return 1.0 if anchor(a) is not None or anchor(b) is not None else c
+
+
+def fit(matches, players, c=1.0, iterations=50):
+    """Ratings maximising the likelihood of the scores (draws as half points), by Newton's method
+    on the logistic model; anchors stay fixed (without any, the first player is held at 1500)."""
+    fixed = {p: anchor(p) for p in players if anchor(p) is not None} or {players[0]: 1500}
+    free = [p for p in players if p not in fixed]
+    index = {p: i for i, p in enumerate(free)}
+    r = {p: float(fixed.get(p, 1500)) for p in players}
+    k = math.log(10) / 400
     for _ in range(iterations):
-        change = 0.0
+        n = len(free)
+        grad = [0.0] * n
+        hess = [[0.0] * n for _ in range(n)]
+        for a, b, w, d, l in matches:
+            games = w + d + l
+            # A whitewash has no finite maximum: count it as a quarter point short of perfect.
+            score = min(max(w + d / 2, 0.25), games - 0.25)
+            sc = stretch(a, b, c)
+            e = expected(r[a], r[b], sc)
+            g = k * sc * (score - games * e)
+            h = (k * sc) ** 2 * games * e * (1 - e)
+            for p, sign in ((a, 1), (b, -1)):
+                if p in index:
+                    grad[index[p]] += sign * g
+                    hess[index[p]][index[p]] += h
+            if a in index and b in index:
+                hess[index[a]][index[b]] -= h
+                hess[index[b]][index[a]] -= h
+        step = solve(hess, grad)
         for p in free:
-            # A player with no points (or all of them) has no finite rating: keep it bounded.
-            s = min(max(score[p], 0.25), sum(n for _, n in games[p]) - 0.25)
-            new = s / sum(n / (gamma[p] + gamma[q]) for q, n in games[p])
-            change = max(change, abs(math.log(new / gamma[p])))
-            gamma[p] = new
-        if not any(anchor(p) for p in players):
-            # No anchor: centre the scale on the first player instead.
-            g0 = gamma[players[0]] / 10 ** (1500 / 400)
-            gamma = {p: g / g0 for p, g in gamma.items()}
-        if change < 1e-9:
+            r[p] += max(-400.0, min(400.0, step[index[p]]))
+        if max((abs(x) for x in step), default=0) < 1e-6:
             break
-    return {p: 400 * math.log10(g) for p, g in gamma.items()}
+    return r
+
+
+def likelihood(matches, r, c):
+    total = 0.0
+    for a, b, w, d, l in matches:
+        e = min(max(expected(r[a], r[b], stretch(a, b, c)), 1e-12), 1 - 1e-12)
+        total += (w + d / 2) * math.log(e) + (l + d / 2) * math.log(1 - e)
+    return total
+
+
+def fit_all(matches, players):
+    """Ratings and the self-play stretch c, by golden-section search on c (1 to 4) when two
+    anchors make c measurable, else c = 1."""
+    if len({p for p in players if anchor(p) is not None}) < 2:
+        return fit(matches, players), 1.0
+    lo, hi = 1.0, 4.0
+    phi = (math.sqrt(5) - 1) / 2
+    x1, x2 = hi - phi * (hi - lo), lo + phi * (hi - lo)
+    f = lambda c: likelihood(matches, fit(matches, players, c), c)
+    f1, f2 = f(x1), f(x2)
+    while hi - lo > 0.005:
+        if f1 > f2:
+            hi, x2, f2 = x2, x1, f1
+            x1 = hi - phi * (hi - lo)
+            f1 = f(x1)
+        else:
+            lo, x1, f1 = x1, x2, f2
+            x2 = lo + phi * (hi - lo)
+            f2 = f(x2)
+    c = (lo + hi) / 2
+    return fit(matches, players, c), c
+
+
+def solve(m, v):
+    """Solves m x = v by Gaussian elimination with partial pivoting."""
+    n = len(v)
+    a = [row[:] + [v[i]] for i, row in enumerate(m)]
+    for c in range(n):
+        pivot = max(range(c, n), key=lambda i: abs(a[i][c]))
+        a[c], a[pivot] = a[pivot], a[c]
+        for i in range(c + 1, n):
+            f = a[i][c] / a[c][c]
+            for j in range(c, n + 1):
+                a[i][j] -= f * a[c][j]
+    x = [0.0] * n
+    for i in reversed(range(n)):
+        x[i] = (a[i][n] - sum(a[i][j] * x[j] for j in range(i + 1, n))) / a[i][i]
+    return x
 
 
 def resample(matches, rng):
@@ -103,11 +172,13 @@ def main():
     if not matches:
         sys.exit("no RESULT lines found")
     players = sorted({p for a, b, *_ in matches for p in (a, b)}, key=order)
-    best = fit(matches, players)
+    best, c = fit_all(matches, players)
     rng = random.Random(1)
     samples = {p: [] for p in players}
-    for _ in range(1000):
-        r = fit(resample(matches, rng), players, iterations=300)
+    stretches = []
+    for _ in range(BOOTSTRAP):
+        r, cs = fit_all(resample(matches, rng), players)
+        stretches.append(cs)
         for p in players:
             samples[p].append(r[p])
     print("| match | games | score | result |")
@@ -126,6 +197,10 @@ def main():
         s = sorted(samples[p])
         lo, hi = s[int(0.025 * len(s))], s[int(0.975 * len(s)) - 1]
         print(f"| {p} | {best[p]:.0f} | {lo:.0f} to {hi:.0f} | {n} |")
+    stretches.sort()
+    print()
+    print(f"self-play stretch c = {c:.2f} (95%: {stretches[int(0.025 * BOOTSTRAP)]:.2f} to "
+          f"{stretches[int(0.975 * BOOTSTRAP) - 1]:.2f})")
     levels = [best.get(f"L{n}") for n in range(1, 11)]
     if all(x is not None for x in levels):
         print()

@@ -476,8 +476,8 @@ impl App {
 
     fn on_setup_key(&mut self, key: KeyEvent, fx: &mut Vec<Effect>) {
         match key.code {
-            KeyCode::Up => self.setup_field = (self.setup_field + 3) % 4,
-            KeyCode::Down | KeyCode::Tab => self.setup_field = (self.setup_field + 1) % 4,
+            KeyCode::Up => self.setup_field = (self.setup_field + 4) % 5,
+            KeyCode::Down | KeyCode::Tab => self.setup_field = (self.setup_field + 1) % 5,
             KeyCode::Left | KeyCode::Right | KeyCode::Char(' ') => {
                 let forward = key.code != KeyCode::Left;
                 self.cycle_setup(forward);
@@ -531,12 +531,16 @@ impl App {
                     .unwrap_or(0);
                 self.settings.tc = TC_CHOICES[step(i, TC_CHOICES.len())].to_string();
             }
-            _ => {
+            3 => {
                 let i = THINK_CHOICES
                     .iter()
                     .position(|t| *t == self.settings.think_ms)
                     .unwrap_or(2);
                 self.settings.think_ms = THINK_CHOICES[step(i, THINK_CHOICES.len())];
+            }
+            _ => {
+                let max = crate::engine::strength::MAX_LEVEL as usize;
+                self.settings.level = step(self.settings.level as usize - 1, max) as u8 + 1;
             }
         }
     }

@@ -1,4 +1,5 @@
-//! The new-game screen: who plays each side, the time control, the engine's think time.
+//! The new-game screen: who plays each side, the time control, the engine's think time and
+//! playing level.
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -8,6 +9,16 @@ use ratatui::widgets::{Block, Borders, Paragraph};
 
 use super::centered;
 use crate::tui::app::App;
+
+/// A level with its measured rating: `3 ~670`, `10 full`.
+pub fn level_label(level: u8) -> String {
+    use crate::engine::strength::{LEVEL_ELO, MAX_LEVEL};
+    if level >= MAX_LEVEL {
+        format!("{MAX_LEVEL} full")
+    } else {
+        format!("{level} ~{}", LEVEL_ELO[level.max(1) as usize - 1])
+    }
+}
 
 /// Draws the screen.
 pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
@@ -22,6 +33,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
         ("Black", s.black.name().to_string()),
         ("Time control (min+inc)", tc.to_string()),
         ("Engine time per move", format!("{} ms", s.think_ms)),
+        ("Engine level", level_label(s.level)),
     ];
     let mut lines = vec![Line::raw("")];
     for (i, (name, value)) in fields.iter().enumerate() {
