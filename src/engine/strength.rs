@@ -57,7 +57,7 @@ pub fn settings(level: u8) -> LevelSettings {
 /// Estimated Elo of levels 1 to 10, from the calibration matches published in the README
 /// (Stockfish `UCI_Elo` scale at 10+0.1). `UCI_Elo` picks the level nearest to the asked rating.
 pub const LEVEL_ELO: [i32; MAX_LEVEL as usize] =
-    [400, 600, 800, 1000, 1200, 1400, 1600, 1800, 2000, 2200];
+    [774, 902, 1015, 1218, 1369, 1580, 1707, 1806, 1976, 2165];
 
 /// The lowest rating `UCI_Elo` accepts (level 1's).
 pub fn min_elo() -> i32 {
