@@ -1,6 +1,7 @@
-//! Playing levels 1 to 10: weaker levels see less (depth and node caps) and judge positions
-//! less accurately (a fixed per-game noise on the static evaluation), so they miss tactics the
-//! way a weaker player does instead of playing random moves. Level 10 is full strength.
+//! Playing levels 1 to 10: weaker levels see less (depth and node caps), judge positions less
+//! accurately (a fixed per-game noise on the static evaluation) and on some moves overlook
+//! tactics altogether (no capture search at the leaves), so they miss things the way a weaker
+//! player does instead of playing random moves. Level 10 is full strength.
 //!
 //! The caps keep low levels fast: a low level never thinks longer than a high one.
 
