@@ -39,6 +39,8 @@ pub enum Reason {
     Time,
     /// A flag fell but the other side cannot mate.
     TimeInsufficient,
+    /// An engine crashed, stopped answering or played an illegal move.
+    Forfeit,
     /// The result came from a PGN file without a rule that explains it here.
     Recorded,
 }
@@ -56,6 +58,7 @@ impl Reason {
             Reason::Agreement => "draw agreed",
             Reason::Time => "time forfeit",
             Reason::TimeInsufficient => "time out against insufficient material",
+            Reason::Forfeit => "forfeit",
             Reason::Recorded => "as recorded",
         }
     }
@@ -524,6 +527,16 @@ impl Game {
         }
     }
 
+    /// `color` forfeits the game (its engine failed).
+    pub fn forfeit(&mut self, color: Color) {
+        if !self.is_over() {
+            self.outcome = Some(Outcome {
+                winner: Some(!color),
+                reason: Reason::Forfeit,
+            });
+        }
+    }
+
     /// The players agree to a draw.
     pub fn agree_draw(&mut self) {
         if !self.is_over() {
@@ -618,6 +631,7 @@ impl Game {
         if let Some(o) = self.outcome {
             let term = match o.reason {
                 Reason::Time | Reason::TimeInsufficient => "time forfeit",
+                Reason::Forfeit => "rules infraction",
                 Reason::Recorded => "unterminated",
                 _ => "normal",
             };

@@ -8,6 +8,7 @@ pub mod bot;
 pub mod cmd;
 pub mod engine;
 pub mod game;
+pub mod player;
 pub mod tablebase;
 pub mod tui;
 pub mod uci;

@@ -15,13 +15,13 @@ use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, Position};
 
-use crate::book::{Book, BookOptions, BookRng};
+use crate::book::{Book, BookRng};
 use crate::bot::Bot;
 use crate::engine::node::key_of;
-use crate::engine::score::TB_WIN;
 use crate::engine::strength;
-use crate::engine::{Config, Control, Engine, Info, Limits, report};
-use crate::tablebase::{Tablebases, Wdl};
+use crate::engine::{Config, Control, Info, Limits, report};
+use crate::player::{Decision, Known, Player, Source};
+use crate::tablebase::Tablebases;
 
 const NAME: &str = concat!("Knightfall ", env!("CARGO_PKG_VERSION"));
 
@@ -67,7 +67,6 @@ enum Job {
         infinite: bool,
     },
     SetHash(usize),
-    SetLevel(u8),
     SetBook(Option<Box<Book>>),
     SetBookEnabled(bool),
     SetTablebases(Option<Arc<Tablebases>>),
@@ -82,54 +81,39 @@ fn send(line: &str) {
     let _ = out.flush();
 }
 
-/// A move decided without searching: from the book, or from the tables at the root.
-fn known_move(
-    pos: &Chess,
-    book: Option<&Book>,
-    tablebases: Option<&Tablebases>,
-    rng: &mut BookRng,
-) -> Option<shakmaty::Move> {
-    if let Some(book) = book
-        && let Some(m) = book.pick(pos, &BookOptions::default(), rng)
-    {
-        send(&format!(
-            "info string book move {} from {}",
-            m.to_uci(CastlingMode::Standard),
-            book.name()
-        ));
-        return Some(m);
+/// The lines that explain a move found without searching.
+fn announce_known(decision: &Decision, book: Option<&Book>) {
+    let Some(m) = decision.best else { return };
+    let uci = m.to_uci(CastlingMode::Standard);
+    match (decision.source, &decision.tablebase) {
+        (Source::Book, _) => send(&format!(
+            "info string book move {uci} from {}",
+            book.map_or("the book", Book::name)
+        )),
+        (Source::Tablebase, Some(root)) => {
+            send(&format!(
+                "info depth 1 score {} tbhits 1 pv {uci}",
+                report(decision.score)
+            ));
+            send(&format!(
+                "info string tb {} dtz {}",
+                root.outcome_word(),
+                root.dtz
+            ));
+        }
+        _ => {}
     }
-    let root = tablebases?.root_move(pos)?;
-    let score = match root.wdl {
-        Wdl::Win => TB_WIN - root.dtz.abs(),
-        Wdl::Loss => -TB_WIN + root.dtz.abs(),
-        _ => 0,
-    };
-    send(&format!(
-        "info depth 1 score {} tbhits 1 pv {}",
-        report(score),
-        root.mv.to_uci(CastlingMode::Standard)
-    ));
-    send(&format!(
-        "info string tb {} dtz {}",
-        root.outcome_word(),
-        root.dtz
-    ));
-    Some(root.mv)
 }
 
 fn worker(jobs: Receiver<Job>) {
-    let mut engine = Engine::new(Config::default());
-    let mut book = match Book::embedded() {
-        Ok(book) => Some(Box::new(book)),
+    let book = match Book::embedded() {
+        Ok(book) => Some(book),
         Err(err) => {
             send(&format!("info string no opening book: {err}"));
             None
         }
     };
-    let mut book_enabled = true;
-    let mut tablebases: Option<Arc<Tablebases>> = None;
-    let mut rng = BookRng::from_entropy();
+    let mut player = Player::new(Config::default(), book, None);
     for job in jobs {
         match job {
             Job::Search {
@@ -139,46 +123,23 @@ fn worker(jobs: Receiver<Job>) {
                 control,
                 infinite,
             } => {
-                let chosen = known_move(
+                let decided = player.decide(
                     &pos,
-                    book.as_deref().filter(|_| book_enabled),
-                    tablebases.as_deref(),
-                    &mut rng,
+                    &history,
+                    &limits,
+                    Known::Allowed,
+                    &control,
+                    &mut |info| send(&info_line(info)),
                 );
-                let result = match chosen {
-                    Some(m) => crate::engine::SearchResult {
-                        best: Some(m),
-                        ponder: None,
-                        score: 0,
-                        depth: 0,
-                        nodes: 0,
-                        pv: vec![m],
-                    },
-                    None => {
-                        let searched =
-                            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                                engine.search(&pos, &history, &limits, &control, &mut |info| {
-                                    send(&info_line(info))
-                                })
-                            }));
-                        searched.unwrap_or_else(|_| {
-                            // Never leave the GUI waiting: answer with a legal move and start
-                            // afresh.
-                            send("info string internal error in the search; playing a legal move");
-                            let level = engine.level();
-                            engine = Engine::new(engine.config().clone());
-                            engine.set_level(level);
-                            engine.set_tablebases(tablebases.clone());
-                            let best = pos.legal_moves().first().copied();
-                            crate::engine::SearchResult {
-                                best,
-                                ponder: None,
-                                score: 0,
-                                depth: 0,
-                                nodes: 0,
-                                pv: best.into_iter().collect(),
-                            }
-                        })
+                let (best, ponder) = match decided {
+                    Ok(decision) => {
+                        announce_known(&decision, player.book());
+                        (decision.best, decision.ponder)
+                    }
+                    Err(_) => {
+                        // Never leave the GUI waiting: answer with a legal move.
+                        send("info string internal error in the search; playing a legal move");
+                        (pos.legal_moves().first().copied(), None)
                     }
                 };
                 // UCI forbids answering an infinite or ponder search before stop/ponderhit.
@@ -187,25 +148,21 @@ fn worker(jobs: Receiver<Job>) {
                 {
                     thread::sleep(Duration::from_millis(1));
                 }
-                let mut line = match result.best {
+                let mut line = match best {
                     Some(m) => format!("bestmove {}", m.to_uci(CastlingMode::Standard)),
                     None => "bestmove 0000".to_string(),
                 };
-                if let Some(p) = result.ponder {
+                if let Some(p) = ponder {
                     line.push_str(&format!(" ponder {}", p.to_uci(CastlingMode::Standard)));
                 }
                 send(&line);
             }
-            Job::SetHash(mb) => engine.set_hash(mb),
-            Job::SetLevel(level) => engine.set_level(level),
-            Job::SetBook(new) => book = new,
-            Job::SetBookEnabled(on) => book_enabled = on,
-            Job::SetTablebases(tb) => {
-                engine.set_tablebases(tb.clone());
-                tablebases = tb;
-            }
-            Job::SetOverhead(ms) => engine.set_move_overhead(ms),
-            Job::Clear => engine.clear(),
+            Job::SetHash(mb) => player.engine_mut().set_hash(mb),
+            Job::SetBook(new) => player.set_book(new.map(|b| *b)),
+            Job::SetBookEnabled(on) => player.set_book_enabled(on),
+            Job::SetTablebases(tb) => player.set_tablebases(tb),
+            Job::SetOverhead(ms) => player.engine_mut().set_move_overhead(ms),
+            Job::Clear => player.new_game(),
         }
     }
 }
@@ -297,14 +254,14 @@ impl Session {
         session
     }
 
-    /// Tells the worker the level that `Skill Level`, `UCI_LimitStrength` and `UCI_Elo` select.
-    fn apply_level(&self) {
-        let level = if self.limit_strength {
+    /// The level that `Skill Level`, `UCI_LimitStrength` and `UCI_Elo` select; every `go`
+    /// carries it in its limits.
+    fn level(&self) -> u8 {
+        if self.limit_strength {
             strength::level_for_elo(self.uci_elo)
         } else {
             self.skill_level
-        };
-        self.post(Job::SetLevel(level));
+        }
     }
 
     fn stop(&mut self) {
@@ -457,6 +414,7 @@ impl Session {
             i += if takes_value { 2 } else { 1 };
         }
         limits.received = Some(received);
+        limits.level = Some(self.level());
         if let Some((bot, rng)) = &mut self.bot {
             let line = match bot.choose(&self.pos, rng) {
                 Some(m) => format!("bestmove {}", m.to_uci(CastlingMode::Standard)),
@@ -506,18 +464,15 @@ impl Session {
             "skill level" => match number {
                 Some(level) if (1..=10).contains(&level) => {
                     self.skill_level = level as u8;
-                    self.apply_level();
                 }
                 _ => send("info string Skill Level must be a number from 1 to 10"),
             },
             "uci_limitstrength" => match value.map(str::to_ascii_lowercase).as_deref() {
                 Some("true") => {
                     self.limit_strength = true;
-                    self.apply_level();
                 }
                 Some("false") => {
                     self.limit_strength = false;
-                    self.apply_level();
                 }
                 _ => send("info string UCI_LimitStrength must be true or false"),
             },
@@ -526,7 +481,6 @@ impl Session {
                 match value.and_then(|v| v.parse::<i32>().ok()) {
                     Some(elo) if (min..=max).contains(&elo) => {
                         self.uci_elo = elo;
-                        self.apply_level();
                         if self.limit_strength {
                             send(&format!(
                                 "info string UCI_Elo {elo} plays at level {}",

@@ -279,9 +279,8 @@ fn low_levels_are_capped_and_still_legal() {
     let strong = search(&mut full, &pos, &[], Limits::depth(6));
     for level in 1..=9u8 {
         let mut e = engine();
-        e.set_level(level);
         let cap = knightfall::engine::strength::settings(level);
-        let result = search(&mut e, &pos, &[], Limits::depth(6));
+        let result = search(&mut e, &pos, &[], Limits::depth(6).at_level(level));
         assert!(pos.is_legal(result.best.unwrap()));
         assert!(
             result.nodes <= cap.nodes.unwrap(),
@@ -292,27 +291,39 @@ fn low_levels_are_capped_and_still_legal() {
     }
     // Level 10 is the full engine: same search, same nodes.
     let mut ten = engine();
-    ten.set_level(10);
     assert_eq!(
-        search(&mut ten, &pos, &[], Limits::depth(6)).nodes,
+        search(&mut ten, &pos, &[], Limits::depth(6).at_level(10)).nodes,
         strong.nodes
     );
+}
+
+#[test]
+fn the_level_travels_with_each_search() {
+    // One engine, no clearing in between: a level-1 search, a full-strength one, level 1 again.
+    let pos = common::position("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3");
+    let mut e = engine();
+    let weak = search(&mut e, &pos, &[], Limits::movetime(500).at_level(1));
+    assert_eq!(weak.depth, 1);
+    assert!(weak.nodes <= 400, "{} nodes", weak.nodes);
+    let full = search(&mut e, &pos, &[], Limits::depth(8));
+    assert_eq!(full.depth, 8);
+    assert!(full.nodes > 10_000, "{} nodes", full.nodes);
+    let again = search(&mut e, &pos, &[], Limits::movetime(500).at_level(1));
+    assert_eq!((again.depth, again.best), (1, weak.best));
+    assert!(again.nodes <= 400);
 }
 
 #[test]
 fn a_weak_level_varies_between_games_but_not_within_one() {
     let pos = Chess::default();
     let mut e = engine();
-    e.set_level(2);
-    let first = search(&mut e, &pos, &[], Limits::default());
-    assert_eq!(
-        search(&mut e, &pos, &[], Limits::default()).best,
-        first.best
-    );
+    let level2 = || Limits::default().at_level(2);
+    let first = search(&mut e, &pos, &[], level2());
+    assert_eq!(search(&mut e, &pos, &[], level2()).best, first.best);
     let mut moves = std::collections::HashSet::new();
     for _ in 0..12 {
         e.clear();
-        moves.insert(search(&mut e, &pos, &[], Limits::default()).best.unwrap());
+        moves.insert(search(&mut e, &pos, &[], level2()).best.unwrap());
     }
     assert!(
         moves.len() >= 3,

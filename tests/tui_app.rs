@@ -3,8 +3,9 @@
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use knightfall::engine::Info;
 use knightfall::game::{Game, Reason};
-use knightfall::tui::app::{Action, App, Effect, Mode, Player, Settings, Source, Tone};
-use knightfall::tui::event::{EngineEvent, Purpose};
+use knightfall::player::Source;
+use knightfall::tui::app::{Action, App, Effect, Mode, Player, Settings, Tone};
+use knightfall::tui::job::{EngineEvent, Purpose};
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Color, Move};
 
@@ -424,27 +425,6 @@ fn page_keys_browse_ten_moves_at_a_time() {
     assert_eq!(app.shown_ply(), 20);
     app.update(key(KeyCode::PageDown));
     assert_eq!(app.view, None);
-}
-
-#[test]
-fn engine_plays_at_the_chosen_level_but_hints_at_full_strength() {
-    let settings = Settings {
-        level: 3,
-        ..settings(Player::Human, Player::Engine)
-    };
-    let mut app = App::new(settings, Game::new(), Mode::Play, false);
-    let level_of = |fx: &[Effect]| {
-        fx.iter().find_map(|e| match e {
-            Effect::Search(r) => Some((r.purpose, r.level)),
-            _ => None,
-        })
-    };
-    let fx = type_line(&mut app, "e2e4");
-    assert_eq!(level_of(&fx), Some((Purpose::Play, 3)));
-    let (generation, _) = search_of(&fx).unwrap();
-    app.update(done(generation, Purpose::Play, Some(uci(&app, "e7e5")), 0));
-    let fx = type_line(&mut app, "hint");
-    assert_eq!(level_of(&fx), Some((Purpose::Hint, 10)));
 }
 
 #[test]

@@ -6,7 +6,7 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use knightfall::engine::Info;
 use knightfall::game::Game;
 use knightfall::tui::app::{Action, App, Effect, Mode, Player, Settings};
-use knightfall::tui::event::EngineEvent;
+use knightfall::tui::job::EngineEvent;
 use knightfall::tui::ui;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;

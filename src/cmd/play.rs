@@ -2,14 +2,12 @@
 //! game; `watch --headless` plays engine games without a screen and writes them as PGN.
 
 use std::fs;
-use std::io::{IsTerminal, Write};
-use std::time::{Duration, Instant};
+use std::io::IsTerminal;
+use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
 use clap::{Args as ClapArgs, ValueEnum};
-use shakmaty::{Color, Position};
 
-use crate::engine::{Config, Control, Engine, Limits};
 use crate::game::{Game, TimeControl};
 use crate::tui::app::{Mode, Player, Settings};
 use crate::tui::{self, Options, Paths};
@@ -152,6 +150,12 @@ pub fn run(args: &Args, setup_screen: bool) -> Result<()> {
     if let Some(b) = args.black {
         settings.black = b.into();
     }
+    // Naming one side human makes the other the engine unless it is named too.
+    match (args.white, args.black) {
+        (Some(Side::Human), None) => settings.black = Player::Engine,
+        (None, Some(Side::Human)) => settings.white = Player::Engine,
+        _ => {}
+    }
     if let Some(tc) = &args.tc {
         settings.tc = if tc == "none" {
             String::new()
@@ -210,10 +214,7 @@ pub fn watch(args: &WatchArgs) -> Result<()> {
     if let Some(fen) = &args.fen {
         Game::from_fen(fen)?;
     }
-    if args.headless {
-        return headless(args);
-    }
-    if !std::io::stdout().is_terminal() {
+    if !args.headless && !std::io::stdout().is_terminal() {
         bail!("watch needs a terminal; add --headless to play without a screen");
     }
     let settings = Settings {
@@ -225,7 +226,7 @@ pub fn watch(args: &WatchArgs) -> Result<()> {
         level: args.level.unwrap_or(crate::engine::strength::MAX_LEVEL),
     };
     let ms = |o: Option<u64>| o.unwrap_or(args.think_ms).max(1);
-    tui::run(Options {
+    let opts = Options {
         settings,
         setup: false,
         mode: Mode::Watch,
@@ -237,156 +238,16 @@ pub fn watch(args: &WatchArgs) -> Result<()> {
         book: args.sources.book.clone(),
         no_book: args.sources.no_book,
         syzygy: args.sources.syzygy.clone(),
-    })
-}
-
-/// Small deterministic generator for the random opening plies.
-struct XorShift(u64);
-
-impl XorShift {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-}
-
-/// Plays `args.games` engine games on the clocks without a screen and writes them as PGN.
-fn headless(args: &WatchArgs) -> Result<()> {
-    let tc = match args.tc.as_deref() {
-        Some(t) if t != "none" && !t.is_empty() => {
-            Some(TimeControl::parse(t).map_err(anyhow::Error::msg)?)
-        }
-        _ => None,
     };
-    let think = [
-        args.white_ms.unwrap_or(args.think_ms).max(1),
-        args.black_ms.unwrap_or(args.think_ms).max(1),
-    ];
-    let mut out = match &args.pgn {
-        Some(path) => Some(fs::File::create(path).with_context(|| format!("creating {path}"))?),
-        None => None,
-    };
-    let mut engines = [
-        Engine::new(Config::default()),
-        Engine::new(Config::default()),
-    ];
-    let (sources, warnings) = tui::open_sources(&Options {
-        settings: Settings::default(),
-        setup: false,
-        mode: Mode::Watch,
-        game: None,
-        start_fen: None,
-        think_ms: None,
-        min_delay: Duration::ZERO,
-        remember: false,
-        book: args.sources.book.clone(),
-        no_book: args.sources.no_book,
-        syzygy: args.sources.syzygy.clone(),
-    });
-    for w in warnings {
-        eprintln!("knightfall: {w}");
-    }
-    let mut book_rng = crate::book::BookRng::from_entropy();
-    let (mut book_moves, mut tb_moves) = (0u64, 0u64);
-    let seed = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(1, |d| d.as_nanos() as u64)
-        | 1;
-    let mut rng = XorShift(seed);
-    let started = Instant::now();
-    let (mut white_wins, mut black_wins, mut draws, mut illegal) = (0u32, 0u32, 0u32, 0u32);
-    for n in 1..=args.games {
-        let mut game = match &args.fen {
-            Some(fen) => Game::from_fen(fen)?,
-            None => Game::new(),
-        };
-        game.set_time_control(tc);
-        game.names = [
-            format!("Knightfall A ({})", n),
-            format!("Knightfall B ({})", n),
-        ];
-        for e in &mut engines {
-            e.clear();
-            if let Some(level) = args.level {
-                e.set_level(level);
-            }
-        }
-        for _ in 0..args.random_plies {
-            let moves = game.position().legal_moves();
-            if moves.is_empty() || game.is_over() {
-                break;
-            }
-            let m = moves[(rng.next() % moves.len() as u64) as usize];
-            game.play(m, Some(Duration::ZERO))?;
-        }
-        while !game.is_over() {
-            let turn = game.turn();
-            let limits = match game.clocks() {
-                Some(c) => c.limits(),
-                None => Limits::movetime(think[crate::game::side(turn)]),
-            };
-            let t = Instant::now();
-            let pos = game.position().clone();
-            if let Some((m, _, source, _)) = tui::worker::lookup(&sources, &pos, &mut book_rng) {
-                match source {
-                    crate::tui::app::Source::Book => book_moves += 1,
-                    _ => tb_moves += 1,
-                }
-                if !pos.is_legal(m) {
-                    illegal += 1;
-                    eprintln!("game {n}: ILLEGAL {source:?} move {m:?} in {}", game.fen());
-                    game.resign(turn);
-                    break;
-                }
-                game.play(m, Some(t.elapsed()))?;
-                continue;
-            }
-            let control = Control::default();
-            let result = engines[crate::game::side(turn)].search(
-                &pos,
-                game.history_keys(),
-                &limits,
-                &control,
-                &mut |_| {},
-            );
-            let spent = t.elapsed();
-            let Some(m) = result.best else {
-                bail!("game {n}: engine returned no move in {}", game.fen());
-            };
-            if !pos.is_legal(m) {
-                illegal += 1;
-                eprintln!("game {n}: ILLEGAL move {m:?} in {}", game.fen());
-                game.resign(turn);
-                break;
-            }
-            game.play(m, Some(spent))?;
-        }
-        let outcome = game.outcome().expect("the loop ends with an outcome");
-        match outcome.winner {
-            Some(Color::White) => white_wins += 1,
-            Some(Color::Black) => black_wins += 1,
-            None => draws += 1,
-        }
-        println!(
-            "game {n}/{}: {} {} in {} plies",
-            args.games,
-            outcome.result_str(),
-            outcome.reason.describe(),
-            game.ply()
+    if args.headless {
+        return tui::headless::run(
+            &opts,
+            &tui::headless::Series {
+                games: args.games,
+                pgn: args.pgn.clone(),
+                random_plies: args.random_plies,
+            },
         );
-        if let Some(f) = out.as_mut() {
-            writeln!(f, "{}", game.to_pgn()).context("writing the PGN")?;
-        }
     }
-    println!(
-        "{} games in {:.1} s: White {white_wins}, Black {black_wins}, draws {draws}, illegal moves {illegal}, book moves {book_moves}, tablebase moves {tb_moves}",
-        args.games,
-        started.elapsed().as_secs_f64()
-    );
-    if illegal > 0 {
-        bail!("{illegal} illegal moves");
-    }
-    Ok(())
+    tui::run(opts)
 }

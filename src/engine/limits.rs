@@ -23,6 +23,9 @@ pub struct Limits {
     pub infinite: bool,
     /// When the request arrived; the clock runs from here (defaults to the search's start).
     pub received: Option<std::time::Instant>,
+    /// Playing level for this search, 1 (weakest) to 10; `None` is full strength. It travels
+    /// with each request, so a full-strength hint and a level-3 move can share one engine.
+    pub level: Option<u8>,
 }
 
 impl Limits {
@@ -48,5 +51,11 @@ impl Limits {
             nodes: Some(nodes),
             ..Limits::default()
         }
+    }
+
+    /// The same limits at `level` (1 to 10; 10 is full strength).
+    pub fn at_level(mut self, level: u8) -> Limits {
+        self.level = Some(level);
+        self
     }
 }

@@ -100,7 +100,6 @@ pub struct SearchResult {
 pub struct Engine {
     config: Config,
     tablebases: Option<Arc<Tablebases>>,
-    level: u8,
     seed: u64,
     tt: tt::Table,
     history: Box<ordering::History>,
@@ -111,7 +110,6 @@ impl Engine {
     pub fn new(config: Config) -> Engine {
         Engine {
             tablebases: None,
-            level: strength::MAX_LEVEL,
             seed: 0x5EED,
             tt: tt::Table::new(config.hash_mb),
             history: ordering::History::new(),
@@ -149,15 +147,9 @@ impl Engine {
         self.tt.clear();
     }
 
-    /// Sets the playing level (1 weakest to 10 full strength) for the following searches.
-    pub fn set_level(&mut self, level: u8) {
-        self.level = level.clamp(1, strength::MAX_LEVEL);
-        self.tt.clear();
-    }
-
-    /// The playing level.
-    pub fn level(&self) -> u8 {
-        self.level
+    /// The Syzygy tables the search probes, if any.
+    pub fn tablebases(&self) -> Option<&Arc<Tablebases>> {
+        self.tablebases.as_ref()
     }
 
     /// Forgets everything learned (new game); a weakened level gets new evaluation errors.
@@ -170,8 +162,8 @@ impl Engine {
         self.history = ordering::History::new();
     }
 
-    /// Searches `root`; `history` holds the keys (`node::key_of`) of the game's positions
-    /// before it, oldest first, so that repetitions are recognised.
+    /// Searches `root` at the level `limits` names; `history` holds the keys (`node::key_of`)
+    /// of the game's positions before it, oldest first, so that repetitions are recognised.
     pub fn search(
         &mut self,
         root: &Chess,
@@ -180,7 +172,8 @@ impl Engine {
         control: &Control,
         on_info: &mut dyn FnMut(&Info),
     ) -> SearchResult {
-        let level = strength::settings(self.level);
+        let level_number = limits.level.unwrap_or(strength::MAX_LEVEL);
+        let level = strength::settings(level_number);
         let mut limits = limits.clone();
         if let Some(cap) = level.depth {
             limits.depth = Some(limits.depth.map_or(cap, |d| d.min(cap)));
@@ -202,6 +195,7 @@ impl Engine {
         )
         .with_tablebases(self.tablebases.as_deref())
         .with_noise(level.noise, self.seed)
+        .with_table_salt(strength::table_salt(level_number))
         .with_quiescence(!blunders);
         let max_depth = limits.depth.unwrap_or(u32::MAX);
         searcher.run(root, max_depth, on_info)

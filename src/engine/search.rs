@@ -62,6 +62,8 @@ pub struct Searcher<'a> {
     /// Whether leaves are resolved by a capture search; without it the weakest levels miss
     /// recaptures and hanging pieces the way a beginner does.
     quiescence: bool,
+    /// Mixed into transposition-table keys so each level keeps its own entries.
+    table_salt: u64,
     /// Index in `keys` of the latest null-move node: repetitions are not sought before it.
     null_floor: usize,
     /// Tablebase probes that returned a value.
@@ -99,6 +101,7 @@ impl<'a> Searcher<'a> {
             tablebases: None,
             noise: (0, 0),
             quiescence: true,
+            table_salt: 0,
             null_floor: 0,
             tb_hits: 0,
         }
@@ -113,6 +116,13 @@ impl<'a> Searcher<'a> {
     /// Adds a deterministic error of up to `amplitude` centipawns to every static evaluation.
     pub fn with_noise(mut self, amplitude: i32, seed: u64) -> Self {
         self.noise = (amplitude, seed);
+        self
+    }
+
+    /// Keeps this search's transposition-table entries apart from other levels' (see
+    /// `strength::table_salt`).
+    pub fn with_table_salt(mut self, salt: u64) -> Self {
+        self.table_salt = salt;
         self
     }
 
@@ -314,7 +324,7 @@ impl<'a> Searcher<'a> {
         }
         self.seldepth = self.seldepth.max(ply);
 
-        let hit = self.tt.probe(node.key, ply);
+        let hit = self.tt.probe(node.key ^ self.table_salt, ply);
         let mut tt_move = hit.map_or(0, |h| h.mv);
         if ply == 0
             && let Some(m) = self.root_order_hint
@@ -343,8 +353,15 @@ impl<'a> Searcher<'a> {
                 _ => 0,
             };
             let eval = self.evaluate(node);
-            self.tt
-                .store(node.key, ply, 0, score, eval, MAX_PLY as i32, Bound::Exact);
+            self.tt.store(
+                node.key ^ self.table_salt,
+                ply,
+                0,
+                score,
+                eval,
+                MAX_PLY as i32,
+                Bound::Exact,
+            );
             return score;
         }
 
@@ -517,7 +534,7 @@ impl<'a> Searcher<'a> {
         };
         let eval_store = if in_check { 0 } else { static_eval };
         self.tt.store(
-            node.key,
+            node.key ^ self.table_salt,
             ply,
             best_move.map_or(0, encode_move),
             best_score,
@@ -561,7 +578,7 @@ impl<'a> Searcher<'a> {
         }
         let pv_node = beta - alpha > 1;
         if !pv_node
-            && let Some(h) = self.tt.probe(node.key, ply)
+            && let Some(h) = self.tt.probe(node.key ^ self.table_salt, ply)
             && cuts(h, alpha, beta)
         {
             return h.score;

@@ -98,6 +98,16 @@ pub fn blunders(key: u64, seed: u64, percent: u32) -> bool {
     mix(key, seed ^ 0x5EED_B1DE) % 100 < u64::from(percent)
 }
 
+/// What a search at `level` mixes into its transposition-table keys: levels see different
+/// (noisy, shallower) values, so each keeps its own entries in the shared table and a
+/// full-strength hint never reads a weak level's judgement. Full strength mixes in nothing.
+pub fn table_salt(level: u8) -> u64 {
+    match level.clamp(1, MAX_LEVEL) {
+        MAX_LEVEL => 0,
+        n => mix(u64::from(n), 0x7AB1_E5A1),
+    }
+}
+
 /// SplitMix64 finaliser: a well-mixed hash of key and seed.
 #[inline]
 fn mix(key: u64, seed: u64) -> u64 {

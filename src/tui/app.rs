@@ -9,10 +9,10 @@ use serde::{Deserialize, Serialize};
 use shakmaty::san::SanPlus;
 use shakmaty::{CastlingMode, Chess, Color, Move, Position, Square};
 
-use super::event::{EngineEvent, Purpose};
-use super::worker::Request;
+use super::job::{EngineEvent, Purpose, Request};
 use crate::engine::{Info, Limits};
 use crate::game::{Game, TimeControl};
+use crate::player::Source;
 
 /// The engine accepts a draw offer when its score, from its own side, is at most this.
 pub const DRAW_ACCEPT_CP: i32 = -30;
@@ -82,29 +82,6 @@ impl Settings {
     /// The player for `color`.
     pub fn player(&self, color: Color) -> Player {
         color.fold_wb(self.white, self.black)
-    }
-}
-
-/// Where a move in the analysis came from.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum Source {
-    /// The engine's search.
-    #[default]
-    Search,
-    /// The opening book.
-    Book,
-    /// Syzygy tablebases.
-    Tablebase,
-}
-
-impl Source {
-    /// Panel label.
-    pub fn label(self) -> &'static str {
-        match self {
-            Source::Search => "search",
-            Source::Book => "book",
-            Source::Tablebase => "tablebase",
-        }
     }
 }
 
@@ -739,18 +716,17 @@ impl App {
             thinking: Some(pos.turn()),
             ..Analysis::default()
         };
+        // A hint is the engine's honest best, whatever level it plays at.
+        let level = match purpose {
+            Purpose::Hint => crate::engine::strength::MAX_LEVEL,
+            Purpose::Play | Purpose::DrawOffer => self.settings.level,
+        };
         fx.push(Effect::Search(Box::new(Request {
             generation: self.generation,
             purpose,
             pos,
             history: self.game.history_keys().to_vec(),
-            limits,
-            // A hint is the engine's honest best, whatever level it plays at.
-            level: if purpose == Purpose::Hint {
-                crate::engine::strength::MAX_LEVEL
-            } else {
-                self.settings.level
-            },
+            limits: limits.at_level(level),
         })));
     }
 
@@ -775,6 +751,16 @@ impl App {
                     );
                 }
             }
+            EngineEvent::Forfeit {
+                generation,
+                message,
+            } => {
+                if generation == self.generation
+                    && self.pending.is_some_and(|(_, p)| p == Purpose::Play)
+                {
+                    self.forfeit(message, fx);
+                }
+            }
             EngineEvent::Done {
                 generation,
                 purpose,
@@ -785,6 +771,19 @@ impl App {
             } => {
                 if generation != self.generation || self.pending != Some((generation, purpose)) {
                     return; // stale: the game moved on
+                }
+                if purpose == Purpose::Play
+                    && !best.is_some_and(|m| self.game.position().is_legal(m))
+                {
+                    let what = match best {
+                        Some(m) => format!(
+                            "played the illegal move {}",
+                            m.to_uci(CastlingMode::Standard)
+                        ),
+                        None => "gave no move".to_string(),
+                    };
+                    self.forfeit(format!("the engine {what}"), fx);
+                    return;
                 }
                 self.pending = None;
                 self.analysis.thinking = None;
@@ -837,6 +836,18 @@ impl App {
                 }
             }
         }
+    }
+
+    /// The engine to move cannot go on: its side loses, and the message says why.
+    fn forfeit(&mut self, why: String, fx: &mut Vec<Effect>) {
+        let loser = self.game.turn();
+        self.game.forfeit(loser);
+        self.end_now(fx);
+        let result = self.message.take().map(|(m, _)| m).unwrap_or_default();
+        self.say(
+            format!("{} forfeits: {why}. {result}", color_name(loser)),
+            Tone::Error,
+        );
     }
 
     /// The engine answers a pending draw offer with its own-side score.

@@ -1,77 +1,24 @@
-//! The background search thread: it owns the `Engine` (and so its transposition table), takes
-//! one request at a time, and reports progress and the result as events tagged with the
-//! request's generation, so the app can drop results for positions it has left.
+//! The background search thread: it owns Knightfall's `Player` (and so the engine's
+//! transposition table), takes one request at a time, and reports progress and the result as
+//! events tagged with the request's generation, so the app can drop results for positions it
+//! has left.
 
-use std::panic::{self, AssertUnwindSafe};
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use crossbeam_channel::{Sender, unbounded};
-use shakmaty::Chess;
+use crossbeam_channel::unbounded;
 
-use super::app::Source;
-use super::event::{EngineEvent, Event, Purpose};
-use crate::book::{Book, BookOptions, BookRng};
-use crate::engine::score::TB_WIN;
-use crate::engine::{Config, Control, Engine, Info, Limits};
-use crate::tablebase::Tablebases;
-
-/// What the worker consults before searching.
-#[derive(Default)]
-pub struct Sources {
-    /// Opening book, if enabled.
-    pub book: Option<Book>,
-    /// Syzygy tablebases, if configured.
-    pub tablebases: Option<Tablebases>,
-}
-
-/// A book or tablebase move for `pos`, with a score (side to move) and a note.
-pub fn lookup(
-    sources: &Sources,
-    pos: &Chess,
-    rng: &mut BookRng,
-) -> Option<(shakmaty::Move, i32, Source, Option<String>)> {
-    if let Some(book) = &sources.book
-        && let Some(m) = book.pick(pos, &BookOptions::default(), rng)
-    {
-        return Some((m, 0, Source::Book, None));
-    }
-    let tb = sources.tablebases.as_ref()?;
-    let best = tb.rank_root_moves(pos).ok()?.into_iter().next()?;
-    let word = best.outcome_word();
-    let score = match word {
-        "win" => TB_WIN - best.dtz.abs(),
-        "loss" => -TB_WIN + best.dtz.abs(),
-        _ => 0,
-    };
-    let note = format!("tablebase {word}, DTZ {}", best.dtz);
-    Some((best.mv, score, Source::Tablebase, Some(note)))
-}
+use super::job::{EngineEvent, Purpose, Request};
+use crate::engine::{Control, Info};
+use crate::player::{Known, Player};
 
 /// The search thread's name (the panic hook leaves the screen alone for it).
 pub const THREAD_NAME: &str = "knightfall-search";
 
 /// How often progress reports may reach the screen.
 const INFO_INTERVAL: Duration = Duration::from_millis(100);
-
-/// One search to run.
-#[derive(Clone, Debug)]
-pub struct Request {
-    /// The app's generation when it asked.
-    pub generation: u64,
-    /// What the answer is for.
-    pub purpose: Purpose,
-    /// The position to search.
-    pub pos: Chess,
-    /// Repetition keys of the game before `pos`.
-    pub history: Vec<u64>,
-    /// What the search may spend.
-    pub limits: Limits,
-    /// Playing level for this search (1 to 10).
-    pub level: u8,
-}
 
 enum Job {
     Search(Box<Request>, Arc<Control>),
@@ -85,92 +32,20 @@ pub struct Worker {
 }
 
 impl Worker {
-    /// Starts the worker; its reports go to `events`.
-    pub fn spawn(events: Sender<Event>, sources: Sources) -> Worker {
+    /// Starts the worker with `player`; its reports go to `sink`.
+    pub fn spawn(sink: impl Fn(EngineEvent) + Send + 'static, mut player: Player) -> Worker {
         let (jobs, rx) = unbounded::<Job>();
         let current: Arc<Mutex<Option<Arc<Control>>>> = Arc::default();
         thread::Builder::new()
             .name(THREAD_NAME.into())
             .spawn(move || {
-                let mut engine = Engine::new(Config::default());
-                let mut rng = BookRng::from_entropy();
                 for job in rx {
                     match job {
-                        Job::NewGame => engine.clear(),
+                        Job::NewGame => player.new_game(),
                         Job::Search(req, control) => {
-                            if control.stop.load(Ordering::Relaxed) {
-                                continue;
+                            if !control.stop.load(Ordering::Relaxed) {
+                                search(&mut player, &req, &control, &sink);
                             }
-                            let generation = req.generation;
-                            if req.purpose != Purpose::DrawOffer
-                                && let Some((m, score, source, note)) =
-                                    lookup(&sources, &req.pos, &mut rng)
-                            {
-                                let _ = events.send(Event::Engine(EngineEvent::Done {
-                                    generation,
-                                    purpose: req.purpose,
-                                    best: Some(m),
-                                    score,
-                                    source,
-                                    note,
-                                }));
-                                continue;
-                            }
-                            let mut last = Instant::now()
-                                .checked_sub(INFO_INTERVAL)
-                                .unwrap_or_else(Instant::now);
-                            let mut unsent: Option<Info> = None;
-                            let searched = panic::catch_unwind(AssertUnwindSafe(|| {
-                                engine.search(
-                                    &req.pos,
-                                    &req.history,
-                                    &req.limits,
-                                    &control,
-                                    &mut |info| {
-                                        if last.elapsed() >= INFO_INTERVAL {
-                                            last = Instant::now();
-                                            unsent = None;
-                                            let _ = events.send(Event::Engine(EngineEvent::Info {
-                                                generation,
-                                                info: info.clone(),
-                                            }));
-                                        } else {
-                                            unsent = Some(info.clone());
-                                        }
-                                    },
-                                )
-                            }));
-                            let result = match searched {
-                                Ok(result) => result,
-                                Err(payload) => {
-                                    let what = payload
-                                        .downcast_ref::<&str>()
-                                        .map(|s| s.to_string())
-                                        .or_else(|| payload.downcast_ref::<String>().cloned())
-                                        .unwrap_or_else(|| "unknown error".to_string());
-                                    let _ = events.send(Event::Engine(EngineEvent::Failed {
-                                        generation,
-                                        message: what,
-                                    }));
-                                    // The tables may be inconsistent after a panic.
-                                    engine = Engine::new(Config::default());
-                                    continue;
-                                }
-                            };
-                            // The last iteration's report may have been held back by the
-                            // throttle: the panel should end on the final depth and PV.
-                            if let Some(info) = unsent {
-                                let _ = events
-                                    .send(Event::Engine(EngineEvent::Info { generation, info }));
-                            }
-                            let _ = events.send(Event::Engine(EngineEvent::Done {
-                                generation,
-                                purpose: req.purpose,
-                                best: result.best,
-                                score: result.score,
-                                source: Source::Search,
-                                note: None,
-                            }));
                         }
                     }
                 }
@@ -210,4 +85,59 @@ impl Drop for Worker {
     fn drop(&mut self) {
         self.stop();
     }
+}
+
+/// Runs one request through the player, throttling its progress reports.
+fn search(player: &mut Player, req: &Request, control: &Control, sink: &impl Fn(EngineEvent)) {
+    let generation = req.generation;
+    let known = match req.purpose {
+        Purpose::DrawOffer => Known::SearchOnly,
+        Purpose::Play | Purpose::Hint => Known::Allowed,
+    };
+    let mut last = Instant::now()
+        .checked_sub(INFO_INTERVAL)
+        .unwrap_or_else(Instant::now);
+    let mut unsent: Option<Info> = None;
+    let decided = player.decide(
+        &req.pos,
+        &req.history,
+        &req.limits,
+        known,
+        control,
+        &mut |info| {
+            if last.elapsed() >= INFO_INTERVAL {
+                last = Instant::now();
+                unsent = None;
+                sink(EngineEvent::Info {
+                    generation,
+                    info: info.clone(),
+                });
+            } else {
+                unsent = Some(info.clone());
+            }
+        },
+    );
+    let decision = match decided {
+        Ok(d) => d,
+        Err(message) => {
+            sink(EngineEvent::Failed {
+                generation,
+                message,
+            });
+            return;
+        }
+    };
+    // The last iteration's report may have been held back by the throttle: the panel should
+    // end on the final depth and PV.
+    if let Some(info) = unsent {
+        sink(EngineEvent::Info { generation, info });
+    }
+    sink(EngineEvent::Done {
+        generation,
+        purpose: req.purpose,
+        best: decision.best,
+        score: decision.score,
+        source: decision.source,
+        note: decision.note(),
+    });
 }

@@ -1,0 +1,103 @@
+//! Settings and games on disk: where they live, reading and writing the config file, atomic
+//! writes, the autosave and the archive of finished games.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result};
+
+use super::app::{App, Settings};
+use crate::game::{Game, timestamp};
+
+/// Where settings and games live: `$KNIGHTFALL_HOME` when set (tests), else the platform's
+/// config and data directories.
+#[derive(Clone, Debug)]
+pub struct Paths {
+    /// The config file.
+    pub config: PathBuf,
+    /// Directory for saved games.
+    pub data: PathBuf,
+}
+
+impl Paths {
+    /// The paths for this user.
+    pub fn get() -> Paths {
+        if let Some(home) = std::env::var_os("KNIGHTFALL_HOME") {
+            let home = PathBuf::from(home);
+            return Paths {
+                config: home.join("config.toml"),
+                data: home.join("games"),
+            };
+        }
+        match directories::ProjectDirs::from("", "", "knightfall") {
+            Some(dirs) => Paths {
+                config: dirs.config_dir().join("config.toml"),
+                data: dirs.data_dir().join("games"),
+            },
+            None => Paths {
+                config: PathBuf::from("knightfall.toml"),
+                data: PathBuf::from("knightfall-games"),
+            },
+        }
+    }
+
+    /// The in-progress game, rewritten after every move (for `--resume` and crashes).
+    pub fn current(&self) -> PathBuf {
+        self.data.join("current.pgn")
+    }
+}
+
+/// Reads the settings; a missing or unreadable file gives the defaults.
+pub fn load_settings(paths: &Paths) -> Settings {
+    fs::read_to_string(&paths.config)
+        .ok()
+        .and_then(|text| toml::from_str(&text).ok())
+        .unwrap_or_default()
+}
+
+/// Writes the settings.
+pub fn save_settings(paths: &Paths, settings: &Settings) -> Result<()> {
+    if let Some(dir) = paths.config.parent() {
+        fs::create_dir_all(dir)?;
+    }
+    let text = toml::to_string(settings)?;
+    fs::write(&paths.config, text).with_context(|| format!("writing {}", paths.config.display()))
+}
+
+/// Writes `text` to `path` through a temporary file, so a crash never leaves half a game.
+pub fn write_atomic(path: &Path, text: &str) -> Result<()> {
+    if let Some(dir) = path.parent()
+        && !dir.as_os_str().is_empty()
+    {
+        fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    }
+    let tmp = path.with_extension("pgn.tmp");
+    fs::write(&tmp, text).with_context(|| format!("writing {}", tmp.display()))?;
+    fs::rename(&tmp, path).with_context(|| format!("writing {}", path.display()))
+}
+
+/// Saves the finished or abandoned game under a timestamped name; returns the file.
+pub fn archive(app: &App, paths: &Paths) -> Option<PathBuf> {
+    if app.game.ply() == 0 {
+        return None;
+    }
+    let path = paths.data.join(format!("{}.pgn", timestamp()));
+    write_atomic(&path, &app.game.to_pgn()).ok()?;
+    let _ = write_atomic(&paths.current(), &app.game.to_pgn());
+    Some(path)
+}
+
+/// Loads the in-progress game for `--resume`.
+pub fn resume_game(paths: &Paths) -> Result<Game> {
+    let path = paths.current();
+    let text = fs::read_to_string(&path)
+        .with_context(|| format!("no game to resume ({} not readable)", path.display()))?;
+    let game = Game::from_pgn(&text).with_context(|| format!("reading {}", path.display()))?;
+    if game.is_over() {
+        anyhow::bail!(
+            "the last game ({}) is finished; nothing to resume",
+            path.display()
+        );
+    }
+    Ok(game)
+}

@@ -1,0 +1,173 @@
+//! `watch --headless`: engine games without a screen, run by the same loop and the same app as
+//! the screen (so clocks, results and adjudication are decided by the same code), written as PGN.
+
+use std::fs;
+use std::io::Write;
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result, bail};
+use shakmaty::{Color, Position};
+
+use super::Options;
+use super::app::{App, Mode};
+use super::event::Event;
+use super::job::{EngineEvent, Purpose};
+use super::runner::{Runner, Step};
+use crate::game::Game;
+use crate::player::Source;
+
+/// A series of headless games.
+#[derive(Clone, Debug)]
+pub struct Series {
+    /// How many games.
+    pub games: u32,
+    /// Where to write them as PGN.
+    pub pgn: Option<String>,
+    /// Random plies at the start of each game (on top of the book), for variety.
+    pub random_plies: u32,
+}
+
+/// Counts over the series, printed at the end.
+#[derive(Default)]
+struct Tally {
+    white: u32,
+    black: u32,
+    draws: u32,
+    illegal: u32,
+    book: u64,
+    tablebase: u64,
+}
+
+/// Small deterministic generator for the random opening plies.
+struct XorShift(u64);
+
+impl XorShift {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+}
+
+/// Plays the series and prints one line per game and a summary.
+pub fn run(opts: &Options, series: &Series) -> Result<()> {
+    let mut out = match &series.pgn {
+        Some(path) => Some(fs::File::create(path).with_context(|| format!("creating {path}"))?),
+        None => None,
+    };
+    let (player, warnings) = super::open_player(opts);
+    for w in warnings {
+        eprintln!("knightfall: {w}");
+    }
+    let seed = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(1, |d| d.as_nanos() as u64)
+        | 1;
+    let mut rng = XorShift(seed);
+    let started = Instant::now();
+    let mut tally = Tally::default();
+    let mut runner = Runner::new(new_app(opts, series.random_plies, &mut rng)?, player, None);
+    for n in 1..=series.games {
+        let quit = if n == 1 {
+            runner.start()
+        } else {
+            runner.begin(new_app(opts, series.random_plies, &mut rng)?)
+        };
+        if !quit {
+            play_out(&mut runner, &mut tally);
+        }
+        let game = &runner.app.game;
+        let Some(outcome) = game.outcome() else {
+            bail!("game {n}: stopped before it ended");
+        };
+        match outcome.winner {
+            Some(Color::White) => tally.white += 1,
+            Some(Color::Black) => tally.black += 1,
+            None => tally.draws += 1,
+        }
+        println!(
+            "game {n}/{}: {} {} in {} plies",
+            series.games,
+            outcome.result_str(),
+            outcome.reason.describe(),
+            game.ply()
+        );
+        if let Some(f) = out.as_mut() {
+            writeln!(f, "{}", game.to_pgn()).context("writing the PGN")?;
+        }
+    }
+    println!(
+        "{} games in {:.1} s: White {}, Black {}, draws {}, illegal moves {}, book moves {}, tablebase moves {}",
+        series.games,
+        started.elapsed().as_secs_f64(),
+        tally.white,
+        tally.black,
+        tally.draws,
+        tally.illegal,
+        tally.book,
+        tally.tablebase
+    );
+    if tally.illegal > 0 {
+        bail!("{} illegal moves", tally.illegal);
+    }
+    Ok(())
+}
+
+/// A watching app for a new game: the start position, random plies, no delay between moves.
+fn new_app(opts: &Options, random_plies: u32, rng: &mut XorShift) -> Result<App> {
+    let mut game = match &opts.start_fen {
+        Some(fen) => Game::from_fen(fen)?,
+        None => Game::new(),
+    };
+    game.set_time_control(opts.settings.time_control());
+    for _ in 0..random_plies {
+        let moves = game.position().legal_moves();
+        if moves.is_empty() || game.is_over() {
+            break;
+        }
+        let m = moves[(rng.next() % moves.len() as u64) as usize];
+        game.play(m, Some(Duration::ZERO))?;
+    }
+    let mut app = App::new(opts.settings.clone(), game, Mode::Watch, false);
+    app.start_fen = opts.start_fen.clone();
+    app.min_delay = Duration::ZERO;
+    if let Some(ms) = opts.think_ms {
+        app.think_ms = ms;
+    }
+    Ok(app)
+}
+
+/// Runs the loop until the game ends, counting where the moves came from.
+fn play_out(runner: &mut Runner, tally: &mut Tally) {
+    while !runner.app.game.is_over() {
+        let Some(ev) = runner.next_event() else {
+            return;
+        };
+        if let Some(Event::Engine(EngineEvent::Done {
+            generation,
+            purpose: Purpose::Play,
+            best,
+            source,
+            ..
+        })) = &ev
+            && *generation == runner.app.generation
+        {
+            match source {
+                Source::Book => tally.book += 1,
+                Source::Tablebase => tally.tablebase += 1,
+                Source::Search => {}
+            }
+            if !best.is_some_and(|m| runner.app.game.position().is_legal(m)) {
+                tally.illegal += 1;
+                eprintln!(
+                    "illegal or missing move {best:?} in {}",
+                    runner.app.game.fen()
+                );
+            }
+        }
+        if runner.step(ev) == Step::Quit {
+            return;
+        }
+    }
+}

@@ -1,0 +1,88 @@
+//! The terminal game's engine path through the real worker thread: the app asks, the worker's
+//! `Player` searches, and the analysis panel's state shows what the search really did.
+
+use std::time::{Duration, Instant};
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use knightfall::engine::Config;
+use knightfall::game::Game;
+use knightfall::player::{Player, Source};
+use knightfall::tui::app::{App, Mode, Player as Side, Settings};
+use knightfall::tui::event::Event;
+use knightfall::tui::runner::{Runner, Step};
+
+fn runner(settings: Settings, game: Game) -> Runner {
+    let app = App::new(settings, game, Mode::Play, false);
+    let mut runner = Runner::new(app, Player::new(Config::default(), None, None), None);
+    assert!(!runner.start());
+    runner
+}
+
+fn type_line(runner: &mut Runner, text: &str) {
+    for c in text.chars().chain(['\r']) {
+        let code = if c == '\r' {
+            KeyCode::Enter
+        } else {
+            KeyCode::Char(c)
+        };
+        let key = Event::Key(KeyEvent::new(code, KeyModifiers::NONE));
+        assert_eq!(runner.step(Some(key)), Step::Continue);
+    }
+}
+
+/// Runs the loop until `done` holds (or fails after `secs`).
+fn run_until(runner: &mut Runner, secs: u64, done: impl Fn(&App) -> bool) {
+    let end = Instant::now() + Duration::from_secs(secs);
+    while !done(&runner.app) {
+        assert!(Instant::now() < end, "timed out");
+        let ev = runner.next_event().expect("the channel is open");
+        assert_eq!(runner.step(ev), Step::Continue);
+    }
+}
+
+#[test]
+fn level_one_replies_from_a_depth_one_search_and_hints_search_fully() {
+    let settings = Settings {
+        white: Side::Human,
+        black: Side::Engine,
+        think_ms: 1000,
+        level: 1,
+        ..Settings::default()
+    };
+    let mut r = runner(settings, Game::new());
+    type_line(&mut r, "e2e4");
+    run_until(&mut r, 30, |app| app.game.ply() == 2);
+    let a = &r.app.analysis;
+    assert_eq!(a.source, Source::Search);
+    assert_eq!(a.depth, 1, "{a:?}");
+    assert!(a.nodes > 0 && a.nodes <= 400, "{a:?}");
+    // A hint is full strength in the same engine, without clearing anything.
+    type_line(&mut r, "hint");
+    run_until(&mut r, 30, |app| app.pending.is_none());
+    let a = &r.app.analysis;
+    assert!(a.depth >= 6, "hint at depth {}", a.depth);
+    assert!(a.nodes > 10_000, "hint searched {} nodes", a.nodes);
+    // And the next reply is level 1 again.
+    type_line(&mut r, "d2d4");
+    run_until(&mut r, 30, |app| app.game.ply() == 4);
+    let a = &r.app.analysis;
+    assert_eq!(a.depth, 1, "{a:?}");
+    assert!(a.nodes <= 400, "{a:?}");
+}
+
+#[test]
+fn level_ten_searches_fully() {
+    let settings = Settings {
+        white: Side::Human,
+        black: Side::Engine,
+        think_ms: 500,
+        level: 10,
+        ..Settings::default()
+    };
+    let mut r = runner(settings, Game::new());
+    type_line(&mut r, "e2e4");
+    run_until(&mut r, 30, |app| app.game.ply() == 2);
+    let a = &r.app.analysis;
+    assert!(a.depth >= 6, "{a:?}");
+    assert!(a.nodes > 10_000, "{a:?}");
+}
