@@ -147,6 +147,14 @@ impl Player {
         self.engine.set_tablebases(tablebases);
     }
 
+    /// Warnings from the sources since the last call: a tablebase dropped after it failed.
+    pub fn take_warnings(&mut self) -> Vec<String> {
+        self.engine
+            .tablebases()
+            .map(|tb| tb.take_warnings())
+            .unwrap_or_default()
+    }
+
     /// Forgets the last game (a new one starts).
     pub fn new_game(&mut self) {
         self.engine.clear();

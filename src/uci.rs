@@ -131,6 +131,9 @@ fn worker(jobs: Receiver<Job>) {
                     &control,
                     &mut |info| send(&info_line(info)),
                 );
+                for warning in player.take_warnings() {
+                    send(&format!("info string tablebases: {warning}"));
+                }
                 let (best, ponder) = match decided {
                     Ok(decision) => {
                         announce_known(&decision, player.book());
@@ -213,38 +216,27 @@ impl Session {
             uci_elo: strength::max_elo(),
             bot: None,
         };
-        if let Ok(path) = std::env::var("SYZYGY_PATH")
-            && !path.is_empty()
-        {
-            session.set_syzygy(&path);
-        }
+        session.set_syzygy(&std::env::var("SYZYGY_PATH").unwrap_or_default());
         session
     }
 
+    /// Loads the embedded tables with the directories of `path` (`SyzygyPath`) on top.
     fn set_syzygy(&mut self, path: &str) {
         self.syzygy_path = path.to_string();
-        if path.is_empty() || path == "<empty>" {
-            self.post(Job::SetTablebases(None));
-            return;
+        let user = Some(path).filter(|p| !p.trim().is_empty() && *p != "<empty>");
+        let mut tb = Tablebases::load(user);
+        tb.set_probe_limit(self.probe_limit);
+        if user.is_some() {
+            send(&format!(
+                "info string tablebases: {} files, up to {} pieces",
+                tb.file_count(),
+                tb.max_pieces()
+            ));
         }
-        match Tablebases::open(path) {
-            Ok(mut tb) => {
-                tb.set_probe_limit(self.probe_limit);
-                send(&format!(
-                    "info string tablebases: {} files, up to {} pieces",
-                    tb.file_count(),
-                    tb.max_pieces()
-                ));
-                for warning in tb.warnings() {
-                    send(&format!("info string tablebases: {warning}"));
-                }
-                self.post(Job::SetTablebases(Some(Arc::new(tb))));
-            }
-            Err(err) => {
-                send(&format!("info string tablebases not loaded: {err}"));
-                self.post(Job::SetTablebases(None));
-            }
+        for warning in tb.warnings() {
+            send(&format!("info string tablebases: {warning}"));
         }
+        self.post(Job::SetTablebases(Some(Arc::new(tb))));
     }
 
     /// A session that answers with a trivial bot instead of searching.

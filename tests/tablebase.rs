@@ -12,9 +12,12 @@ use shakmaty::{Chess, Position};
 
 use common::{position, shared};
 
+/// The built-in tables with `../shared/syzygy` on top, as `--syzygy ../shared/syzygy` loads them.
 fn tables() -> Option<Tablebases> {
     let dir = shared("syzygy")?;
-    Some(Tablebases::open(dir.to_str().unwrap()).unwrap())
+    let tb = Tablebases::load(Some(dir.to_str().unwrap()));
+    assert!(tb.warnings().is_empty(), "{:?}", tb.warnings());
+    Some(tb)
 }
 
 fn csv_rows(path: &Path) -> Vec<Vec<String>> {
@@ -78,6 +81,25 @@ fn generated_3_4_piece_vectors() {
         return;
     };
     assert_eq!(check_material_csv(&tb, &csv), 3_500);
+}
+
+#[test]
+fn built_in_tables_answer_every_3_4_piece_vector() {
+    let Some(csv) = shared("data/syzygy-vectors/syzygy_generated_3-4piece.csv") else {
+        return;
+    };
+    let tb = Tablebases::embedded();
+    assert_eq!((tb.file_count(), tb.max_pieces()), (70, 4));
+    assert_eq!(knightfall::tablebase::embedded::size(), 4_346_080);
+    assert_eq!(check_material_csv(&tb, &csv), 3_500);
+    // Directories that cannot be used cost only themselves.
+    let tb = Tablebases::load(Some("/no/such/dir"));
+    assert_eq!(tb.max_pieces(), 4);
+    assert!(
+        tb.warnings()[0].contains("/no/such/dir"),
+        "{:?}",
+        tb.warnings()
+    );
 }
 
 #[test]
@@ -474,7 +496,8 @@ fn damaged_tables_fail_their_probe_only() {
         ));
         assert!(tb.probe_wdl_search(&pos).is_none());
     }
-    // Truncated, bad magic, header only: errors, never a panic.
+    // Truncated, bad magic, header only: errors, never a panic; each table warns once and is
+    // not probed again.
     for (material, n) in [("KBNvK", 200), ("KRvKN", 20), ("KRvKP", 20)] {
         let mut errors = 0;
         for pos in sample(&csv, material, n) {
@@ -486,6 +509,13 @@ fn damaged_tables_fail_their_probe_only() {
             let _ = tb.root_move(&pos);
         }
         assert!(errors > 0, "{material}: damage went unnoticed");
+        let warned = tb.take_warnings();
+        let about: Vec<_> = warned.iter().filter(|w| w.contains(material)).collect();
+        assert_eq!(about.len(), 1, "{material}: {warned:?}");
+        assert!(about[0].contains("no longer used") && !about[0].contains('\n'));
+        let pos = &sample(&csv, material, 1)[0];
+        assert!(tb.probe_wdl_search(pos).is_none());
+        assert!(tb.take_warnings().is_empty());
     }
     // Random garbage cannot always be detected (the format has no checksums), but probing it
     // must not bring the program down.
@@ -564,10 +594,18 @@ fn cli_probe_prints_wdl_and_dtz() {
     assert!(!out.status.success());
     let err = String::from_utf8(out.stderr).unwrap();
     assert!(err.contains("table for KBPvKP is missing"), "{err}");
-    // No tables configured, or a directory that is not there.
+    // No directory given: the built-in tables answer 3-4 pieces and explain the rest.
     let out = knightfall(&["tb", "probe", "8/8/8/4k3/8/8/8/KR6 w - - 0 1"]);
+    assert!(out.status.success());
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), "wdl 2 dtz 29\n");
+    let out = knightfall(&["tb", "probe", "8/8/3k4/8/7q/r7/R7/1K6 b - -"]);
     assert!(!out.status.success());
-    assert!(String::from_utf8(out.stderr).unwrap().contains("--syzygy"));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.contains("5 pieces") && err.contains("--syzygy"),
+        "{err}"
+    );
+    // A directory that is not there: a warning, and the built-in tables still answer.
     let out = knightfall(&[
         "tb",
         "probe",
@@ -575,10 +613,11 @@ fn cli_probe_prints_wdl_and_dtz() {
         "/no/such/dir",
         "8/8/8/4k3/8/8/8/KR6 w - -",
     ]);
-    assert!(!out.status.success());
+    assert!(out.status.success());
     assert!(
         String::from_utf8(out.stderr)
             .unwrap()
-            .contains("/no/such/dir")
+            .contains("warning: cannot read Syzygy directory /no/such/dir")
     );
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), "wdl 2 dtz 29\n");
 }

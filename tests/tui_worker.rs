@@ -86,3 +86,43 @@ fn level_ten_searches_fully() {
     assert!(a.depth >= 6, "{a:?}");
     assert!(a.nodes > 10_000, "{a:?}");
 }
+
+#[test]
+fn the_search_probes_the_built_in_tablebases() {
+    // Five pieces: above the tables at the root, but every capture lands in a 4-piece table.
+    let game = Game::from_fen("8/8/3k4/8/1r6/3K4/1R1P4/8 w - - 0 1").unwrap();
+    let settings = Settings {
+        white: Side::Engine,
+        black: Side::Human,
+        think_ms: 500,
+        ..Settings::default()
+    };
+    let with_tables = |settings: &Settings, game: Game| {
+        let app = App::new(settings.clone(), game, Mode::Play, false);
+        let tables = std::sync::Arc::new(knightfall::tablebase::Tablebases::embedded());
+        let mut r = Runner::new(
+            app,
+            Player::new(Config::default(), None, Some(tables)),
+            None,
+        );
+        assert!(!r.start());
+        run_until(&mut r, 30, |app| app.game.ply() == 1);
+        r
+    };
+    let r = with_tables(&settings, game);
+    let a = &r.app.analysis;
+    assert_eq!(a.source, Source::Search);
+    assert!(a.tb_hits > 0, "{a:?}");
+    // Four pieces (Black to move after Rxb4 Kc5): the tables choose at the root.
+    let r = with_tables(
+        &Settings {
+            white: Side::Human,
+            black: Side::Engine,
+            ..settings
+        },
+        Game::from_fen("8/8/8/2k5/1R6/3K4/3P4/8 b - - 0 1").unwrap(),
+    );
+    let a = &r.app.analysis;
+    assert_eq!(a.source, Source::Tablebase, "{a:?}");
+    assert!(a.pv.contains("tablebase loss"), "{a:?}");
+}

@@ -22,7 +22,8 @@ pub struct Args {
     /// Transposition table size in MB.
     #[arg(long, default_value_t = 64)]
     pub hash: usize,
-    /// Syzygy directories (DIR[:DIR...]); defaults to $SYZYGY_PATH when set.
+    /// Directories with more Syzygy tables (DIR[:DIR...]) on top of the built-in 3-4 piece
+    /// ones; defaults to $SYZYGY_PATH when set.
     #[arg(long, env = "SYZYGY_PATH")]
     pub syzygy: Option<String>,
     /// The position in FEN.
@@ -43,8 +44,12 @@ pub fn run(args: &Args) -> Result<()> {
         move_overhead_ms: 0,
         ..Config::default()
     });
-    if let Some(spec) = args.syzygy.as_deref().filter(|s| !s.is_empty()) {
-        let tablebases = Arc::new(Tablebases::open(spec)?);
+    {
+        let tablebases = Tablebases::load(args.syzygy.as_deref().filter(|s| !s.trim().is_empty()));
+        for warning in tablebases.warnings() {
+            eprintln!("warning: {warning}");
+        }
+        let tablebases = Arc::new(tablebases);
         if let Some(root) = tablebases.root_move(&pos) {
             println!(
                 "tablebase: {}, DTZ {}, best {}",

@@ -87,7 +87,13 @@ pub const DEFAULT_DEPTH: u32 = 12;
 /// Searches every position with a fresh engine and prints per-position and total figures.
 pub fn run(args: &Args) -> Result<()> {
     let tablebases = match &args.syzygy {
-        Some(spec) => Some(Arc::new(Tablebases::open(spec)?)),
+        Some(spec) => {
+            let tb = Tablebases::load(Some(spec));
+            for warning in tb.warnings() {
+                eprintln!("warning: {warning}");
+            }
+            Some(Arc::new(tb))
+        }
         None => None,
     };
     let positions = if tablebases.is_some() {

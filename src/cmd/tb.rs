@@ -1,6 +1,6 @@
 //! `knightfall tb probe`: WDL and DTZ of a position from Syzygy tables.
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Context, Result};
 use clap::Subcommand;
 
 use crate::tablebase::{Tablebases, uci};
@@ -16,8 +16,9 @@ pub struct Args {
 enum TbCommand {
     /// Print `wdl W dtz D` for a position (W in -2..2 and D from the side to move's view).
     Probe {
-        /// Table directories, `DIR[:DIR...]` (default: the SYZYGY_PATH environment variable).
-        #[arg(long)]
+        /// Directories with more tables, `DIR[:DIR...]`, on top of the built-in 3-4 piece
+        /// tables (default: the SYZYGY_PATH environment variable).
+        #[arg(long, env = "SYZYGY_PATH")]
         syzygy: Option<String>,
         /// Also list every legal move, best first: `UCI-move result dtz D`.
         #[arg(long)]
@@ -37,25 +38,23 @@ pub fn run(args: &Args) -> Result<()> {
 
 fn probe(syzygy: Option<&str>, moves: bool, fen: &str) -> Result<()> {
     let pos = super::parse_fen(fen)?;
-    let spec = match syzygy {
-        Some(s) => s.to_string(),
-        None => match std::env::var("SYZYGY_PATH") {
-            Ok(s) if !s.trim().is_empty() => s,
-            _ => bail!("no tables: give --syzygy DIR[:DIR...] or set SYZYGY_PATH"),
-        },
-    };
-    let tables = Tablebases::open(&spec)?;
+    let spec = syzygy.filter(|s| !s.trim().is_empty());
+    let tables = Tablebases::load(spec);
     for warning in tables.warnings() {
         eprintln!("warning: {warning}");
     }
+    let source = match spec {
+        Some(dirs) => format!("the built-in tables and {dirs}"),
+        None => "the built-in 3-4 piece tables (add larger ones with --syzygy)".to_string(),
+    };
     let probe = tables
         .probe(&pos)
-        .with_context(|| format!("cannot probe {} in {spec}", fen.trim()))?;
+        .with_context(|| format!("cannot probe {} in {source}", fen.trim()))?;
     let mut out = format!("wdl {} dtz {}\n", i32::from(probe.wdl), probe.dtz);
     if moves {
         let ranked = tables
             .rank_root_moves(&pos)
-            .with_context(|| format!("cannot rank the moves of {} in {spec}", fen.trim()))?;
+            .with_context(|| format!("cannot rank the moves of {} in {source}", fen.trim()))?;
         for m in ranked {
             out.push_str(&format!(
                 "{} {} dtz {}\n",

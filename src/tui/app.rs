@@ -98,6 +98,8 @@ pub struct Analysis {
     pub nodes: u64,
     /// Nodes per second.
     pub nps: u64,
+    /// Tablebase probes inside the search that gave a value.
+    pub tb_hits: u64,
     /// Principal variation in SAN, with move numbers.
     pub pv: String,
     /// Where the move comes from.
@@ -751,6 +753,7 @@ impl App {
                     );
                 }
             }
+            EngineEvent::Warning(text) => self.say(text, Tone::Error),
             EngineEvent::Forfeit {
                 generation,
                 message,
@@ -876,6 +879,7 @@ impl App {
         self.analysis.seldepth = info.seldepth;
         self.analysis.nodes = info.nodes;
         self.analysis.nps = info.nps;
+        self.analysis.tb_hits = info.tb_hits;
         self.analysis.score_white = Some(turn.fold_wb(info.score, -info.score));
         self.analysis.pv = pv_san(root, &info.pv);
         self.analysis.source = Source::Search;

@@ -58,6 +58,9 @@ pub enum EngineEvent {
         /// What went wrong, for the message line.
         message: String,
     },
+    /// Something the player should know about the engine's sources (a tablebase file that
+    /// failed and is no longer used).
+    Warning(String),
     /// The search finished.
     Done {
         /// Generation of the request.

@@ -59,7 +59,6 @@ pub struct Options {
 pub fn open_player(opts: &Options) -> (Player, Vec<String>) {
     let mut warnings = Vec::new();
     let mut book = None;
-    let mut tablebases = None;
     if !opts.no_book {
         let opened = match &opts.book {
             Some(path) => crate::book::Book::open(path),
@@ -74,13 +73,15 @@ pub fn open_player(opts: &Options) -> (Player, Vec<String>) {
         .syzygy
         .clone()
         .or_else(|| std::env::var("SYZYGY_PATH").ok())
-        .filter(|s| !s.is_empty());
-    if let Some(spec) = spec {
-        match crate::tablebase::Tablebases::open(&spec) {
-            Ok(tb) => tablebases = Some(std::sync::Arc::new(tb)),
-            Err(e) => warnings.push(format!("No tablebases: {e}")),
-        }
-    }
+        .filter(|s| !s.trim().is_empty());
+    let tablebases = crate::tablebase::Tablebases::load(spec.as_deref());
+    warnings.extend(
+        tablebases
+            .warnings()
+            .iter()
+            .map(|w| format!("Tablebases: {w}")),
+    );
+    let tablebases = Some(std::sync::Arc::new(tablebases));
     let player = Player::new(crate::engine::Config::default(), book, tablebases);
     (player, warnings)
 }

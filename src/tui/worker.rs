@@ -117,6 +117,9 @@ fn search(player: &mut Player, req: &Request, control: &Control, sink: &impl Fn(
             }
         },
     );
+    for warning in player.take_warnings() {
+        sink(EngineEvent::Warning(warning));
+    }
     let decision = match decided {
         Ok(d) => d,
         Err(message) => {

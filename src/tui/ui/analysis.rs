@@ -1,5 +1,5 @@
 //! The analysis panel: depth, score from White's view with an evaluation bar, nodes, speed,
-//! the principal variation in SAN, and where the move comes from.
+//! tablebase hits, the principal variation in SAN, and where the move comes from.
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -77,12 +77,17 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
         None => String::new(),
     };
     lines.push(Line::styled(bar, fg(app, Tui::Gray)));
-    lines.push(Line::from(vec![
+    let mut counts = vec![
         Span::styled("Nodes ", bold()),
         Span::raw(format!("{:<8}", human_count(a.nodes))),
         Span::styled("NPS ", bold()),
-        Span::raw(human_count(a.nps)),
-    ]));
+        Span::raw(format!("{:<8}", human_count(a.nps))),
+    ];
+    if a.tb_hits > 0 {
+        counts.push(Span::styled("TB ", bold()));
+        counts.push(Span::raw(human_count(a.tb_hits)));
+    }
+    lines.push(Line::from(counts));
     lines.push(Line::from(vec![
         Span::styled("Source ", bold()),
         Span::raw(a.source.label()),
