@@ -308,6 +308,11 @@ impl Game {
             .expect("a game always has its start position")
     }
 
+    /// The FEN of the start position when it is not the standard one.
+    pub fn start_fen(&self) -> Option<&str> {
+        self.start_fen.as_deref()
+    }
+
     /// The position after `ply` moves (0 = start); clamped to the current one.
     pub fn position_at(&self, ply: usize) -> &Chess {
         &self.positions[ply.min(self.moves.len())]

@@ -7,6 +7,7 @@ pub mod book;
 pub mod bot;
 pub mod cmd;
 pub mod engine;
+pub mod external;
 pub mod game;
 pub mod player;
 pub mod tablebase;

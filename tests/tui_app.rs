@@ -4,12 +4,13 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use knightfall::engine::Info;
 use knightfall::game::{Game, Reason};
 use knightfall::player::Source;
-use knightfall::tui::app::{Action, App, Effect, Mode, Player, Settings, Tone};
+use knightfall::tui::app::setup::Field;
+use knightfall::tui::app::{Action, App, Effect, Mode, Screen, Settings, Side, Tone};
 use knightfall::tui::job::{EngineEvent, Purpose};
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Color, Move};
 
-fn settings(white: Player, black: Player) -> Settings {
+fn settings(white: Side, black: Side) -> Settings {
     Settings {
         white,
         black,
@@ -17,7 +18,7 @@ fn settings(white: Player, black: Player) -> Settings {
     }
 }
 
-fn new_app(white: Player, black: Player) -> App {
+fn new_app(white: Side, black: Side) -> App {
     let mut app = App::new(settings(white, black), Game::new(), Mode::Play, false);
     app.no_color = true;
     app
@@ -72,7 +73,7 @@ fn message(app: &App) -> String {
 
 #[test]
 fn moves_in_uci_and_san_and_engine_reply() {
-    let mut app = new_app(Player::Human, Player::Engine);
+    let mut app = new_app(Side::Human, Side::Engine);
     assert!(app.start().is_empty(), "the human moves first");
     let fx = type_line(&mut app, "e2e4");
     assert_eq!(app.game.sans(), ["e4"]);
@@ -93,7 +94,7 @@ fn moves_in_uci_and_san_and_engine_reply() {
 
 #[test]
 fn bad_input_is_refused_with_the_reason_and_changes_nothing() {
-    let mut app = new_app(Player::Human, Player::Human);
+    let mut app = new_app(Side::Human, Side::Human);
     let cases = [
         ("e9e4", "malformed"),
         ("hello", "malformed"),
@@ -112,7 +113,7 @@ fn bad_input_is_refused_with_the_reason_and_changes_nothing() {
         assert!(app.input.is_empty());
     }
     let mut app = App::new(
-        settings(Player::Human, Player::Human),
+        settings(Side::Human, Side::Human),
         Game::from_fen("4k3/P7/8/8/8/8/8/4K3 w - - 0 1").unwrap(),
         Mode::Play,
         false,
@@ -125,7 +126,7 @@ fn bad_input_is_refused_with_the_reason_and_changes_nothing() {
 
 #[test]
 fn stale_engine_results_are_dropped() {
-    let mut app = new_app(Player::Human, Player::Engine);
+    let mut app = new_app(Side::Human, Side::Engine);
     let fx = type_line(&mut app, "e2e4");
     let (generation, _) = search_of(&fx).unwrap();
     let reply = uci(&app, "e7e5");
@@ -155,7 +156,7 @@ fn stale_engine_results_are_dropped() {
 
 #[test]
 fn undo_against_the_engine_takes_back_both_moves() {
-    let mut app = new_app(Player::Human, Player::Engine);
+    let mut app = new_app(Side::Human, Side::Engine);
     let fx = type_line(&mut app, "d2d4");
     let (generation, _) = search_of(&fx).unwrap();
     let reply = uci(&app, "d7d5");
@@ -174,7 +175,7 @@ fn undo_against_the_engine_takes_back_both_moves() {
 }
 
 fn app_hh() -> App {
-    new_app(Player::Human, Player::Human)
+    new_app(Side::Human, Side::Human)
 }
 
 #[test]
@@ -249,7 +250,7 @@ fn game_end_announces_and_offers_another() {
 
 #[test]
 fn resign_and_draws() {
-    let mut app = new_app(Player::Human, Player::Engine);
+    let mut app = new_app(Side::Human, Side::Engine);
     type_line(&mut app, "resign");
     assert_eq!(
         app.game.outcome().map(|o| (o.winner, o.reason)),
@@ -263,7 +264,7 @@ fn resign_and_draws() {
     type_line(&mut app, "draw");
     assert_eq!(app.game.outcome().unwrap().reason, Reason::Agreement);
     // Against the engine it judges by its score (its own view).
-    let mut app = new_app(Player::Human, Player::Engine);
+    let mut app = new_app(Side::Human, Side::Engine);
     let fx = app.update(ctrl('d'));
     let (generation, purpose) = search_of(&fx).unwrap();
     assert_eq!(purpose, Purpose::DrawOffer);
@@ -279,7 +280,7 @@ fn resign_and_draws() {
 
 #[test]
 fn hint_suggests_a_move_in_san() {
-    let mut app = new_app(Player::Human, Player::Engine);
+    let mut app = new_app(Side::Human, Side::Engine);
     let fx = type_line(&mut app, "hint");
     let (generation, purpose) = search_of(&fx).unwrap();
     assert_eq!(purpose, Purpose::Hint);
@@ -308,7 +309,7 @@ fn selected_piece_targets_and_click_moves() {
 
 #[test]
 fn engine_moves_first_when_it_plays_white() {
-    let mut app = new_app(Player::Engine, Player::Human);
+    let mut app = new_app(Side::Engine, Side::Human);
     assert!(app.flipped, "the human sees the board from Black's side");
     let fx = app.start();
     let (generation, purpose) = search_of(&fx).unwrap();
@@ -322,8 +323,8 @@ fn engine_moves_first_when_it_plays_white() {
 #[test]
 fn watch_pause_stops_the_search_and_the_clocks() {
     let settings = Settings {
-        white: Player::Engine,
-        black: Player::Engine,
+        white: Side::Engine,
+        black: Side::Engine,
         tc: "1+0".to_string(),
         ..Settings::default()
     };
@@ -358,7 +359,7 @@ fn watch_pause_stops_the_search_and_the_clocks() {
 
 #[test]
 fn an_engine_failure_is_reported_not_fatal() {
-    let mut app = new_app(Player::Human, Player::Engine);
+    let mut app = new_app(Side::Human, Side::Engine);
     let fx = type_line(&mut app, "e4");
     let (generation, _) = search_of(&fx).unwrap();
     app.update(Action::Engine(EngineEvent::Failed {
@@ -375,8 +376,8 @@ fn an_engine_failure_is_reported_not_fatal() {
 #[test]
 fn watch_delay_holds_a_quick_move_until_the_minimum_time() {
     let settings = Settings {
-        white: Player::Engine,
-        black: Player::Engine,
+        white: Side::Engine,
+        black: Side::Engine,
         ..Settings::default()
     };
     let mut app = App::new(settings, Game::new(), Mode::Watch, false);
@@ -397,7 +398,7 @@ fn watch_delay_holds_a_quick_move_until_the_minimum_time() {
 
 #[test]
 fn a_draw_offered_while_the_engine_thinks_is_judged_with_its_move() {
-    let mut app = new_app(Player::Human, Player::Engine);
+    let mut app = new_app(Side::Human, Side::Engine);
     let fx = type_line(&mut app, "e4");
     let (generation, _) = search_of(&fx).unwrap();
     let fx = type_line(&mut app, "draw");
@@ -428,22 +429,140 @@ fn page_keys_browse_ten_moves_at_a_time() {
 }
 
 #[test]
-fn setup_screen_chooses_the_engine_level() {
+fn setup_screen_chooses_colour_and_opponent_level() {
     let mut app = App::new(Settings::default(), Game::new(), Mode::Play, true);
+    assert_eq!(
+        app.setup_fields(),
+        [
+            Field::YouPlay,
+            Field::Opponent,
+            Field::TimeControl,
+            Field::ThinkTime
+        ]
+    );
     assert_eq!(app.settings.level, 10);
-    for _ in 0..4 {
-        app.update(key(KeyCode::Down));
-    }
+    app.update(key(KeyCode::Down));
     app.update(key(KeyCode::Left));
     assert_eq!(app.settings.level, 9);
     app.update(key(KeyCode::Right));
     app.update(key(KeyCode::Right));
     assert_eq!(app.settings.level, 1, "level wraps from 10 to 1");
-    // Down from the last field wraps to the first; Up from the first reaches the level again.
-    app.update(key(KeyCode::Down));
+    // Up from the first row wraps to the last; Down from the last to the first.
     app.update(key(KeyCode::Up));
+    app.update(key(KeyCode::Up));
+    app.update(key(KeyCode::Down));
     app.update(key(KeyCode::Right));
-    assert_eq!(app.settings.level, 2);
+    assert_eq!(
+        (&app.settings.white, &app.settings.black),
+        (&Side::Engine, &Side::Human)
+    );
+    let fx = app.update(key(KeyCode::Enter));
+    assert!(fx.iter().any(|e| matches!(e, Effect::SaveSettings)));
+    assert!(app.flipped, "Black's view");
+    // The engine plays White at level 1 and moves first.
+    let req = fx
+        .iter()
+        .find_map(|e| match e {
+            Effect::Search(r) => Some(r.clone()),
+            _ => None,
+        })
+        .expect("the engine moves first");
+    assert_eq!(req.limits.level, Some(1));
+    assert_eq!(app.game.names[0], "Knightfall 0.1.0 (level 1)");
+}
+
+#[test]
+fn random_colour_and_configured_engines() {
+    let spec = knightfall::external::EngineSpec {
+        name: "Fairy".into(),
+        command: "/usr/games/fairy-stockfish".into(),
+        options: vec![("UCI_Elo".into(), "1500".into())],
+    };
+    let settings = Settings {
+        engines: vec![spec],
+        ..Settings::default()
+    };
+    let mut app = App::new(settings, Game::new(), Mode::Play, true);
+    app.update(key(KeyCode::Right));
+    app.update(key(KeyCode::Right));
+    assert!(app.settings.random_colour);
+    app.update(key(KeyCode::Down));
+    app.update(key(KeyCode::Right));
+    assert_eq!(app.settings.black, Side::Named("Fairy".into()));
+    app.update(key(KeyCode::Right));
+    assert_eq!(
+        app.settings.black,
+        Side::Engine,
+        "after the engines, level 1 again"
+    );
+    assert_eq!(app.settings.level, 1);
+    app.update(key(KeyCode::Left));
+    assert_eq!(app.settings.black, Side::Named("Fairy".into()));
+    let mut humans_white = 0;
+    for _ in 0..40 {
+        let mut a = App::new(app.settings.clone(), Game::new(), Mode::Play, true);
+        a.update(key(KeyCode::Enter));
+        assert!(a.settings.white.is_human() != a.settings.black.is_human());
+        humans_white += usize::from(a.settings.white.is_human());
+        let engine = if a.settings.white.is_human() { 1 } else { 0 };
+        assert_eq!(a.game.names[engine], "Fairy");
+    }
+    assert!(
+        (5..35).contains(&humans_white),
+        "{humans_white} of 40 games as White"
+    );
+}
+
+#[test]
+fn new_opens_the_setup_prefilled_and_esc_goes_back() {
+    let mut app = new_app(Side::Human, Side::Engine);
+    let fx = type_line(&mut app, "e4");
+    let (generation, _) = search_of(&fx).unwrap();
+    app.update(done(generation, Purpose::Play, Some(uci(&app, "e7e5")), 0));
+    type_line(&mut app, "new");
+    assert_eq!(app.screen, Screen::Setup);
+    assert!(app.in_game_setup());
+    app.update(key(KeyCode::Down));
+    app.update(key(KeyCode::Left));
+    assert_eq!(app.settings.level, 9);
+    app.update(key(KeyCode::Esc));
+    assert_eq!(app.screen, Screen::Game);
+    assert_eq!(
+        (app.settings.level, app.game.ply()),
+        (10, 2),
+        "nothing changed"
+    );
+    // Ctrl-N opens it too; Enter starts the new game with the new choice.
+    app.update(ctrl('n'));
+    app.update(key(KeyCode::Down));
+    app.update(key(KeyCode::Left));
     app.update(key(KeyCode::Enter));
-    assert_eq!(app.settings.level, 2);
+    assert_eq!(
+        (app.screen, app.game.ply(), app.settings.level),
+        (Screen::Game, 0, 9)
+    );
+}
+
+#[test]
+fn the_setup_offers_the_unfinished_game() {
+    let mut unfinished = Game::new();
+    for m in ["e4", "e5", "Nf3"] {
+        unfinished.play_text(m, None).unwrap();
+    }
+    let mut app = App::new(Settings::default(), Game::new(), Mode::Play, true);
+    app.resume = Some(unfinished);
+    assert_eq!(app.setup_fields()[0], Field::Resume);
+    app.update(key(KeyCode::Enter));
+    assert_eq!(app.game.sans(), ["e4", "e5", "Nf3"]);
+    assert_eq!(
+        app.pending.map(|p| p.1),
+        Some(Purpose::Play),
+        "Black's engine to move"
+    );
+    // Or a new game instead.
+    let mut app = App::new(Settings::default(), Game::new(), Mode::Play, true);
+    app.resume = Some(Game::new());
+    app.update(key(KeyCode::Right));
+    app.update(key(KeyCode::Enter));
+    assert!(app.resume.is_none());
 }

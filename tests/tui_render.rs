@@ -5,14 +5,14 @@
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use knightfall::engine::Info;
 use knightfall::game::Game;
-use knightfall::tui::app::{Action, App, Effect, Mode, Player, Settings};
+use knightfall::tui::app::{Action, App, Effect, Mode, Settings, Side};
 use knightfall::tui::job::EngineEvent;
 use knightfall::tui::ui;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use shakmaty::uci::UciMove;
 
-fn new_app(white: Player, black: Player, ascii: bool) -> App {
+fn new_app(white: Side, black: Side, ascii: bool) -> App {
     let settings = Settings {
         white,
         black,
@@ -62,14 +62,14 @@ fn ruy_lopez(app: &mut App) {
 
 #[test]
 fn board_from_white_with_moves() {
-    let mut app = new_app(Player::Human, Player::Human, false);
+    let mut app = new_app(Side::Human, Side::Human, false);
     ruy_lopez(&mut app);
     insta::assert_snapshot!(render(&app, 80, 24));
 }
 
 #[test]
 fn board_from_black_flipped() {
-    let mut app = new_app(Player::Human, Player::Human, false);
+    let mut app = new_app(Side::Human, Side::Human, false);
     ruy_lopez(&mut app);
     app.flipped = true;
     insta::assert_snapshot!(render(&app, 80, 24));
@@ -77,14 +77,14 @@ fn board_from_black_flipped() {
 
 #[test]
 fn ascii_board_large_terminal() {
-    let mut app = new_app(Player::Human, Player::Human, true);
+    let mut app = new_app(Side::Human, Side::Human, true);
     ruy_lopez(&mut app);
     insta::assert_snapshot!(render(&app, 120, 40));
 }
 
 #[test]
 fn no_color_marks_last_move_and_targets() {
-    let mut app = new_app(Player::Human, Player::Human, false);
+    let mut app = new_app(Side::Human, Side::Human, false);
     app.no_color = true;
     ruy_lopez(&mut app);
     for c in "f6".chars() {
@@ -98,7 +98,7 @@ fn no_color_marks_last_move_and_targets() {
 
 #[test]
 fn analysis_panel_while_thinking() {
-    let mut app = new_app(Player::Human, Player::Engine, false);
+    let mut app = new_app(Side::Human, Side::Engine, false);
     let fx = type_line(&mut app, "e2e4");
     let generation = fx
         .iter()
@@ -134,13 +134,13 @@ fn analysis_panel_while_thinking() {
 
 #[test]
 fn small_terminal_gets_a_message() {
-    let app = new_app(Player::Human, Player::Engine, false);
+    let app = new_app(Side::Human, Side::Engine, false);
     insta::assert_snapshot!(render(&app, 40, 12));
 }
 
 #[test]
 fn help_overlay() {
-    let mut app = new_app(Player::Human, Player::Engine, false);
+    let mut app = new_app(Side::Human, Side::Engine, false);
     app.show_help = true;
     insta::assert_snapshot!(render(&app, 80, 24));
 }
@@ -154,7 +154,7 @@ fn setup_screen() {
 
 #[test]
 fn long_game_scrolls_move_list_to_current_move() {
-    let mut app = new_app(Player::Human, Player::Human, false);
+    let mut app = new_app(Side::Human, Side::Human, false);
     for _ in 0..5 {
         for m in ["Nf3", "Nf6", "Ng1", "Ng8"] {
             type_line(&mut app, m);
@@ -176,7 +176,7 @@ fn mouse_clicks_map_to_squares_in_both_orientations() {
         row,
         modifiers: KeyModifiers::NONE,
     };
-    let mut app = new_app(Player::Human, Player::Human, false);
+    let mut app = new_app(Side::Human, Side::Human, false);
     render(&app, 80, 24);
     // 80x24: cells are 5x2, the board starts at column 2; "e" is labelled at column 24.
     assert_eq!(
@@ -209,7 +209,7 @@ fn square_colours_in_true_colour_256_and_no_colour() {
         term.draw(|f| ui::draw(f, app)).unwrap();
         term.backend().buffer()[(x, y)].bg
     };
-    let mut app = new_app(Player::Human, Player::Human, false);
+    let mut app = new_app(Side::Human, Side::Human, false);
     // a1 is dark, b1 light (cells are 5x2 from column 2 at 80x24; rank 1 is rows 14-15).
     assert_eq!(bg_at(&app, 2, 14), Tui::Rgb(181, 136, 99));
     assert_eq!(bg_at(&app, 7, 14), Tui::Rgb(240, 217, 181));
@@ -219,7 +219,7 @@ fn square_colours_in_true_colour_256_and_no_colour() {
     app.no_color = true;
     assert_eq!(bg_at(&app, 2, 14), Tui::Reset);
     // The last move's squares and a king in check get their own colours.
-    let mut app = new_app(Player::Human, Player::Human, false);
+    let mut app = new_app(Side::Human, Side::Human, false);
     for m in ["e4", "f5", "Qh5+"] {
         type_line(&mut app, m);
     }
@@ -237,7 +237,7 @@ fn square_colours_in_true_colour_256_and_no_colour() {
 
 #[test]
 fn smallest_supported_terminal() {
-    let mut app = new_app(Player::Human, Player::Human, false);
+    let mut app = new_app(Side::Human, Side::Human, false);
     ruy_lopez(&mut app);
     insta::assert_snapshot!(render(&app, 60, 18));
 }

@@ -7,7 +7,7 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use knightfall::engine::Config;
 use knightfall::game::Game;
 use knightfall::player::{Player, Source};
-use knightfall::tui::app::{App, Mode, Player as Side, Settings};
+use knightfall::tui::app::{App, Mode, Settings, Side};
 use knightfall::tui::event::Event;
 use knightfall::tui::runner::{Runner, Step};
 

@@ -6,26 +6,37 @@ use std::io::IsTerminal;
 use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
-use clap::{Args as ClapArgs, ValueEnum};
+use clap::Args as ClapArgs;
 
 use crate::game::{Game, TimeControl};
-use crate::tui::app::{Mode, Player, Settings};
+use crate::tui::app::{Mode, Settings, Side};
 use crate::tui::{self, Options, Paths};
 
-/// Who plays a side, on the command line.
-#[derive(Clone, Copy, Debug, ValueEnum)]
-pub enum Side {
-    /// A person at the keyboard.
-    Human,
-    /// The engine.
-    Engine,
+/// Playing levels for Knightfall's sides (shared by `play` and `watch`).
+#[derive(ClapArgs, Debug, Default, Clone)]
+pub struct LevelArgs {
+    /// Knightfall's level from 1 (beginner) to 10 (full strength; the default).
+    #[arg(long, value_parser = clap::value_parser!(u8).range(1..=10))]
+    pub level: Option<u8>,
+    /// Knightfall's level when it plays White (overrides --level).
+    #[arg(long, value_parser = clap::value_parser!(u8).range(1..=10))]
+    pub white_level: Option<u8>,
+    /// Knightfall's level when it plays Black (overrides --level).
+    #[arg(long, value_parser = clap::value_parser!(u8).range(1..=10))]
+    pub black_level: Option<u8>,
 }
 
-impl From<Side> for Player {
-    fn from(s: Side) -> Player {
-        match s {
-            Side::Human => Player::Human,
-            Side::Engine => Player::Engine,
+impl LevelArgs {
+    fn apply(&self, settings: &mut Settings) {
+        if let Some(level) = self.level {
+            settings.level = level;
+            (settings.white_level, settings.black_level) = (None, None);
+        }
+        if self.white_level.is_some() {
+            settings.white_level = self.white_level;
+        }
+        if self.black_level.is_some() {
+            settings.black_level = self.black_level;
         }
     }
 }
@@ -47,11 +58,12 @@ pub struct SourceArgs {
 /// Flags of `knightfall play`.
 #[derive(ClapArgs, Debug, Default)]
 pub struct Args {
-    /// Who plays White.
-    #[arg(long, value_enum)]
+    /// Who plays White: human, engine (Knightfall), uci:COMMAND (another UCI engine), or the
+    /// name of an engine in the config file.
+    #[arg(long)]
     pub white: Option<Side>,
-    /// Who plays Black.
-    #[arg(long, value_enum)]
+    /// Who plays Black (as --white). Naming one side human makes the other the engine.
+    #[arg(long)]
     pub black: Option<Side>,
     /// Time control MIN+INC (minutes + seconds, e.g. 5+3; `10s+0.1` for seconds); `none` for none.
     #[arg(long)]
@@ -68,9 +80,9 @@ pub struct Args {
     /// Continue the last unfinished game.
     #[arg(long, conflicts_with_all = ["fen", "pgn"])]
     pub resume: bool,
-    /// Engine level from 1 (beginner) to 10 (full strength; the default).
-    #[arg(long, value_parser = clap::value_parser!(u8).range(1..=10))]
-    pub level: Option<u8>,
+    /// Knightfall's levels.
+    #[command(flatten)]
+    pub levels: LevelArgs,
     /// Draw pieces as ASCII letters.
     #[arg(long)]
     pub ascii: bool,
@@ -85,6 +97,12 @@ pub struct Args {
 /// Flags of `knightfall watch`.
 #[derive(ClapArgs, Debug)]
 pub struct WatchArgs {
+    /// Who plays White: engine (Knightfall, the default), uci:COMMAND, or a configured engine.
+    #[arg(long, default_value = "engine")]
+    pub white: Side,
+    /// Who plays Black (as --white).
+    #[arg(long, default_value = "engine")]
+    pub black: Side,
     /// Time control MIN+INC for both engines (minutes + seconds; `10s+0.1` for seconds).
     #[arg(long)]
     pub tc: Option<String>,
@@ -103,9 +121,9 @@ pub struct WatchArgs {
     /// Start from this position.
     #[arg(long)]
     pub fen: Option<String>,
-    /// Engine level from 1 (beginner) to 10 (full strength; the default).
-    #[arg(long, value_parser = clap::value_parser!(u8).range(1..=10))]
-    pub level: Option<u8>,
+    /// Knightfall's levels.
+    #[command(flatten)]
+    pub levels: LevelArgs,
     /// Draw pieces as ASCII letters.
     #[arg(long)]
     pub ascii: bool,
@@ -144,18 +162,22 @@ pub fn run(args: &Args, setup_screen: bool) -> Result<()> {
     check_tc(&args.tc)?;
     let paths = Paths::get();
     let mut settings = tui::load_settings(&paths);
-    if let Some(w) = args.white {
-        settings.white = w.into();
+    if let Some(w) = &args.white {
+        settings.white = w.clone();
     }
-    if let Some(b) = args.black {
-        settings.black = b.into();
+    if let Some(b) = &args.black {
+        settings.black = b.clone();
     }
     // Naming one side human makes the other the engine unless it is named too.
-    match (args.white, args.black) {
-        (Some(Side::Human), None) => settings.black = Player::Engine,
-        (None, Some(Side::Human)) => settings.white = Player::Engine,
+    match (&args.white, &args.black) {
+        (Some(Side::Human), None) => settings.black = Side::Engine,
+        (None, Some(Side::Human)) => settings.white = Side::Engine,
         _ => {}
     }
+    if args.white.is_some() || args.black.is_some() {
+        settings.random_colour = false;
+    }
+    settings.check_sides().map_err(anyhow::Error::msg)?;
     if let Some(tc) = &args.tc {
         settings.tc = if tc == "none" {
             String::new()
@@ -166,9 +188,7 @@ pub fn run(args: &Args, setup_screen: bool) -> Result<()> {
     if let Some(ms) = args.think_ms {
         settings.think_ms = ms.max(1);
     }
-    if let Some(level) = args.level {
-        settings.level = level;
-    }
+    args.levels.apply(&mut settings);
     settings.ascii |= args.ascii || !unicode_terminal();
     let game = if args.resume {
         Some(tui::resume_game(&paths)?)
@@ -217,14 +237,21 @@ pub fn watch(args: &WatchArgs) -> Result<()> {
     if !args.headless && !std::io::stdout().is_terminal() {
         bail!("watch needs a terminal; add --headless to play without a screen");
     }
-    let settings = Settings {
-        white: Player::Engine,
-        black: Player::Engine,
+    // The config file's engines and tables; the sides and clocks come from the flags.
+    let saved = tui::load_settings(&Paths::get());
+    let mut settings = Settings {
+        white: args.white.clone(),
+        black: args.black.clone(),
         tc: args.tc.clone().filter(|t| t != "none").unwrap_or_default(),
         think_ms: args.think_ms.max(1),
         ascii: args.ascii || !unicode_terminal(),
-        level: args.level.unwrap_or(crate::engine::strength::MAX_LEVEL),
+        level: crate::engine::strength::MAX_LEVEL,
+        syzygy: saved.syzygy,
+        engines: saved.engines,
+        ..Settings::default()
     };
+    args.levels.apply(&mut settings);
+    settings.check_sides().map_err(anyhow::Error::msg)?;
     let ms = |o: Option<u64>| o.unwrap_or(args.think_ms).max(1);
     let opts = Options {
         settings,

@@ -399,9 +399,7 @@ impl Tablebases {
 
     fn is_dropped(&self, material: &str) -> bool {
         let key = unordered(material);
-        self.dropped
-            .lock()
-            .is_ok_and(|d| d.contains(&key))
+        self.dropped.lock().is_ok_and(|d| d.contains(&key))
     }
 
     /// Stops probing `material` (which failed) and `probed` (which needed it), with one warning.

@@ -4,6 +4,7 @@
 use shakmaty::{Chess, Move};
 
 use crate::engine::{Info, Limits};
+use crate::external::EngineSpec;
 use crate::player::Source;
 
 /// What a search is for.
@@ -15,6 +16,15 @@ pub enum Purpose {
     Hint,
     /// Judging a draw offer.
     DrawOffer,
+}
+
+/// Who answers a request.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Mover {
+    /// Knightfall's own player (book, tablebases, search at the limits' level).
+    Knightfall,
+    /// Another UCI engine, run as a child process.
+    External(EngineSpec),
 }
 
 /// One search to run.
@@ -30,6 +40,12 @@ pub struct Request {
     pub history: Vec<u64>,
     /// What the search may spend, and at which level.
     pub limits: Limits,
+    /// Who answers.
+    pub mover: Mover,
+    /// The game's start position when it is not the standard one (for external engines).
+    pub start_fen: Option<String>,
+    /// The game's moves from the start to `pos` (for external engines).
+    pub moves: Vec<Move>,
 }
 
 /// A report from the search worker, tagged with the generation it was asked for.

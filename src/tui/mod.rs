@@ -73,6 +73,7 @@ pub fn open_player(opts: &Options) -> (Player, Vec<String>) {
         .syzygy
         .clone()
         .or_else(|| std::env::var("SYZYGY_PATH").ok())
+        .or_else(|| Some(opts.settings.syzygy.clone()))
         .filter(|s| !s.trim().is_empty());
     let tablebases = crate::tablebase::Tablebases::load(spec.as_deref());
     warnings.extend(
@@ -121,6 +122,10 @@ pub fn run(opts: Options) -> Result<()> {
         let _ = save_settings(&paths, &opts.settings);
     }
     let mut app = App::new(opts.settings.clone(), game, opts.mode, opts.setup);
+    if opts.setup && opts.game.is_none() {
+        // The new-game screen offers the unfinished game, if there is one.
+        app.resume = resume_game(&paths).ok();
+    }
     app.start_fen = opts.start_fen.clone();
     app.min_delay = opts.min_delay;
     if let Some(ms) = opts.think_ms {

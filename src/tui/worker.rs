@@ -1,7 +1,7 @@
 //! The background search thread: it owns Knightfall's `Player` (and so the engine's
-//! transposition table), takes one request at a time, and reports progress and the result as
-//! events tagged with the request's generation, so the app can drop results for positions it
-//! has left.
+//! transposition table) and any external engines playing, takes one request at a time, and
+//! reports progress and the result as events tagged with the request's generation, so the app
+//! can drop results for positions it has left.
 
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex};
@@ -9,10 +9,12 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use crossbeam_channel::unbounded;
+use shakmaty::Position;
 
-use super::job::{EngineEvent, Purpose, Request};
+use super::job::{EngineEvent, Mover, Purpose, Request};
 use crate::engine::{Control, Info};
-use crate::player::{Known, Player};
+use crate::external::{EngineSpec, External};
+use crate::player::{Known, Player, Source};
 
 /// The search thread's name (the panic hook leaves the screen alone for it).
 pub const THREAD_NAME: &str = "knightfall-search";
@@ -39,12 +41,31 @@ impl Worker {
         thread::Builder::new()
             .name(THREAD_NAME.into())
             .spawn(move || {
+                // External engines by the side they play, started when first asked.
+                let mut externals: [Option<External>; 2] = [None, None];
                 for job in rx {
                     match job {
-                        Job::NewGame => player.new_game(),
+                        Job::NewGame => {
+                            player.new_game();
+                            for slot in &mut externals {
+                                if let Some(e) = slot
+                                    && e.new_game().is_err()
+                                {
+                                    // Started afresh on its next move.
+                                    *slot = None;
+                                }
+                            }
+                        }
                         Job::Search(req, control) => {
-                            if !control.stop.load(Ordering::Relaxed) {
-                                search(&mut player, &req, &control, &sink);
+                            if control.stop.load(Ordering::Relaxed) {
+                                continue;
+                            }
+                            match &req.mover {
+                                Mover::Knightfall => search(&mut player, &req, &control, &sink),
+                                Mover::External(spec) => {
+                                    let slot = &mut externals[crate::game::side(req.pos.turn())];
+                                    external(slot, spec, &req, &control, &sink);
+                                }
                             }
                         }
                     }
@@ -87,6 +108,110 @@ impl Drop for Worker {
     }
 }
 
+/// Passes progress reports on at most every `INFO_INTERVAL`, keeping the last one held back.
+struct Throttle<'a, F: Fn(EngineEvent)> {
+    sink: &'a F,
+    generation: u64,
+    last: Instant,
+    unsent: Option<Info>,
+    /// The latest score reported, from the side to move's view.
+    score: i32,
+}
+
+impl<'a, F: Fn(EngineEvent)> Throttle<'a, F> {
+    fn new(sink: &'a F, generation: u64) -> Self {
+        Throttle {
+            sink,
+            generation,
+            last: Instant::now()
+                .checked_sub(INFO_INTERVAL)
+                .unwrap_or_else(Instant::now),
+            unsent: None,
+            score: 0,
+        }
+    }
+
+    fn report(&mut self, info: &Info) {
+        self.score = info.score;
+        if self.last.elapsed() >= INFO_INTERVAL {
+            self.last = Instant::now();
+            self.unsent = None;
+            (self.sink)(EngineEvent::Info {
+                generation: self.generation,
+                info: info.clone(),
+            });
+        } else {
+            self.unsent = Some(info.clone());
+        }
+    }
+
+    /// Sends the report the throttle held back: the panel should end on the final depth and PV.
+    fn flush(&mut self) {
+        if let Some(info) = self.unsent.take() {
+            (self.sink)(EngineEvent::Info {
+                generation: self.generation,
+                info,
+            });
+        }
+    }
+}
+
+/// Asks an external engine for its move, starting it first if it is not running (or runs
+/// another command); any failure forfeits the game for its side.
+fn external(
+    slot: &mut Option<External>,
+    spec: &EngineSpec,
+    req: &Request,
+    control: &Control,
+    sink: &impl Fn(EngineEvent),
+) {
+    let generation = req.generation;
+    if slot.as_ref().is_some_and(|e| e.spec() != spec) {
+        *slot = None;
+    }
+    if slot.is_none() {
+        match External::start(spec) {
+            Ok(e) => *slot = Some(e),
+            Err(e) => {
+                sink(EngineEvent::Forfeit {
+                    generation,
+                    message: e.to_string(),
+                });
+                return;
+            }
+        }
+    }
+    let Some(engine) = slot.as_mut() else { return };
+    let mut throttle = Throttle::new(sink, generation);
+    let moved = engine.go(
+        req.start_fen.as_deref(),
+        &req.moves,
+        &req.pos,
+        &req.limits,
+        control,
+        &mut |info| throttle.report(info),
+    );
+    throttle.flush();
+    match moved {
+        Ok(m) => sink(EngineEvent::Done {
+            generation,
+            purpose: req.purpose,
+            best: Some(m),
+            score: throttle.score,
+            source: Source::Search,
+            note: None,
+        }),
+        Err(e) => {
+            // A broken engine is not asked again; the next game starts a fresh one.
+            *slot = None;
+            sink(EngineEvent::Forfeit {
+                generation,
+                message: e.to_string(),
+            });
+        }
+    }
+}
+
 /// Runs one request through the player, throttling its progress reports.
 fn search(player: &mut Player, req: &Request, control: &Control, sink: &impl Fn(EngineEvent)) {
     let generation = req.generation;
@@ -94,28 +219,14 @@ fn search(player: &mut Player, req: &Request, control: &Control, sink: &impl Fn(
         Purpose::DrawOffer => Known::SearchOnly,
         Purpose::Play | Purpose::Hint => Known::Allowed,
     };
-    let mut last = Instant::now()
-        .checked_sub(INFO_INTERVAL)
-        .unwrap_or_else(Instant::now);
-    let mut unsent: Option<Info> = None;
+    let mut throttle = Throttle::new(sink, generation);
     let decided = player.decide(
         &req.pos,
         &req.history,
         &req.limits,
         known,
         control,
-        &mut |info| {
-            if last.elapsed() >= INFO_INTERVAL {
-                last = Instant::now();
-                unsent = None;
-                sink(EngineEvent::Info {
-                    generation,
-                    info: info.clone(),
-                });
-            } else {
-                unsent = Some(info.clone());
-            }
-        },
+        &mut |info| throttle.report(info),
     );
     for warning in player.take_warnings() {
         sink(EngineEvent::Warning(warning));
@@ -130,11 +241,7 @@ fn search(player: &mut Player, req: &Request, control: &Control, sink: &impl Fn(
             return;
         }
     };
-    // The last iteration's report may have been held back by the throttle: the panel should
-    // end on the final depth and PV.
-    if let Some(info) = unsent {
-        sink(EngineEvent::Info { generation, info });
-    }
+    throttle.flush();
     sink(EngineEvent::Done {
         generation,
         purpose: req.purpose,

@@ -1,0 +1,433 @@
+//! Another UCI engine as a player: a child process spoken to over its stdin and stdout. Its
+//! `info` lines become the same progress reports as Knightfall's own, and everything that can go
+//! wrong with it (it does not start, crashes, hangs, talks nonsense, plays an illegal move) is an
+//! error for the game to judge, never a panic.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::atomic::Ordering;
+use std::thread;
+use std::time::{Duration, Instant};
+
+use crossbeam_channel::{Receiver, RecvTimeoutError, unbounded};
+use serde::{Deserialize, Serialize};
+use shakmaty::uci::UciMove;
+use shakmaty::{CastlingMode, Chess, Move, Position};
+use thiserror::Error;
+
+use crate::engine::score::MATE;
+use crate::engine::{Control, Info, Limits};
+
+/// How long an engine may take to answer `uci` and `isready`.
+const HANDSHAKE: Duration = Duration::from_secs(10);
+/// How long an engine may take to answer `stop` with its move.
+const STOP_GRACE: Duration = Duration::from_secs(5);
+/// How long the engine may overrun a fixed move time before it is told to stop.
+const MOVETIME_GRACE: Duration = Duration::from_millis(500);
+
+/// An external engine as the config file describes it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EngineSpec {
+    /// The name shown to the player and written in the PGN.
+    pub name: String,
+    /// The command line that starts it (split like a shell would, no shell involved).
+    pub command: String,
+    /// UCI options to set after the handshake, e.g. `UCI_Elo = "1500"`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty", with = "options_table")]
+    pub options: Vec<(String, String)>,
+}
+
+impl EngineSpec {
+    /// A spec for a bare command line, named after its program.
+    pub fn from_command(command: &str) -> EngineSpec {
+        let program = shell_words::split(command)
+            .ok()
+            .and_then(|words| words.into_iter().next())
+            .unwrap_or_else(|| command.to_string());
+        let name = std::path::Path::new(&program)
+            .file_name()
+            .map_or(program.clone(), |n| n.to_string_lossy().into_owned());
+        EngineSpec {
+            name,
+            command: command.to_string(),
+            options: Vec::new(),
+        }
+    }
+}
+
+/// `options` as a TOML table (`options = { UCI_Elo = "1500" }`), kept in file order.
+mod options_table {
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    pub fn serialize<S: Serializer>(v: &[(String, String)], s: S) -> Result<S::Ok, S::Error> {
+        let map: toml::Table = v
+            .iter()
+            .map(|(k, v)| (k.clone(), toml::Value::String(v.clone())))
+            .collect();
+        map.serialize(s)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<(String, String)>, D::Error> {
+        let map = toml::Table::deserialize(d)?;
+        Ok(map
+            .into_iter()
+            .map(|(k, v)| {
+                let text = match v {
+                    toml::Value::String(s) => s,
+                    other => other.to_string(),
+                };
+                (k, text)
+            })
+            .collect())
+    }
+}
+
+/// What went wrong with an external engine.
+#[derive(Debug, Error)]
+pub enum ExternalError {
+    /// The command line is empty or not well formed.
+    #[error("bad engine command {0:?}")]
+    BadCommand(String),
+    /// The program could not be started.
+    #[error("{name} could not be started: {error}")]
+    Start {
+        /// The engine's name.
+        name: String,
+        /// Why.
+        error: std::io::Error,
+    },
+    /// The engine's process ended.
+    #[error("{name} exited ({status})")]
+    Exited {
+        /// The engine's name.
+        name: String,
+        /// How it ended.
+        status: String,
+    },
+    /// The engine did not answer in time.
+    #[error("{name} did not answer {what} in time")]
+    Timeout {
+        /// The engine's name.
+        name: String,
+        /// What it was asked.
+        what: String,
+    },
+    /// The engine answered with a move that is not legal, or no move.
+    #[error("{name} played {what}")]
+    BadMove {
+        /// The engine's name.
+        name: String,
+        /// The move as it sent it.
+        what: String,
+    },
+}
+
+/// A running external engine.
+pub struct External {
+    spec: EngineSpec,
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+    /// The name the engine gave in `id name`.
+    id_name: Option<String>,
+}
+
+impl External {
+    /// Starts the engine, runs the UCI handshake and sets its options.
+    pub fn start(spec: &EngineSpec) -> Result<External, ExternalError> {
+        let words = shell_words::split(&spec.command)
+            .map_err(|_| ExternalError::BadCommand(spec.command.clone()))?;
+        let (program, args) = words
+            .split_first()
+            .ok_or_else(|| ExternalError::BadCommand(spec.command.clone()))?;
+        let mut child = Command::new(program)
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .map_err(|error| ExternalError::Start {
+                name: spec.name.clone(),
+                error,
+            })?;
+        let stdin = child.stdin.take().expect("stdin was piped");
+        let stdout = child.stdout.take().expect("stdout was piped");
+        let (tx, lines) = unbounded();
+        thread::Builder::new()
+            .name("external-engine".into())
+            .spawn(move || {
+                for line in BufReader::new(stdout).lines() {
+                    let Ok(line) = line else { break };
+                    if tx.send(line).is_err() {
+                        break;
+                    }
+                }
+            })
+            .map_err(|error| ExternalError::Start {
+                name: spec.name.clone(),
+                error,
+            })?;
+        let mut engine = External {
+            spec: spec.clone(),
+            child,
+            stdin,
+            lines,
+            id_name: None,
+        };
+        engine.send("uci")?;
+        for line in engine.read_until("uciok", "uci")? {
+            if let Some(name) = line.strip_prefix("id name ") {
+                engine.id_name = Some(name.trim().to_string());
+            }
+        }
+        for (name, value) in spec.options.clone() {
+            engine.send(&format!("setoption name {name} value {value}"))?;
+        }
+        engine.ready()?;
+        Ok(engine)
+    }
+
+    /// The spec it was started from.
+    pub fn spec(&self) -> &EngineSpec {
+        &self.spec
+    }
+
+    /// The name the engine gives itself, if it did.
+    pub fn id_name(&self) -> Option<&str> {
+        self.id_name.as_deref()
+    }
+
+    /// Tells the engine a new game starts.
+    pub fn new_game(&mut self) -> Result<(), ExternalError> {
+        self.send("ucinewgame")?;
+        self.ready()
+    }
+
+    /// Asks for a move in `pos`, reached by `moves` from `start` (the start position's FEN, or
+    /// `None` for the standard one), within `limits`, reporting its `info` lines through
+    /// `on_info`. A stop request in `control` is passed on; the move it then sends is returned.
+    pub fn go(
+        &mut self,
+        start: Option<&str>,
+        moves: &[Move],
+        pos: &Chess,
+        limits: &Limits,
+        control: &Control,
+        on_info: &mut dyn FnMut(&Info),
+    ) -> Result<Move, ExternalError> {
+        let mut line = match start {
+            Some(fen) => format!("position fen {fen}"),
+            None => "position startpos".to_string(),
+        };
+        if !moves.is_empty() {
+            line.push_str(" moves");
+            for m in moves {
+                line.push(' ');
+                line.push_str(&m.to_uci(CastlingMode::Standard).to_string());
+            }
+        }
+        self.send(&line)?;
+        self.send(&go_line(limits))?;
+        let started = Instant::now();
+        let deadline = limits
+            .movetime
+            .map(|ms| Duration::from_millis(ms) + MOVETIME_GRACE);
+        let mut stop_sent: Option<Instant> = None;
+        loop {
+            let wants_stop = control.stop.load(Ordering::Relaxed)
+                || deadline.is_some_and(|d| started.elapsed() >= d);
+            if wants_stop && stop_sent.is_none() {
+                self.send("stop")?;
+                stop_sent = Some(Instant::now());
+            }
+            if stop_sent.is_some_and(|t| t.elapsed() >= STOP_GRACE) {
+                return Err(self.timeout("stop with a move"));
+            }
+            let line = match self.lines.recv_timeout(Duration::from_millis(10)) {
+                Ok(line) => line,
+                Err(RecvTimeoutError::Timeout) => continue,
+                Err(RecvTimeoutError::Disconnected) => return Err(self.exited()),
+            };
+            if let Some(rest) = line.strip_prefix("bestmove") {
+                let text = rest.split_whitespace().next().unwrap_or("");
+                return text
+                    .parse::<UciMove>()
+                    .ok()
+                    .and_then(|u| u.to_move(pos).ok())
+                    .ok_or_else(|| {
+                        let what = if text.is_empty() || text == "0000" {
+                            "no move".to_string()
+                        } else {
+                            format!("the illegal move {text}")
+                        };
+                        self.bad_move(&what)
+                    });
+            }
+            if let Some(info) = parse_info(&line, pos) {
+                on_info(&info);
+            }
+        }
+    }
+
+    fn ready(&mut self) -> Result<(), ExternalError> {
+        self.send("isready")?;
+        self.read_until("readyok", "isready").map(|_| ())
+    }
+
+    fn send(&mut self, line: &str) -> Result<(), ExternalError> {
+        let sent = writeln!(self.stdin, "{line}").and_then(|()| self.stdin.flush());
+        sent.map_err(|_| self.exited())
+    }
+
+    /// Reads lines until one is `token`; returns the lines before it.
+    fn read_until(&mut self, token: &str, what: &str) -> Result<Vec<String>, ExternalError> {
+        let end = Instant::now() + HANDSHAKE;
+        let mut seen = Vec::new();
+        loop {
+            let left = end.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(line) if line.trim() == token => return Ok(seen),
+                Ok(line) => seen.push(line),
+                Err(RecvTimeoutError::Timeout) => return Err(self.timeout(what)),
+                Err(RecvTimeoutError::Disconnected) => return Err(self.exited()),
+            }
+        }
+    }
+
+    fn name(&self) -> String {
+        self.spec.name.clone()
+    }
+
+    fn exited(&mut self) -> ExternalError {
+        // Give a dying process a moment to be reaped, so the status says how it ended.
+        let mut status = None;
+        for _ in 0..50 {
+            if let Ok(Some(s)) = self.child.try_wait() {
+                status = Some(s);
+                break;
+            }
+            thread::sleep(Duration::from_millis(10));
+        }
+        ExternalError::Exited {
+            name: self.name(),
+            status: status.map_or("stopped answering".to_string(), |s| s.to_string()),
+        }
+    }
+
+    fn timeout(&self, what: &str) -> ExternalError {
+        ExternalError::Timeout {
+            name: self.name(),
+            what: what.to_string(),
+        }
+    }
+
+    fn bad_move(&self, what: &str) -> ExternalError {
+        ExternalError::BadMove {
+            name: self.name(),
+            what: what.to_string(),
+        }
+    }
+}
+
+impl Drop for External {
+    fn drop(&mut self) {
+        let _ = writeln!(self.stdin, "quit");
+        let _ = self.stdin.flush();
+        for _ in 0..20 {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return;
+            }
+            thread::sleep(Duration::from_millis(10));
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// The `go` command for `limits`.
+fn go_line(limits: &Limits) -> String {
+    let mut line = "go".to_string();
+    let fields = [
+        ("wtime", limits.wtime),
+        ("btime", limits.btime),
+        ("winc", limits.winc),
+        ("binc", limits.binc),
+        ("movestogo", limits.movestogo.map(u64::from)),
+        ("depth", limits.depth.map(u64::from)),
+        ("nodes", limits.nodes),
+        ("movetime", limits.movetime),
+    ];
+    for (word, value) in fields {
+        if let Some(v) = value {
+            line.push_str(&format!(" {word} {v}"));
+        }
+    }
+    if line == "go" {
+        line.push_str(" infinite");
+    }
+    line
+}
+
+/// A progress report from an `info` line that carries a score (other lines, and lines for
+/// secondary PV lines, give `None`). The PV is kept up to its first illegal move.
+pub fn parse_info(line: &str, pos: &Chess) -> Option<Info> {
+    let mut words = line.split_whitespace();
+    if words.next() != Some("info") {
+        return None;
+    }
+    let mut info = Info {
+        depth: 0,
+        seldepth: 0,
+        score: 0,
+        nodes: 0,
+        nps: 0,
+        time_ms: 0,
+        hashfull: 0,
+        tb_hits: 0,
+        pv: Vec::new(),
+    };
+    let mut scored = false;
+    let number = |w: Option<&str>| w.and_then(|v| v.parse::<i64>().ok());
+    while let Some(word) = words.next() {
+        match word {
+            "depth" => info.depth = number(words.next())?.max(0) as u32,
+            "seldepth" => info.seldepth = number(words.next())?.max(0) as u32,
+            "nodes" => info.nodes = number(words.next())?.max(0) as u64,
+            "nps" => info.nps = number(words.next())?.max(0) as u64,
+            "time" => info.time_ms = number(words.next())?.max(0) as u64,
+            "hashfull" => info.hashfull = number(words.next())?.max(0) as u32,
+            "tbhits" => info.tb_hits = number(words.next())?.max(0) as u64,
+            // Only the main line is shown; its number is skipped as an unknown word.
+            "multipv" if number(words.next()) != Some(1) => return None,
+            "score" => {
+                let kind = words.next()?;
+                let n = number(words.next())?.clamp(-100_000, 100_000) as i32;
+                info.score = match kind {
+                    "cp" => n.clamp(-(MATE - 2000), MATE - 2000),
+                    "mate" if n > 0 => MATE - (2 * n.min(500) - 1),
+                    "mate" => -MATE + 2 * n.abs().min(500),
+                    _ => return None,
+                };
+                scored = true;
+            }
+            "pv" => {
+                let mut walk = pos.clone();
+                for text in words.by_ref() {
+                    let Some(m) = text
+                        .parse::<UciMove>()
+                        .ok()
+                        .and_then(|u| u.to_move(&walk).ok())
+                    else {
+                        break;
+                    };
+                    walk.play_unchecked(m);
+                    info.pv.push(m);
+                }
+            }
+            // The rest of the line is free text.
+            "string" => break,
+            _ => {}
+        }
+    }
+    scored.then_some(info)
+}

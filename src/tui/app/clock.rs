@@ -1,0 +1,78 @@
+//! The clocks as the screen sees them: thinking time of the side to move, pauses, flag falls,
+//! and the watch delay that holds a quick move back.
+
+use std::time::{Duration, Instant};
+
+use super::{App, Effect, Screen};
+
+impl App {
+    /// Whether a tick is needed to keep the screen current (clocks running, a delay pending).
+    pub fn needs_ticks(&self) -> bool {
+        self.screen == Screen::Game
+            && !self.game.is_over()
+            && !self.clock_stopped()
+            && (self.game.clocks().is_some() || self.queued.is_some())
+    }
+
+    /// Time the side to move has used on this move so far.
+    pub fn thinking_time(&self) -> Duration {
+        if self.clock_stopped() {
+            self.paused_spent
+        } else {
+            self.turn_started.elapsed()
+        }
+    }
+
+    /// Paused with nothing running: the clocks stand still.
+    pub(super) fn clock_stopped(&self) -> bool {
+        self.paused && self.pending.is_none()
+    }
+
+    /// Starts the side to move's thinking time from zero.
+    pub(super) fn restart_clock(&mut self) {
+        self.turn_started = Instant::now();
+        self.paused_spent = Duration::ZERO;
+    }
+
+    /// Restarts the clock of the side to move where the pause stopped it.
+    pub(super) fn unfreeze_clock(&mut self) {
+        self.turn_started = Instant::now()
+            .checked_sub(self.paused_spent)
+            .unwrap_or_else(Instant::now);
+    }
+
+    pub(super) fn on_tick(&mut self, fx: &mut Vec<Effect>) {
+        if self.screen != Screen::Game || self.game.is_over() {
+            return;
+        }
+        if self.game.clocks().is_some() && !self.clock_stopped() {
+            let turn = self.game.turn();
+            // Engines get a little grace: their own time manager keeps them inside the clock, and
+            // the move's arrival is what counts.
+            let grace = if self.is_engine(turn) {
+                Duration::from_millis(200)
+            } else {
+                Duration::ZERO
+            };
+            let spent = self.turn_started.elapsed();
+            if self.game.is_flagged(turn, spent.saturating_sub(grace)) {
+                self.game.flag(turn);
+                self.generation += 1;
+                if self.pending.take().is_some() {
+                    fx.push(Effect::Stop);
+                }
+                fx.push(Effect::Autosave);
+                self.announce_end();
+                return;
+            }
+        }
+        if self.queued.is_some() && self.last_move_at.elapsed() >= self.min_delay && !self.paused
+            || self.queued.is_some() && self.step
+        {
+            self.step = false;
+            if let Some(m) = self.queued.take() {
+                self.play_move(m, fx);
+            }
+        }
+    }
+}

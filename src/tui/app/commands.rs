@@ -1,0 +1,187 @@
+//! Commands typed as words or given by their keys: new, undo, hint, resign, draw, save, pause
+//! and the rest.
+
+use shakmaty::Color;
+
+use super::{Analysis, App, Effect, Tone, color_name};
+use crate::engine::Limits;
+use crate::tui::job::Purpose;
+
+impl App {
+    /// Runs a command typed as a word or given by its key.
+    pub(super) fn command(&mut self, word: &str, arg: Option<&str>, fx: &mut Vec<Effect>) {
+        match word {
+            "quit" | "exit" | "q" => {
+                fx.push(Effect::Stop);
+                fx.push(Effect::Quit);
+            }
+            "help" => self.show_help = true,
+            "flip" => self.flipped = !self.flipped,
+            "fen" => {
+                let fen = self.game.fen();
+                self.say(format!("FEN: {fen}"), Tone::Info);
+            }
+            "moves" => {
+                let list = self.game.legal_sans();
+                if list.is_empty() {
+                    self.say("No legal moves.", Tone::Info);
+                } else {
+                    self.say(
+                        format!("{} legal moves: {}", list.len(), list.join(" ")),
+                        Tone::Info,
+                    );
+                }
+            }
+            "save" => fx.push(Effect::Save(
+                arg.filter(|a| !a.is_empty()).map(String::from),
+            )),
+            "new" => self.open_setup(),
+            "undo" => self.undo(fx),
+            "hint" => {
+                if self.game.is_over() {
+                    self.say("The game is over.", Tone::Error);
+                } else if !self.human_to_move() {
+                    self.say(
+                        "The engine is to move; a hint is for your move.",
+                        Tone::Error,
+                    );
+                } else {
+                    self.say("Thinking about a hint...", Tone::Info);
+                    self.request(Purpose::Hint, Limits::movetime(1000), fx);
+                }
+            }
+            "resign" => {
+                if self.game.is_over() {
+                    self.say("The game is over.", Tone::Error);
+                    return;
+                }
+                let turn = self.game.turn();
+                // Against the engine the human resigns, whoever is to move.
+                let loser = if self.is_engine(turn) && !self.is_engine(!turn) {
+                    !turn
+                } else {
+                    turn
+                };
+                self.game.resign(loser);
+                self.end_now(fx);
+            }
+            "draw" => self.offer_draw(fx),
+            "pause" | "resume" => {
+                let pause = match word {
+                    "pause" => !self.paused,
+                    _ => false,
+                };
+                if pause && !self.paused {
+                    self.paused_spent = self.thinking_time();
+                }
+                self.paused = pause;
+                if pause {
+                    self.generation += 1;
+                    if self.pending.take().is_some() {
+                        fx.push(Effect::Stop);
+                    }
+                    self.analysis.thinking = None;
+                    self.say("Paused: space resumes, > plays one move.", Tone::Info);
+                } else {
+                    self.message = None;
+                    self.unfreeze_clock();
+                    self.maybe_search(fx);
+                }
+            }
+            "step" => {
+                if self.paused {
+                    self.step = true;
+                    self.unfreeze_clock();
+                    if self.queued.is_some() {
+                        self.on_tick(fx);
+                    } else {
+                        self.maybe_search(fx);
+                    }
+                } else {
+                    self.say("Step works while paused (space).", Tone::Info);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    pub(super) fn end_now(&mut self, fx: &mut Vec<Effect>) {
+        self.generation += 1;
+        if self.pending.take().is_some() {
+            fx.push(Effect::Stop);
+        }
+        self.analysis.thinking = None;
+        fx.push(Effect::Autosave);
+        self.announce_end();
+    }
+
+    pub(super) fn offer_draw(&mut self, fx: &mut Vec<Effect>) {
+        if self.game.is_over() {
+            self.say("The game is over.", Tone::Error);
+            return;
+        }
+        let turn = self.game.turn();
+        let vs_engine = self.is_engine(Color::White) != self.is_engine(Color::Black);
+        if !vs_engine {
+            // Two humans (or two engines): the other side accepts by offering back.
+            match self.draw_offer {
+                Some((c, ply)) if c != turn && ply + 1 >= self.game.ply() => {
+                    self.game.agree_draw();
+                    self.draw_offer = None;
+                    self.end_now(fx);
+                }
+                _ => {
+                    self.draw_offer = Some((turn, self.game.ply()));
+                    self.say(
+                        format!(
+                            "{} offers a draw; {} accepts by typing draw.",
+                            color_name(turn),
+                            color_name(!turn)
+                        ),
+                        Tone::Info,
+                    );
+                }
+            }
+            return;
+        }
+        let human = if self.is_engine(Color::White) {
+            Color::Black
+        } else {
+            Color::White
+        };
+        self.draw_offer = Some((human, self.game.ply()));
+        self.say(
+            "You offer a draw; the engine is thinking about it...",
+            Tone::Info,
+        );
+        if self.human_to_move() {
+            self.request(Purpose::DrawOffer, Limits::movetime(300), fx);
+        }
+    }
+
+    pub(super) fn undo(&mut self, fx: &mut Vec<Effect>) {
+        if self.game.ply() == 0 {
+            self.say("Nothing to undo.", Tone::Error);
+            return;
+        }
+        self.game.undo();
+        let humans = Color::ALL.iter().any(|&c| !self.is_engine(c));
+        // Against the engine, take back its reply and your move together.
+        while humans && self.game.ply() > 0 && self.is_engine(self.game.turn()) {
+            self.game.undo();
+        }
+        self.view = None;
+        self.ask_again = false;
+        self.draw_offer = None;
+        self.analysis = Analysis::default();
+        self.say("Move taken back.", Tone::Info);
+        self.generation += 1;
+        if self.pending.take().is_some() {
+            fx.push(Effect::Stop);
+        }
+        self.queued = None;
+        self.restart_clock();
+        fx.push(Effect::Autosave);
+        self.maybe_search(fx);
+    }
+}

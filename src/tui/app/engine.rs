@@ -1,0 +1,222 @@
+//! Traffic with the search worker: asking for moves, hints and draw judgements, and taking
+//! its reports into the analysis panel and the game.
+
+use shakmaty::san::SanPlus;
+use shakmaty::{CastlingMode, Position};
+
+use super::{Analysis, App, DRAW_ACCEPT_CP, Effect, Mode, Screen, Tone, color_name, pv_san};
+use crate::engine::{Info, Limits};
+use crate::player::Source;
+use crate::tui::job::{EngineEvent, Mover, Purpose, Request};
+
+impl App {
+    /// Starts the engine when it is its turn and nothing holds it back.
+    pub(super) fn maybe_search(&mut self, fx: &mut Vec<Effect>) {
+        if self.screen != Screen::Game
+            || self.game.is_over()
+            || self.paused && !self.step
+            || !self.is_engine(self.game.turn())
+            || self
+                .pending
+                .is_some_and(|(g, p)| g == self.generation && p == Purpose::Play)
+            || self.queued.is_some()
+        {
+            return;
+        }
+        self.step = false;
+        let turn = self.game.turn();
+        let limits = match self.game.clocks() {
+            Some(c) => c.limits(),
+            None => Limits::movetime(self.think_ms[crate::game::side(turn)].max(1)),
+        };
+        self.request(Purpose::Play, limits, fx);
+    }
+
+    pub(super) fn request(&mut self, purpose: Purpose, limits: Limits, fx: &mut Vec<Effect>) {
+        let pos = self.game.position().clone();
+        self.search_root = Some(pos.clone());
+        self.pending = Some((self.generation, purpose));
+        self.analysis = Analysis {
+            thinking: Some(pos.turn()),
+            ..Analysis::default()
+        };
+        let turn = pos.turn();
+        // The engine's side: the mover, or for a draw offer the side that did not offer.
+        let engine_side = if self.is_engine(turn) { turn } else { !turn };
+        let (mover, level) = match purpose {
+            // A hint is Knightfall's honest best, whoever the opponent is.
+            Purpose::Hint => (Mover::Knightfall, crate::engine::strength::MAX_LEVEL),
+            Purpose::Play | Purpose::DrawOffer => {
+                let side = self.settings.side(engine_side);
+                let mover = match self.settings.engine_spec(side) {
+                    Some(spec) if purpose == Purpose::Play => Mover::External(spec),
+                    _ => Mover::Knightfall,
+                };
+                (mover, self.settings.level(engine_side))
+            }
+        };
+        fx.push(Effect::Search(Box::new(Request {
+            generation: self.generation,
+            purpose,
+            pos,
+            history: self.game.history_keys().to_vec(),
+            limits: limits.at_level(level),
+            mover,
+            start_fen: self.game.start_fen().map(str::to_string),
+            moves: self.game.moves().to_vec(),
+        })));
+    }
+
+    pub(super) fn on_engine(&mut self, ev: EngineEvent, fx: &mut Vec<Effect>) {
+        match ev {
+            EngineEvent::Info { generation, info } => {
+                if generation == self.generation && self.pending.is_some() {
+                    self.take_info(&info);
+                }
+            }
+            EngineEvent::Failed {
+                generation,
+                message,
+            } => {
+                if generation == self.generation {
+                    self.pending = None;
+                    self.analysis.thinking = None;
+                    self.paused = self.mode == Mode::Watch;
+                    self.say(
+                        format!("The engine failed ({message}); undo, new or quit."),
+                        Tone::Error,
+                    );
+                }
+            }
+            EngineEvent::Warning(text) => self.say(text, Tone::Error),
+            EngineEvent::Forfeit {
+                generation,
+                message,
+            } => {
+                if generation == self.generation
+                    && self.pending.is_some_and(|(_, p)| p == Purpose::Play)
+                {
+                    self.forfeit(message, fx);
+                }
+            }
+            EngineEvent::Done {
+                generation,
+                purpose,
+                best,
+                score,
+                source,
+                note,
+            } => {
+                if generation != self.generation || self.pending != Some((generation, purpose)) {
+                    return; // stale: the game moved on
+                }
+                if purpose == Purpose::Play
+                    && !best.is_some_and(|m| self.game.position().is_legal(m))
+                {
+                    let what = match best {
+                        Some(m) => format!(
+                            "played the illegal move {}",
+                            m.to_uci(CastlingMode::Standard)
+                        ),
+                        None => "gave no move".to_string(),
+                    };
+                    self.forfeit(format!("the engine {what}"), fx);
+                    return;
+                }
+                self.pending = None;
+                self.analysis.thinking = None;
+                let root_turn = self.game.turn();
+                let white_score = root_turn.fold_wb(score, -score);
+                self.analysis.score_white = Some(white_score);
+                if source != Source::Search {
+                    // No search ran: the panel shows the move and where it came from.
+                    self.analysis = Analysis {
+                        score_white: (source == Source::Tablebase).then_some(white_score),
+                        source,
+                        pv: match (&self.search_root, best) {
+                            (Some(root), Some(m)) => {
+                                let line = pv_san(root, &[m]);
+                                match note {
+                                    Some(n) => format!("{line} ({n})"),
+                                    None => line,
+                                }
+                            }
+                            _ => String::new(),
+                        },
+                        ..Analysis::default()
+                    };
+                }
+                match purpose {
+                    Purpose::Hint => {
+                        if let Some(m) = best {
+                            let san = SanPlus::from_move(self.game.position().clone(), m);
+                            self.say(format!("Hint: {san}"), Tone::Info);
+                        }
+                    }
+                    Purpose::DrawOffer => self.judge_draw(-score),
+                    Purpose::Play => {
+                        if self.draw_offer.is_some_and(|(c, _)| c != root_turn) {
+                            self.judge_draw(score);
+                            if self.game.is_over() {
+                                return;
+                            }
+                        }
+                        let Some(m) = best else { return };
+                        if self.mode == Mode::Watch
+                            && !self.paused
+                            && (self.last_move_at.elapsed() < self.min_delay)
+                        {
+                            self.queued = Some(m);
+                            return;
+                        }
+                        self.play_move(m, fx);
+                    }
+                }
+            }
+        }
+    }
+
+    /// The engine to move cannot go on: its side loses, and the message says why.
+    pub(super) fn forfeit(&mut self, why: String, fx: &mut Vec<Effect>) {
+        let loser = self.game.turn();
+        self.game.forfeit(loser);
+        self.end_now(fx);
+        let result = self.message.take().map(|(m, _)| m).unwrap_or_default();
+        self.say(
+            format!("{} forfeits: {why}. {result}", color_name(loser)),
+            Tone::Error,
+        );
+    }
+
+    /// The engine answers a pending draw offer with its own-side score.
+    pub(super) fn judge_draw(&mut self, engine_score: i32) {
+        self.draw_offer = None;
+        if engine_score <= DRAW_ACCEPT_CP {
+            self.game.agree_draw();
+            self.announce_end();
+        } else {
+            self.say(
+                format!(
+                    "The engine declines the draw (it rates its position {:+.2}).",
+                    f64::from(engine_score) / 100.0
+                ),
+                Tone::Info,
+            );
+        }
+    }
+
+    pub(super) fn take_info(&mut self, info: &Info) {
+        let Some(root) = &self.search_root else {
+            return;
+        };
+        let turn = root.turn();
+        self.analysis.depth = info.depth;
+        self.analysis.seldepth = info.seldepth;
+        self.analysis.nodes = info.nodes;
+        self.analysis.nps = info.nps;
+        self.analysis.tb_hits = info.tb_hits;
+        self.analysis.score_white = Some(turn.fold_wb(info.score, -info.score));
+        self.analysis.pv = pv_san(root, &info.pv);
+        self.analysis.source = Source::Search;
+    }
+}

@@ -1,0 +1,101 @@
+//! The game moving on: a move played, the bookkeeping after it, the end announced, a fresh game.
+
+use std::time::Instant;
+
+use shakmaty::{CastlingMode, Color, Move};
+
+use super::{Analysis, App, Effect, Mode, Tone};
+use crate::game::Game;
+
+impl App {
+    /// Starts playing `game`: fresh analysis, clocks and engine tables; the engine moves first
+    /// if it is its turn.
+    pub(super) fn begin_game(&mut self, game: Game, fx: &mut Vec<Effect>) {
+        self.game = game;
+        self.name_players();
+        self.view = None;
+        self.ask_again = false;
+        self.draw_offer = None;
+        self.analysis = Analysis::default();
+        self.paused = false;
+        self.generation += 1;
+        if self.pending.take().is_some() {
+            fx.push(Effect::Stop);
+        }
+        fx.push(Effect::NewGame);
+        self.queued = None;
+        self.restart_clock();
+        self.last_move_at = Instant::now();
+        if self.game.is_over() {
+            self.announce_end();
+        }
+        self.maybe_search(fx);
+    }
+
+    pub(super) fn name_players(&mut self) {
+        for color in Color::ALL {
+            self.game.names[crate::game::side(color)] = self.settings.player_name(color);
+        }
+    }
+
+    /// A new game from the start position with the settings' clock.
+    pub(super) fn fresh_game(&self) -> Game {
+        let mut game = self
+            .start_fen
+            .as_deref()
+            .and_then(|f| Game::from_fen(f).ok())
+            .unwrap_or_default();
+        game.set_time_control(self.settings.time_control());
+        game
+    }
+
+    pub(super) fn play_move(&mut self, m: Move, fx: &mut Vec<Effect>) {
+        let spent = self.game.clocks().map(|_| self.turn_started.elapsed());
+        let mover = self.game.turn();
+        let uci = m.to_uci(CastlingMode::Standard).to_string();
+        if self.game.play(m, spent).is_err() {
+            self.say(format!("{uci} is not legal here"), Tone::Error);
+            return;
+        }
+        if self
+            .draw_offer
+            .is_some_and(|(c, ply)| c != mover && ply + 1 < self.game.ply())
+        {
+            self.draw_offer = None;
+        }
+        self.after_change(fx);
+        if !self.game.is_over() && self.message.as_ref().is_some_and(|m| m.1 == Tone::Error) {
+            self.message = None;
+        }
+    }
+
+    /// Bookkeeping after the move list changed: new generation, clocks, engine, end of game.
+    pub(super) fn after_change(&mut self, fx: &mut Vec<Effect>) {
+        self.generation += 1;
+        if self.pending.take().is_some() {
+            fx.push(Effect::Stop);
+        }
+        self.queued = None;
+        self.analysis.thinking = None;
+        self.restart_clock();
+        self.last_move_at = Instant::now();
+        fx.push(Effect::Autosave);
+        if self.game.is_over() {
+            self.announce_end();
+        } else {
+            self.maybe_search(fx);
+        }
+    }
+
+    pub(super) fn announce_end(&mut self) {
+        if let Some(o) = self.game.outcome() {
+            self.ask_again = self.mode == Mode::Play;
+            let ask = if self.ask_again {
+                " Play again with the same settings? (y/n)"
+            } else {
+                ""
+            };
+            self.say(format!("{}.{ask}", o.announce()), Tone::Info);
+        }
+    }
+}

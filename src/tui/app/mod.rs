@@ -1,0 +1,314 @@
+//! The game screen's state and how it changes: `App::update` takes one `Action` (a key, a mouse
+//! click, an engine report, a tick) and returns the effects the runner must carry out (start or
+//! stop a search, save, quit). No drawing and no I/O happen here, so tests drive it directly.
+
+use std::time::{Duration, Instant};
+
+use crossterm::event::{KeyEvent, MouseButton, MouseEvent, MouseEventKind};
+use shakmaty::san::SanPlus;
+use shakmaty::{Chess, Color, Move, Position, Square};
+
+mod clock;
+mod commands;
+mod engine;
+mod flow;
+mod keys;
+mod settings;
+pub mod setup;
+
+pub use settings::{KNIGHTFALL, Settings, Side, TC_CHOICES, THINK_CHOICES};
+
+use super::job::{EngineEvent, Purpose, Request};
+use crate::game::Game;
+use crate::player::Source;
+
+/// The engine accepts a draw offer when its score, from its own side, is at most this.
+pub const DRAW_ACCEPT_CP: i32 = -30;
+
+/// The analysis panel's content: the latest report of the current search.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Analysis {
+    /// Completed depth.
+    pub depth: u32,
+    /// Selective depth.
+    pub seldepth: u32,
+    /// Raw engine score from White's view (mate scale included).
+    pub score_white: Option<i32>,
+    /// Nodes searched.
+    pub nodes: u64,
+    /// Nodes per second.
+    pub nps: u64,
+    /// Tablebase probes inside the search that gave a value.
+    pub tb_hits: u64,
+    /// Principal variation in SAN, with move numbers.
+    pub pv: String,
+    /// Where the move comes from.
+    pub source: Source,
+    /// Whose move the engine is thinking about, while it thinks.
+    pub thinking: Option<Color>,
+}
+
+/// What the screen shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Screen {
+    /// The new-game screen.
+    Setup,
+    /// The board.
+    Game,
+}
+
+/// Kinds of message for the message line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tone {
+    /// Plain information.
+    Info,
+    /// A refused entry.
+    Error,
+}
+
+/// Something the runner must do after an update.
+#[derive(Clone, Debug)]
+pub enum Effect {
+    /// Start this search (stopping any other).
+    Search(Box<Request>),
+    /// Stop the running search.
+    Stop,
+    /// Clear the engine's tables.
+    NewGame,
+    /// Rewrite the in-progress game file (after every change, for resume and crashes).
+    Autosave,
+    /// Save the game as PGN, to this file or a new timestamped file in the data directory.
+    Save(Option<String>),
+    /// Write the settings to the config file.
+    SaveSettings,
+    /// Leave the program.
+    Quit,
+}
+
+/// What the program does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// A game with at least one human (or chosen on the setup screen).
+    Play,
+    /// Engine against engine, to watch.
+    Watch,
+}
+
+/// An incoming event, as the app sees it.
+#[derive(Clone, Debug)]
+pub enum Action {
+    /// A key press.
+    Key(KeyEvent),
+    /// A left click on a board square.
+    Click(Square),
+    /// An engine report.
+    Engine(EngineEvent),
+    /// Time passed (clocks, watch delay).
+    Tick,
+}
+
+/// The whole state of the terminal game.
+pub struct App {
+    /// The game being played.
+    pub game: Game,
+    /// Current settings.
+    pub settings: Settings,
+    /// Per-side engine think time override (watch mode), milliseconds.
+    pub think_ms: [u64; 2],
+    /// Play or watch.
+    pub mode: Mode,
+    /// Which screen is up.
+    pub screen: Screen,
+    /// Selected row on the new-game screen.
+    pub setup_field: usize,
+    /// The unfinished game the new-game screen offers to resume.
+    pub resume: Option<Game>,
+    /// Whether the new-game screen's resume row says "resume".
+    pub setup_resume: bool,
+    /// The settings before the new-game screen was opened from a game (Esc restores them).
+    setup_backup: Option<Settings>,
+    /// Board seen from Black's side.
+    pub flipped: bool,
+    /// No colours (`NO_COLOR`).
+    pub no_color: bool,
+    /// 24-bit colour available (`COLORTERM`); otherwise the 256-colour palette.
+    pub truecolor: bool,
+    /// The input line.
+    pub input: String,
+    /// The message line.
+    pub message: Option<(String, Tone)>,
+    /// The analysis panel.
+    pub analysis: Analysis,
+    /// Help overlay shown.
+    pub show_help: bool,
+    /// Looking at an earlier position (ply), not the current one.
+    pub view: Option<usize>,
+    /// Asking "play again?" after a finished game.
+    pub ask_again: bool,
+    /// Watch mode paused.
+    pub paused: bool,
+    /// Watch mode: the least time between moves.
+    pub min_delay: Duration,
+    /// The game's generation: bumped on every change of the move list.
+    pub generation: u64,
+    /// The running search's generation and purpose.
+    pub pending: Option<(u64, Purpose)>,
+    /// The root of the running search, to turn its PV into SAN.
+    search_root: Option<Chess>,
+    /// A draw offer: who offered and at which ply.
+    pub draw_offer: Option<(Color, usize)>,
+    /// The start position for new games (None: standard).
+    pub start_fen: Option<String>,
+    /// When the side to move started thinking.
+    turn_started: Instant,
+    /// Thinking time used before a pause (clocks stop while paused).
+    paused_spent: Duration,
+    /// When the last move was made (watch delay).
+    last_move_at: Instant,
+    /// A move the engine chose, waiting for the watch delay.
+    queued: Option<Move>,
+    /// Single step requested while paused.
+    step: bool,
+    /// Where the board was last drawn: (x, y, cell width, cell height), for mouse clicks.
+    pub board_geometry: std::cell::Cell<Option<(u16, u16, u16, u16)>>,
+}
+
+impl App {
+    /// A new app; `setup` opens the new-game screen first.
+    pub fn new(settings: Settings, game: Game, mode: Mode, setup: bool) -> App {
+        let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+        let mut app = App {
+            think_ms: [settings.think_ms; 2],
+            flipped: !settings.white.is_human() && settings.black.is_human(),
+            settings,
+            game,
+            mode,
+            screen: if setup { Screen::Setup } else { Screen::Game },
+            setup_field: 0,
+            resume: None,
+            setup_resume: true,
+            setup_backup: None,
+            no_color,
+            truecolor: std::env::var("COLORTERM")
+                .is_ok_and(|v| v.contains("truecolor") || v.contains("24bit")),
+            input: String::new(),
+            message: None,
+            analysis: Analysis::default(),
+            show_help: false,
+            view: None,
+            ask_again: false,
+            paused: false,
+            min_delay: Duration::ZERO,
+            generation: 1,
+            pending: None,
+            search_root: None,
+            draw_offer: None,
+            start_fen: None,
+            turn_started: Instant::now(),
+            paused_spent: Duration::ZERO,
+            last_move_at: Instant::now(),
+            queued: None,
+            step: false,
+            board_geometry: std::cell::Cell::new(None),
+        };
+        if app.game.clocks().is_none() {
+            app.game.set_time_control(app.settings.time_control());
+        }
+        app.name_players();
+        if app.game.is_over() {
+            app.announce_end();
+        }
+        app
+    }
+
+    /// Effects to run once at start (the engine may move first).
+    pub fn start(&mut self) -> Vec<Effect> {
+        let mut fx = Vec::new();
+        self.restart_clock();
+        self.maybe_search(&mut fx);
+        fx
+    }
+
+    /// The position on the board: the viewed one or the current one.
+    pub fn shown_ply(&self) -> usize {
+        self.view.unwrap_or(self.game.ply())
+    }
+
+    /// Sets the message line.
+    pub fn say(&mut self, text: impl Into<String>, tone: Tone) {
+        self.message = Some((text.into(), tone));
+    }
+
+    /// Whether an engine (Knightfall or another) moves for `color`.
+    fn is_engine(&self, color: Color) -> bool {
+        !self.settings.side(color).is_human()
+    }
+
+    fn human_to_move(&self) -> bool {
+        !self.is_engine(self.game.turn())
+    }
+
+    /// Applies one action and returns what the runner must do.
+    pub fn update(&mut self, action: Action) -> Vec<Effect> {
+        let mut fx = Vec::new();
+        match action {
+            Action::Key(key) => self.on_key(key, &mut fx),
+            Action::Click(sq) => self.on_click(sq, &mut fx),
+            Action::Engine(ev) => self.on_engine(ev, &mut fx),
+            Action::Tick => self.on_tick(&mut fx),
+        }
+        fx
+    }
+}
+
+/// "White" or "Black".
+pub fn color_name(c: Color) -> &'static str {
+    c.fold_wb("White", "Black")
+}
+
+/// A principal variation in SAN with move numbers, played from `root`; stops at the first
+/// move that is not legal (a PV from a hash collision).
+pub fn pv_san(root: &Chess, pv: &[Move]) -> String {
+    let mut pos = root.clone();
+    let mut out = String::new();
+    for (i, m) in pv.iter().enumerate() {
+        if !pos.is_legal(*m) {
+            break;
+        }
+        let num = pos.fullmoves().get();
+        if pos.turn() == Color::White {
+            out.push_str(&format!("{num}. "));
+        } else if i == 0 {
+            out.push_str(&format!("{num}... "));
+        }
+        let san = SanPlus::from_move_and_play_unchecked(&mut pos, *m);
+        out.push_str(&san.to_string());
+        out.push(' ');
+    }
+    out.trim_end().to_string()
+}
+
+/// Maps a mouse event to a board square using the last drawn geometry.
+pub fn click_square(app: &App, ev: &MouseEvent) -> Option<Square> {
+    if ev.kind != MouseEventKind::Down(MouseButton::Left) {
+        return None;
+    }
+    let (x0, y0, cw, ch) = app.board_geometry.get()?;
+    if ev.column < x0 || ev.row < y0 || cw == 0 || ch == 0 {
+        return None;
+    }
+    let col = (ev.column - x0) / cw;
+    let row = (ev.row - y0) / ch;
+    if col >= 8 || row >= 8 {
+        return None;
+    }
+    let (file, rank) = if app.flipped {
+        (7 - col, row)
+    } else {
+        (col, 7 - row)
+    };
+    Some(Square::from_coords(
+        shakmaty::File::new(u32::from(file)),
+        shakmaty::Rank::new(u32::from(rank)),
+    ))
+}

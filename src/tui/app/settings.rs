@@ -1,0 +1,213 @@
+//! What the player chooses and the config file keeps: who plays each side (a person, Knightfall
+//! at a level, or another UCI engine), the clocks, extra tablebase directories, and the external
+//! engines the config file names.
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde::{Deserialize, Serialize};
+use shakmaty::Color;
+
+use crate::engine::strength::MAX_LEVEL;
+use crate::external::EngineSpec;
+use crate::game::TimeControl;
+
+/// Who moves for one side.
+#[derive(Clone, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(try_from = "String", into = "String")]
+pub enum Side {
+    /// A person at the keyboard.
+    #[default]
+    Human,
+    /// Knightfall's engine, at the side's level.
+    Engine,
+    /// Another engine started with this command line (`uci:COMMAND`).
+    Uci(String),
+    /// An engine from the config file's `[[engines]]`, by name.
+    Named(String),
+}
+
+impl Side {
+    /// Whether a person moves for this side.
+    pub fn is_human(&self) -> bool {
+        *self == Side::Human
+    }
+}
+
+impl FromStr for Side {
+    type Err = String;
+
+    /// `human`, `engine` (or `knightfall`), `uci:COMMAND`, or the name of a configured engine.
+    fn from_str(text: &str) -> Result<Side, String> {
+        let text = text.trim();
+        Ok(match text.to_ascii_lowercase().as_str() {
+            "" => return Err("empty player; use human, engine or uci:COMMAND".into()),
+            "human" => Side::Human,
+            "engine" | "knightfall" => Side::Engine,
+            _ => match text.strip_prefix("uci:") {
+                Some(cmd) if cmd.trim().is_empty() => {
+                    return Err(
+                        "uci: needs the engine's command, e.g. uci:/usr/games/stockfish".into(),
+                    );
+                }
+                Some(cmd) => Side::Uci(cmd.trim().to_string()),
+                None => Side::Named(text.to_string()),
+            },
+        })
+    }
+}
+
+impl TryFrom<String> for Side {
+    type Error = String;
+
+    fn try_from(text: String) -> Result<Side, String> {
+        text.parse()
+    }
+}
+
+impl fmt::Display for Side {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Side::Human => f.write_str("human"),
+            Side::Engine => f.write_str("engine"),
+            Side::Uci(cmd) => write!(f, "uci:{cmd}"),
+            Side::Named(name) => f.write_str(name),
+        }
+    }
+}
+
+impl From<Side> for String {
+    fn from(side: Side) -> String {
+        side.to_string()
+    }
+}
+
+/// Choices that persist in the config file; flags override them.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Settings {
+    /// Who plays White.
+    pub white: Side,
+    /// Who plays Black.
+    pub black: Side,
+    /// Time control `MIN+INC`, or empty for none.
+    pub tc: String,
+    /// Engine thinking time per move without a time control, in milliseconds.
+    pub think_ms: u64,
+    /// Draw pieces with ASCII letters.
+    pub ascii: bool,
+    /// Knightfall's level, 1 (beginner) to 10 (full strength).
+    pub level: u8,
+    /// White's level when it differs (two Knightfalls watched against each other).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub white_level: Option<u8>,
+    /// Black's level when it differs.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub black_level: Option<u8>,
+    /// The person asked for a random colour on the new-game screen.
+    pub random_colour: bool,
+    /// Directories with larger Syzygy tables (`DIR[:DIR...]`), on top of the built-in ones.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub syzygy: String,
+    /// Other UCI engines to play against, by name (`[[engines]]` in the config file).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub engines: Vec<EngineSpec>,
+}
+
+impl Default for Settings {
+    fn default() -> Settings {
+        Settings {
+            white: Side::Human,
+            black: Side::Engine,
+            tc: String::new(),
+            think_ms: 1000,
+            ascii: false,
+            level: MAX_LEVEL,
+            white_level: None,
+            black_level: None,
+            random_colour: false,
+            syzygy: String::new(),
+            engines: Vec::new(),
+        }
+    }
+}
+
+impl Settings {
+    /// The parsed time control, if one is set and valid.
+    pub fn time_control(&self) -> Option<TimeControl> {
+        if self.tc.trim().is_empty() || self.tc == "none" {
+            None
+        } else {
+            TimeControl::parse(&self.tc).ok()
+        }
+    }
+
+    /// Who plays `color`.
+    pub fn side(&self, color: Color) -> &Side {
+        color.fold_wb(&self.white, &self.black)
+    }
+
+    /// Knightfall's level when it plays `color`.
+    pub fn level(&self, color: Color) -> u8 {
+        color
+            .fold_wb(self.white_level, self.black_level)
+            .unwrap_or(self.level)
+            .clamp(1, MAX_LEVEL)
+    }
+
+    /// The external engine `side` names, if it names one that exists.
+    pub fn engine_spec(&self, side: &Side) -> Option<EngineSpec> {
+        match side {
+            Side::Uci(cmd) => Some(EngineSpec::from_command(cmd)),
+            Side::Named(name) => self
+                .engines
+                .iter()
+                .find(|e| e.name.eq_ignore_ascii_case(name))
+                .cloned(),
+            Side::Human | Side::Engine => None,
+        }
+    }
+
+    /// Checks that both sides name players that exist.
+    pub fn check_sides(&self) -> Result<(), String> {
+        for side in [&self.white, &self.black] {
+            if let Side::Named(name) = side
+                && self.engine_spec(side).is_none()
+            {
+                let known: Vec<&str> = self.engines.iter().map(|e| e.name.as_str()).collect();
+                return Err(format!(
+                    "no engine named {name:?}: use human, engine, uci:COMMAND{}",
+                    if known.is_empty() {
+                        ", or add it as [[engines]] in the config file".to_string()
+                    } else {
+                        format!(" or one of the configured engines: {}", known.join(", "))
+                    }
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// The name of `color`'s player for the screen and the PGN.
+    pub fn player_name(&self, color: Color) -> String {
+        let side = self.side(color);
+        match side {
+            Side::Human => "Human".to_string(),
+            Side::Engine => match self.level(color) {
+                MAX_LEVEL => KNIGHTFALL.to_string(),
+                n => format!("{KNIGHTFALL} (level {n})"),
+            },
+            Side::Uci(_) | Side::Named(_) => self
+                .engine_spec(side)
+                .map_or_else(|| side.to_string(), |spec| spec.name),
+        }
+    }
+}
+
+/// Knightfall's name and version.
+pub const KNIGHTFALL: &str = concat!("Knightfall ", env!("CARGO_PKG_VERSION"));
+
+/// Time controls offered on the new-game screen.
+pub const TC_CHOICES: [&str; 7] = ["", "1+0", "3+2", "5+3", "10+5", "15+10", "30+0"];
+/// Engine think times offered on the new-game screen, in milliseconds.
+pub const THINK_CHOICES: [u64; 5] = [250, 500, 1000, 2000, 5000];
