@@ -1,7 +1,9 @@
 //! End to end in a pseudo-terminal: the real binary draws its first frame, takes `e2e4`, the
 //! engine replies, `undo` takes both moves back, `quit` leaves, and the terminal is back in
 //! cooked mode with echo (checked with `stty` in the same terminal after the program exits).
-//! A second run ends the game with SIGTERM and checks the same.
+//! A second run ends the game with SIGTERM and checks the same. Other runs read the screen as a
+//! terminal shows it (through a VT100 emulator): the level's depth and nodes in the analysis
+//! panel, tablebase hits, the engine opening as White, and an external engine killed mid-game.
 
 use std::io::{Read, Write};
 use std::path::Path;
@@ -11,6 +13,10 @@ use std::time::{Duration, Instant};
 
 use knightfall::game::Game;
 use portable_pty::{CommandBuilder, PtySize, native_pty_system};
+
+const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+const ROWS: u16 = 32;
+const COLS: u16 = 100;
 
 struct Session {
     output: Arc<Mutex<Vec<u8>>>,
@@ -23,8 +29,8 @@ fn start(home: &Path, script: &str) -> Session {
     let pty = native_pty_system();
     let pair = pty
         .openpty(PtySize {
-            rows: 32,
-            cols: 100,
+            rows: ROWS,
+            cols: COLS,
             pixel_width: 0,
             pixel_height: 0,
         })
@@ -61,6 +67,28 @@ fn start(home: &Path, script: &str) -> Session {
 impl Session {
     fn text(&self) -> String {
         String::from_utf8_lossy(&self.output.lock().unwrap()).into_owned()
+    }
+
+    /// The screen as the terminal shows it now.
+    fn screen(&self) -> String {
+        let size = |n: u16| std::num::NonZero::new(n).unwrap();
+        let mut parser = vt100::Parser::new(size(ROWS), size(COLS), 0);
+        parser.process(&self.output.lock().unwrap());
+        parser.screen().contents()
+    }
+
+    fn wait_for_screen(&self, what: &str, secs: u64, cond: impl Fn(&str) -> bool) -> String {
+        let end = Instant::now() + Duration::from_secs(secs);
+        loop {
+            let screen = self.screen();
+            if cond(&screen) {
+                return screen;
+            }
+            if Instant::now() > end {
+                panic!("timed out waiting for {what}; screen:\n{screen}");
+            }
+            thread::sleep(Duration::from_millis(50));
+        }
     }
 
     fn wait_for(&self, what: &str, secs: u64, cond: impl Fn(&Session) -> bool) {
@@ -152,5 +180,125 @@ fn ctrl_c_quits_and_restores_terminal() {
     assert!(out.contains("EXIT=0"), "{out}");
     assert!(out.contains("icanon echo"), "terminal not restored: {out}");
     assert!(out.contains("Game saved to"), "{out}");
+    let _ = std::fs::remove_dir_all(&home);
+}
+
+/// The number after `label` on the screen (`Nodes 26`, `TB 1.2k` read as 1200).
+fn figure(screen: &str, label: &str) -> Option<u64> {
+    let at = screen.find(label)? + label.len();
+    let word: String = screen[at..]
+        .chars()
+        .take_while(|c| c.is_ascii_digit() || *c == '.' || *c == 'k' || *c == 'M')
+        .collect();
+    let (num, scale) = match word.strip_suffix('k') {
+        Some(n) => (n, 1e3),
+        None => match word.strip_suffix('M') {
+            Some(n) => (n, 1e6),
+            None => (word.as_str(), 1.0),
+        },
+    };
+    num.parse::<f64>().ok().map(|n| (n * scale) as u64)
+}
+
+fn saved_pgn(home: &Path) -> String {
+    std::fs::read_to_string(home.join("games/current.pgn")).unwrap_or_default()
+}
+
+#[test]
+fn level_one_replies_from_a_depth_one_search_on_screen() {
+    let home = temp_home("level1");
+    let script = format!(
+        "\"$KNIGHTFALL_BIN\" play --white human --black engine --level 1 --no-book --tc none{STTY_AFTER}"
+    );
+    let mut s = start(&home, &script);
+    s.wait_for("the first frame", 20, |s| s.text().contains("move>"));
+    s.send(b"e2e4\r");
+    s.wait_for("the engine's reply", 20, |_| saved_plies(&home) == Some(2));
+    let screen = s.wait_for_screen("the panel", 10, |sc| sc.contains("Depth 1/"));
+    let nodes = figure(&screen, "Nodes ").expect("nodes on the panel");
+    assert!((1..=400).contains(&nodes), "{nodes} nodes:\n{screen}");
+    assert!(saved_pgn(&home).contains("[Black \"Knightfall 0.1.0 (level 1)\"]"));
+    // A hint is full strength: a deeper search in the same panel.
+    s.send(b"hint\r");
+    let screen = s.wait_for_screen("the hint", 20, |sc| sc.contains("Hint: "));
+    let depth = figure(&screen, "Depth ").unwrap();
+    assert!(depth >= 5, "hint at depth {depth}:\n{screen}");
+    s.send(b"quit\r");
+    s.wait_for("the shell", 20, |s| s.text().contains("DONE"));
+    let _ = std::fs::remove_dir_all(&home);
+}
+
+#[test]
+fn naming_black_human_makes_the_engine_open_as_white() {
+    let home = temp_home("black");
+    let script = format!("\"$KNIGHTFALL_BIN\" play --black human --level 3{STTY_AFTER}");
+    let mut s = start(&home, &script);
+    s.wait_for("the engine's first move", 20, |_| {
+        saved_plies(&home) == Some(1)
+    });
+    let pgn = saved_pgn(&home);
+    assert!(
+        pgn.contains("[White \"Knightfall 0.1.0 (level 3)\"]"),
+        "{pgn}"
+    );
+    assert!(pgn.contains("[Black \"Human\"]"), "{pgn}");
+    s.wait_for_screen("Black to move", 10, |sc| sc.contains("Black to move"));
+    s.send(b"quit\r");
+    s.wait_for("the shell", 20, |s| s.text().contains("DONE"));
+    let _ = std::fs::remove_dir_all(&home);
+}
+
+#[test]
+fn the_panel_shows_tablebase_hits_from_inside_the_search() {
+    let home = temp_home("tb");
+    // Five pieces, no tables given: the built-in 4-piece tables answer after every capture.
+    let script = format!(
+        "\"$KNIGHTFALL_BIN\" play --white engine --black human --think-ms 1500 --tc none --fen '8/8/3k4/8/1r6/3K4/1R1P4/8 w - - 0 1'{STTY_AFTER}"
+    );
+    let mut s = start(&home, &script);
+    s.wait_for("the engine's move", 20, |_| saved_plies(&home) == Some(1));
+    let screen = s.wait_for_screen("tablebase hits", 10, |sc| sc.contains("TB "));
+    assert!(figure(&screen, "TB ").unwrap() > 0, "{screen}");
+    assert!(screen.contains("Source search"), "{screen}");
+    s.send(b"quit\r");
+    s.wait_for("the shell", 20, |s| s.text().contains("DONE"));
+    let _ = std::fs::remove_dir_all(&home);
+}
+
+#[test]
+fn killing_an_external_engine_mid_game_ends_the_game_with_a_message() {
+    let home = temp_home("external");
+    // The opponent is another process speaking UCI (Knightfall itself, thinking 5 s a move),
+    // in a position out of its book.
+    let script = format!(
+        "\"$KNIGHTFALL_BIN\" play --white human --black \"uci:$KNIGHTFALL_BIN uci\" --think-ms 5000 --tc none --fen '{KIWIPETE}'{STTY_AFTER}"
+    );
+    let mut s = start(&home, &script);
+    s.wait_for("the first frame", 20, |s| s.text().contains("move>"));
+    s.send(b"a2a3\r");
+    let screen = s.wait_for_screen("its thinking", 20, |sc| {
+        sc.contains("thinking for Black") && figure(sc, "Nodes ").is_some_and(|n| n > 0)
+    });
+    assert!(screen.contains("PV 1..."), "its PV in the panel:\n{screen}");
+    assert_eq!(saved_plies(&home), Some(1));
+    let engine = format!("{} uci", env!("CARGO_BIN_EXE_knightfall"));
+    let killed = std::process::Command::new("pkill")
+        .args(["-KILL", "-f", "-x", &engine])
+        .status()
+        .unwrap();
+    assert!(killed.success(), "no external engine process to kill");
+    let screen = s.wait_for_screen("the forfeit", 20, |sc| sc.contains("forfeits"));
+    assert!(
+        screen.contains("Black forfeits: knightfall exited"),
+        "{screen}"
+    );
+    assert!(screen.contains("White wins"), "{screen}");
+    let pgn = saved_pgn(&home);
+    assert!(pgn.contains("[Result \"1-0\"]"), "{pgn}");
+    assert!(pgn.contains("[Termination \"rules infraction\"]"), "{pgn}");
+    s.send(b"n");
+    s.send(b"quit\r");
+    s.wait_for("the shell", 20, |s| s.text().contains("DONE"));
+    assert!(s.text().contains("EXIT=0"));
     let _ = std::fs::remove_dir_all(&home);
 }

@@ -32,6 +32,13 @@ fn type_line(runner: &mut Runner, text: &str) {
 
 /// Runs the loop until `done` holds (or fails after `secs`).
 fn run_until(runner: &mut Runner, secs: u64, done: impl Fn(&App) -> bool) {
+    // A heartbeat, so that the deadline is checked even when nothing else happens.
+    let beat = runner.sender();
+    std::thread::spawn(move || {
+        while beat.send(Event::Resize).is_ok() {
+            std::thread::sleep(Duration::from_millis(200));
+        }
+    });
     let end = Instant::now() + Duration::from_secs(secs);
     while !done(&runner.app) {
         assert!(Instant::now() < end, "timed out");
@@ -125,4 +132,58 @@ fn the_search_probes_the_built_in_tablebases() {
     let a = &r.app.analysis;
     assert_eq!(a.source, Source::Tablebase, "{a:?}");
     assert!(a.pv.contains("tablebase loss"), "{a:?}");
+}
+
+/// A game where Black is the external engine `command`, after White's e2e4 and Black's answer
+/// (or failure): the game and the message line.
+fn against_external(command: &str) -> (Game, String) {
+    let settings = Settings {
+        white: Side::Human,
+        black: Side::Uci(command.to_string()),
+        think_ms: 200,
+        ..Settings::default()
+    };
+    let mut r = runner(settings, Game::new());
+    type_line(&mut r, "e2e4");
+    run_until(&mut r, 30, |app| app.game.is_over() || app.game.ply() == 2);
+    let message = r.app.message.clone().map(|m| m.0).unwrap_or_default();
+    (r.app.game.clone(), message)
+}
+
+/// A UCI engine in a few lines of shell that answers `go` with `reply`.
+fn scripted(reply: &str) -> String {
+    format!(
+        "sh -c 'while read l; do case \"$l\" in uci) echo \"id name Scripted\"; echo uciok;; isready) echo readyok;; go*) {reply};; esac; done'"
+    )
+}
+
+#[test]
+fn a_broken_external_engine_forfeits_its_game() {
+    use knightfall::game::Reason;
+    for (command, expected) in [
+        ("/no/such/engine".to_string(), "engine could not be started"),
+        (scripted("exit 3"), "exited (exit status: 3)"),
+        (
+            scripted("echo bestmove e2e5"),
+            "played the illegal move e2e5",
+        ),
+        (scripted("echo bestmove 0000"), "played no move"),
+        (
+            scripted("echo info depth 3 score cp 12 pv d7d5; echo bestmove d7d5"),
+            "",
+        ),
+    ] {
+        let (game, message) = against_external(&command);
+        if expected.is_empty() {
+            // A working script: its move is played and the game goes on.
+            assert_eq!(game.sans(), ["e4", "d5"], "{message}");
+            assert!(!game.is_over());
+            continue;
+        }
+        let outcome = game.outcome().unwrap();
+        assert_eq!(outcome.reason, Reason::Forfeit, "{command}: {message}");
+        assert_eq!(outcome.winner, Some(shakmaty::Color::White));
+        assert!(message.contains("Black forfeits"), "{message}");
+        assert!(message.contains(expected), "{command}: {message}");
+    }
 }
