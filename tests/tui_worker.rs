@@ -187,3 +187,47 @@ fn a_broken_external_engine_forfeits_its_game() {
         assert!(message.contains(expected), "{command}: {message}");
     }
 }
+
+#[test]
+fn every_level_replies_within_its_published_caps() {
+    use knightfall::engine::strength::settings;
+    // The README's level table: depth and node caps per level; the game must play by it.
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    for level in 1..=9u8 {
+        let caps = settings(level);
+        let (depth, nodes) = (caps.depth.unwrap(), caps.nodes.unwrap());
+        let row = format!("| {level} | {depth} | {} |", group(nodes));
+        assert!(readme.contains(&row), "README lacks {row:?}");
+        let mut r = runner(
+            Settings {
+                white: Side::Human,
+                black: Side::Engine,
+                think_ms: 2000,
+                level,
+                ..Settings::default()
+            },
+            Game::from_fen("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3")
+                .unwrap(),
+        );
+        type_line(&mut r, "Bb5");
+        run_until(&mut r, 30, |app| app.game.ply() == 2);
+        let a = &r.app.analysis;
+        assert!(a.depth >= 1 && a.depth <= depth, "level {level}: {a:?}");
+        assert!(a.nodes <= nodes, "level {level}: {a:?}");
+        eprintln!("level {level}: depth {} nodes {}", a.depth, a.nodes);
+    }
+}
+
+/// `80000` as the README writes it: `80,000`.
+fn group(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}

@@ -321,6 +321,40 @@ fn tablebase_root_move_and_probes() {
 }
 
 #[test]
+fn built_in_tablebases_need_no_path() {
+    let mut e = Engine::start(&["uci"]);
+    e.send("uci");
+    e.until("uciok", WAIT);
+    // KRvK: the root move comes from the built-in tables, exactly as the tables rank it.
+    e.send("position fen 8/8/4k3/8/2K5/3R4/8/8 w - - 0 1");
+    e.send("go movetime 1000");
+    let lines = e.until("bestmove", WAIT);
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("info string tb win dtz ")),
+        "{lines:#?}"
+    );
+    // Five pieces: the search probes the 4-piece tables after captures.
+    e.send("position fen 8/8/3k4/8/1r6/3K4/1R1P4/8 w - - 0 1");
+    e.send("go depth 8");
+    let lines = e.until("bestmove", WAIT);
+    assert!(lines.iter().any(|l| l.contains(" tbhits ")), "{lines:#?}");
+    // A directory that is not there: a message, and the built-in tables stay.
+    e.send("setoption name SyzygyPath value /no/such/dir");
+    let line = e
+        .until("info string tablebases: cannot", WAIT)
+        .pop()
+        .unwrap();
+    assert!(line.contains("/no/such/dir"), "{line}");
+    e.send("position fen 8/8/4k3/8/2K5/3R4/8/8 w - - 0 1");
+    e.send("go movetime 1000");
+    let lines = e.until("bestmove", WAIT);
+    assert!(lines.iter().any(|l| l.contains("string tb win")));
+    e.quit();
+}
+
+#[test]
 fn skill_level_option() {
     let mut e = Engine::start(&["uci"]);
     e.send("uci");

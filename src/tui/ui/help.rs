@@ -14,7 +14,7 @@ pub const HELP: [&str; 20] = [
     "Type a square (e2) or click a piece to see its moves; click a target",
     "",
     "Key      Command      What it does",
-    "Ctrl-N   new          new game with the same settings",
+    "Ctrl-N   new          new game: choose colour, opponent and clock",
     "Ctrl-Z   undo         take back (your move and the engine's reply)",
     "Ctrl-F   flip         turn the board around",
     "Ctrl-T   hint         the engine's suggestion for your move",
