@@ -55,6 +55,36 @@ impl EngineSpec {
     }
 }
 
+impl EngineSpec {
+    /// Checks that the command names a program that exists (a path, or a name on `PATH`), so a
+    /// typo is reported before the game starts rather than after the first move.
+    pub fn check(&self) -> Result<(), ExternalError> {
+        let words = shell_words::split(&self.command)
+            .map_err(|_| ExternalError::BadCommand(self.command.clone()))?;
+        let program = words
+            .first()
+            .ok_or_else(|| ExternalError::BadCommand(self.command.clone()))?;
+        let path = std::path::Path::new(program);
+        let found = if path.components().count() > 1 {
+            path.is_file()
+        } else {
+            std::env::var_os("PATH")
+                .is_some_and(|p| std::env::split_paths(&p).any(|dir| dir.join(path).is_file()))
+        };
+        if found {
+            Ok(())
+        } else {
+            Err(ExternalError::Start {
+                name: self.name.clone(),
+                error: std::io::Error::new(
+                    std::io::ErrorKind::NotFound,
+                    format!("no program {program}"),
+                ),
+            })
+        }
+    }
+}
+
 /// `options` as a TOML table (`options = { UCI_Elo = "1500" }`), kept in file order.
 mod options_table {
     use serde::{Deserialize, Deserializer, Serialize, Serializer};

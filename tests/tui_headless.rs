@@ -65,4 +65,70 @@ fn bad_flags_are_refused_with_a_message() {
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("terminal") || err.contains("FEN"), "{err}");
+    // Players that do not exist are named before anything starts.
+    let home = std::env::temp_dir().join(format!("knightfall-noengine-{}", std::process::id()));
+    for (args, expected) in [
+        (
+            &["play", "--black", "uci:/no/such/engine"][..],
+            "could not be started: no program /no/such/engine",
+        ),
+        (
+            &["play", "--white", "Stockfish 1500"][..],
+            "no engine named \"Stockfish 1500\"",
+        ),
+        (
+            &["watch", "--headless", "--black", "uci:"][..],
+            "uci: needs the engine's command",
+        ),
+        (&["watch", "--headless", "--white-level", "11"][..], "11"),
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_knightfall"))
+            .args(args)
+            .env("KNIGHTFALL_HOME", &home)
+            .output()
+            .unwrap();
+        assert!(!out.status.success(), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(expected), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn headless_levels_and_an_external_engine() {
+    let dir = std::env::temp_dir().join(format!("knightfall-headless-ext-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let pgn = dir.join("games.pgn");
+    let bin = env!("CARGO_BIN_EXE_knightfall");
+    let out = Command::new(bin)
+        .args([
+            "watch",
+            "--headless",
+            "--games",
+            "2",
+            "--tc",
+            "2s+0.05",
+            "--white-level",
+            "3",
+        ])
+        .args(["--black", &format!("uci:{bin} uci --bot greedy"), "--pgn"])
+        .arg(&pgn)
+        .env("KNIGHTFALL_HOME", &dir)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(stdout.contains("illegal moves 0"), "{stdout}");
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    assert_eq!(
+        text.matches("[White \"Knightfall 0.1.0 (level 3)\"]")
+            .count(),
+        2,
+        "{text}"
+    );
+    assert_eq!(text.matches("[Black \"knightfall\"]").count(), 2, "{text}");
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -156,9 +156,6 @@ fn check_tc(tc: &Option<String>) -> Result<()> {
 
 /// `knightfall play`; `setup_screen` when started with no arguments.
 pub fn run(args: &Args, setup_screen: bool) -> Result<()> {
-    if !std::io::stdout().is_terminal() {
-        bail!("the terminal game needs a terminal; use `knightfall uci` for GUIs");
-    }
     check_tc(&args.tc)?;
     let paths = Paths::get();
     let mut settings = tui::load_settings(&paths);
@@ -178,6 +175,9 @@ pub fn run(args: &Args, setup_screen: bool) -> Result<()> {
         settings.random_colour = false;
     }
     settings.check_sides().map_err(anyhow::Error::msg)?;
+    if !std::io::stdout().is_terminal() {
+        bail!("the terminal game needs a terminal; use `knightfall uci` for GUIs");
+    }
     if let Some(tc) = &args.tc {
         settings.tc = if tc == "none" {
             String::new()
@@ -234,9 +234,6 @@ pub fn watch(args: &WatchArgs) -> Result<()> {
     if let Some(fen) = &args.fen {
         Game::from_fen(fen)?;
     }
-    if !args.headless && !std::io::stdout().is_terminal() {
-        bail!("watch needs a terminal; add --headless to play without a screen");
-    }
     // The config file's engines and tables; the sides and clocks come from the flags.
     let saved = tui::load_settings(&Paths::get());
     let mut settings = Settings {
@@ -252,6 +249,9 @@ pub fn watch(args: &WatchArgs) -> Result<()> {
     };
     args.levels.apply(&mut settings);
     settings.check_sides().map_err(anyhow::Error::msg)?;
+    if !args.headless && !std::io::stdout().is_terminal() {
+        bail!("watch needs a terminal; add --headless to play without a screen");
+    }
     let ms = |o: Option<u64>| o.unwrap_or(args.think_ms).max(1);
     let opts = Options {
         settings,

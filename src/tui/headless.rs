@@ -79,7 +79,8 @@ pub fn run(opts: &Options, series: &Series) -> Result<()> {
         }
         let game = &runner.app.game;
         let Some(outcome) = game.outcome() else {
-            bail!("game {n}: stopped before it ended");
+            let why = runner.app.message.as_ref().map_or("", |m| m.0.as_str());
+            bail!("game {n} stopped before it ended: {why}");
         };
         match outcome.winner {
             Some(Color::White) => tally.white += 1,
@@ -167,6 +168,11 @@ fn play_out(runner: &mut Runner, tally: &mut Tally) {
             }
         }
         if runner.step(ev) == Step::Quit {
+            return;
+        }
+        // Knightfall's own search failed and the app paused for a person to decide; there is
+        // none here, so the game stops unfinished (and the series reports it).
+        if runner.app.paused && runner.app.pending.is_none() {
             return;
         }
     }

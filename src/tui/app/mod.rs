@@ -2,12 +2,6 @@
 //! click, an engine report, a tick) and returns the effects the runner must carry out (start or
 //! stop a search, save, quit). No drawing and no I/O happen here, so tests drive it directly.
 
-use std::time::{Duration, Instant};
-
-use crossterm::event::{KeyEvent, MouseButton, MouseEvent, MouseEventKind};
-use shakmaty::san::SanPlus;
-use shakmaty::{Chess, Color, Move, Position, Square};
-
 mod clock;
 mod commands;
 mod engine;
@@ -17,6 +11,12 @@ mod settings;
 pub mod setup;
 
 pub use settings::{KNIGHTFALL, Settings, Side, TC_CHOICES, THINK_CHOICES};
+
+use std::time::{Duration, Instant};
+
+use crossterm::event::{KeyEvent, MouseButton, MouseEvent, MouseEventKind};
+use shakmaty::san::SanPlus;
+use shakmaty::{Chess, Color, Move, Position, Square};
 
 use super::job::{EngineEvent, Purpose, Request};
 use crate::game::Game;

@@ -168,9 +168,12 @@ impl Settings {
         }
     }
 
-    /// Checks that both sides name players that exist.
+    /// Checks that both sides name players that exist (configured engines, programs found).
     pub fn check_sides(&self) -> Result<(), String> {
         for side in [&self.white, &self.black] {
+            if let Some(spec) = self.engine_spec(side) {
+                spec.check().map_err(|e| e.to_string())?;
+            }
             if let Side::Named(name) = side
                 && self.engine_spec(side).is_none()
             {
