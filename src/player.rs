@@ -10,7 +10,7 @@ use shakmaty::{Chess, Move};
 
 use crate::book::{Book, BookOptions, BookRng};
 use crate::engine::score::TB_WIN;
-use crate::engine::{Config, Control, Engine, Info, Limits};
+use crate::engine::{Config, Control, Engine, Info, Limits, SearchResult};
 use crate::tablebase::{RootMove, Tablebases, Wdl};
 
 /// Where a move came from.
@@ -45,21 +45,12 @@ pub enum Known {
     SearchOnly,
 }
 
-/// What the player decided.
+/// What the player decided: the move with the search's figures (depth and nodes 0, the move
+/// alone as the PV, when no search ran), and where it came from.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Decision {
-    /// The move (`None` only when there is no legal move).
-    pub best: Option<Move>,
-    /// The expected reply, for pondering.
-    pub ponder: Option<Move>,
-    /// Score from the side to move's view (0 for a book move).
-    pub score: i32,
-    /// Depth of the last completed iteration (0 without a search).
-    pub depth: u32,
-    /// Nodes searched.
-    pub nodes: u64,
-    /// Principal variation (the move alone for book and tablebase moves).
-    pub pv: Vec<Move>,
+    /// The move, score (side to move's view), depth, nodes and PV.
+    pub result: SearchResult,
     /// Where the move came from.
     pub source: Source,
     /// The tablebase verdict of a tablebase move.
@@ -69,12 +60,14 @@ pub struct Decision {
 impl Decision {
     fn known(mv: Move, score: i32, source: Source, tablebase: Option<RootMove>) -> Decision {
         Decision {
-            best: Some(mv),
-            ponder: None,
-            score,
-            depth: 0,
-            nodes: 0,
-            pv: vec![mv],
+            result: SearchResult {
+                best: Some(mv),
+                ponder: None,
+                score,
+                depth: 0,
+                nodes: 0,
+                pv: vec![mv],
+            },
             source,
             tablebase,
         }
@@ -183,13 +176,8 @@ impl Player {
             engine.search(pos, history, limits, control, on_info)
         }));
         match searched {
-            Ok(r) => Ok(Decision {
-                best: r.best,
-                ponder: r.ponder,
-                score: r.score,
-                depth: r.depth,
-                nodes: r.nodes,
-                pv: r.pv,
+            Ok(result) => Ok(Decision {
+                result,
                 source: Source::Search,
                 tablebase: None,
             }),

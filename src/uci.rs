@@ -83,7 +83,9 @@ fn send(line: &str) {
 
 /// The lines that explain a move found without searching.
 fn announce_known(decision: &Decision, book: Option<&Book>) {
-    let Some(m) = decision.best else { return };
+    let Some(m) = decision.result.best else {
+        return;
+    };
     let uci = m.to_uci(CastlingMode::Standard);
     match (decision.source, &decision.tablebase) {
         (Source::Book, _) => send(&format!(
@@ -93,7 +95,7 @@ fn announce_known(decision: &Decision, book: Option<&Book>) {
         (Source::Tablebase, Some(root)) => {
             send(&format!(
                 "info depth 1 score {} tbhits 1 pv {uci}",
-                report(decision.score)
+                report(decision.result.score)
             ));
             send(&format!(
                 "info string tb {} dtz {}",
@@ -137,7 +139,7 @@ fn worker(jobs: Receiver<Job>) {
                 let (best, ponder) = match decided {
                     Ok(decision) => {
                         announce_known(&decision, player.book());
-                        (decision.best, decision.ponder)
+                        (decision.result.best, decision.result.ponder)
                     }
                     Err(_) => {
                         // Never leave the GUI waiting: answer with a legal move.

@@ -5,34 +5,35 @@ use std::process::Command;
 
 use knightfall::game::Game;
 
-#[test]
-fn headless_games_are_legal_and_written() {
-    let dir = std::env::temp_dir().join(format!("knightfall-headless-{}", std::process::id()));
+/// Runs `watch --headless` with `args` and `--pgn`; returns stdout and the PGN written.
+fn headless(tag: &str, args: &[&str]) -> (String, String) {
+    let dir = std::env::temp_dir().join(format!("knightfall-{tag}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let pgn = dir.join("games.pgn");
     let out = Command::new(env!("CARGO_BIN_EXE_knightfall"))
-        .args([
-            "watch",
-            "--headless",
-            "--games",
-            "2",
-            "--tc",
-            "1s+0.02",
-            "--pgn",
-        ])
+        .args(["watch", "--headless"])
+        .args(args)
+        .arg("--pgn")
         .arg(&pgn)
         .env("KNIGHTFALL_HOME", &dir)
         .output()
         .unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
     assert!(
         out.status.success(),
         "{stdout}{}",
         String::from_utf8_lossy(&out.stderr)
     );
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    (stdout, text)
+}
+
+#[test]
+fn headless_games_are_legal_and_written() {
+    let (stdout, text) = headless("headless", &["--games", "2", "--tc", "1s+0.02"]);
     assert!(stdout.contains("game 2/2: "), "{stdout}");
     assert!(stdout.contains("illegal moves 0"), "{stdout}");
-    let text = std::fs::read_to_string(&pgn).unwrap();
     let games: Vec<&str> = text
         .split("[Event ")
         .filter(|g| !g.trim().is_empty())
@@ -47,7 +48,6 @@ fn headless_games_are_legal_and_written() {
         );
         assert!(game.ply() > 0);
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -95,40 +95,25 @@ fn bad_flags_are_refused_with_a_message() {
 
 #[test]
 fn headless_levels_and_an_external_engine() {
-    let dir = std::env::temp_dir().join(format!("knightfall-headless-ext-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let pgn = dir.join("games.pgn");
     let bin = env!("CARGO_BIN_EXE_knightfall");
-    let out = Command::new(bin)
-        .args([
-            "watch",
-            "--headless",
+    let greedy = format!("uci:{bin} uci --bot greedy");
+    let (stdout, text) = headless(
+        "headless-ext",
+        &[
             "--games",
             "2",
             "--tc",
             "2s+0.05",
             "--white-level",
             "3",
-        ])
-        .args(["--black", &format!("uci:{bin} uci --bot greedy"), "--pgn"])
-        .arg(&pgn)
-        .env("KNIGHTFALL_HOME", &dir)
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{stdout}{}",
-        String::from_utf8_lossy(&out.stderr)
+            "--black",
+            &greedy,
+        ],
     );
     assert!(stdout.contains("illegal moves 0"), "{stdout}");
-    let text = std::fs::read_to_string(&pgn).unwrap();
-    assert_eq!(
-        text.matches("[White \"Knightfall 0.1.0 (level 3)\"]")
-            .count(),
-        2,
-        "{text}"
-    );
+    let white = text
+        .matches("[White \"Knightfall 0.1.0 (level 3)\"]")
+        .count();
+    assert_eq!(white, 2, "{text}");
     assert_eq!(text.matches("[Black \"knightfall\"]").count(), 2, "{text}");
-    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -245,8 +245,8 @@ fn search(player: &mut Player, req: &Request, control: &Control, sink: &impl Fn(
     sink(EngineEvent::Done {
         generation,
         purpose: req.purpose,
-        best: decision.best,
-        score: decision.score,
+        best: decision.result.best,
+        score: decision.result.score,
         source: decision.source,
         note: decision.note(),
     });
