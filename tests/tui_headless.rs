@@ -115,5 +115,9 @@ fn headless_levels_and_an_external_engine() {
         .matches("[White \"Knightfall 0.1.0 (level 3)\"]")
         .count();
     assert_eq!(white, 2, "{text}");
-    assert_eq!(text.matches("[Black \"knightfall\"]").count(), 2, "{text}");
+    // The external engine is named by its own `id name`.
+    let black = text
+        .matches("[Black \"Knightfall 0.1.0 Greedy bot\"]")
+        .count();
+    assert_eq!(black, 2, "{text}");
 }

@@ -67,13 +67,15 @@ pub fn run(opts: &Options, series: &Series) -> Result<()> {
     let mut rng = XorShift(seed);
     let started = Instant::now();
     let mut tally = Tally::default();
-    let mut runner = Runner::new(new_app(opts, series.random_plies, &mut rng)?, player, None);
+    let mut app = App::new(opts.settings.clone(), Game::new(), Mode::Watch, false);
+    app.start_fen = opts.start_fen.clone();
+    app.min_delay = Duration::ZERO;
+    if let Some(ms) = opts.think_ms {
+        app.think_ms = ms;
+    }
+    let mut runner = Runner::new(app, player, None);
     for n in 1..=series.games {
-        let quit = if n == 1 {
-            runner.start()
-        } else {
-            runner.begin(new_app(opts, series.random_plies, &mut rng)?)
-        };
+        let quit = runner.play(new_game(opts, series.random_plies, &mut rng)?);
         if !quit {
             play_out(&mut runner, &mut tally);
         }
@@ -115,8 +117,8 @@ pub fn run(opts: &Options, series: &Series) -> Result<()> {
     Ok(())
 }
 
-/// A watching app for a new game: the start position, random plies, no delay between moves.
-fn new_app(opts: &Options, random_plies: u32, rng: &mut XorShift) -> Result<App> {
+/// A new game from the start position, with the clock and the random plies.
+fn new_game(opts: &Options, random_plies: u32, rng: &mut XorShift) -> Result<Game> {
     let mut game = match &opts.start_fen {
         Some(fen) => Game::from_fen(fen)?,
         None => Game::new(),
@@ -130,13 +132,7 @@ fn new_app(opts: &Options, random_plies: u32, rng: &mut XorShift) -> Result<App>
         let m = moves[(rng.next() % moves.len() as u64) as usize];
         game.play(m, Some(Duration::ZERO))?;
     }
-    let mut app = App::new(opts.settings.clone(), game, Mode::Watch, false);
-    app.start_fen = opts.start_fen.clone();
-    app.min_delay = Duration::ZERO;
-    if let Some(ms) = opts.think_ms {
-        app.think_ms = ms;
-    }
-    Ok(app)
+    Ok(game)
 }
 
 /// Runs the loop until the game ends, counting where the moves came from.

@@ -74,6 +74,13 @@ pub enum EngineEvent {
         /// What went wrong, for the message line.
         message: String,
     },
+    /// An external engine started and gave its name (`id name`).
+    Identified {
+        /// Generation of the request it was started for.
+        generation: u64,
+        /// The name it gave.
+        name: String,
+    },
     /// Something the player should know about the engine's sources (a tablebase file that
     /// failed and is no longer used).
     Warning(String),

@@ -11,7 +11,7 @@ use super::app::{Action, App, Effect, Tone};
 use super::event::Event;
 use super::files::{Paths, save_settings, write_atomic};
 use super::worker::Worker;
-use crate::game::timestamp;
+use crate::game::{Game, timestamp};
 use crate::player::Player;
 
 /// How often the clocks are looked at while they run.
@@ -68,13 +68,10 @@ impl Runner {
         self.run_effects(fx)
     }
 
-    /// Replaces the app with `app` for a new game on the same engine (headless series).
-    pub fn begin(&mut self, mut app: App) -> bool {
-        // Events of the old game still in flight must not match the new game's generations.
-        app.generation = self.app.generation + 1;
-        self.app = app;
-        self.worker.new_game();
-        self.start()
+    /// Starts `game` in the same app, on the same engines (headless series).
+    pub fn play(&mut self, game: Game) -> bool {
+        let fx = self.app.play(game);
+        self.run_effects(fx)
     }
 
     /// Waits for the next event; `Some(None)` is a clock tick, `None` means every sender is gone.

@@ -171,7 +171,15 @@ fn external(
     }
     if slot.is_none() {
         match External::start(spec) {
-            Ok(e) => *slot = Some(e),
+            Ok(e) => {
+                if let Some(name) = e.id_name() {
+                    sink(EngineEvent::Identified {
+                        generation,
+                        name: name.to_string(),
+                    });
+                }
+                *slot = Some(e);
+            }
             Err(e) => {
                 sink(EngineEvent::Forfeit {
                     generation,

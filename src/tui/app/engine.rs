@@ -4,7 +4,7 @@
 use shakmaty::san::SanPlus;
 use shakmaty::{CastlingMode, Position};
 
-use super::{Analysis, App, DRAW_ACCEPT_CP, Effect, Mode, Screen, Tone, color_name, pv_san};
+use super::{Analysis, App, DRAW_ACCEPT_CP, Effect, Mode, Screen, Side, Tone, color_name, pv_san};
 use crate::engine::{Info, Limits};
 use crate::player::Source;
 use crate::tui::job::{EngineEvent, Mover, Purpose, Request};
@@ -89,6 +89,17 @@ impl App {
                 }
             }
             EngineEvent::Warning(text) => self.say(text, Tone::Error),
+            EngineEvent::Identified { generation, name } => {
+                // A bare command's engine is named by what it says it is; a configured one
+                // keeps the name the player gave it.
+                if generation == self.generation
+                    && let Side::Uci(command) = self.settings.side(self.game.turn()).clone()
+                {
+                    self.identified.retain(|(c, _)| *c != command);
+                    self.identified.push((command, name));
+                    self.name_players();
+                }
+            }
             EngineEvent::Forfeit {
                 generation,
                 message,

@@ -4,10 +4,17 @@ use std::time::Instant;
 
 use shakmaty::{CastlingMode, Color, Move};
 
-use super::{Analysis, App, Effect, Mode, Tone};
+use super::{Analysis, App, Effect, Mode, Side, Tone};
 use crate::game::Game;
 
 impl App {
+    /// Starts playing `game` with the current settings; returns what the runner must do.
+    pub fn play(&mut self, game: Game) -> Vec<Effect> {
+        let mut fx = Vec::new();
+        self.begin_game(game, &mut fx);
+        fx
+    }
+
     /// Starts playing `game`: fresh analysis, clocks and engine tables; the engine moves first
     /// if it is its turn.
     pub(super) fn begin_game(&mut self, game: Game, fx: &mut Vec<Effect>) {
@@ -34,7 +41,16 @@ impl App {
 
     pub(super) fn name_players(&mut self) {
         for color in Color::ALL {
-            self.game.names[crate::game::side(color)] = self.settings.player_name(color);
+            let identified = match self.settings.side(color) {
+                Side::Uci(command) => self
+                    .identified
+                    .iter()
+                    .find(|(c, _)| c == command)
+                    .map(|(_, name)| name.clone()),
+                _ => None,
+            };
+            self.game.names[crate::game::side(color)] =
+                identified.unwrap_or_else(|| self.settings.player_name(color));
         }
     }
 

@@ -127,6 +127,8 @@ pub struct App {
     pub setup_resume: bool,
     /// The settings before the new-game screen was opened from a game (Esc restores them).
     setup_backup: Option<Settings>,
+    /// Names external engines gave for themselves (`id name`), by command line.
+    identified: Vec<(String, String)>,
     /// Board seen from Black's side.
     pub flipped: bool,
     /// No colours (`NO_COLOR`).
@@ -188,6 +190,7 @@ impl App {
             resume: None,
             setup_resume: true,
             setup_backup: None,
+            identified: Vec::new(),
             no_color,
             truecolor: std::env::var("COLORTERM")
                 .is_ok_and(|v| v.contains("truecolor") || v.contains("24bit")),
