@@ -566,3 +566,24 @@ fn the_setup_offers_the_unfinished_game() {
     app.update(key(KeyCode::Enter));
     assert!(app.resume.is_none());
 }
+
+#[test]
+fn leaving_the_setup_resumes_a_watched_game() {
+    let settings = Settings {
+        white: Side::Engine,
+        black: Side::Engine,
+        ..Settings::default()
+    };
+    let mut app = App::new(settings, Game::new(), Mode::Watch, false);
+    let fx = app.start();
+    let (generation, _) = search_of(&fx).unwrap();
+    type_line(&mut app, "new");
+    assert_eq!(app.screen, Screen::Setup);
+    // White's move arrives while the screen is up; Black must not start before the game shows.
+    let fx = app.update(done(generation, Purpose::Play, Some(uci(&app, "e2e4")), 0));
+    assert_eq!(app.game.ply(), 1);
+    assert!(search_of(&fx).is_none());
+    let fx = app.update(key(KeyCode::Esc));
+    assert_eq!(app.screen, Screen::Game);
+    assert!(search_of(&fx).is_some(), "Black thinks again");
+}

@@ -161,6 +161,8 @@ impl App {
                 Some(saved) => {
                     self.settings = saved;
                     self.screen = Screen::Game;
+                    // An engine's move may have arrived meanwhile; the next one is due now.
+                    self.maybe_search(fx);
                 }
                 None => fx.push(Effect::Quit),
             },
