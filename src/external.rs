@@ -56,8 +56,9 @@ impl EngineSpec {
 }
 
 impl EngineSpec {
-    /// Checks that the command names a program that exists (a path, or a name on `PATH`), so a
-    /// typo is reported before the game starts rather than after the first move.
+    /// Checks that the command names a program that exists (a path, or a name on `PATH`) and
+    /// answers the UCI handshake, so a typo or a program that is no chess engine is reported
+    /// before the game starts rather than after the first move.
     pub fn check(&self) -> Result<(), ExternalError> {
         let words = shell_words::split(&self.command)
             .map_err(|_| ExternalError::BadCommand(self.command.clone()))?;
@@ -72,7 +73,7 @@ impl EngineSpec {
                 .is_some_and(|p| std::env::split_paths(&p).any(|dir| dir.join(path).is_file()))
         };
         if found {
-            Ok(())
+            External::start(self).map(drop)
         } else {
             Err(ExternalError::Start {
                 name: self.name.clone(),

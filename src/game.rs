@@ -39,8 +39,10 @@ pub enum Reason {
     Time,
     /// A flag fell but the other side cannot mate.
     TimeInsufficient,
-    /// An engine crashed, stopped answering or played an illegal move.
+    /// An engine played an illegal move or no move.
     Forfeit,
+    /// An engine crashed or stopped answering.
+    Abandoned,
     /// The result came from a PGN file without a rule that explains it here.
     Recorded,
 }
@@ -59,6 +61,7 @@ impl Reason {
             Reason::Time => "time forfeit",
             Reason::TimeInsufficient => "time out against insufficient material",
             Reason::Forfeit => "forfeit",
+            Reason::Abandoned => "engine failure",
             Reason::Recorded => "as recorded",
         }
     }
@@ -241,6 +244,9 @@ pub struct Game {
     clocks: Option<Clocks>,
     /// The mover's time left after each move, when clocks ran (PGN `[%clk]`).
     clk: Vec<Option<Duration>>,
+    /// Why the game ended, in words, when the reason alone does not say (a forfeit's cause);
+    /// written as the last comment of the PGN.
+    end_note: Option<String>,
     /// Player names for the PGN, White then Black.
     pub names: [String; 2],
     /// PGN `Date` tag (`YYYY.MM.DD`).
@@ -269,6 +275,7 @@ impl Game {
             outcome: None,
             clocks: None,
             clk: Vec::new(),
+            end_note: None,
             names: ["?".to_string(), "?".to_string()],
             date: today(),
         };
@@ -532,13 +539,15 @@ impl Game {
         }
     }
 
-    /// `color` forfeits the game (its engine failed).
-    pub fn forfeit(&mut self, color: Color) {
+    /// `color` loses because its engine failed (`reason` is `Forfeit` or `Abandoned`); `note`
+    /// says what happened.
+    pub fn forfeit(&mut self, color: Color, reason: Reason, note: String) {
         if !self.is_over() {
             self.outcome = Some(Outcome {
                 winner: Some(!color),
-                reason: Reason::Forfeit,
+                reason,
             });
+            self.end_note = Some(note);
         }
     }
 
@@ -571,6 +580,7 @@ impl Game {
             }
         }
         self.outcome = self.rule_outcome();
+        self.end_note = None;
         Some(m)
     }
 
@@ -637,6 +647,7 @@ impl Game {
             let term = match o.reason {
                 Reason::Time | Reason::TimeInsufficient => "time forfeit",
                 Reason::Forfeit => "rules infraction",
+                Reason::Abandoned => "abandoned",
                 Reason::Recorded => "unterminated",
                 _ => "normal",
             };
@@ -662,6 +673,9 @@ impl Game {
                 num += 1;
             }
             turn = !turn;
+        }
+        if let Some(note) = self.end_note.as_ref().filter(|_| self.outcome.is_some()) {
+            tokens.push(format!("{{{}}}", note.replace('}', ")")));
         }
         tokens.push(result.to_string());
         for token in tokens {

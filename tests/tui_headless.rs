@@ -80,6 +80,10 @@ fn bad_flags_are_refused_with_a_message() {
             &["watch", "--headless", "--black", "uci:"][..],
             "uci: needs the engine's command",
         ),
+        (
+            &["watch", "--headless", "--black", "uci:sh -c 'echo hello'"][..],
+            "sh exited",
+        ),
         (&["watch", "--headless", "--white-level", "11"][..], "11"),
     ] {
         let out = Command::new(env!("CARGO_BIN_EXE_knightfall"))

@@ -295,7 +295,11 @@ fn killing_an_external_engine_mid_game_ends_the_game_with_a_message() {
     assert!(screen.contains("White wins"), "{screen}");
     let pgn = saved_pgn(&home);
     assert!(pgn.contains("[Result \"1-0\"]"), "{pgn}");
-    assert!(pgn.contains("[Termination \"rules infraction\"]"), "{pgn}");
+    assert!(pgn.contains("[Termination \"abandoned\"]"), "{pgn}");
+    assert!(
+        pgn.contains("{Black forfeits: knightfall exited (signal: 9"),
+        "{pgn}"
+    );
     s.send(b"n");
     s.send(b"quit\r");
     s.wait_for("the shell", 20, |s| s.text().contains("DONE"));

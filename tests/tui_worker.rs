@@ -160,17 +160,28 @@ fn scripted(reply: &str) -> String {
 #[test]
 fn a_broken_external_engine_forfeits_its_game() {
     use knightfall::game::Reason;
-    for (command, expected) in [
-        ("/no/such/engine".to_string(), "engine could not be started"),
-        (scripted("exit 3"), "exited (exit status: 3)"),
+    let abandoned = Reason::Abandoned;
+    for (command, expected, reason) in [
+        (
+            "/no/such/engine".to_string(),
+            "engine could not be started",
+            abandoned,
+        ),
+        (scripted("exit 3"), "exited (exit status: 3)", abandoned),
         (
             scripted("echo bestmove e2e5"),
             "played the illegal move e2e5",
+            Reason::Forfeit,
         ),
-        (scripted("echo bestmove 0000"), "played no move"),
+        (
+            scripted("echo bestmove 0000"),
+            "played no move",
+            Reason::Forfeit,
+        ),
         (
             scripted("echo info depth 3 score cp 12 pv d7d5; echo bestmove d7d5"),
             "",
+            Reason::Forfeit,
         ),
     ] {
         let (game, message) = against_external(&command);
@@ -181,7 +192,11 @@ fn a_broken_external_engine_forfeits_its_game() {
             continue;
         }
         let outcome = game.outcome().unwrap();
-        assert_eq!(outcome.reason, Reason::Forfeit, "{command}: {message}");
+        assert_eq!(outcome.reason, reason, "{command}: {message}");
+        // The PGN says what happened.
+        let pgn = game.to_pgn();
+        assert!(pgn.contains("{Black forfeits: "), "{pgn}");
+        assert!(pgn.contains(expected), "{pgn}");
         assert_eq!(outcome.winner, Some(shakmaty::Color::White));
         assert!(message.contains("Black forfeits"), "{message}");
         assert!(message.contains(expected), "{command}: {message}");

@@ -73,6 +73,9 @@ pub enum EngineEvent {
         generation: u64,
         /// What went wrong, for the message line.
         message: String,
+        /// It played an illegal move or none (a rules infraction), rather than crashing or
+        /// falling silent (an abandoned game).
+        illegal: bool,
     },
     /// An external engine started and gave its name (`id name`).
     Identified {

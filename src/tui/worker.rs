@@ -13,7 +13,7 @@ use shakmaty::Position;
 
 use super::job::{EngineEvent, Mover, Purpose, Request};
 use crate::engine::{Control, Info};
-use crate::external::{EngineSpec, External};
+use crate::external::{EngineSpec, External, ExternalError};
 use crate::player::{Known, Player, Source};
 
 /// The search thread's name (the panic hook leaves the screen alone for it).
@@ -184,6 +184,7 @@ fn external(
                 sink(EngineEvent::Forfeit {
                     generation,
                     message: e.to_string(),
+                    illegal: false,
                 });
                 return;
             }
@@ -215,6 +216,7 @@ fn external(
             sink(EngineEvent::Forfeit {
                 generation,
                 message: e.to_string(),
+                illegal: matches!(e, ExternalError::BadMove { .. }),
             });
         }
     }

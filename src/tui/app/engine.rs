@@ -6,6 +6,7 @@ use shakmaty::{CastlingMode, Position};
 
 use super::{Analysis, App, DRAW_ACCEPT_CP, Effect, Mode, Screen, Side, Tone, color_name, pv_san};
 use crate::engine::{Info, Limits};
+use crate::game::Reason;
 use crate::player::Source;
 use crate::tui::job::{EngineEvent, Mover, Purpose, Request};
 
@@ -103,11 +104,17 @@ impl App {
             EngineEvent::Forfeit {
                 generation,
                 message,
+                illegal,
             } => {
                 if generation == self.generation
                     && self.pending.is_some_and(|(_, p)| p == Purpose::Play)
                 {
-                    self.forfeit(message, fx);
+                    let reason = if illegal {
+                        Reason::Forfeit
+                    } else {
+                        Reason::Abandoned
+                    };
+                    self.forfeit(message, reason, fx);
                 }
             }
             EngineEvent::Done {
@@ -131,7 +138,7 @@ impl App {
                         ),
                         None => "gave no move".to_string(),
                     };
-                    self.forfeit(format!("the engine {what}"), fx);
+                    self.forfeit(format!("the engine {what}"), Reason::Forfeit, fx);
                     return;
                 }
                 self.pending = None;
@@ -188,15 +195,13 @@ impl App {
     }
 
     /// The engine to move cannot go on: its side loses, and the message says why.
-    pub(super) fn forfeit(&mut self, why: String, fx: &mut Vec<Effect>) {
+    pub(super) fn forfeit(&mut self, why: String, reason: Reason, fx: &mut Vec<Effect>) {
         let loser = self.game.turn();
-        self.game.forfeit(loser);
+        let note = format!("{} forfeits: {why}", color_name(loser));
+        self.game.forfeit(loser, reason, note.clone());
         self.end_now(fx);
         let result = self.message.take().map(|(m, _)| m).unwrap_or_default();
-        self.say(
-            format!("{} forfeits: {why}. {result}", color_name(loser)),
-            Tone::Error,
-        );
+        self.say(format!("{note}. {result}"), Tone::Error);
     }
 
     /// The engine answers a pending draw offer with its own-side score.

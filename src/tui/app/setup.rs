@@ -273,8 +273,16 @@ impl App {
         };
         self.resume = None;
         self.begin_game(game, fx);
+        let you = match (
+            self.settings.white.is_human(),
+            self.settings.black.is_human(),
+        ) {
+            (true, false) => "You play White. ",
+            (false, true) => "You play Black. ",
+            _ => "",
+        };
         self.say(
-            "Type a move (e2e4 or Nf3) or a command; ? for help.",
+            format!("{you}Type a move (e2e4 or Nf3) or a command; ? for help."),
             Tone::Info,
         );
     }

@@ -1,4 +1,5 @@
-//! Status (side to move, clocks, result), the message line, the input line and the key footer.
+//! Status (the players, side to move, clocks, result), the message line, the input line and the
+//! key footer.
 
 use std::time::Duration;
 
@@ -26,7 +27,11 @@ pub fn format_clock(d: Duration) -> String {
 
 /// Draws the status box.
 pub fn draw_status(frame: &mut Frame, area: Rect, app: &App) {
-    let block = Block::default().borders(Borders::ALL).title(" Knightfall ");
+    // The players, so the opponent (a level, another engine) is always in view.
+    let [white, black] = &app.game.names;
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .title(format!(" {white} vs {black} "));
     let inner = block.inner(area);
     let game = &app.game;
     let mut spans: Vec<Span> = Vec::new();

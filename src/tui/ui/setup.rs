@@ -26,7 +26,11 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
             ),
             Field::YouPlay => ("You play", YouPlay::of(s).label().to_string()),
             Field::Opponent => (
-                "Opponent",
+                if YouPlay::of(s) == YouPlay::Neither {
+                    "Engine (both sides)"
+                } else {
+                    "Opponent"
+                },
                 if YouPlay::of(s) == YouPlay::Both {
                     "-".to_string()
                 } else {
