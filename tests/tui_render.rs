@@ -241,3 +241,15 @@ fn smallest_supported_terminal() {
     ruy_lopez(&mut app);
     insta::assert_snapshot!(render(&app, 60, 18));
 }
+
+#[test]
+fn scores_read_as_a_player_expects() {
+    use knightfall::engine::score::{MATE, TB_WIN};
+    use knightfall::tui::ui::analysis::format_score;
+    assert_eq!(format_score(35), "+0.35");
+    assert_eq!(format_score(-120), "-1.20");
+    assert_eq!(format_score(MATE - 5), "#3");
+    assert_eq!(format_score(-MATE + 4), "#-2");
+    assert_eq!(format_score(TB_WIN - 7), "TB 1-0");
+    assert_eq!(format_score(-TB_WIN + 7), "TB 0-1");
+}

@@ -8,12 +8,16 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
 
 use super::{bold, fg};
+use crate::engine::score::TB_WIN_BOUND;
 use crate::engine::{Reported, report};
 use crate::tui::app::{App, color_name};
 
-/// A score from White's view: `+0.35`, `#3` (White mates), `#-2` (Black mates).
+/// A score from White's view: `+0.35`, `#3` (White mates), `#-2` (Black mates), `TB 1-0` /
+/// `TB 0-1` (a tablebase win for White / Black, without a known mate distance).
 pub fn format_score(score_white: i32) -> String {
     match report(score_white) {
+        Reported::Cp(cp) if cp >= TB_WIN_BOUND => "TB 1-0".to_string(),
+        Reported::Cp(cp) if cp <= -TB_WIN_BOUND => "TB 0-1".to_string(),
         Reported::Cp(cp) => format!("{:+.2}", f64::from(cp) / 100.0),
         Reported::Mate(n) => format!("#{n}"),
     }
