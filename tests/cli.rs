@@ -1,5 +1,7 @@
 //! The measuring commands, run as a user would: `eval`, `analyse`, `bench`.
 
+mod common;
+
 use std::process::Command;
 
 fn knightfall(args: &[&str]) -> (bool, String, String) {
@@ -87,11 +89,10 @@ fn bench_is_deterministic() {
 
 #[test]
 fn analyse_reports_the_tablebase_result() {
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/syzygy");
-    if !std::path::Path::new(dir).exists() {
-        eprintln!("skipping: {dir} not found");
+    let Some(dir) = common::shared("syzygy") else {
         return;
-    }
+    };
+    let dir = dir.to_str().unwrap();
     let (ok, out, _) = knightfall(&[
         "analyse",
         "--depth",

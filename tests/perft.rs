@@ -13,14 +13,55 @@ fn perft(node: &Node, depth: u32, eval: &Evaluator) -> u64 {
     if depth == 1 {
         return moves.len() as u64;
     }
-    // Quiescence's capture filter and the rest must partition the moves.
-    let tactical = moves.iter().filter(|m| is_tactical(**m)).count();
-    let quiet = moves.iter().filter(|m| !is_tactical(**m)).count();
-    assert_eq!(tactical + quiet, moves.len());
     moves
         .iter()
         .map(|&m| perft(&node.play(m, eval), depth - 1, eval))
         .sum()
+}
+
+/// Leaf captures at `depth` counted through quiescence's filter (`is_tactical` minus the
+/// quiet promotions), to compare with the published capture counts.
+fn captures(node: &Node, depth: u32, eval: &Evaluator) -> u64 {
+    let moves = node.pos.legal_moves();
+    if depth == 1 {
+        return moves
+            .iter()
+            .filter(|m| is_tactical(**m) && m.is_capture())
+            .count() as u64;
+    }
+    moves
+        .iter()
+        .map(|&m| captures(&node.play(m, eval), depth - 1, eval))
+        .sum()
+}
+
+#[test]
+fn the_capture_filter_finds_the_published_captures() {
+    let eval = Evaluator::new(Profile::Tapered);
+    // Chess Programming Wiki, "Perft Results": captures at each depth (en passant included).
+    let start = Node::new(shakmaty::Chess::default(), &eval);
+    assert_eq!(captures(&start, 3, &eval), 34);
+    assert_eq!(captures(&start, 4, &eval), 1_576);
+    let kiwipete =
+        common::position("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1");
+    let kiwipete = Node::new(kiwipete, &eval);
+    assert_eq!(captures(&kiwipete, 1, &eval), 8);
+    assert_eq!(captures(&kiwipete, 2, &eval), 351);
+    assert_eq!(captures(&kiwipete, 3, &eval), 17_102);
+    // Every promotion is tactical too, capturing or not: a8 and axb8 to four pieces each.
+    let pos = common::position("1r6/P7/8/8/8/8/8/k6K w - - 0 1");
+    let tactical: Vec<_> = pos
+        .legal_moves()
+        .into_iter()
+        .filter(|m| is_tactical(*m))
+        .collect();
+    let promotions = tactical.iter().filter(|m| m.is_promotion()).count();
+    let captures = tactical.iter().filter(|m| m.is_capture()).count();
+    assert_eq!(
+        (tactical.len(), promotions, captures),
+        (8, 8, 4),
+        "{tactical:?}"
+    );
 }
 
 #[test]

@@ -1,5 +1,7 @@
 //! UCI transcripts: the real binary driven through a pipe.
 
+mod common;
+
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, channel};
@@ -296,11 +298,10 @@ fn book_moves_by_default_and_owbook_off() {
 
 #[test]
 fn tablebase_root_move_and_probes() {
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/syzygy");
-    if !std::path::Path::new(dir).exists() {
-        eprintln!("skipping: {dir} not found");
+    let Some(dir) = common::shared("syzygy") else {
         return;
-    }
+    };
+    let dir = dir.to_str().unwrap();
     let mut e = Engine::start(&["uci"]);
     e.send(&format!("setoption name SyzygyPath value {dir}"));
     assert!(e.until("info string", WAIT)[0].contains("tablebases:"));

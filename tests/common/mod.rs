@@ -6,18 +6,25 @@ use std::path::PathBuf;
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess};
 
-/// `../shared` beside the checkout, or `None` (with a message) when it is absent.
+/// `../shared` beside the checkout, or `None` (with a message) when it is absent. Under CI
+/// (`CI` set to anything but `false`/`0`) a missing file fails the test instead, so that a green
+/// CI run means these tests ran.
 pub fn shared(relative: &str) -> Option<PathBuf> {
     let path = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared")).join(relative);
     if path.exists() {
-        Some(path)
-    } else {
-        eprintln!(
-            "skipping: {} not found (../shared is absent)",
-            path.display()
-        );
-        None
+        return Some(path);
     }
+    let ci = std::env::var("CI").is_ok_and(|v| !v.is_empty() && v != "false" && v != "0");
+    assert!(
+        !ci,
+        "{} not found, and CI must run every test",
+        path.display()
+    );
+    eprintln!(
+        "skipping: {} not found (../shared is absent)",
+        path.display()
+    );
+    None
 }
 
 /// Parses a FEN (or the first four or six fields of an EPD line) into a position.
