@@ -246,3 +246,36 @@ fn group(n: u64) -> String {
     }
     out
 }
+
+#[test]
+fn mate_scores_read_from_white_s_view_in_whole_moves() {
+    use knightfall::tui::ui::analysis::format_score;
+    // Black mates in 2 (...Ra1+ Kg2 ...Rb2#, or the like).
+    let settings = Settings {
+        white: Side::Human,
+        black: Side::Engine,
+        think_ms: 500,
+        ..Settings::default()
+    };
+    let mut r = runner(
+        settings,
+        Game::from_fen("6k1/8/8/8/r7/1r6/8/7K b - - 0 1").unwrap(),
+    );
+    run_until(&mut r, 30, |app| app.game.ply() == 1);
+    let score = r.app.analysis.score_white.expect("a score");
+    assert_eq!(format_score(score), "#-2", "{:?}", r.app.analysis);
+    // White to move, mated in 1: Black's mate in one more move.
+    let settings = Settings {
+        white: Side::Engine,
+        black: Side::Human,
+        think_ms: 500,
+        ..Settings::default()
+    };
+    let mut r = runner(
+        settings,
+        Game::from_fen("6k1/8/8/8/8/r7/1r6/7K w - - 0 1").unwrap(),
+    );
+    run_until(&mut r, 30, |app| app.game.ply() == 1);
+    let score = r.app.analysis.score_white.expect("a score");
+    assert_eq!(format_score(score), "#-1", "{:?}", r.app.analysis);
+}

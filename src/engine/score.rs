@@ -46,12 +46,14 @@ pub enum Reported {
     Mate(i32),
 }
 
-/// The UCI form of a search score.
+/// The UCI form of a score: mate in moves, rounding a ply count up to whole moves. A search
+/// score has an odd ply count when winning and an even one when losing; a score seen from the
+/// other side (White's view of Black's mate) has the other parity, and rounds the same way.
 pub fn report(score: i32) -> Reported {
     if score >= MATE_BOUND {
         Reported::Mate((MATE - score + 1) / 2)
     } else if score <= -MATE_BOUND {
-        Reported::Mate(-(MATE + score) / 2)
+        Reported::Mate(-((MATE + score + 1) / 2))
     } else {
         Reported::Cp(score)
     }
