@@ -378,6 +378,7 @@ fn watch_delay_holds_a_quick_move_until_the_minimum_time() {
     let settings = Settings {
         white: Side::Engine,
         black: Side::Engine,
+        tc: "1+0".into(),
         ..Settings::default()
     };
     let mut app = App::new(settings, Game::new(), Mode::Watch, false);
@@ -394,6 +395,12 @@ fn watch_delay_holds_a_quick_move_until_the_minimum_time() {
     let fx = app.update(Action::Tick);
     assert_eq!(app.game.sans(), ["d4"]);
     assert!(search_of(&fx).is_some(), "Black starts thinking");
+    // The delay is the viewer's: White's clock lost only the (instant) thinking time.
+    let left = app.game.clocks().unwrap().left(Color::White);
+    assert!(
+        left >= std::time::Duration::from_millis(59_950),
+        "White has {left:?} left"
+    );
 }
 
 #[test]

@@ -306,3 +306,27 @@ fn killing_an_external_engine_mid_game_ends_the_game_with_a_message() {
     assert!(s.text().contains("EXIT=0"));
     let _ = std::fs::remove_dir_all(&home);
 }
+
+#[test]
+fn the_watch_delay_costs_the_players_no_clock_time() {
+    let home = temp_home("watchclock");
+    // The README's example: one minute each, and the default 800 ms between moves on screen.
+    let script = format!("\"$KNIGHTFALL_BIN\" watch --tc 1+0{STTY_AFTER}");
+    let mut s = start(&home, &script);
+    s.wait_for("four moves", 30, |_| {
+        saved_plies(&home).is_some_and(|n| n >= 4)
+    });
+    let pgn = saved_pgn(&home);
+    // Book moves take no thinking time: every clock still shows a full minute (or nearly).
+    let clocks: Vec<&str> = pgn.split("[%clk ").skip(1).take(4).collect();
+    assert_eq!(clocks.len(), 4, "{pgn}");
+    for c in clocks {
+        assert!(
+            c.starts_with("0:01:00") || c.starts_with("0:00:59.9") || c.starts_with("0:00:59.8"),
+            "a move cost the delay: {pgn}"
+        );
+    }
+    s.send(b"\x11");
+    s.wait_for("the shell", 20, |s| s.text().contains("DONE"));
+    let _ = std::fs::remove_dir_all(&home);
+}

@@ -14,9 +14,12 @@ impl App {
             && (self.game.clocks().is_some() || self.queued.is_some())
     }
 
-    /// Time the side to move has used on this move so far.
+    /// Time the side to move has used on this move so far. A move held back by the watch delay
+    /// stopped its clock when it arrived: the delay is for the viewer, not charged to the player.
     pub fn thinking_time(&self) -> Duration {
-        if self.clock_stopped() {
+        if let Some((_, thought)) = self.queued {
+            thought
+        } else if self.clock_stopped() {
             self.paused_spent
         } else {
             self.turn_started.elapsed()
@@ -54,7 +57,7 @@ impl App {
             } else {
                 Duration::ZERO
             };
-            let spent = self.turn_started.elapsed();
+            let spent = self.thinking_time();
             if self.game.is_flagged(turn, spent.saturating_sub(grace)) {
                 self.game.flag(turn);
                 self.generation += 1;
@@ -70,8 +73,8 @@ impl App {
             || self.queued.is_some() && self.step
         {
             self.step = false;
-            if let Some(m) = self.queued.take() {
-                self.play_move(m, fx);
+            if let Some((m, thought)) = self.queued.take() {
+                self.play_move_after(m, thought, fx);
             }
         }
     }

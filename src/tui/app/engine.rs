@@ -184,7 +184,7 @@ impl App {
                             && !self.paused
                             && (self.last_move_at.elapsed() < self.min_delay)
                         {
-                            self.queued = Some(m);
+                            self.queued = Some((m, self.thinking_time()));
                             return;
                         }
                         self.play_move(m, fx);

@@ -1,6 +1,6 @@
 //! The game moving on: a move played, the bookkeeping after it, the end announced, a fresh game.
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use shakmaty::{CastlingMode, Color, Move};
 
@@ -65,8 +65,14 @@ impl App {
         game
     }
 
+    /// Plays `m` for the side to move, charging its clock the time it has used.
     pub(super) fn play_move(&mut self, m: Move, fx: &mut Vec<Effect>) {
-        let spent = self.game.clocks().map(|_| self.turn_started.elapsed());
+        self.play_move_after(m, self.thinking_time(), fx);
+    }
+
+    /// Plays `m`, charging the mover's clock `thought`.
+    pub(super) fn play_move_after(&mut self, m: Move, thought: Duration, fx: &mut Vec<Effect>) {
+        let spent = self.game.clocks().map(|_| thought);
         let mover = self.game.turn();
         let uci = m.to_uci(CastlingMode::Standard).to_string();
         if self.game.play(m, spent).is_err() {

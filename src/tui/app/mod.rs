@@ -167,8 +167,8 @@ pub struct App {
     paused_spent: Duration,
     /// When the last move was made (watch delay).
     last_move_at: Instant,
-    /// A move the engine chose, waiting for the watch delay.
-    queued: Option<Move>,
+    /// A move the engine chose, waiting for the watch delay, with the time it took.
+    queued: Option<(Move, Duration)>,
     /// Single step requested while paused.
     step: bool,
     /// Where the board was last drawn: (x, y, cell width, cell height), for mouse clicks.
