@@ -279,3 +279,31 @@ fn mate_scores_read_from_white_s_view_in_whole_moves() {
     let score = r.app.analysis.score_white.expect("a score");
     assert_eq!(format_score(score), "#-1", "{:?}", r.app.analysis);
 }
+
+#[test]
+fn the_engine_takes_a_draw_only_when_worse_or_the_game_is_dead_level() {
+    let offer = |game: Game| {
+        let settings = Settings {
+            white: Side::Human,
+            black: Side::Engine,
+            ..Settings::default()
+        };
+        let mut r = runner(settings, game);
+        type_line(&mut r, "draw");
+        run_until(&mut r, 30, |app| app.pending.is_none());
+        let message = r.app.message.clone().map(|m| m.0).unwrap_or_default();
+        (r.app.game.is_over(), message)
+    };
+    // 1. e4 c5: Black stands a little worse, as in most openings; it plays on.
+    let (over, message) = offer(Game::from_pgn("1. e4 c5 *").unwrap());
+    assert!(!over && message.contains("declines"), "{message}");
+    // A queen down: it takes the half point.
+    let (over, message) = offer(Game::from_fen("4k3/8/8/8/8/8/3QK3/8 w - - 0 30").unwrap());
+    assert!(over, "{message}");
+    // A level rook ending at move 60: a draw.
+    let (over, message) = offer(Game::from_fen("8/4k3/8/r7/8/8/4K3/7R w - - 0 60").unwrap());
+    assert!(over, "{message}");
+    // The same ending at move 12 is still a game.
+    let (over, message) = offer(Game::from_fen("8/4k3/8/r7/8/8/4K3/7R w - - 0 12").unwrap());
+    assert!(!over, "{message}");
+}

@@ -4,7 +4,10 @@
 use shakmaty::san::SanPlus;
 use shakmaty::{CastlingMode, Position};
 
-use super::{Analysis, App, DRAW_ACCEPT_CP, Effect, Mode, Screen, Side, Tone, color_name, pv_san};
+use super::{
+    Analysis, App, DRAW_ACCEPT_CP, EQUAL_CP, Effect, LONG_GAME_MOVES, Mode, Screen, Side, Tone,
+    color_name, pv_san,
+};
 use crate::engine::{Info, Limits};
 use crate::game::Reason;
 use crate::player::Source;
@@ -207,7 +210,17 @@ impl App {
     /// The engine answers a pending draw offer with its own-side score.
     pub(super) fn judge_draw(&mut self, engine_score: i32) {
         self.draw_offer = None;
-        if engine_score <= DRAW_ACCEPT_CP {
+        let pos = self.game.position();
+        let engine = if self.is_engine(pos.turn()) {
+            pos.turn()
+        } else {
+            !pos.turn()
+        };
+        // Clearly worse, unable to win at all, or a long game that stayed level.
+        let accepts = engine_score <= DRAW_ACCEPT_CP
+            || pos.has_insufficient_material(engine)
+            || pos.fullmoves().get() >= LONG_GAME_MOVES && engine_score.abs() <= EQUAL_CP;
+        if accepts {
             self.game.agree_draw();
             self.announce_end();
         } else {

@@ -22,8 +22,14 @@ use super::job::{EngineEvent, Purpose, Request};
 use crate::game::Game;
 use crate::player::Source;
 
-/// The engine accepts a draw offer when its score, from its own side, is at most this.
-pub const DRAW_ACCEPT_CP: i32 = -30;
+/// The engine accepts a draw offer when its score, from its own side, is at most this: it must
+/// judge itself clearly worse, not merely a little behind as Black is in most openings.
+pub const DRAW_ACCEPT_CP: i32 = -150;
+/// From this move on, an equal position (within `EQUAL_CP`) is a long equal ending the engine
+/// will share the point in.
+pub const LONG_GAME_MOVES: u32 = 40;
+/// How close to level a long game must be for the engine to take a draw.
+pub const EQUAL_CP: i32 = 20;
 
 /// The analysis panel's content: the latest report of the current search.
 #[derive(Clone, Debug, Default, PartialEq)]
