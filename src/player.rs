@@ -167,7 +167,7 @@ impl Player {
         on_info: &mut dyn FnMut(&Info),
     ) -> Result<Decision, String> {
         if known == Known::Allowed
-            && let Some(decision) = self.known_move(pos)
+            && let Some(decision) = self.known_move(pos, &limits.searchmoves)
         {
             return Ok(decision);
         }
@@ -191,15 +191,23 @@ impl Player {
         }
     }
 
-    /// A move decided without searching: from the book, or from the tables at the root.
-    fn known_move(&mut self, pos: &Chess) -> Option<Decision> {
+    /// A move decided without searching: from the book, or from the tables at the root; only
+    /// one of `allowed` when that is not empty.
+    fn known_move(&mut self, pos: &Chess, allowed: &[Move]) -> Option<Decision> {
+        let ok = |m: &Move| allowed.is_empty() || allowed.contains(m);
         if self.book_enabled
             && let Some(book) = &self.book
             && let Some(m) = book.pick(pos, &self.book_options, &mut self.rng)
+            && ok(&m)
         {
             return Some(Decision::known(m, 0, Source::Book, None));
         }
-        let root = self.engine.tablebases()?.root_move(pos)?;
+        let tables = self.engine.tablebases()?;
+        let root = tables
+            .rank_root_moves(pos)
+            .ok()?
+            .into_iter()
+            .find(|r| ok(&r.mv))?;
         let score = tablebase_score(&root);
         Some(Decision::known(
             root.mv,

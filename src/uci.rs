@@ -188,6 +188,9 @@ pub struct Session {
     uci_elo: i32,
     /// A trivial opponent answering instead of the engine.
     bot: Option<(Bot, BookRng)>,
+    /// The bot's answer to `go infinite` or `go ponder`, held until `stop` (or `ponderhit`
+    /// when not infinite).
+    bot_pending: Option<(String, bool)>,
 }
 
 impl Default for Session {
@@ -217,6 +220,7 @@ impl Session {
             limit_strength: false,
             uci_elo: strength::max_elo(),
             bot: None,
+            bot_pending: None,
         };
         session.set_syzygy(&std::env::var("SYZYGY_PATH").unwrap_or_default());
         session
@@ -311,10 +315,23 @@ impl Session {
             }
             "position" => self.position(&rest),
             "go" => self.go(&rest),
-            "stop" => self.stop(),
+            "stop" => {
+                self.stop();
+                if let Some((line, _)) = self.bot_pending.take() {
+                    send(&line);
+                }
+            }
             "ponderhit" => {
                 if let Some(control) = &self.current {
                     control.pondering.store(false, Ordering::Release);
+                }
+                if self
+                    .bot_pending
+                    .as_ref()
+                    .is_some_and(|(_, infinite)| !infinite)
+                    && let Some((line, _)) = self.bot_pending.take()
+                {
+                    send(&line);
                 }
             }
             "setoption" => self.setoption(&rest),
@@ -365,56 +382,22 @@ impl Session {
         // Our clock runs from now, not from when the search thread gets round to it.
         let received = std::time::Instant::now();
         self.stop();
-        let mut limits = Limits::default();
-        let mut ponder = false;
-        let mut i = 0;
-        while i < args.len() {
-            let word = args[i];
-            let value = args.get(i + 1).copied();
-            let number = || value.and_then(|v| v.parse::<i64>().ok());
-            let mut takes_value = true;
-            match word {
-                "wtime" => limits.wtime = number().map(|n| n.max(0) as u64),
-                "btime" => limits.btime = number().map(|n| n.max(0) as u64),
-                "winc" => limits.winc = number().map(|n| n.max(0) as u64),
-                "binc" => limits.binc = number().map(|n| n.max(0) as u64),
-                "movestogo" => limits.movestogo = number().map(|n| n.clamp(1, 1000) as u32),
-                "depth" => limits.depth = number().map(|n| n.clamp(1, 127) as u32),
-                "nodes" => limits.nodes = number().map(|n| n.max(1) as u64),
-                "movetime" => limits.movetime = number().map(|n| n.max(1) as u64),
-                "mate" => limits.depth = number().map(|n| (n.clamp(1, 60) * 2) as u32),
-                "infinite" => {
-                    limits.infinite = true;
-                    takes_value = false;
-                }
-                "ponder" => {
-                    ponder = true;
-                    takes_value = false;
-                }
-                "searchmoves" => {
-                    send("info string searchmoves is not supported; searching all moves");
-                    break;
-                }
-                _ => {
-                    send(&format!("info string go: ignoring unknown word {word}"));
-                    takes_value = false;
-                }
-            }
-            if takes_value && number().is_none() {
-                send(&format!("info string go: {word} needs a number"));
-                i += 1;
-                continue;
-            }
-            i += if takes_value { 2 } else { 1 };
-        }
+        self.bot_pending = None;
+        let (mut limits, ponder) = parse_go(args, &self.pos);
         limits.received = Some(received);
         limits.level = Some(self.level());
+        let waits = limits.infinite || ponder;
         if let Some((bot, rng)) = &mut self.bot {
             let line = match bot.choose(&self.pos, rng) {
                 Some(m) => format!("bestmove {}", m.to_uci(CastlingMode::Standard)),
                 None => "bestmove 0000".to_string(),
             };
-            send(&line);
+            // Like the engine, a bot answers `go infinite` and `go ponder` only when told to.
+            if waits {
+                self.bot_pending = Some((line, limits.infinite));
+            } else {
+                send(&line);
+            }
             return;
         }
         let control = Arc::new(Control::default());
@@ -541,6 +524,89 @@ impl Drop for Session {
             let _ = worker.join();
         }
     }
+}
+
+/// The words `go` takes that are followed by a number.
+const GO_NUMBERS: [&str; 9] = [
+    "wtime",
+    "btime",
+    "winc",
+    "binc",
+    "movestogo",
+    "depth",
+    "nodes",
+    "movetime",
+    "mate",
+];
+
+/// Reads `go`'s arguments for a search of `pos`: the limits and whether it is a ponder search.
+/// A malformed or unknown word is reported with `info string` and the rest of the line still
+/// applies; with no limit at all (and neither `infinite` nor `ponder`) the search gets a
+/// second, so that only `infinite` and `ponder` wait for `stop`.
+fn parse_go(args: &[&str], pos: &Chess) -> (Limits, bool) {
+    let mut limits = Limits::default();
+    let mut ponder = false;
+    let mut words = args.iter().copied().peekable();
+    let is_keyword =
+        |w: &str| GO_NUMBERS.contains(&w) || matches!(w, "infinite" | "ponder" | "searchmoves");
+    while let Some(word) = words.next() {
+        if GO_NUMBERS.contains(&word) {
+            let value = words.peek().copied().filter(|v| !is_keyword(v));
+            let Some(text) = value else {
+                send(&format!("info string go: {word} needs a number"));
+                continue;
+            };
+            words.next();
+            let Ok(n) = text.parse::<i64>() else {
+                send(&format!(
+                    "info string go: {word} needs a whole number, not {text}; ignored"
+                ));
+                continue;
+            };
+            match word {
+                "wtime" => limits.wtime = Some(n.max(0) as u64),
+                "btime" => limits.btime = Some(n.max(0) as u64),
+                "winc" => limits.winc = Some(n.max(0) as u64),
+                "binc" => limits.binc = Some(n.max(0) as u64),
+                "movestogo" => limits.movestogo = Some(n.clamp(1, 1000) as u32),
+                "depth" => limits.depth = Some(n.clamp(1, 127) as u32),
+                "nodes" => limits.nodes = Some(n.max(1) as u64),
+                "movetime" => limits.movetime = Some(n.max(1) as u64),
+                _ => limits.depth = Some((n.clamp(1, 60) * 2) as u32),
+            }
+            continue;
+        }
+        match word {
+            "infinite" => limits.infinite = true,
+            "ponder" => ponder = true,
+            "searchmoves" => {
+                while let Some(&text) = words.peek().filter(|w| !is_keyword(w)) {
+                    words.next();
+                    match text
+                        .parse::<UciMove>()
+                        .ok()
+                        .and_then(|u| u.to_move(pos).ok())
+                    {
+                        Some(m) => limits.searchmoves.push(m),
+                        None => send(&format!(
+                            "info string go: searchmoves: {text} is not a legal move here"
+                        )),
+                    }
+                }
+            }
+            _ => send(&format!("info string go: ignoring unknown word {word}")),
+        }
+    }
+    let limited = limits.wtime.is_some()
+        || limits.btime.is_some()
+        || limits.depth.is_some()
+        || limits.nodes.is_some()
+        || limits.movetime.is_some();
+    if !limited && !limits.infinite && !ponder {
+        send("info string go: no limit given; searching for 1000 ms");
+        limits.movetime = Some(1000);
+    }
+    (limits, ponder)
 }
 
 fn parse_fen(text: &str) -> std::result::Result<Chess, String> {

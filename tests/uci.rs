@@ -448,3 +448,92 @@ fn test_bots_speak_uci() {
     assert_legal(&["e2e4", "e7e5"], &bestmove(&e.until("bestmove", WAIT)));
     e.quit();
 }
+
+impl Engine {
+    /// Fails if any line arrives within `d` (the engine must be waiting).
+    fn silent_for(&mut self, d: Duration) {
+        if let Ok(line) = self.lines.recv_timeout(d) {
+            panic!("expected silence, got {line:?}");
+        }
+    }
+
+    /// Fails if a `bestmove` arrives within `d` (progress reports may).
+    fn no_bestmove_for(&mut self, d: Duration) {
+        let end = Instant::now() + d;
+        while let Ok(line) = self
+            .lines
+            .recv_timeout(end.saturating_duration_since(Instant::now()))
+        {
+            assert!(
+                !line.starts_with("bestmove"),
+                "answered before stop: {line}"
+            );
+        }
+    }
+}
+
+#[test]
+fn go_reports_bad_words_and_still_ends() {
+    let mut e = Engine::start(&["uci"]);
+    e.send("setoption name OwnBook value false");
+    e.send("position startpos");
+    // searchmoves restricts the root; the rest of the line applies.
+    e.send("go searchmoves e2e4 movetime 50");
+    let lines = e.until("bestmove", Duration::from_secs(3));
+    assert_eq!(bestmove(&lines), "e2e4");
+    e.send("go searchmoves a2a3 b2b4 h7h5 depth 5");
+    let lines = e.until("bestmove", WAIT);
+    assert!(
+        lines
+            .iter()
+            .any(|l| l == "info string go: searchmoves: h7h5 is not a legal move here"),
+        "{lines:#?}"
+    );
+    assert!(
+        ["a2a3", "b2b4"].contains(&bestmove(&lines).as_str()),
+        "{lines:#?}"
+    );
+    assert!(lines.iter().any(|l| l.starts_with("info depth 5 ")));
+    // A malformed number is reported and the search still ends by itself.
+    e.send("go movetime 1.5");
+    let lines = e.until("bestmove", Duration::from_secs(3));
+    assert!(
+        lines[0].contains("movetime needs a whole number, not 1.5"),
+        "{lines:#?}"
+    );
+    e.send("go depth");
+    let lines = e.until("bestmove", Duration::from_secs(3));
+    assert!(lines[0].contains("depth needs a number"), "{lines:#?}");
+    e.send("go wtime abc btime 100 winc 0 binc 0");
+    let lines = e.until("bestmove", Duration::from_secs(3));
+    assert!(
+        lines[0].contains("wtime needs a whole number"),
+        "{lines:#?}"
+    );
+    // Only infinite (and ponder) wait for stop.
+    e.send("go infinite");
+    e.no_bestmove_for(Duration::from_millis(1500));
+    e.send("stop");
+    e.until("bestmove", WAIT);
+    e.quit();
+}
+
+#[test]
+fn the_bots_wait_for_stop_on_go_infinite() {
+    for bot in ["random", "greedy"] {
+        let mut e = Engine::start(&["uci", "--bot", bot]);
+        e.send("position startpos");
+        e.send("go infinite");
+        e.silent_for(Duration::from_millis(300));
+        e.send("stop");
+        let lines = e.until("bestmove", WAIT);
+        assert_legal(&[], &bestmove(&lines));
+        e.send("go ponder wtime 1000 btime 1000");
+        e.silent_for(Duration::from_millis(200));
+        e.send("ponderhit");
+        e.until("bestmove", WAIT);
+        e.send("go movetime 10");
+        e.until("bestmove", WAIT);
+        e.quit();
+    }
+}

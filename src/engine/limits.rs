@@ -26,6 +26,8 @@ pub struct Limits {
     /// Playing level for this search, 1 (weakest) to 10; `None` is full strength. It travels
     /// with each request, so a full-strength hint and a level-3 move can share one engine.
     pub level: Option<u8>,
+    /// Only these root moves are considered (UCI `searchmoves`); empty means all.
+    pub searchmoves: Vec<shakmaty::Move>,
 }
 
 impl Limits {

@@ -196,6 +196,7 @@ impl Engine {
         .with_tablebases(self.tablebases.as_deref())
         .with_noise(level.noise, self.seed)
         .with_table_salt(strength::table_salt(level_number))
+        .with_root_moves(&limits.searchmoves)
         .with_quiescence(!blunders);
         let max_depth = limits.depth.unwrap_or(u32::MAX);
         searcher.run(root, max_depth, on_info)

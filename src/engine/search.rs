@@ -64,6 +64,8 @@ pub struct Searcher<'a> {
     quiescence: bool,
     /// Mixed into transposition-table keys so each level keeps its own entries.
     table_salt: u64,
+    /// The root moves to consider; empty for all (UCI `searchmoves`).
+    root_moves: &'a [Move],
     /// Index in `keys` of the latest null-move node: repetitions are not sought before it.
     null_floor: usize,
     /// Tablebase probes that returned a value.
@@ -102,6 +104,7 @@ impl<'a> Searcher<'a> {
             noise: (0, 0),
             quiescence: true,
             table_salt: 0,
+            root_moves: &[],
             null_floor: 0,
             tb_hits: 0,
         }
@@ -126,10 +129,23 @@ impl<'a> Searcher<'a> {
         self
     }
 
+    /// Restricts the root to `moves` (those that are legal); empty keeps every move.
+    pub fn with_root_moves(mut self, moves: &'a [Move]) -> Self {
+        self.root_moves = moves;
+        self
+    }
+
     /// Turns the capture search at the leaves on or off.
     pub fn with_quiescence(mut self, on: bool) -> Self {
         self.quiescence = on;
         self
+    }
+
+    /// Keeps only the `searchmoves` among the root's legal moves, unless none of them is legal.
+    fn restrict_root(&self, legal: &mut shakmaty::MoveList) {
+        if !self.root_moves.is_empty() && legal.iter().any(|m| self.root_moves.contains(m)) {
+            legal.retain(|m| self.root_moves.contains(m));
+        }
     }
 
     #[inline]
@@ -151,7 +167,8 @@ impl<'a> Searcher<'a> {
         self.tt.new_search();
         self.history.age();
 
-        let legal = root.legal_moves();
+        let mut legal = root.legal_moves();
+        self.restrict_root(&mut legal);
         let mut result = SearchResult {
             best: legal.first().copied(),
             ponder: None,
@@ -415,9 +432,12 @@ impl<'a> Searcher<'a> {
             }
         }
 
-        let legal = pos.legal_moves();
+        let mut legal = pos.legal_moves();
         if legal.is_empty() {
             return if in_check { -MATE + ply as i32 } else { 0 };
+        }
+        if ply == 0 {
+            self.restrict_root(&mut legal);
         }
         let killers = self.killers[ply];
         let mut picker = Picker::new(pos, &legal, tt_move, &killers, self.history);
