@@ -9,6 +9,7 @@ pub mod cmd;
 pub mod engine;
 pub mod external;
 pub mod game;
+pub mod memory;
 pub mod player;
 pub mod tablebase;
 pub mod tui;

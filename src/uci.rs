@@ -5,7 +5,7 @@
 
 use std::io::{self, BufRead, Write};
 use std::sync::Arc;
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread;
 use std::time::Duration;
 
@@ -72,6 +72,8 @@ enum Job {
     SetTablebases(Option<Arc<Tablebases>>),
     SetOverhead(u64),
     Clear,
+    /// Answers `isready` once every job before it is done (a new hash table allocated).
+    Ready,
 }
 
 fn send(line: &str) {
@@ -107,7 +109,7 @@ fn announce_known(decision: &Decision, book: Option<&Book>) {
     }
 }
 
-fn worker(jobs: Receiver<Job>) {
+fn worker(jobs: Receiver<Job>, busy: &AtomicBool) {
     let book = match Book::embedded() {
         Ok(book) => Some(book),
         Err(err) => {
@@ -125,6 +127,7 @@ fn worker(jobs: Receiver<Job>) {
                 control,
                 infinite,
             } => {
+                busy.store(true, Ordering::Release);
                 let decided = player.decide(
                     &pos,
                     &history,
@@ -160,6 +163,7 @@ fn worker(jobs: Receiver<Job>) {
                 if let Some(p) = ponder {
                     line.push_str(&format!(" ponder {}", p.to_uci(CastlingMode::Standard)));
                 }
+                busy.store(false, Ordering::Release);
                 send(&line);
             }
             Job::SetHash(mb) => player.engine_mut().set_hash(mb),
@@ -168,6 +172,7 @@ fn worker(jobs: Receiver<Job>) {
             Job::SetTablebases(tb) => player.set_tablebases(tb),
             Job::SetOverhead(ms) => player.engine_mut().set_move_overhead(ms),
             Job::Clear => player.new_game(),
+            Job::Ready => send("readyok"),
         }
     }
 }
@@ -188,6 +193,10 @@ pub struct Session {
     uci_elo: i32,
     /// A trivial opponent answering instead of the engine.
     bot: Option<(Bot, BookRng)>,
+    /// Set by the worker while it searches.
+    busy: Arc<AtomicBool>,
+    /// The hash size in MB, as last set.
+    hash_mb: u64,
     /// The bot's answer to `go infinite` or `go ponder`, held until `stop` (or `ponderhit`
     /// when not infinite).
     bot_pending: Option<(String, bool)>,
@@ -203,10 +212,12 @@ impl Session {
     /// Starts the worker thread.
     pub fn new() -> Session {
         let (jobs, rx) = unbounded();
+        let busy = Arc::new(AtomicBool::new(false));
+        let searching = busy.clone();
         let worker = thread::Builder::new()
             .name("search".into())
             .stack_size(64 * 1024 * 1024)
-            .spawn(move || worker(rx))
+            .spawn(move || worker(rx, &searching))
             .expect("spawning the search thread");
         let mut session = Session {
             pos: Chess::default(),
@@ -221,6 +232,8 @@ impl Session {
             uci_elo: strength::max_elo(),
             bot: None,
             bot_pending: None,
+            busy,
+            hash_mb: 16,
         };
         session.set_syzygy(&std::env::var("SYZYGY_PATH").unwrap_or_default());
         session
@@ -306,7 +319,15 @@ impl Session {
                 send("option name SyzygyProbeLimit type spin default 7 min 0 max 7");
                 send("uciok");
             }
-            "isready" => send("readyok"),
+            // While a search runs the answer must come at once; otherwise it waits for the
+            // jobs before it, so that readyok means a new hash table is in place.
+            "isready" => {
+                if self.busy.load(Ordering::Acquire) {
+                    send("readyok");
+                } else {
+                    self.post(Job::Ready);
+                }
+            }
             "ucinewgame" => {
                 self.stop();
                 self.post(Job::Clear);
@@ -403,6 +424,8 @@ impl Session {
         let control = Arc::new(Control::default());
         control.pondering.store(ponder, Ordering::Release);
         self.current = Some(control.clone());
+        // Busy from now: an isready before the worker picks the search up answers at once.
+        self.busy.store(true, Ordering::Release);
         self.post(Job::Search {
             pos: Box::new(self.pos.clone()),
             history: self.history.clone(),
@@ -425,7 +448,18 @@ impl Session {
         let number = value.and_then(|v| v.parse::<u64>().ok());
         match name.to_ascii_lowercase().as_str() {
             "hash" => match number {
-                Some(mb) if (1..=4096).contains(&mb) => self.post(Job::SetHash(mb as usize)),
+                Some(mb) if (1..=4096).contains(&mb) => {
+                    match crate::memory::check_fits(mb, self.hash_mb) {
+                        Ok(()) => {
+                            self.hash_mb = mb;
+                            self.post(Job::SetHash(mb as usize));
+                        }
+                        Err(why) => send(&format!(
+                            "info string Hash not changed: {why}; keeping {} MB",
+                            self.hash_mb
+                        )),
+                    }
+                }
                 _ => send("info string Hash must be a number from 1 to 4096"),
             },
             "move overhead" => match number {

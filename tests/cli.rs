@@ -104,3 +104,33 @@ fn analyse_reports_the_tablebase_result() {
     assert!(ok);
     assert!(out.contains("tablebase: win, DTZ "), "{out}");
 }
+
+#[test]
+fn hash_sizes_are_checked() {
+    for size in [
+        "0",
+        "100000",
+        "18446744073709551615",
+        "17592186044416",
+        "big",
+    ] {
+        for command in ["analyse", "bench"] {
+            let mut args = vec![command, "--hash", size];
+            if command == "analyse" {
+                args.extend(["--depth", "1", "8/8/8/4k3/8/8/8/KR6 w - - 0 1"]);
+            }
+            let (ok, _, err) = knightfall(&args);
+            assert!(!ok, "{command} --hash {size} was accepted");
+            assert!(err.contains("--hash"), "{command} --hash {size}: {err}");
+        }
+    }
+    let (ok, out, _) = knightfall(&[
+        "analyse",
+        "--hash",
+        "1",
+        "--depth",
+        "2",
+        "8/8/8/4k3/8/8/8/KR6 w - - 0 1",
+    ]);
+    assert!(ok, "{out}");
+}

@@ -537,3 +537,33 @@ fn the_bots_wait_for_stop_on_go_infinite() {
         e.quit();
     }
 }
+
+#[test]
+fn readyok_means_the_new_hash_table_is_in_place() {
+    let mut e = Engine::start(&["uci"]);
+    e.send("setoption name OwnBook value false");
+    e.send("setoption name Hash value 2048");
+    e.send("isready");
+    e.until("readyok", Duration::from_secs(60));
+    // The first search on a 1-second clock pays nothing for the table.
+    e.send("position startpos");
+    let sent = Instant::now();
+    e.send("go wtime 1000 btime 1000");
+    e.until("bestmove", WAIT);
+    let took = sent.elapsed();
+    assert!(
+        took < Duration::from_millis(1500),
+        "bestmove after {took:?}"
+    );
+    // An isready during a search is answered at once.
+    e.send("go infinite");
+    e.send("isready");
+    let lines = e.until("readyok", Duration::from_secs(2));
+    assert!(!lines.iter().any(|l| l.starts_with("bestmove")));
+    e.send("stop");
+    e.until("bestmove", WAIT);
+    // Out-of-range sizes are refused with a message.
+    e.send("setoption name Hash value 5000");
+    assert!(e.until("info string", WAIT)[0].contains("Hash must be a number from 1 to 4096"));
+    e.quit();
+}

@@ -20,8 +20,8 @@ pub struct Args {
     #[arg(long)]
     pub movetime: Option<u64>,
     /// Transposition table size in MB.
-    #[arg(long, default_value_t = 64)]
-    pub hash: usize,
+    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u64).range(1..=4096))]
+    pub hash: u64,
     /// Directories with more Syzygy tables (DIR[:DIR...]) on top of the built-in 3-4 piece
     /// ones; defaults to $SYZYGY_PATH when set.
     #[arg(long, env = "SYZYGY_PATH")]
@@ -40,7 +40,7 @@ pub fn run(args: &Args) -> Result<()> {
         (None, None) => Limits::movetime(3000),
     };
     let mut engine = Engine::new(Config {
-        hash_mb: args.hash,
+        hash_mb: args.hash as usize,
         move_overhead_ms: 0,
         ..Config::default()
     });

@@ -74,8 +74,8 @@ pub struct Args {
     #[arg(long, default_value_t = DEFAULT_DEPTH)]
     pub depth: u32,
     /// Transposition table size in MB.
-    #[arg(long, default_value_t = 16)]
-    pub hash: usize,
+    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u64).range(1..=4096))]
+    pub hash: u64,
     /// Syzygy directories (DIR[:DIR...]): search the six-piece endings with probing instead.
     #[arg(long)]
     pub syzygy: Option<String>,
@@ -107,7 +107,7 @@ pub fn run(args: &Args) -> Result<()> {
     for (i, fen) in positions.iter().enumerate() {
         let pos = super::parse_fen(fen)?;
         let mut engine = Engine::new(Config {
-            hash_mb: args.hash,
+            hash_mb: args.hash as usize,
             ..Config::default()
         });
         engine.set_tablebases(tablebases.clone());

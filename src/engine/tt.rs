@@ -76,10 +76,14 @@ pub fn encode_move(m: Move) -> u16 {
     from | (to << 6) | (promo << 12)
 }
 
+/// The largest table in MB (UCI `Hash` and the `--hash` flags accept 1 to this).
+pub const MAX_MB: usize = 4096;
+
 impl Table {
     /// A table of about `mb` megabytes (at least one bucket).
     pub fn new(mb: usize) -> Table {
-        let count = (mb.max(1) * 1024 * 1024 / std::mem::size_of::<Bucket>()).max(1);
+        let mb = mb.clamp(1, MAX_MB);
+        let count = (mb * 1024 * 1024 / std::mem::size_of::<Bucket>()).max(1);
         Table {
             buckets: vec![Bucket::default(); count],
             generation: 0,
