@@ -53,6 +53,22 @@ pub enum BookError {
         /// The underlying I/O error (shown in the message, so not chained as a source).
         error: std::io::Error,
     },
+    /// The path is not a regular file (a directory, a device, a pipe).
+    #[error("opening book {path} is not a regular file")]
+    NotAFile {
+        /// The path.
+        path: String,
+    },
+    /// The file is larger than any opening book should be.
+    #[error("opening book {path} is {len} bytes, more than the {max} bytes a book may have")]
+    TooLarge {
+        /// The file.
+        path: String,
+        /// Its length in bytes.
+        len: u64,
+        /// The limit.
+        max: u64,
+    },
     /// The file has no entries at all.
     #[error("opening book {path} is empty (0 bytes)")]
     Empty {
@@ -299,8 +315,13 @@ fn raw_move_problem(raw: u16) -> Option<&'static str> {
 /// White's first move).
 pub fn game_ply(pos: &Chess) -> u32 {
     let full = pos.fullmoves().get().saturating_sub(1);
-    full.saturating_mul(2) + u32::from(pos.turn() == Color::Black)
+    full.saturating_mul(2)
+        .saturating_add(u32::from(pos.turn() == Color::Black))
 }
+
+/// The largest book file read: 1 GiB (67 million entries), far above real books (the embedded
+/// one is 2.9 MB), so that a wrong path cannot exhaust the machine's memory.
+pub const MAX_BOOK_BYTES: u64 = 1024 * 1024 * 1024;
 
 /// A checked Polyglot book in memory.
 pub struct Book {
@@ -323,14 +344,27 @@ impl Book {
         Book::from_bytes(EMBEDDED_NAME, Cow::Borrowed(EMBEDDED_BOOK))
     }
 
-    /// Reads and checks a book file.
+    /// Reads and checks a book file. Only a regular file of at most [`MAX_BOOK_BYTES`] is
+    /// read, so a device (`/dev/zero`) or a named pipe is refused before anything is read.
     pub fn open(path: impl AsRef<Path>) -> Result<Book, BookError> {
         let path = path.as_ref();
         let name = path.display().to_string();
-        let data = std::fs::read(path).map_err(|error| BookError::Read {
+        let read_error = |error| BookError::Read {
             path: name.clone(),
             error,
-        })?;
+        };
+        let meta = std::fs::metadata(path).map_err(read_error)?;
+        if !meta.is_file() {
+            return Err(BookError::NotAFile { path: name });
+        }
+        if meta.len() > MAX_BOOK_BYTES {
+            return Err(BookError::TooLarge {
+                path: name,
+                len: meta.len(),
+                max: MAX_BOOK_BYTES,
+            });
+        }
+        let data = std::fs::read(path).map_err(read_error)?;
         Book::from_bytes(name, Cow::Owned(data))
     }
 

@@ -769,3 +769,87 @@ fn cli_build_writes_a_readable_book() {
     assert!(!out.status.success());
     assert!(!empty.exists());
 }
+
+#[test]
+fn devices_pipes_and_huge_files_are_refused_before_reading() {
+    let dir = TempDir::new("special");
+    let fifo = dir.0.join("book.fifo");
+    assert!(
+        Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap()
+            .success(),
+        "mkfifo"
+    );
+    let huge = dir.0.join("huge.bin");
+    // Sparse: 2 GiB long, nothing written.
+    std::fs::File::create(&huge)
+        .unwrap()
+        .set_len(2 << 30)
+        .unwrap();
+    let fifo = fifo.to_str().unwrap();
+    let huge = huge.to_str().unwrap();
+    for (path, expected) in [
+        ("/dev/zero", "is not a regular file"),
+        (fifo, "is not a regular file"),
+        (huge, "more than the 1073741824 bytes"),
+        (dir.0.to_str().unwrap(), "is not a regular file"),
+    ] {
+        let err = Book::open(path).unwrap_err().to_string();
+        assert!(err.contains(expected), "{path}: {err}");
+        // The CLI says the same and fails.
+        let out = knightfall(&["book", "probe", "--book", path, "startpos"]);
+        assert!(!out.status.success());
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains(expected), "{stderr}");
+    }
+    // Over UCI: a message, the engine keeps answering, and quit still quits.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_knightfall"))
+        .arg("uci")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    {
+        use std::io::Write;
+        let stdin = child.stdin.as_mut().unwrap();
+        for path in ["/dev/zero", fifo] {
+            writeln!(stdin, "setoption name BookFile value {path}").unwrap();
+        }
+        writeln!(stdin, "isready").unwrap();
+        writeln!(stdin, "quit").unwrap();
+    }
+    let start = std::time::Instant::now();
+    let out = child.wait_with_output().unwrap();
+    assert!(start.elapsed() < std::time::Duration::from_secs(10));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(text.matches("is not a regular file").count(), 2, "{text}");
+    assert!(text.contains("readyok"), "{text}");
+}
+
+#[test]
+fn build_refuses_to_overwrite_its_input() {
+    let dir = TempDir::new("overwrite");
+    let pgn = dir.0.join("games.pgn");
+    let text = "[Event \"x\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Nf3 Nc6 1-0\n";
+    std::fs::write(&pgn, text).unwrap();
+    let path = pgn.to_str().unwrap();
+    let out = knightfall(&["book", "build", "--out", path, "--min-games", "1", path]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("is one of the input files"), "{err}");
+    assert_eq!(
+        std::fs::read_to_string(&pgn).unwrap(),
+        text,
+        "the input is intact"
+    );
+}
+
+#[test]
+fn game_ply_saturates_at_the_largest_move_number() {
+    let pos = common::position("4k3/8/8/8/8/8/8/4K3 b - - 0 4294967295");
+    assert_eq!(book::game_ply(&pos), u32::MAX);
+    let pos = common::position("4k3/8/8/8/8/8/8/4K3 b - - 0 10");
+    assert_eq!(book::game_ply(&pos), 19);
+}

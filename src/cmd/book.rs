@@ -106,6 +106,18 @@ pub(crate) fn emit(text: &str) -> Result<()> {
 }
 
 fn build(out: &PathBuf, options: BuildOptions, pgns: &[PathBuf]) -> Result<()> {
+    // Writing over an input would destroy the games the book is built from.
+    if let Ok(target) = out.canonicalize()
+        && let Some(input) = pgns
+            .iter()
+            .find(|p| p.canonicalize().is_ok_and(|p| p == target))
+    {
+        bail!(
+            "--out {} is one of the input files ({}); choose another name",
+            out.display(),
+            input.display()
+        );
+    }
     let mut builder = BookBuilder::new(options);
     for pgn in pgns {
         builder.add_pgn_file(pgn)?;
