@@ -86,6 +86,28 @@ impl Outcome {
         }
     }
 
+    /// The PGN `Termination` text: what happened, in words ("Black won by resignation").
+    pub fn termination(&self) -> String {
+        let won = |how: &str| match self.winner {
+            Some(c) => format!("{} won {how}", c.fold_wb("White", "Black")),
+            None => format!("Draw {how}"),
+        };
+        match self.reason {
+            Reason::Checkmate => won("by checkmate"),
+            Reason::Stalemate => won("by stalemate"),
+            Reason::Threefold => won("by threefold repetition"),
+            Reason::FiftyMoves => won("by the fifty-move rule"),
+            Reason::InsufficientMaterial => won("by insufficient material"),
+            Reason::Resignation => won("by resignation"),
+            Reason::Agreement => won("by agreement"),
+            Reason::Time => won("on time"),
+            Reason::TimeInsufficient => won("on time against insufficient material"),
+            Reason::Forfeit => won("by forfeit (illegal move)"),
+            Reason::Abandoned => won("by forfeit (engine failure)"),
+            Reason::Recorded => won("as recorded"),
+        }
+    }
+
     /// A sentence for the player: "White wins by checkmate", "Draw by stalemate".
     pub fn announce(&self) -> String {
         match self.winner {
@@ -251,6 +273,13 @@ pub struct Game {
     pub names: [String; 2],
     /// PGN `Date` tag (`YYYY.MM.DD`).
     pub date: String,
+    /// When the game started, `YYYYMMDD-HHMMSS` UTC (PGN `UTCTime` with `Date`): names the
+    /// game's archive file, so saving it again (after a resume) replaces the same file.
+    pub started: Option<String>,
+    /// The game was left unfinished for another (PGN `Termination "abandoned"`, result `*`).
+    abandoned: bool,
+    /// The `Termination` text of a game read from a file, kept for its recorded result.
+    recorded_termination: Option<String>,
 }
 
 impl Default for Game {
@@ -278,6 +307,9 @@ impl Game {
             end_note: None,
             names: ["?".to_string(), "?".to_string()],
             date: today(),
+            started: Some(timestamp()),
+            abandoned: false,
+            recorded_termination: None,
         };
         game.outcome = game.rule_outcome();
         game
@@ -539,6 +571,18 @@ impl Game {
         }
     }
 
+    /// Leaves the game unfinished for another one: it keeps no result and says so.
+    pub fn abandon(&mut self) {
+        if !self.is_over() {
+            self.abandoned = true;
+        }
+    }
+
+    /// Whether the game was left unfinished for another.
+    pub fn is_abandoned(&self) -> bool {
+        self.abandoned && !self.is_over()
+    }
+
     /// `color` loses because its engine failed (`reason` is `Forfeit` or `Abandoned`); `note`
     /// says what happened.
     pub fn forfeit(&mut self, color: Color, reason: Reason, note: String) {
@@ -632,6 +676,9 @@ impl Game {
         tag(&mut out, "Event", "Knightfall game");
         tag(&mut out, "Site", "Knightfall");
         tag(&mut out, "Date", &self.date);
+        if let Some(time) = self.started.as_deref().and_then(pgn_time) {
+            tag(&mut out, "UTCTime", &time);
+        }
         tag(&mut out, "Round", "-");
         tag(&mut out, "White", &self.names[0]);
         tag(&mut out, "Black", &self.names[1]);
@@ -643,15 +690,14 @@ impl Game {
         if let Some(clocks) = &self.clocks {
             tag(&mut out, "TimeControl", &clocks.tc.pgn());
         }
-        if let Some(o) = self.outcome {
-            let term = match o.reason {
-                Reason::Time | Reason::TimeInsufficient => "time forfeit",
-                Reason::Forfeit => "rules infraction",
-                Reason::Abandoned => "abandoned",
-                Reason::Recorded => "unterminated",
-                _ => "normal",
-            };
-            tag(&mut out, "Termination", term);
+        let termination = match (self.outcome, &self.recorded_termination) {
+            (Some(o), Some(text)) if o.reason == Reason::Recorded => Some(text.clone()),
+            (Some(o), _) => Some(o.termination()),
+            (None, _) if self.abandoned => Some("abandoned".to_string()),
+            (None, _) => None,
+        };
+        if let Some(text) = termination {
+            tag(&mut out, "Termination", &text);
         }
         out.push('\n');
         let mut line = String::new();
@@ -734,9 +780,16 @@ impl Game {
             }
         }
         game.names = raw.names;
+        // A file without a start time keeps the one given now, and writes it from now on.
+        if let (Some(date), Some(time)) = (&raw.date, &raw.utc_time)
+            && let Some(stamp) = stamp_of(date, time)
+        {
+            game.started = Some(stamp);
+        }
         if let Some(date) = raw.date {
             game.date = date;
         }
+        game.recorded_termination = raw.termination;
         if game.outcome.is_none() {
             let winner = match raw.result.as_deref() {
                 Some("1-0") => Some(Some(Color::White)),
@@ -801,6 +854,8 @@ struct RawGame {
     date: Option<String>,
     result: Option<String>,
     time_control: Option<String>,
+    utc_time: Option<String>,
+    termination: Option<String>,
     sans: Vec<String>,
     clks: Vec<Option<Duration>>,
 }
@@ -828,6 +883,8 @@ impl Visitor for Collector {
             b"Date" => tags.date = Some(value),
             b"Result" => tags.result = Some(value),
             b"TimeControl" => tags.time_control = Some(value),
+            b"UTCTime" => tags.utc_time = Some(value),
+            b"Termination" => tags.termination = Some(value),
             _ => {}
         }
         ControlFlow::Continue(())
@@ -858,6 +915,21 @@ impl Visitor for Collector {
     fn end_game(&mut self, movetext: RawGame) -> RawGame {
         movetext
     }
+}
+
+/// `HH:MM:SS` of a `YYYYMMDD-HHMMSS` stamp.
+fn pgn_time(stamp: &str) -> Option<String> {
+    let t = stamp.split_once('-')?.1;
+    (t.len() == 6 && t.bytes().all(|b| b.is_ascii_digit()))
+        .then(|| format!("{}:{}:{}", &t[0..2], &t[2..4], &t[4..6]))
+}
+
+/// The `YYYYMMDD-HHMMSS` stamp of PGN `Date` (`YYYY.MM.DD`) and `UTCTime` (`HH:MM:SS`).
+fn stamp_of(date: &str, time: &str) -> Option<String> {
+    let d: String = date.chars().filter(|c| *c != '.').collect();
+    let t: String = time.chars().filter(|c| *c != ':').collect();
+    let digits = |s: &str, n| s.len() == n && s.bytes().all(|b| b.is_ascii_digit());
+    (digits(&d, 8) && digits(&t, 6)).then(|| format!("{d}-{t}"))
 }
 
 /// Today's date as `YYYY.MM.DD` (UTC), from the system clock.

@@ -252,6 +252,17 @@ fn game_end_announces_and_offers_another() {
 fn resign_and_draws() {
     let mut app = new_app(Side::Human, Side::Engine);
     type_line(&mut app, "resign");
+    assert!(message(&app).contains("Resign this game? (y/n)"));
+    assert!(!app.game.is_over(), "it asks first");
+    app.update(key(KeyCode::Char('n')));
+    assert!(!app.game.is_over());
+    app.update(ctrl('r'));
+    let fx = app.update(key(KeyCode::Char('y')));
+    // The finished game is kept in its own file at once.
+    assert!(
+        fx.iter()
+            .any(|e| matches!(e, Effect::Archive(g) if g.is_over()))
+    );
     assert_eq!(
         app.game.outcome().map(|o| (o.winner, o.reason)),
         Some((Some(Color::Black), Reason::Resignation))
@@ -527,6 +538,9 @@ fn new_opens_the_setup_prefilled_and_esc_goes_back() {
     let (generation, _) = search_of(&fx).unwrap();
     app.update(done(generation, Purpose::Play, Some(uci(&app, "e7e5")), 0));
     type_line(&mut app, "new");
+    assert!(message(&app).contains("Leave this game for a new one?"));
+    assert_eq!(app.screen, Screen::Game, "it asks first");
+    app.update(key(KeyCode::Char('y')));
     assert_eq!(app.screen, Screen::Setup);
     assert!(app.in_game_setup());
     app.update(key(KeyCode::Down));
@@ -539,11 +553,20 @@ fn new_opens_the_setup_prefilled_and_esc_goes_back() {
         (10, 2),
         "nothing changed"
     );
-    // Ctrl-N opens it too; Enter starts the new game with the new choice.
+    // Ctrl-N opens it too; Enter starts the new game with the new choice, and the game left
+    // behind is kept, marked abandoned.
     app.update(ctrl('n'));
+    app.update(key(KeyCode::Char('y')));
     app.update(key(KeyCode::Down));
     app.update(key(KeyCode::Left));
-    app.update(key(KeyCode::Enter));
+    let fx = app.update(key(KeyCode::Enter));
+    let left = fx.iter().find_map(|e| match e {
+        Effect::Archive(g) => Some(g.clone()),
+        _ => None,
+    });
+    let left = left.expect("the old game is archived");
+    assert!(left.is_abandoned() && left.ply() == 2);
+    assert!(left.to_pgn().contains("[Termination \"abandoned\"]"));
     assert_eq!(
         (app.screen, app.game.ply(), app.settings.level),
         (Screen::Game, 0, 9)

@@ -330,3 +330,66 @@ fn the_watch_delay_costs_the_players_no_clock_time() {
     s.wait_for("the shell", 20, |s| s.text().contains("DONE"));
     let _ = std::fs::remove_dir_all(&home);
 }
+
+/// The archived games (every PGN in the games folder but the autosave).
+fn archived(home: &Path) -> Vec<String> {
+    let mut files: Vec<_> = std::fs::read_dir(home.join("games"))
+        .map(|d| d.filter_map(|e| e.ok()).map(|e| e.path()).collect())
+        .unwrap_or_default();
+    files.retain(|p: &std::path::PathBuf| {
+        p.extension().is_some_and(|e| e == "pgn") && !p.ends_with("current.pgn")
+    });
+    files.sort();
+    files
+        .iter()
+        .map(|p| std::fs::read_to_string(p).unwrap())
+        .collect()
+}
+
+#[test]
+fn every_game_that_ends_is_kept_the_moment_it_ends() {
+    let home = temp_home("archive");
+    let script = format!("\"$KNIGHTFALL_BIN\" play --white human --black human{STTY_AFTER}");
+    let mut s = start(&home, &script);
+    s.wait_for("the first frame", 20, |s| s.text().contains("move>"));
+    for m in ["f3", "e5", "g4", "Qh4"] {
+        s.send(format!("{m}\r").as_bytes());
+    }
+    s.wait_for_screen("the mate", 10, |sc| sc.contains("Play again"));
+    // Already on disk, before anything else happens.
+    let games = archived(&home);
+    assert_eq!(games.len(), 1, "{games:?}");
+    assert!(games[0].contains("[Result \"0-1\"]"), "{}", games[0]);
+    assert!(
+        games[0].contains("[Termination \"Black won by checkmate\"]"),
+        "{}",
+        games[0]
+    );
+    assert!(games[0].contains("2. g4 Qh4# 0-1"), "{}", games[0]);
+    // Play again: the next game's moves do not touch the finished one.
+    s.send(b"y");
+    s.send(b"e4\r");
+    s.wait_for("the new game's move", 10, |_| saved_plies(&home) == Some(1));
+    s.send(b"resign\r");
+    s.wait_for_screen("the question", 10, |sc| {
+        sc.contains("Resign this game? (y/n)")
+    });
+    s.send(b"y");
+    s.wait_for_screen("the resignation", 10, |sc| sc.contains("resignation"));
+    s.send(b"n");
+    s.send(b"quit\r");
+    s.wait_for("the shell", 20, |s| s.text().contains("DONE"));
+    let games = archived(&home);
+    assert_eq!(games.len(), 2, "{games:?}");
+    assert!(games.iter().any(|g| g.contains("2. g4 Qh4# 0-1")));
+    let second = games
+        .iter()
+        .find(|g| g.contains("1. e4"))
+        .expect("the second game");
+    assert!(
+        second.contains("[Termination \"White won by resignation\"]")
+            || second.contains("[Termination \"Black won by resignation\"]"),
+        "{second}"
+    );
+    let _ = std::fs::remove_dir_all(&home);
+}

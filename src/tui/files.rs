@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 
-use super::app::{App, Settings};
+use super::app::Settings;
 use crate::game::{Game, timestamp};
 
 /// Where settings and games live: `$KNIGHTFALL_HOME` when set (tests), else the platform's
@@ -76,15 +76,41 @@ pub fn write_atomic(path: &Path, text: &str) -> Result<()> {
     fs::rename(&tmp, path).with_context(|| format!("writing {}", path.display()))
 }
 
-/// Saves the finished or abandoned game under a timestamped name; returns the file.
-pub fn archive(app: &App, paths: &Paths) -> Option<PathBuf> {
-    if app.game.ply() == 0 {
-        return None;
+/// Keeps `game` in its own file in the games folder, named after the time it started, so
+/// saving it again (after a resume, at exit) replaces that file instead of adding another;
+/// returns the file, or `None` for a game without moves.
+pub fn archive(game: &Game, paths: &Paths) -> Result<Option<PathBuf>> {
+    if game.ply() == 0 {
+        return Ok(None);
     }
-    let path = paths.data.join(format!("{}.pgn", timestamp()));
-    write_atomic(&path, &app.game.to_pgn()).ok()?;
-    let _ = write_atomic(&paths.current(), &app.game.to_pgn());
-    Some(path)
+    let stem = game.started.clone().unwrap_or_else(timestamp);
+    // Another game may have started in the same second: it keeps its file.
+    for n in 1.. {
+        let name = match n {
+            1 => format!("{stem}.pgn"),
+            _ => format!("{stem}-{n}.pgn"),
+        };
+        let path = paths.data.join(name);
+        if !path.exists() || same_game(&path, game) {
+            write_atomic(&path, &game.to_pgn())?;
+            return Ok(Some(path));
+        }
+    }
+    unreachable!("some numbered name is free")
+}
+
+/// Whether `path` holds an earlier or later state of `game`: the same start and players, and
+/// one move list a beginning of the other.
+fn same_game(path: &Path, game: &Game) -> bool {
+    let Ok(saved) = fs::read_to_string(path)
+        .map_err(anyhow::Error::from)
+        .and_then(|t| Game::from_pgn(&t).map_err(anyhow::Error::from))
+    else {
+        return false;
+    };
+    let (a, b) = (saved.moves(), game.moves());
+    let n = a.len().min(b.len());
+    saved.started == game.started && saved.names == game.names && a[..n] == b[..n]
 }
 
 /// Loads the in-progress game for `--resume`.

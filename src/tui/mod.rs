@@ -140,10 +140,22 @@ pub fn run(opts: Options) -> Result<()> {
     let result = main_loop(&mut terminal, &mut runner, t0);
     terminal::restore_terminal();
     runner.stop();
-    let saved = files::archive(&runner.app, &paths);
+    let game = &runner.app.game;
+    let saved = files::archive(game, &paths);
+    if game.ply() > 0 {
+        let _ = write_atomic(&paths.current(), &game.to_pgn());
+    }
     result?;
-    if let Some(path) = saved {
-        println!("Game saved to {}", path.display());
+    // The terminal may be gone (SIGHUP): a line nobody can read is not an error.
+    let mut out = io::stdout();
+    match saved {
+        Ok(Some(path)) => {
+            let _ = writeln!(out, "Game saved to {}", path.display());
+        }
+        Ok(None) => {}
+        Err(e) => {
+            let _ = writeln!(io::stderr(), "knightfall: the game was not saved: {e:#}");
+        }
     }
     Ok(())
 }

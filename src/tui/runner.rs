@@ -138,6 +138,11 @@ impl Runner {
                     app.say(format!("Settings not saved: {e:#}"), Tone::Error);
                 }
             }
+            Effect::Archive(game) => {
+                if let Err(e) = super::files::archive(&game, paths) {
+                    app.say(format!("The game was not saved: {e:#}"), Tone::Error);
+                }
+            }
             Effect::Autosave => {
                 if let Err(e) = write_atomic(&paths.current(), &app.game.to_pgn()) {
                     app.say(format!("Autosave failed: {e:#}"), Tone::Error);

@@ -64,8 +64,7 @@ impl App {
                 if self.pending.take().is_some() {
                     fx.push(Effect::Stop);
                 }
-                fx.push(Effect::Autosave);
-                self.announce_end();
+                self.game_over(fx);
                 return;
             }
         }

@@ -3,7 +3,7 @@
 
 use shakmaty::Color;
 
-use super::{Analysis, App, Effect, Tone, color_name};
+use super::{Analysis, App, Confirm, Effect, Tone, color_name};
 use crate::engine::Limits;
 use crate::tui::job::Purpose;
 
@@ -35,7 +35,16 @@ impl App {
             "save" => fx.push(Effect::Save(
                 arg.filter(|a| !a.is_empty()).map(String::from),
             )),
-            "new" => self.open_setup(),
+            "new" => {
+                if self.game.is_over() || self.game.ply() == 0 {
+                    self.open_setup();
+                } else {
+                    self.ask(
+                        Confirm::New,
+                        "Leave this game for a new one? It is kept in the games folder. (y/n)",
+                    );
+                }
+            }
             "undo" => self.undo(fx),
             "hint" => {
                 if self.game.is_over() {
@@ -53,17 +62,9 @@ impl App {
             "resign" => {
                 if self.game.is_over() {
                     self.say("The game is over.", Tone::Error);
-                    return;
-                }
-                let turn = self.game.turn();
-                // Against the engine the human resigns, whoever is to move.
-                let loser = if self.is_engine(turn) && !self.is_engine(!turn) {
-                    !turn
                 } else {
-                    turn
-                };
-                self.game.resign(loser);
-                self.end_now(fx);
+                    self.ask(Confirm::Resign, "Resign this game? (y/n)");
+                }
             }
             "draw" => self.offer_draw(fx),
             "pause" | "resume" => {
@@ -105,14 +106,47 @@ impl App {
         }
     }
 
+    /// Asks a yes/no question before doing something that cannot be taken back.
+    fn ask(&mut self, what: Confirm, question: &str) {
+        self.confirm = Some(what);
+        self.say(question, Tone::Info);
+    }
+
+    /// The answer to the pending question.
+    pub(super) fn answer(&mut self, yes: bool, fx: &mut Vec<Effect>) {
+        let Some(what) = self.confirm.take() else {
+            return;
+        };
+        if !yes {
+            self.say("Play on.", Tone::Info);
+            return;
+        }
+        match what {
+            Confirm::New => self.open_setup(),
+            Confirm::Resign => {
+                if self.game.is_over() {
+                    return;
+                }
+                let turn = self.game.turn();
+                // Against the engine the human resigns, whoever is to move.
+                let loser = if self.is_engine(turn) && !self.is_engine(!turn) {
+                    !turn
+                } else {
+                    turn
+                };
+                self.game.resign(loser);
+                self.end_now(fx);
+            }
+        }
+    }
+
     pub(super) fn end_now(&mut self, fx: &mut Vec<Effect>) {
         self.generation += 1;
         if self.pending.take().is_some() {
             fx.push(Effect::Stop);
         }
         self.analysis.thinking = None;
-        fx.push(Effect::Autosave);
-        self.announce_end();
+        self.game_over(fx);
     }
 
     pub(super) fn offer_draw(&mut self, fx: &mut Vec<Effect>) {

@@ -174,10 +174,10 @@ impl App {
                             self.say(format!("Hint: {san}"), Tone::Info);
                         }
                     }
-                    Purpose::DrawOffer => self.judge_draw(-score),
+                    Purpose::DrawOffer => self.judge_draw(-score, fx),
                     Purpose::Play => {
                         if self.draw_offer.is_some_and(|(c, _)| c != root_turn) {
-                            self.judge_draw(score);
+                            self.judge_draw(score, fx);
                             if self.game.is_over() {
                                 return;
                             }
@@ -208,7 +208,7 @@ impl App {
     }
 
     /// The engine answers a pending draw offer with its own-side score.
-    pub(super) fn judge_draw(&mut self, engine_score: i32) {
+    pub(super) fn judge_draw(&mut self, engine_score: i32, fx: &mut Vec<Effect>) {
         self.draw_offer = None;
         let pos = self.game.position();
         let engine = if self.is_engine(pos.turn()) {
@@ -222,7 +222,7 @@ impl App {
             || pos.fullmoves().get() >= LONG_GAME_MOVES && engine_score.abs() <= EQUAL_CP;
         if accepts {
             self.game.agree_draw();
-            self.announce_end();
+            self.end_now(fx);
         } else {
             self.say(
                 format!(

@@ -18,6 +18,11 @@ impl App {
     /// Starts playing `game`: fresh analysis, clocks and engine tables; the engine moves first
     /// if it is its turn.
     pub(super) fn begin_game(&mut self, game: Game, fx: &mut Vec<Effect>) {
+        // A game left unfinished for another is kept in its own file, marked abandoned.
+        if !self.game.is_over() && self.game.ply() > 0 {
+            self.game.abandon();
+            fx.push(Effect::Archive(Box::new(self.game.clone())));
+        }
         self.game = game;
         self.name_players();
         self.view = None;
@@ -94,6 +99,8 @@ impl App {
     /// Bookkeeping after the move list changed: new generation, clocks, engine, end of game.
     pub(super) fn after_change(&mut self, fx: &mut Vec<Effect>) {
         self.generation += 1;
+        // A question about the position before is void now.
+        self.confirm = None;
         if self.pending.take().is_some() {
             fx.push(Effect::Stop);
         }
@@ -101,12 +108,19 @@ impl App {
         self.analysis.thinking = None;
         self.restart_clock();
         self.last_move_at = Instant::now();
-        fx.push(Effect::Autosave);
         if self.game.is_over() {
-            self.announce_end();
+            self.game_over(fx);
         } else {
+            fx.push(Effect::Autosave);
             self.maybe_search(fx);
         }
+    }
+
+    /// The game just ended: it is saved at once, autosave and archive, and announced.
+    pub(super) fn game_over(&mut self, fx: &mut Vec<Effect>) {
+        fx.push(Effect::Autosave);
+        fx.push(Effect::Archive(Box::new(self.game.clone())));
+        self.announce_end();
     }
 
     pub(super) fn announce_end(&mut self) {

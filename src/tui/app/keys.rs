@@ -40,6 +40,15 @@ impl App {
             self.command(word, None, fx);
             return;
         }
+        if self.confirm.is_some() && self.input.is_empty() {
+            match key.code {
+                KeyCode::Char('y') | KeyCode::Char('Y') => return self.answer(true, fx),
+                KeyCode::Char('n') | KeyCode::Char('N') | KeyCode::Esc => {
+                    return self.answer(false, fx);
+                }
+                _ => {}
+            }
+        }
         if self.ask_again && self.input.is_empty() {
             match key.code {
                 KeyCode::Char('y') | KeyCode::Char('Y') => {
@@ -162,6 +171,8 @@ impl App {
     }
 
     pub(super) fn submit(&mut self, text: &str, fx: &mut Vec<Effect>) {
+        // Typing something else answers a pending question with no.
+        self.confirm = None;
         if text.is_empty() {
             return;
         }

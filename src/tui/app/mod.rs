@@ -83,12 +83,23 @@ pub enum Effect {
     NewGame,
     /// Rewrite the in-progress game file (after every change, for resume and crashes).
     Autosave,
+    /// Keep this game in its own file in the games folder (it ended, or was left for another).
+    Archive(Box<Game>),
     /// Save the game as PGN, to this file or a new timestamped file in the data directory.
     Save(Option<String>),
     /// Write the settings to the config file.
     SaveSettings,
     /// Leave the program.
     Quit,
+}
+
+/// A step that asks first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Confirm {
+    /// Leave the unfinished game for the new-game screen.
+    New,
+    /// Resign the game.
+    Resign,
 }
 
 /// What the program does.
@@ -153,6 +164,8 @@ pub struct App {
     pub view: Option<usize>,
     /// Asking "play again?" after a finished game.
     pub ask_again: bool,
+    /// A question waiting for y or n.
+    pub confirm: Option<Confirm>,
     /// Watch mode paused.
     pub paused: bool,
     /// Watch mode: the least time between moves.
@@ -206,6 +219,7 @@ impl App {
             show_help: false,
             view: None,
             ask_again: false,
+            confirm: None,
             paused: false,
             min_delay: Duration::ZERO,
             generation: 1,
