@@ -295,7 +295,10 @@ fn killing_an_external_engine_mid_game_ends_the_game_with_a_message() {
     assert!(screen.contains("White wins"), "{screen}");
     let pgn = saved_pgn(&home);
     assert!(pgn.contains("[Result \"1-0\"]"), "{pgn}");
-    assert!(pgn.contains("[Termination \"abandoned\"]"), "{pgn}");
+    assert!(
+        pgn.contains("[Termination \"White won by forfeit (engine failure)\"]"),
+        "{pgn}"
+    );
     assert!(
         pgn.contains("{Black forfeits: knightfall exited (signal: 9"),
         "{pgn}"
