@@ -1,6 +1,6 @@
 //! The `knightfall` binary: parses the command line and hands over to the matching command.
 
-use std::io::IsTerminal;
+use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
@@ -57,7 +57,8 @@ fn main() -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(err) => {
-            eprintln!("knightfall: {err:#}");
+            // The terminal may be gone (SIGHUP); failing to say so is not a second error.
+            let _ = writeln!(std::io::stderr(), "knightfall: {err:#}");
             ExitCode::FAILURE
         }
     }

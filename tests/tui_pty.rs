@@ -396,3 +396,168 @@ fn every_game_that_ends_is_kept_the_moment_it_ends() {
     );
     let _ = std::fs::remove_dir_all(&home);
 }
+
+#[test]
+fn a_damaged_autosave_is_kept_aside_not_overwritten() {
+    let home = temp_home("damaged");
+    std::fs::create_dir_all(home.join("games")).unwrap();
+    // White's king cannot reach e3 in one move.
+    let damaged = "[Event \"x\"]\n\n1. e4 e5 2. Ke3 Kd6 *\n";
+    std::fs::write(home.join("games/current.pgn"), damaged).unwrap();
+    let aside = |home: &Path| -> Vec<String> {
+        std::fs::read_dir(home.join("games"))
+            .unwrap()
+            .filter_map(|e| e.ok())
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .filter(|n| n.starts_with("current-damaged-"))
+            .collect()
+    };
+    // --resume says what is wrong and where the file went.
+    let script = format!("\"$KNIGHTFALL_BIN\" play --resume{STTY_AFTER}");
+    let s = start(&home, &script);
+    s.wait_for("the shell", 20, |s| s.text().contains("DONE"));
+    let out = s.text();
+    assert!(
+        out.contains("cannot be read") && out.contains("current-damaged-"),
+        "{out}"
+    );
+    assert!(out.contains("EXIT=1"), "{out}");
+    let kept = aside(&home);
+    assert_eq!(kept.len(), 1);
+    let path = home.join("games").join(&kept[0]);
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), damaged);
+    // A new game says so too and autosaves beside it.
+    std::fs::write(home.join("games/current.pgn"), damaged).unwrap();
+    let script = format!("\"$KNIGHTFALL_BIN\" play --white human --black human{STTY_AFTER}");
+    let mut s = start(&home, &script);
+    s.wait_for_screen("the warning", 20, |sc| sc.contains("could not be read"));
+    s.send(b"d4\r");
+    s.wait_for("the autosave", 10, |_| saved_plies(&home) == Some(1));
+    s.send(b"\x11");
+    s.wait_for("the shell", 20, |s| s.text().contains("DONE"));
+    assert!(!aside(&home).is_empty());
+    for name in aside(&home) {
+        let text = std::fs::read_to_string(home.join("games").join(name)).unwrap();
+        assert_eq!(text, damaged);
+    }
+    let _ = std::fs::remove_dir_all(&home);
+}
+
+#[test]
+fn save_refuses_to_replace_what_is_not_a_game_and_leaves_no_tmp() {
+    let home = temp_home("save");
+    let notes = home.join("notes.txt");
+    std::fs::write(&notes, "my notes").unwrap();
+    // The autosave slot is a directory: every autosave fails, and must leave nothing behind.
+    std::fs::create_dir_all(home.join("games/current.pgn")).unwrap();
+    let script = format!("\"$KNIGHTFALL_BIN\" play --white human --black human{STTY_AFTER}");
+    let mut s = start(&home, &script);
+    s.wait_for("the first frame", 20, |s| s.text().contains("move>"));
+    s.send(b"e4\r");
+    s.wait_for_screen("the failed autosave", 10, |sc| {
+        sc.contains("Autosave failed")
+    });
+    s.send(format!("save {}\r", notes.display()).as_bytes());
+    s.wait_for_screen("the refusal", 10, |sc| sc.contains("is not a PGN game"));
+    assert_eq!(std::fs::read_to_string(&notes).unwrap(), "my notes");
+    let game = home.join("game.pgn");
+    s.send(format!("save {}\r", game.display()).as_bytes());
+    s.wait_for_screen("the save", 10, |sc| sc.contains("Saved to"));
+    assert!(std::fs::read_to_string(&game).unwrap().contains("1. e4 *"));
+    // Saving again over one's own game is fine.
+    s.send(b"e5\r");
+    s.send(format!("save {}\r", game.display()).as_bytes());
+    s.wait_for("the second save", 10, |_| {
+        std::fs::read_to_string(&game).is_ok_and(|t| t.contains("1. e4 e5 *"))
+    });
+    s.send(b"\x11");
+    s.wait_for("the shell", 20, |s| s.text().contains("DONE"));
+    let leftovers: Vec<_> = walk(&home)
+        .into_iter()
+        .filter(|p| p.to_string_lossy().ends_with(".tmp"))
+        .collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
+    let _ = std::fs::remove_dir_all(&home);
+}
+
+/// Every file below `dir`.
+fn walk(dir: &Path) -> Vec<std::path::PathBuf> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            out.extend(walk(&path));
+        } else {
+            out.push(path);
+        }
+    }
+    out
+}
+
+/// Runs Knightfall with the given arguments in a 32x100 terminal that Python's `pty` module
+/// opens, types what it is given once the screen is up, then closes the terminal (SIGHUP, and
+/// every later write fails) and prints the program's exit code.
+const HANG_UP: &str = r#"
+import fcntl, os, pty, select, struct, sys, termios, time
+binary, home, keys, args = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
+pid, fd = pty.fork()
+if pid == 0:
+    os.environ["KNIGHTFALL_HOME"] = home
+    os.environ["TERM"] = "xterm-256color"
+    os.execv(binary, [binary] + args)
+fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", 32, 100, 0, 0))
+def drain(secs):
+    out, end = b"", time.time() + secs
+    while time.time() < end:
+        if select.select([fd], [], [], 0.05)[0]:
+            try:
+                out += os.read(fd, 4096)
+            except OSError:
+                break
+    return out
+seen, end = b"", time.time() + 20
+while b"help" not in seen and time.time() < end:
+    seen += drain(0.1)
+os.write(fd, keys.encode())
+time.sleep(1)
+drain(0.3)
+os.close(fd)
+print(os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]))
+"#;
+
+/// The exit code of Knightfall run with `args` in a terminal closed after `keys`.
+fn hang_up(home: &Path, keys: &str, args: &[&str]) -> Option<String> {
+    let ran = std::process::Command::new("python3")
+        .args(["-c", HANG_UP, env!("CARGO_BIN_EXE_knightfall")])
+        .arg(home)
+        .arg(keys)
+        .args(args)
+        .output();
+    let Ok(out) = ran else {
+        let ci = std::env::var("CI").is_ok_and(|v| !v.is_empty() && v != "false" && v != "0");
+        assert!(!ci, "python3 is needed for this test");
+        eprintln!("skipping: no python3");
+        return None;
+    };
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    Some(String::from_utf8_lossy(&out.stdout).trim().to_string())
+}
+
+#[test]
+fn closing_the_terminal_exits_cleanly_and_keeps_the_game() {
+    let home = temp_home("hup");
+    // During a game: the game is kept, and the goodbye line to a closed terminal is no panic.
+    let args = ["play", "--white", "human", "--black", "human"];
+    let Some(code) = hang_up(&home, "d4\r", &args) else {
+        return;
+    };
+    assert_eq!(code, "0");
+    assert!(archived(&home).iter().any(|g| g.contains("1. d4 *")));
+    // On the new-game screen (no cursor shown): the terminal's clean-up says nothing either.
+    assert_eq!(
+        hang_up(&home, "", &["play", "--setup"]).as_deref(),
+        Some("0")
+    );
+    let _ = std::fs::remove_dir_all(&home);
+}

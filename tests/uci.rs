@@ -144,7 +144,7 @@ fn garbage_is_reported_and_ignored() {
     e.send("position startpos moves e2e5");
     assert!(e.until("info string", WAIT)[0].contains("e2e5"));
     e.send("go depth banana");
-    assert!(e.until("info string", WAIT)[0].contains("depth needs a number"));
+    assert!(e.until("info string", WAIT)[0].contains("depth needs a whole number, not banana"));
     e.send("stop");
     e.until("bestmove", WAIT);
     e.send("setoption name Hash value -5");
@@ -445,6 +445,7 @@ fn test_bots_speak_uci() {
     assert!(e.until("uciok", WAIT)[0].ends_with("Random bot"));
     e.send("position startpos moves e2e4 e7e5");
     e.send("go infinite");
+    e.send("stop");
     assert_legal(&["e2e4", "e7e5"], &bestmove(&e.until("bestmove", WAIT)));
     e.quit();
 }

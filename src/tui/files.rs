@@ -72,8 +72,68 @@ pub fn write_atomic(path: &Path, text: &str) -> Result<()> {
         fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
     }
     let tmp = path.with_extension("pgn.tmp");
-    fs::write(&tmp, text).with_context(|| format!("writing {}", tmp.display()))?;
-    fs::rename(&tmp, path).with_context(|| format!("writing {}", path.display()))
+    let written = fs::write(&tmp, text)
+        .with_context(|| format!("writing {}", tmp.display()))
+        .and_then(|()| {
+            fs::rename(&tmp, path).with_context(|| format!("writing {}", path.display()))
+        });
+    if written.is_err() {
+        // A failed save leaves nothing behind.
+        let _ = fs::remove_file(&tmp);
+    }
+    written
+}
+
+/// Saves a game where the player asked (`save FILE`): a new file, or a PGN file, which is
+/// replaced; anything else already there is kept and the save refused.
+pub fn save_as(path: &Path, text: &str) -> Result<()> {
+    if path.exists() {
+        let is_pgn = path.is_file()
+            && fs::read_to_string(path)
+                .ok()
+                .is_some_and(|t| read_game(&t).is_ok());
+        if !is_pgn {
+            anyhow::bail!(
+                "{} exists and is not a PGN game; choose another name",
+                path.display()
+            );
+        }
+    }
+    write_atomic(path, text)
+}
+
+/// Reads a file's text as a PGN game. Any text reads as a game without moves, so a game must
+/// also have tags or moves.
+fn read_game(text: &str) -> Result<Game, String> {
+    let game = Game::from_pgn(text).map_err(|e| e.to_string())?;
+    if game.ply() == 0
+        && !text
+            .trim_start_matches('\u{feff}')
+            .trim_start()
+            .starts_with('[')
+    {
+        return Err("no PGN game in it".to_string());
+    }
+    Ok(game)
+}
+
+/// Moves an autosave that cannot be read out of the way, so a new game does not overwrite it;
+/// returns where it went and why it could not be read.
+pub fn keep_damaged_autosave(paths: &Paths) -> Option<(PathBuf, String)> {
+    let path = paths.current();
+    let text = fs::read(&path).ok()?;
+    let why = match std::str::from_utf8(&text) {
+        Ok(t) => match read_game(t) {
+            Ok(_) => return None,
+            Err(e) => e,
+        },
+        Err(_) => "it is not text".to_string(),
+    };
+    let aside = paths
+        .data
+        .join(format!("current-damaged-{}.pgn", timestamp()));
+    fs::rename(&path, &aside).ok()?;
+    Some((aside, why))
 }
 
 /// Keeps `game` in its own file in the games folder, named after the time it started, so
@@ -113,9 +173,17 @@ fn same_game(path: &Path, game: &Game) -> bool {
     saved.started == game.started && saved.names == game.names && a[..n] == b[..n]
 }
 
-/// Loads the in-progress game for `--resume`.
+/// Loads the in-progress game for `--resume`. A file that cannot be read is moved aside (and
+/// the message says where), so that the next game does not overwrite it.
 pub fn resume_game(paths: &Paths) -> Result<Game> {
     let path = paths.current();
+    if let Some((aside, why)) = keep_damaged_autosave(paths) {
+        anyhow::bail!(
+            "the last game ({}) cannot be read: {why}; it is kept as {}",
+            path.display(),
+            aside.display()
+        );
+    }
     let text = fs::read_to_string(&path)
         .with_context(|| format!("no game to resume ({} not readable)", path.display()))?;
     let game = Game::from_pgn(&text).with_context(|| format!("reading {}", path.display()))?;

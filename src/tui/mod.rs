@@ -121,6 +121,8 @@ pub fn run(opts: Options) -> Result<()> {
     if opts.remember {
         let _ = save_settings(&paths, &opts.settings);
     }
+    // An autosave that cannot be read is kept aside, not overwritten by the next game.
+    let damaged = files::keep_damaged_autosave(&paths);
     let mut app = App::new(opts.settings.clone(), game, opts.mode, opts.setup);
     if opts.setup && opts.game.is_none() {
         // The new-game screen offers the unfinished game, if there is one.
@@ -131,7 +133,13 @@ pub fn run(opts: Options) -> Result<()> {
     if let Some(ms) = opts.think_ms {
         app.think_ms = ms;
     }
-    let (player, warnings) = open_player(&opts);
+    let (player, mut warnings) = open_player(&opts);
+    if let Some((aside, why)) = damaged {
+        warnings.push(format!(
+            "The autosaved game could not be read ({why}); it is kept as {}",
+            aside.display()
+        ));
+    }
     if !warnings.is_empty() {
         app.say(warnings.join("; "), Tone::Error);
     }
@@ -139,6 +147,9 @@ pub fn run(opts: Options) -> Result<()> {
     let mut terminal = terminal::setup_terminal()?;
     let result = main_loop(&mut terminal, &mut runner, t0);
     terminal::restore_terminal();
+    // The cursor is back already; ratatui's own clean-up would report a closed terminal on
+    // stderr, and printing to a closed terminal panics. Nothing else is left to release.
+    std::mem::forget(terminal);
     runner.stop();
     let game = &runner.app.game;
     let saved = files::archive(game, &paths);

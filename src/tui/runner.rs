@@ -9,7 +9,7 @@ use crossbeam_channel::{Receiver, RecvTimeoutError, Sender, unbounded};
 
 use super::app::{Action, App, Effect, Tone};
 use super::event::Event;
-use super::files::{Paths, save_settings, write_atomic};
+use super::files::{Paths, save_as, save_settings, write_atomic};
 use super::worker::Worker;
 use crate::game::{Game, timestamp};
 use crate::player::Player;
@@ -155,7 +155,7 @@ impl Runner {
                     Err(e) => app.say(format!("Not saved: {e:#}"), Tone::Error),
                 }
             }
-            Effect::Save(Some(file)) => match write_atomic(Path::new(&file), &app.game.to_pgn()) {
+            Effect::Save(Some(file)) => match save_as(Path::new(&file), &app.game.to_pgn()) {
                 Ok(()) => app.say(format!("Saved to {file}"), Tone::Info),
                 Err(e) => app.say(format!("Not saved: {e:#}"), Tone::Error),
             },

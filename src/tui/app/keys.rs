@@ -6,6 +6,9 @@ use shakmaty::{Move, Position, Square};
 
 use super::{App, Effect, Mode, Screen, Tone, color_name};
 
+/// The longest input line, in characters: room for a file path after `save`.
+const MAX_INPUT: usize = 240;
+
 impl App {
     pub(super) fn on_key(&mut self, key: KeyEvent, fx: &mut Vec<Effect>) {
         let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
@@ -74,7 +77,7 @@ impl App {
             KeyCode::Char('>') if self.input.is_empty() && self.mode == Mode::Watch => {
                 self.command("step", None, fx)
             }
-            KeyCode::Char(c) if self.input.chars().count() < 40 && !c.is_control() => {
+            KeyCode::Char(c) if self.input.chars().count() < MAX_INPUT && !c.is_control() => {
                 self.input.push(c);
             }
             KeyCode::Backspace => {
