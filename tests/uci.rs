@@ -568,3 +568,23 @@ fn readyok_means_the_new_hash_table_is_in_place() {
     assert!(e.until("info string", WAIT)[0].contains("Hash must be a number from 1 to 4096"));
     e.quit();
 }
+
+#[test]
+fn a_found_mate_ends_the_search_at_a_real_depth() {
+    let mut e = Engine::start(&["uci"]);
+    e.send("position fen 6k1/8/8/8/r7/1r6/8/7K b - - 0 1");
+    let sent = Instant::now();
+    e.send("go movetime 3000");
+    let lines = e.until("bestmove", WAIT);
+    assert!(sent.elapsed() < Duration::from_millis(1500), "{lines:#?}");
+    let last = lines
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info depth"))
+        .unwrap();
+    assert!(last.contains("score mate 2"), "{last}");
+    let depth: u32 = last.split_whitespace().nth(2).unwrap().parse().unwrap();
+    let seldepth: u32 = last.split_whitespace().nth(4).unwrap().parse().unwrap();
+    assert!(depth <= 12 && seldepth >= depth, "{last}");
+    e.quit();
+}

@@ -183,6 +183,7 @@ impl<'a> Searcher<'a> {
         }
 
         let mut score = 0;
+        let mut previous: Option<i32> = None;
         for depth in 1..=max_depth.min(MAX_PLY as u32 - 1) as i32 {
             self.seldepth = 0;
             self.root_best = None;
@@ -207,7 +208,8 @@ impl<'a> Searcher<'a> {
             result.best = result.pv.first().copied().or(result.best);
             on_info(&Info {
                 depth: depth as u32,
-                seldepth: self.seldepth as u32,
+                // The selective depth is at least the nominal one (depth 1 reaches ply 1).
+                seldepth: (self.seldepth as u32).max(depth as u32),
                 score,
                 nodes: self.nodes,
                 nps: nps(self.nodes, elapsed),
@@ -222,6 +224,15 @@ impl<'a> Searcher<'a> {
             if self.clock.soft_expired() {
                 break;
             }
+            // A forced mate seen twice with room to spare will not get shorter: deeper
+            // iterations would only run up the depth (to 127) for nothing.
+            if score.abs() >= MATE_BOUND
+                && previous == Some(score)
+                && depth >= 2 * (MATE - score.abs()) + 2
+            {
+                break;
+            }
+            previous = Some(score);
         }
         result.nodes = self.nodes;
         result.ponder = result.pv.get(1).copied();
