@@ -6,7 +6,7 @@
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::Arc;
 
-use shakmaty::{Chess, Move};
+use shakmaty::{Chess, Move, Position};
 
 use crate::book::{Book, BookOptions, BookRng};
 use crate::engine::score::TB_WIN;
@@ -166,21 +166,39 @@ impl Player {
         control: &Control,
         on_info: &mut dyn FnMut(&Info),
     ) -> Result<Decision, String> {
-        if known == Known::Allowed
-            && let Some(decision) = self.known_move(pos, &limits.searchmoves)
-        {
-            return Ok(decision);
+        let mut limits = std::borrow::Cow::Borrowed(limits);
+        let mut verdict = None;
+        if known == Known::Allowed {
+            if let Some(decision) = self.book_move(pos, &limits.searchmoves) {
+                return Ok(decision);
+            }
+            match self.tablebase_root(pos, &limits.searchmoves) {
+                TablebaseRoot::Play(decision) => return Ok(*decision),
+                TablebaseRoot::SearchAmong(moves, best) => {
+                    limits.to_mut().searchmoves = moves;
+                    verdict = Some(best);
+                }
+                TablebaseRoot::Unknown => {}
+            }
         }
         let engine = &mut self.engine;
         let searched = panic::catch_unwind(AssertUnwindSafe(|| {
-            engine.search(pos, history, limits, control, on_info)
+            engine.search(pos, history, &limits, control, on_info)
         }));
         match searched {
-            Ok(result) => Ok(Decision {
-                result,
-                source: Source::Search,
-                tablebase: None,
-            }),
+            Ok(mut result) => {
+                // The tables know the result; a mate the search found says more.
+                if let Some(best) = &verdict
+                    && result.score.abs() < crate::engine::score::MATE_BOUND
+                {
+                    result.score = tablebase_score(best);
+                }
+                Ok(Decision {
+                    result,
+                    source: Source::Search,
+                    tablebase: verdict,
+                })
+            }
             Err(payload) => {
                 // The tables may be inconsistent after a panic: start from a fresh engine.
                 let tablebases = self.engine.tablebases().cloned();
@@ -191,31 +209,65 @@ impl Player {
         }
     }
 
-    /// A move decided without searching: from the book, or from the tables at the root; only
-    /// one of `allowed` when that is not empty.
-    fn known_move(&mut self, pos: &Chess, allowed: &[Move]) -> Option<Decision> {
-        let ok = |m: &Move| allowed.is_empty() || allowed.contains(m);
-        if self.book_enabled
-            && let Some(book) = &self.book
-            && let Some(m) = book.pick(pos, &self.book_options, &mut self.rng)
-            && ok(&m)
-        {
-            return Some(Decision::known(m, 0, Source::Book, None));
-        }
-        let tables = self.engine.tablebases()?;
-        let root = tables
-            .rank_root_moves(pos)
-            .ok()?
-            .into_iter()
-            .find(|r| ok(&r.mv))?;
-        let score = tablebase_score(&root);
-        Some(Decision::known(
-            root.mv,
-            score,
-            Source::Tablebase,
-            Some(root),
-        ))
+    /// A book move for `pos`, only one of `allowed` when that is not empty.
+    fn book_move(&mut self, pos: &Chess, allowed: &[Move]) -> Option<Decision> {
+        let book = self.book.as_ref().filter(|_| self.book_enabled)?;
+        let m = book.pick(pos, &self.book_options, &mut self.rng)?;
+        (allowed.is_empty() || allowed.contains(&m))
+            .then(|| Decision::known(m, 0, Source::Book, None))
     }
+
+    /// What the tables say at the root (among `allowed`, when that is not empty). A won or
+    /// drawn position is searched among the moves that keep the result, so the engine mates
+    /// the way a player would (a mate in two, not the fastest way to the next capture) and
+    /// can never spoil it; a lost one plays the longest resistance the tables know.
+    fn tablebase_root(&self, pos: &Chess, allowed: &[Move]) -> TablebaseRoot {
+        let Some(tables) = self.engine.tablebases() else {
+            return TablebaseRoot::Unknown;
+        };
+        let Ok(ranked) = tables.rank_root_moves(pos) else {
+            return TablebaseRoot::Unknown;
+        };
+        let ranked: Vec<RootMove> = ranked
+            .into_iter()
+            .filter(|r| allowed.is_empty() || allowed.contains(&r.mv))
+            .collect();
+        let Some(best) = ranked.first().cloned() else {
+            return TablebaseRoot::Unknown;
+        };
+        // A win must be converted within the fifty-move rule: only moves that leave room for
+        // it (a margin of ten plies) are left to the search; without room, the tables move.
+        let halfmoves = pos.halfmoves() as i32;
+        let room =
+            |r: &RootMove| r.wdl != Wdl::Win || r.mv.is_zeroing() || halfmoves + r.dtz.abs() <= 90;
+        let keeping: Vec<Move> = ranked
+            .iter()
+            .filter(|r| r.wdl == best.wdl && room(r))
+            .map(|r| r.mv)
+            .collect();
+        let holds = matches!(best.wdl, Wdl::Win | Wdl::CursedWin | Wdl::Draw);
+        if holds && keeping.len() > 1 {
+            TablebaseRoot::SearchAmong(keeping, best)
+        } else {
+            let score = tablebase_score(&best);
+            TablebaseRoot::Play(Box::new(Decision::known(
+                best.mv,
+                score,
+                Source::Tablebase,
+                Some(best),
+            )))
+        }
+    }
+}
+
+/// What the tables decide at the root.
+enum TablebaseRoot {
+    /// Out of the tables' range.
+    Unknown,
+    /// Play this move (the only one that keeps the result, or the longest resistance).
+    Play(Box<Decision>),
+    /// Search among these moves, which keep the result of the best one.
+    SearchAmong(Vec<Move>, RootMove),
 }
 
 /// The text of a caught panic.

@@ -94,6 +94,11 @@ fn announce_known(decision: &Decision, book: Option<&Book>) {
             "info string book move {uci} from {}",
             book.map_or("the book", Book::name)
         )),
+        (Source::Search, Some(root)) => send(&format!(
+            "info string tb {} dtz {}; searched the moves that keep it",
+            root.outcome_word(),
+            root.dtz
+        )),
         (Source::Tablebase, Some(root)) => {
             send(&format!(
                 "info depth 1 score {} tbhits 1 pv {uci}",

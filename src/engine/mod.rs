@@ -174,6 +174,8 @@ impl Engine {
     ) -> SearchResult {
         let level_number = limits.level.unwrap_or(strength::MAX_LEVEL);
         let level = strength::settings(level_number);
+        // A depth asked for is searched to; otherwise a found mate may end the search early.
+        let asked_depth = limits.depth.is_some();
         let mut limits = limits.clone();
         if let Some(cap) = level.depth {
             limits.depth = Some(limits.depth.map_or(cap, |d| d.min(cap)));
@@ -197,6 +199,7 @@ impl Engine {
         .with_noise(level.noise, self.seed)
         .with_table_salt(strength::table_salt(level_number))
         .with_root_moves(&limits.searchmoves)
+        .with_mate_exit(!asked_depth)
         .with_quiescence(!blunders);
         let max_depth = limits.depth.unwrap_or(u32::MAX);
         searcher.run(root, max_depth, on_info)

@@ -66,6 +66,8 @@ pub struct Searcher<'a> {
     table_salt: u64,
     /// The root moves to consider; empty for all (UCI `searchmoves`).
     root_moves: &'a [Move],
+    /// Whether a forced mate found with room to spare ends the iterations.
+    mate_exit: bool,
     /// Index in `keys` of the latest null-move node: repetitions are not sought before it.
     null_floor: usize,
     /// Tablebase probes that returned a value.
@@ -105,6 +107,7 @@ impl<'a> Searcher<'a> {
             quiescence: true,
             table_salt: 0,
             root_moves: &[],
+            mate_exit: true,
             null_floor: 0,
             tb_hits: 0,
         }
@@ -132,6 +135,13 @@ impl<'a> Searcher<'a> {
     /// Restricts the root to `moves` (those that are legal); empty keeps every move.
     pub fn with_root_moves(mut self, moves: &'a [Move]) -> Self {
         self.root_moves = moves;
+        self
+    }
+
+    /// Whether a stable forced mate ends the search before its limits (off when a depth was
+    /// asked for).
+    pub fn with_mate_exit(mut self, on: bool) -> Self {
+        self.mate_exit = on;
         self
     }
 
@@ -226,7 +236,8 @@ impl<'a> Searcher<'a> {
             }
             // A forced mate seen twice with room to spare will not get shorter: deeper
             // iterations would only run up the depth (to 127) for nothing.
-            if score.abs() >= MATE_BOUND
+            if self.mate_exit
+                && score.abs() >= MATE_BOUND
                 && previous == Some(score)
                 && depth >= 2 * (MATE - score.abs()) + 2
             {
