@@ -130,8 +130,9 @@ pub enum MoveError {
     /// The from-square holds the opponent's piece.
     #[error("the piece on {0} is not yours")]
     NotYours(Square),
-    /// A pawn move to the last rank without the piece to promote to.
-    #[error("promotion piece missing: add q, r, b or n (e.g. {0}q)")]
+    /// A pawn move to the last rank without the piece to promote to; holds the move with a
+    /// queen added, as an example.
+    #[error("promotion piece missing: add Q, R, B or N (e.g. {0})")]
     PromotionMissing(String),
     /// Well formed but not a legal move here.
     #[error("{0} is not legal here")]
@@ -453,7 +454,7 @@ impl Game {
                             .and_then(|u| u.to_move(pos).ok())
                             .is_some()
                         {
-                            return Err(MoveError::PromotionMissing(lower));
+                            return Err(MoveError::PromotionMissing(with_q));
                         }
                         return Err(MoveError::Illegal(text.to_string()));
                     }
@@ -469,7 +470,8 @@ impl Game {
             .replace('0', "O")
             .trim_end_matches(['!', '?'])
             .to_string();
-        let cleaned = cleaned.trim_end_matches(['+', '#']);
+        let cleaned = promotion_san(cleaned.trim_end_matches(['+', '#']));
+        let cleaned = cleaned.as_str();
         let parsed = San::from_ascii(cleaned.as_bytes())
             .map_err(|_| MoveError::Malformed(text.to_string()))
             .and_then(|san| {
@@ -478,6 +480,16 @@ impl Game {
                     SanError::IllegalSan => MoveError::Illegal(text.to_string()),
                 })
             });
+        // A pawn reaching the last rank without a piece named: say how to name it.
+        if let Err(MoveError::Illegal(_)) = parsed
+            && cleaned.ends_with(['1', '8'])
+            && cleaned.starts_with(|c: char| ('a'..='h').contains(&c))
+        {
+            let with_q = format!("{cleaned}=Q");
+            if San::from_ascii(with_q.as_bytes()).is_ok_and(|s| s.to_move(pos).is_ok()) {
+                return Err(MoveError::PromotionMissing(with_q));
+            }
+        }
         // A piece letter typed in lower case (`nf3`) is read as upper case when that is the
         // only sensible reading (`bxc3` stays a pawn capture when one is legal).
         match parsed {
@@ -808,6 +820,25 @@ impl Game {
     }
 }
 
+/// SAN promotion as people type it, in the form shakmaty reads: `e8q`, `e8Q` and `e8=q`
+/// become `e8=Q` (`exd8n` becomes `exd8=N`); anything else is unchanged.
+fn promotion_san(san: &str) -> String {
+    let chars: Vec<char> = san.chars().collect();
+    let n = chars.len();
+    if n >= 3
+        && chars[0].is_ascii_lowercase()
+        && ('a'..='h').contains(&chars[0])
+        && "qrbnQRBN".contains(chars[n - 1])
+    {
+        let body: String = chars[..n - 1].iter().collect();
+        let body = body.trim_end_matches('=');
+        if body.ends_with(['1', '8']) {
+            return format!("{body}={}", chars[n - 1].to_ascii_uppercase());
+        }
+    }
+    san.to_string()
+}
+
 /// Index of `color` in White-first arrays (shakmaty numbers Black 0, White 1).
 pub fn side(color: Color) -> usize {
     color.fold_wb(0, 1)
@@ -998,13 +1029,31 @@ mod tests {
         let mut g = Game::from_fen("4k3/P7/8/8/8/8/8/4K2R w K - 0 1").unwrap();
         assert_eq!(
             g.parse_move("a7a8"),
-            Err(MoveError::PromotionMissing("a7a8".into()))
+            Err(MoveError::PromotionMissing("a7a8q".into()))
+        );
+        // SAN without the piece gets the same help.
+        assert_eq!(
+            g.parse_move("a8"),
+            Err(MoveError::PromotionMissing("a8=Q".into()))
         );
         g.play_text("e1g1", None).unwrap();
         assert_eq!(g.sans(), ["O-O"]);
         g.undo();
         g.play_text("a7a8q", None).unwrap();
         assert_eq!(g.sans(), ["a8=Q+"]);
+        // The piece as people type it: with or without `=`, either case.
+        for text in ["a8Q", "a8=Q", "a8q", "a8=q", "a8N", "a8=n+"] {
+            g.undo();
+            let m = g.parse_move(text).unwrap_or_else(|e| panic!("{text}: {e}"));
+            assert!(m.is_promotion(), "{text}");
+            g.play(m, None).unwrap();
+        }
+        assert_eq!(g.sans(), ["a8=N"]);
+        // A capture promotion, and a lower-case piece move that is not one.
+        let g = Game::from_fen("1r2k3/P7/8/8/8/8/8/1N2K3 w - - 0 1").unwrap();
+        assert!(g.parse_move("axb8n").unwrap().is_promotion());
+        assert!(g.parse_move("axb8=R").unwrap().is_promotion());
+        assert_eq!(g.parse_move("nc3").unwrap().role(), Role::Knight);
     }
 
     #[test]

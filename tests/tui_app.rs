@@ -80,16 +80,77 @@ fn moves_in_uci_and_san_and_engine_reply() {
     let (generation, purpose) = search_of(&fx).expect("the engine starts thinking");
     assert_eq!(purpose, Purpose::Play);
     assert!(fx.iter().any(|e| matches!(e, Effect::Autosave)));
-    // Typing while the engine thinks is refused.
+    // Typed while the engine thinks: a premove, played the moment the engine has moved.
     type_line(&mut app, "d2d4");
-    assert!(message(&app).contains("Not your move"), "{}", message(&app));
+    assert!(message(&app).contains("Premove d2d4"), "{}", message(&app));
+    assert_eq!(app.premove.as_deref(), Some("d2d4"));
     let reply = uci(&app, "c7c5");
-    app.update(done(generation, Purpose::Play, Some(reply), -20));
-    assert_eq!(app.game.sans(), ["e4", "c5"]);
-    assert_eq!(app.analysis.score_white, Some(20));
-    let fx = type_line(&mut app, "Nf3");
-    assert_eq!(app.game.sans(), ["e4", "c5", "Nf3"]);
+    let fx = app.update(done(generation, Purpose::Play, Some(reply), -20));
+    assert_eq!(app.game.sans(), ["e4", "c5", "d4"]);
+    let (generation, _) = search_of(&fx).expect("the engine thinks again");
+    assert!(
+        message(&app).is_empty(),
+        "the premove notice is gone: {}",
+        message(&app)
+    );
+    // An illegal premove is cancelled with the reason; Esc cancels one too.
+    type_line(&mut app, "Qh5");
+    app.update(done(generation, Purpose::Play, Some(uci(&app, "d8a5")), 0));
+    assert_eq!(app.game.ply(), 4);
+    assert!(
+        message(&app).contains("Premove Qh5 cancelled"),
+        "{}",
+        message(&app)
+    );
+    let fx = type_line(&mut app, "Bd2");
+    assert_eq!(app.game.sans(), ["e4", "c5", "d4", "Qa5+", "Bd2"]);
     assert!(search_of(&fx).is_some());
+    type_line(&mut app, "Nf3");
+    assert!(app.premove.is_some());
+    app.update(key(KeyCode::Esc));
+    assert!(app.premove.is_none());
+}
+
+#[test]
+fn the_input_line_helps_where_moves_clash() {
+    let mut app = app_hh();
+    // A square holding one of your pieces selects it rather than failing as a move.
+    type_line(&mut app, "e2");
+    assert!(message(&app).contains("e2 selected"), "{}", message(&app));
+    assert_eq!(app.selected().map(|s| s.to_string()).as_deref(), Some("e2"));
+    assert_eq!(app.game.ply(), 0);
+    app.update(key(KeyCode::Esc));
+    // A move typed while browsing an earlier position is not played there, or silently here.
+    type_line(&mut app, "e4");
+    type_line(&mut app, "e5");
+    app.update(key(KeyCode::Left));
+    assert!(app.view.is_some());
+    type_line(&mut app, "Nf3");
+    assert_eq!(app.game.ply(), 2);
+    assert!(
+        message(&app).contains("earlier position"),
+        "{}",
+        message(&app)
+    );
+    assert!(app.view.is_none(), "back to the game");
+    type_line(&mut app, "Nf3");
+    assert_eq!(app.game.ply(), 3);
+    // SAN promotion without the piece gets the same help as UCI.
+    let mut app = App::new(
+        Settings {
+            white: Side::Human,
+            black: Side::Human,
+            ..Settings::default()
+        },
+        Game::from_fen("4k3/P7/8/8/8/8/8/4K3 w - - 0 1").unwrap(),
+        Mode::Play,
+        false,
+    );
+    type_line(&mut app, "a8");
+    assert!(message(&app).contains("e.g. a8=Q"), "{}", message(&app));
+    type_line(&mut app, "a8q");
+    assert_eq!(app.game.sans(), ["a8=Q+"]);
+    assert!(message(&app).is_empty(), "the error went with the move");
 }
 
 #[test]

@@ -84,6 +84,10 @@ impl App {
             self.say(format!("{uci} is not legal here"), Tone::Error);
             return;
         }
+        // What was said about the position before (a hint, an error) is stale now.
+        if !self.message_fresh {
+            self.message = None;
+        }
         if self
             .draw_offer
             .is_some_and(|(c, ply)| c != mover && ply + 1 < self.game.ply())
@@ -91,9 +95,6 @@ impl App {
             self.draw_offer = None;
         }
         self.after_change(fx);
-        if !self.game.is_over() && self.message.as_ref().is_some_and(|m| m.1 == Tone::Error) {
-            self.message = None;
-        }
     }
 
     /// Bookkeeping after the move list changed: new generation, clocks, engine, end of game.
@@ -109,10 +110,26 @@ impl App {
         self.restart_clock();
         self.last_move_at = Instant::now();
         if self.game.is_over() {
+            self.premove = None;
             self.game_over(fx);
         } else {
             fx.push(Effect::Autosave);
             self.maybe_search(fx);
+            self.try_premove(fx);
+        }
+    }
+
+    /// Plays the move typed while the engine thought, now that it is the person's turn.
+    fn try_premove(&mut self, fx: &mut Vec<Effect>) {
+        if !self.human_to_move() {
+            return;
+        }
+        let Some(text) = self.premove.take() else {
+            return;
+        };
+        match self.game.parse_move(&text) {
+            Ok(m) => self.play_move(m, fx),
+            Err(e) => self.say(format!("Premove {text} cancelled: {e}"), Tone::Error),
         }
     }
 

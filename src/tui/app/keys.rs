@@ -87,6 +87,7 @@ impl App {
                 self.input.clear();
                 self.view = None;
                 self.message = None;
+                self.premove = None;
             }
             KeyCode::Enter => {
                 let text = std::mem::take(&mut self.input);
@@ -200,13 +201,53 @@ impl App {
             self.say("The game is over: type new to play again.", Tone::Error);
             return;
         }
-        if !self.human_to_move() {
+        if self.view.take().is_some() {
             self.say(
-                format!(
-                    "Not your move: the engine plays {}.",
-                    color_name(self.game.turn())
-                ),
+                "That was an earlier position: back to the game now; type the move again.",
                 Tone::Error,
+            );
+            return;
+        }
+        let vs_engine = self.settings.side(self.game.turn()).is_human()
+            != self.settings.side(!self.game.turn()).is_human();
+        if !self.human_to_move() {
+            if vs_engine {
+                // A premove: tried the moment the engine has moved.
+                self.premove = Some(text.to_string());
+                self.say(
+                    format!(
+                        "Premove {text}: played after the engine's move if legal (Esc cancels)."
+                    ),
+                    Tone::Info,
+                );
+            } else {
+                self.say(
+                    format!(
+                        "Not your move: the engine plays {}.",
+                        color_name(self.game.turn())
+                    ),
+                    Tone::Error,
+                );
+            }
+            return;
+        }
+        // A square alone with one of your pieces on it selects it (its targets light up).
+        let own = text.trim().parse::<Square>().ok().filter(|&sq| {
+            let pos = self.game.position();
+            pos.board()
+                .piece_at(sq)
+                .is_some_and(|p| p.color == pos.turn())
+        });
+        if let Some(from) = own {
+            self.input = from.to_string();
+            let example = self
+                .targets()
+                .first()
+                .map(|t| format!(" (e.g. {from}{t})"))
+                .unwrap_or_default();
+            self.say(
+                format!("{from} selected: type or click its target{example}."),
+                Tone::Info,
             );
             return;
         }

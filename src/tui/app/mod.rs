@@ -166,6 +166,10 @@ pub struct App {
     pub ask_again: bool,
     /// A question waiting for y or n.
     pub confirm: Option<Confirm>,
+    /// The message was set by the action being applied (older ones clear when a move is made).
+    message_fresh: bool,
+    /// A move typed while the engine was thinking, tried as soon as it is the person's turn.
+    pub premove: Option<String>,
     /// Watch mode paused.
     pub paused: bool,
     /// Watch mode: the least time between moves.
@@ -220,6 +224,8 @@ impl App {
             view: None,
             ask_again: false,
             confirm: None,
+            message_fresh: false,
+            premove: None,
             paused: false,
             min_delay: Duration::ZERO,
             generation: 1,
@@ -260,6 +266,7 @@ impl App {
     /// Sets the message line.
     pub fn say(&mut self, text: impl Into<String>, tone: Tone) {
         self.message = Some((text.into(), tone));
+        self.message_fresh = true;
     }
 
     /// Whether an engine (Knightfall or another) moves for `color`.
@@ -274,6 +281,7 @@ impl App {
     /// Applies one action and returns what the runner must do.
     pub fn update(&mut self, action: Action) -> Vec<Effect> {
         let mut fx = Vec::new();
+        self.message_fresh = false;
         match action {
             Action::Key(key) => self.on_key(key, &mut fx),
             Action::Click(sq) => self.on_click(sq, &mut fx),
