@@ -678,3 +678,42 @@ fn leaving_the_setup_resumes_a_watched_game() {
     assert_eq!(app.screen, Screen::Game);
     assert!(search_of(&fx).is_some(), "Black thinks again");
 }
+
+#[test]
+fn undo_after_the_end_reopens_the_game_with_the_clocks_held() {
+    let settings = Settings {
+        white: Side::Human,
+        black: Side::Engine,
+        tc: "1s+0".into(),
+        ..Settings::default()
+    };
+    let mut app = App::new(settings, Game::new(), Mode::Play, false);
+    let fx = type_line(&mut app, "e4");
+    let (generation, _) = search_of(&fx).unwrap();
+    app.update(done(generation, Purpose::Play, Some(uci(&app, "e7e5")), 0));
+    // White's second runs out.
+    std::thread::sleep(std::time::Duration::from_millis(1100));
+    let fx = app.update(Action::Tick);
+    assert_eq!(app.game.outcome().unwrap().reason, Reason::Time);
+    assert!(
+        fx.iter().any(|e| matches!(e, Effect::Archive(_))),
+        "kept as it ended"
+    );
+    // Undo reopens the position before the last move pair, says so, and holds the clocks.
+    app.update(ctrl('z'));
+    assert!(!app.game.is_over());
+    assert_eq!(app.game.ply(), 0);
+    assert!(
+        message(&app).contains("saved as it was"),
+        "{}",
+        message(&app)
+    );
+    std::thread::sleep(std::time::Duration::from_millis(1100));
+    app.update(Action::Tick);
+    assert!(!app.game.is_over(), "no flag while the clocks wait");
+    assert!(!app.needs_ticks());
+    // The next move starts them again.
+    let fx = type_line(&mut app, "d4");
+    assert!(search_of(&fx).is_some());
+    assert!(app.needs_ticks());
+}

@@ -159,8 +159,9 @@ pub fn archive(game: &Game, paths: &Paths) -> Result<Option<PathBuf>> {
     unreachable!("some numbered name is free")
 }
 
-/// Whether `path` holds an earlier or later state of `game`: the same start and players, and
-/// one move list a beginning of the other.
+/// Whether `path` holds an earlier state of `game` (the same start and players, its moves a
+/// beginning of the game's): then it may be replaced. A longer or different game there (one
+/// that ended before moves were taken back) keeps its file.
 fn same_game(path: &Path, game: &Game) -> bool {
     let Ok(saved) = fs::read_to_string(path)
         .map_err(anyhow::Error::from)
@@ -169,8 +170,10 @@ fn same_game(path: &Path, game: &Game) -> bool {
         return false;
     };
     let (a, b) = (saved.moves(), game.moves());
-    let n = a.len().min(b.len());
-    saved.started == game.started && saved.names == game.names && a[..n] == b[..n]
+    saved.started == game.started
+        && saved.names == game.names
+        && a.len() <= b.len()
+        && a == &b[..a.len()]
 }
 
 /// Loads the in-progress game for `--resume`. A file that cannot be read is moved aside (and

@@ -19,6 +19,8 @@ impl App {
     pub fn thinking_time(&self) -> Duration {
         if let Some((_, thought)) = self.queued {
             thought
+        } else if self.clock_held {
+            Duration::ZERO
         } else if self.clock_stopped() {
             self.paused_spent
         } else {
@@ -26,9 +28,10 @@ impl App {
         }
     }
 
-    /// Paused with nothing running: the clocks stand still.
+    /// Paused with nothing running, or held after a finished game was reopened: the clocks
+    /// stand still.
     pub(super) fn clock_stopped(&self) -> bool {
-        self.paused && self.pending.is_none()
+        self.paused && self.pending.is_none() || self.clock_held
     }
 
     /// Starts the side to move's thinking time from zero.

@@ -198,6 +198,7 @@ impl App {
             self.say("Nothing to undo.", Tone::Error);
             return;
         }
+        let was_over = self.game.is_over();
         self.game.undo();
         let humans = Color::ALL.iter().any(|&c| !self.is_engine(c));
         // Against the engine, take back its reply and your move together.
@@ -208,13 +209,25 @@ impl App {
         self.ask_again = false;
         self.draw_offer = None;
         self.analysis = Analysis::default();
-        self.say("Move taken back.", Tone::Info);
+        self.premove = None;
         self.generation += 1;
         if self.pending.take().is_some() {
             fx.push(Effect::Stop);
         }
         self.queued = None;
         self.restart_clock();
+        if was_over {
+            // The finished game is kept as it ended; play goes on from before its last move,
+            // and nobody's clock runs until the next move is made.
+            self.clock_held = true;
+            self.say(
+                "The game had ended and is saved as it was; play goes on from before the last \
+                 move, and the clocks start with the next move.",
+                Tone::Info,
+            );
+        } else {
+            self.say("Move taken back.", Tone::Info);
+        }
         fx.push(Effect::Autosave);
         self.maybe_search(fx);
     }

@@ -24,6 +24,7 @@ impl App {
             fx.push(Effect::Archive(Box::new(self.game.clone())));
         }
         self.game = game;
+        self.clock_held = false;
         self.name_players();
         self.view = None;
         self.ask_again = false;
@@ -102,6 +103,7 @@ impl App {
         self.generation += 1;
         // A question about the position before is void now.
         self.confirm = None;
+        self.clock_held = false;
         if self.pending.take().is_some() {
             fx.push(Effect::Stop);
         }

@@ -170,6 +170,8 @@ pub struct App {
     message_fresh: bool,
     /// A move typed while the engine was thinking, tried as soon as it is the person's turn.
     pub premove: Option<String>,
+    /// The clocks wait for the next move (a finished game was reopened by undo).
+    clock_held: bool,
     /// Watch mode paused.
     pub paused: bool,
     /// Watch mode: the least time between moves.
@@ -226,6 +228,7 @@ impl App {
             confirm: None,
             message_fresh: false,
             premove: None,
+            clock_held: false,
             paused: false,
             min_delay: Duration::ZERO,
             generation: 1,
