@@ -340,7 +340,8 @@ fn archived(home: &Path) -> Vec<String> {
         .map(|d| d.filter_map(|e| e.ok()).map(|e| e.path()).collect())
         .unwrap_or_default();
     files.retain(|p: &std::path::PathBuf| {
-        p.extension().is_some_and(|e| e == "pgn") && !p.ends_with("current.pgn")
+        let name = p.file_name().unwrap().to_string_lossy();
+        p.extension().is_some_and(|e| e == "pgn") && !name.starts_with("current")
     });
     files.sort();
     files
@@ -558,6 +559,56 @@ fn closing_the_terminal_exits_cleanly_and_keeps_the_game() {
     assert_eq!(
         hang_up(&home, "", &["play", "--setup"]).as_deref(),
         Some("0")
+    );
+    let _ = std::fs::remove_dir_all(&home);
+}
+
+#[test]
+fn two_running_games_keep_separate_autosaves() {
+    let home = temp_home("two");
+    let script = format!("\"$KNIGHTFALL_BIN\" play --white human --black human{STTY_AFTER}");
+    let mut first = start(&home, &script);
+    first.wait_for("the first frame", 20, |s| s.text().contains("move>"));
+    first.send(b"d4\r");
+    first.wait_for("the first autosave", 10, |_| saved_plies(&home) == Some(1));
+    let mut second = start(&home, &script);
+    second.wait_for_screen("the warning", 20, |sc| sc.contains("Another Knightfall"));
+    second.send(b"e4\r");
+    second.send(b"e5\r");
+    let own = |home: &Path| -> Option<String> {
+        std::fs::read_dir(home.join("games"))
+            .ok()?
+            .filter_map(|e| e.ok())
+            .map(|e| e.path())
+            .find(|p| {
+                let name = p.file_name().unwrap().to_string_lossy().into_owned();
+                name.starts_with("current-") && !name.starts_with("current-damaged")
+            })
+            .and_then(|p| std::fs::read_to_string(p).ok())
+    };
+    second.wait_for("the second autosave", 10, |_| {
+        own(&home).is_some_and(|t| t.contains("1. e4 e5"))
+    });
+    // The first game's autosave is untouched by the second game.
+    first.send(b"Nf6\r");
+    first.wait_for("the first game's move", 10, |_| {
+        saved_plies(&home) == Some(2)
+    });
+    assert!(
+        saved_pgn(&home).contains("1. d4 Nf6"),
+        "{}",
+        saved_pgn(&home)
+    );
+    for s in [&mut first, &mut second] {
+        s.send(b"\x11");
+        s.wait_for("the shell", 20, |s| s.text().contains("DONE"));
+    }
+    let games = archived(&home);
+    assert!(games.iter().any(|g| g.contains("1. d4 Nf6")), "{games:?}");
+    assert!(games.iter().any(|g| g.contains("1. e4 e5")), "{games:?}");
+    assert!(
+        !home.join("games/current.lock").exists(),
+        "the lock goes with its game"
     );
     let _ = std::fs::remove_dir_all(&home);
 }

@@ -17,33 +17,86 @@ pub struct Paths {
     pub config: PathBuf,
     /// Directory for saved games.
     pub data: PathBuf,
+    /// Where this instance autosaves its game: `current.pgn`, unless another running Knightfall
+    /// holds that (see [`AutosaveSlot`]).
+    pub autosave: PathBuf,
 }
 
 impl Paths {
     /// The paths for this user.
     pub fn get() -> Paths {
-        if let Some(home) = std::env::var_os("KNIGHTFALL_HOME") {
+        let (config, data) = if let Some(home) = std::env::var_os("KNIGHTFALL_HOME") {
             let home = PathBuf::from(home);
-            return Paths {
-                config: home.join("config.toml"),
-                data: home.join("games"),
-            };
-        }
-        match directories::ProjectDirs::from("", "", "knightfall") {
-            Some(dirs) => Paths {
-                config: dirs.config_dir().join("config.toml"),
-                data: dirs.data_dir().join("games"),
-            },
-            None => Paths {
-                config: PathBuf::from("knightfall.toml"),
-                data: PathBuf::from("knightfall-games"),
-            },
+            (home.join("config.toml"), home.join("games"))
+        } else {
+            match directories::ProjectDirs::from("", "", "knightfall") {
+                Some(dirs) => (
+                    dirs.config_dir().join("config.toml"),
+                    dirs.data_dir().join("games"),
+                ),
+                None => (
+                    PathBuf::from("knightfall.toml"),
+                    PathBuf::from("knightfall-games"),
+                ),
+            }
+        };
+        Paths {
+            autosave: data.join("current.pgn"),
+            config,
+            data,
         }
     }
 
     /// The in-progress game, rewritten after every move (for `--resume` and crashes).
     pub fn current(&self) -> PathBuf {
         self.data.join("current.pgn")
+    }
+}
+
+/// This instance's claim on the autosave: `current.pgn` with a lock file naming our process,
+/// or, when another running Knightfall holds it, a file of our own (`current-PID.pgn`), so
+/// that two games never overwrite each other. The lock goes when the claim is dropped.
+pub struct AutosaveSlot {
+    /// The file to autosave to.
+    pub path: PathBuf,
+    /// The process that holds `current.pgn`, when it is not us.
+    pub held_by: Option<u32>,
+    lock: Option<PathBuf>,
+}
+
+impl AutosaveSlot {
+    /// Claims `current.pgn` if no running Knightfall holds it.
+    pub fn claim(paths: &Paths) -> AutosaveSlot {
+        let lock = paths.data.join("current.lock");
+        let me = std::process::id();
+        let _ = fs::create_dir_all(&paths.data);
+        let holder = fs::read_to_string(&lock)
+            .ok()
+            .and_then(|t| t.trim().parse::<u32>().ok())
+            .filter(|&pid| pid != me && Path::new(&format!("/proc/{pid}")).exists());
+        match holder {
+            Some(pid) => AutosaveSlot {
+                path: paths.data.join(format!("current-{me}.pgn")),
+                held_by: Some(pid),
+                lock: None,
+            },
+            None => {
+                let ours = fs::write(&lock, format!("{me}\n")).is_ok();
+                AutosaveSlot {
+                    path: paths.current(),
+                    held_by: None,
+                    lock: ours.then_some(lock),
+                }
+            }
+        }
+    }
+}
+
+impl Drop for AutosaveSlot {
+    fn drop(&mut self) {
+        if let Some(lock) = &self.lock {
+            let _ = fs::remove_file(lock);
+        }
     }
 }
 

@@ -111,7 +111,7 @@ impl Trace {
 /// Runs the terminal game until the player quits.
 pub fn run(opts: Options) -> Result<()> {
     let t0 = Instant::now();
-    let paths = Paths::get();
+    let mut paths = Paths::get();
     let mut game = opts.game.clone().unwrap_or_default();
     if opts.game.is_none()
         && let Some(fen) = &opts.start_fen
@@ -123,6 +123,9 @@ pub fn run(opts: Options) -> Result<()> {
     }
     // An autosave that cannot be read is kept aside, not overwritten by the next game.
     let damaged = files::keep_damaged_autosave(&paths);
+    // Another running Knightfall keeps its autosave; this one writes its own.
+    let slot = files::AutosaveSlot::claim(&paths);
+    paths.autosave = slot.path.clone();
     let mut app = App::new(opts.settings.clone(), game, opts.mode, opts.setup);
     if opts.setup && opts.game.is_none() {
         // The new-game screen offers the unfinished game, if there is one.
@@ -134,6 +137,12 @@ pub fn run(opts: Options) -> Result<()> {
         app.think_ms = ms;
     }
     let (player, mut warnings) = open_player(&opts);
+    if let Some(pid) = slot.held_by {
+        warnings.push(format!(
+            "Another Knightfall (process {pid}) is playing; this game autosaves to {}",
+            slot.path.display()
+        ));
+    }
     if let Some((aside, why)) = damaged {
         warnings.push(format!(
             "The autosaved game could not be read ({why}); it is kept as {}",
@@ -153,8 +162,13 @@ pub fn run(opts: Options) -> Result<()> {
     runner.stop();
     let game = &runner.app.game;
     let saved = files::archive(game, &paths);
-    if game.ply() > 0 {
-        let _ = write_atomic(&paths.current(), &game.to_pgn());
+    if slot.held_by.is_some() {
+        // A second instance's own autosave is not resumable; the game is in its archive file.
+        if saved.as_ref().is_ok() {
+            let _ = std::fs::remove_file(&paths.autosave);
+        }
+    } else if game.ply() > 0 {
+        let _ = write_atomic(&paths.autosave, &game.to_pgn());
     }
     result?;
     // The terminal may be gone (SIGHUP): a line nobody can read is not an error.

@@ -144,7 +144,7 @@ impl Runner {
                 }
             }
             Effect::Autosave => {
-                if let Err(e) = write_atomic(&paths.current(), &app.game.to_pgn()) {
+                if let Err(e) = write_atomic(&paths.autosave, &app.game.to_pgn()) {
                     app.say(format!("Autosave failed: {e:#}"), Tone::Error);
                 }
             }
