@@ -348,6 +348,30 @@ impl Game {
             .expect("a game always has its start position")
     }
 
+    /// Pieces each side has taken so far, White's haul first, by role (pawn, knight, bishop,
+    /// rook, queen), counted against the game's start position (a promoted pawn counts as
+    /// the piece it became).
+    pub fn captured(&self) -> [[u32; 5]; 2] {
+        const ROLES: [Role; 5] = [
+            Role::Pawn,
+            Role::Knight,
+            Role::Bishop,
+            Role::Rook,
+            Role::Queen,
+        ];
+        let count = |pos: &Chess, color: Color, role: Role| {
+            (pos.board().by_color(color) & pos.board().by_role(role)).count() as u32
+        };
+        let (start, now) = (&self.positions[0], self.position());
+        let mut taken = [[0; 5]; 2];
+        for (i, taker) in [Color::White, Color::Black].into_iter().enumerate() {
+            for (j, &role) in ROLES.iter().enumerate() {
+                taken[i][j] = count(start, !taker, role).saturating_sub(count(now, !taker, role));
+            }
+        }
+        taken
+    }
+
     /// The FEN of the start position when it is not the standard one.
     pub fn start_fen(&self) -> Option<&str> {
         self.start_fen.as_deref()

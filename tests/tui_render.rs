@@ -253,3 +253,86 @@ fn scores_read_as_a_player_expects() {
     assert_eq!(format_score(TB_WIN - 7), "TB 1-0");
     assert_eq!(format_score(-TB_WIN + 7), "TB 0-1");
 }
+
+#[test]
+fn captured_pieces_and_the_material_lead_beside_the_board() {
+    let mut app = new_app(Side::Human, Side::Human, false);
+    for m in ["e4", "d5", "exd5"] {
+        type_line(&mut app, m);
+    }
+    let screen = render(&app, 80, 24);
+    assert!(screen.contains("│Taken ♟ | -  White +1"), "{screen}");
+    for m in ["Nf6", "Nc3", "Nxd5", "Nxd5", "Qxd5"] {
+        type_line(&mut app, m);
+    }
+    let screen = render(&app, 80, 24);
+    assert!(screen.contains("│Taken ♞♟ | ♘♙ "), "{screen}");
+    assert!(!screen.contains(" +"), "level material: {screen}");
+    let mut ascii = new_app(Side::Human, Side::Human, true);
+    for m in ["e4", "d5", "exd5", "Qxd5", "Nc3", "Qxa2", "Rxa2"] {
+        type_line(&mut ascii, m);
+    }
+    let screen = render(&ascii, 80, 24);
+    assert!(screen.contains("│Taken qp | PP  White +8"), "{screen}");
+}
+
+#[test]
+fn the_engine_s_line_stays_hidden_on_the_person_s_turn() {
+    let mut app = new_app(Side::Human, Side::Engine, false);
+    let fx = type_line(&mut app, "e4");
+    let generation = fx
+        .iter()
+        .find_map(|e| match e {
+            Effect::Search(r) => Some(r.generation),
+            _ => None,
+        })
+        .unwrap();
+    let pv = ["c7c5", "g1f3", "d7d6"];
+    let mut pos = app.game.position().clone();
+    let mut moves = Vec::new();
+    for text in pv {
+        let m = text
+            .parse::<shakmaty::uci::UciMove>()
+            .unwrap()
+            .to_move(&pos)
+            .unwrap();
+        shakmaty::Position::play_unchecked(&mut pos, m);
+        moves.push(m);
+    }
+    app.update(Action::Engine(EngineEvent::Info {
+        generation,
+        info: Info {
+            depth: 10,
+            seldepth: 14,
+            score: 30,
+            nodes: 50_000,
+            nps: 1_000_000,
+            time_ms: 50,
+            hashfull: 1,
+            tb_hits: 0,
+            pv: moves.clone(),
+        },
+    }));
+    // While it thinks, its thinking is on show.
+    assert!(render(&app, 80, 24).contains("PV 1... c5 2. Nf3 d6"));
+    app.update(Action::Engine(EngineEvent::Done {
+        generation,
+        purpose: knightfall::tui::job::Purpose::Play,
+        best: Some(moves[0]),
+        score: 30,
+        source: knightfall::player::Source::Search,
+        note: None,
+    }));
+    // Its move is shown; what it expects of the person is not, until asked (Ctrl-V).
+    let screen = render(&app, 80, 24);
+    assert!(
+        screen.contains("PV 1... c5 (^V shows the line)"),
+        "{screen}"
+    );
+    assert!(!screen.contains("Nf3"), "{screen}");
+    app.update(Action::Key(KeyEvent::new(
+        KeyCode::Char('v'),
+        KeyModifiers::CONTROL,
+    )));
+    assert!(render(&app, 80, 24).contains("PV 1... c5 2. Nf3 d6"));
+}

@@ -17,6 +17,11 @@ impl App {
             }
             "help" => self.show_help = true,
             "flip" => self.flipped = !self.flipped,
+            "line" => {
+                self.reveal_line = !self.reveal_line;
+                let what = if self.reveal_line { "shown" } else { "hidden" };
+                self.say(format!("The engine's expected line is {what}."), Tone::Info);
+            }
             "fen" => {
                 let fen = self.game.fen();
                 self.say(format!("FEN: {fen}"), Tone::Info);

@@ -14,6 +14,17 @@ use crate::player::Source;
 use crate::tui::job::{EngineEvent, Mover, Purpose, Request};
 
 impl App {
+    /// Whether the panel keeps the engine's expected line to itself: in a game against it, on
+    /// the person's turn, unless they asked to see it (a hint, or Ctrl-V).
+    pub fn line_hidden(&self) -> bool {
+        let turn = self.game.turn();
+        self.mode == Mode::Play
+            && !self.reveal_line
+            && !self.game.is_over()
+            && self.settings.side(turn).is_human()
+            && !self.settings.side(!turn).is_human()
+    }
+
     /// Starts the engine when it is its turn and nothing holds it back.
     pub(super) fn maybe_search(&mut self, fx: &mut Vec<Effect>) {
         if self.screen != Screen::Game
@@ -45,6 +56,9 @@ impl App {
             ..Analysis::default()
         };
         let turn = pos.turn();
+        // A hint's line is what was asked for; the engine's own line would give away what it
+        // expects the person to play, so it stays hidden until asked for.
+        self.reveal_line = purpose == Purpose::Hint;
         // The engine's side: the mover, or for a draw offer the side that did not offer.
         let engine_side = if self.is_engine(turn) { turn } else { !turn };
         let (mover, level) = match purpose {

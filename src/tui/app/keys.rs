@@ -38,6 +38,7 @@ impl App {
                 KeyCode::Char('e') => "fen",
                 KeyCode::Char('l') => "moves",
                 KeyCode::Char('p') => "pause",
+                KeyCode::Char('v') => "line",
                 _ => return,
             };
             self.command(word, None, fx);
@@ -185,9 +186,9 @@ impl App {
             None => (text, None),
         };
         let lower = word.to_ascii_lowercase();
-        const WORDS: [&str; 16] = [
+        const WORDS: [&str; 17] = [
             "new", "undo", "flip", "hint", "resign", "draw", "save", "fen", "moves", "help",
-            "quit", "exit", "pause", "resume", "step", "q",
+            "quit", "exit", "pause", "resume", "step", "q", "line",
         ];
         if WORDS.contains(&lower.as_str()) {
             self.command(&lower, arg, fx);

@@ -172,6 +172,8 @@ pub struct App {
     pub premove: Option<String>,
     /// The clocks wait for the next move (a finished game was reopened by undo).
     clock_held: bool,
+    /// The person asked to see the engine's expected line (Ctrl-V), or it is a hint's.
+    pub reveal_line: bool,
     /// Watch mode paused.
     pub paused: bool,
     /// Watch mode: the least time between moves.
@@ -229,6 +231,7 @@ impl App {
             message_fresh: false,
             premove: None,
             clock_held: false,
+            reveal_line: false,
             paused: false,
             min_delay: Duration::ZERO,
             generation: 1,

@@ -46,6 +46,22 @@ pub fn white_share(score_white: i32) -> f64 {
     }
 }
 
+/// The engine's own move of a principal variation (`1... c5`), with the rest hidden.
+fn shown_line(pv: &str) -> String {
+    let mut words = pv.split_whitespace();
+    let first: Vec<&str> = match words.next() {
+        Some(w) if w.ends_with('.') => words.next().map_or(vec![w], |m| vec![w, m]),
+        Some(w) => vec![w],
+        None => return String::new(),
+    };
+    let hidden = if pv.split_whitespace().count() > first.len() {
+        " (^V shows the line)"
+    } else {
+        ""
+    };
+    format!("{}{hidden}", first.join(" "))
+}
+
 /// Draws the panel.
 pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     let a = &app.analysis;
@@ -98,7 +114,11 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     ]));
     lines.push(Line::from(vec![
         Span::styled("PV ", bold()),
-        Span::raw(a.pv.clone()),
+        Span::raw(if app.line_hidden() {
+            shown_line(&a.pv)
+        } else {
+            a.pv.clone()
+        }),
     ]));
     frame.render_widget(block, area);
     frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: true }), inner);

@@ -72,7 +72,46 @@ pub fn draw_status(frame: &mut Frame, area: Rect, app: &App) {
         }
     }
     frame.render_widget(block, area);
-    frame.render_widget(Paragraph::new(Line::from(spans)), inner);
+    frame.render_widget(
+        Paragraph::new(vec![Line::from(spans), captured_line(app)]),
+        inner,
+    );
+}
+
+/// What each side has taken, and who is ahead in material: `Taken ♟♟♞ | ♙  White +5`.
+pub fn captured_line(app: &App) -> Line<'static> {
+    const VALUES: [i32; 5] = [1, 3, 3, 5, 9];
+    let taken = app.game.captured();
+    let glyphs = |side: usize| -> String {
+        // White takes Black's pieces and the other way round.
+        let set: [&str; 5] = match (side, app.settings.ascii) {
+            (0, false) => ["♟", "♞", "♝", "♜", "♛"],
+            (1, false) => ["♙", "♘", "♗", "♖", "♕"],
+            (0, true) => ["p", "n", "b", "r", "q"],
+            _ => ["P", "N", "B", "R", "Q"],
+        };
+        (0..5)
+            .rev()
+            .map(|j| set[j].repeat(taken[side][j] as usize))
+            .collect()
+    };
+    let worth = |side: usize| -> i32 { (0..5).map(|j| VALUES[j] * taken[side][j] as i32).sum() };
+    let lead = worth(0) - worth(1);
+    let ahead = match lead {
+        0 => String::new(),
+        n if n > 0 => format!("  White +{n}"),
+        n => format!("  Black +{}", -n),
+    };
+    let (white, black) = (glyphs(0), glyphs(1));
+    if white.is_empty() && black.is_empty() {
+        return Line::raw("");
+    }
+    let none = |s: String| if s.is_empty() { "-".to_string() } else { s };
+    let (white, black) = (none(white), none(black));
+    Line::from(vec![
+        Span::styled("Taken ", bold()),
+        Span::raw(format!("{white} | {black}{ahead}")),
+    ])
 }
 
 /// Draws the message line.
@@ -104,14 +143,27 @@ pub fn draw_input(frame: &mut Frame, area: Rect, app: &App) {
     }
 }
 
-/// The footer listing the keys.
+/// The footer: the keys that apply now.
 pub fn footer_text(app: &App) -> &'static str {
+    if app.confirm.is_some() {
+        return "y yes  n no";
+    }
+    if app.game.is_over() {
+        return if app.ask_again {
+            "y play again  n no  ^N new game  ^Z undo  ^S save  ←→ browse  ? help  ^Q quit"
+        } else {
+            "^N new game  ^Z undo  ^S save  ←→ browse  ? help  ^Q quit"
+        };
+    }
+    if app.premove.is_some() {
+        return "Esc cancel the premove  ? help  ^Q quit";
+    }
     match app.mode {
         Mode::Watch => {
             "? help  ^Q quit  space pause  > step  ^Z undo  ^F flip  ^S save  ^N new  ^E fen  ←→ browse"
         }
         Mode::Play => {
-            "? help ^Q quit ^Z undo ^F flip ^T hint ^D draw ^R resign ^S save ^N new ^L moves ^E fen ←→ browse"
+            "? help ^Q quit ^Z undo ^F flip ^T hint ^D draw ^R resign ^S save ^N new ^L moves ^V line ←→ browse"
         }
     }
 }

@@ -50,7 +50,7 @@ pub fn draw(frame: &mut Frame, app: &App) {
             .split(main);
         board::draw(frame, cols[0], app);
         let side = Layout::vertical([
-            Constraint::Length(3),
+            Constraint::Length(4),
             Constraint::Length(8),
             Constraint::Min(3),
         ])
