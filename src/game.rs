@@ -372,6 +372,12 @@ impl Game {
         taken
     }
 
+    /// The opening the game reached: the last named position of it (lichess's table), so a
+    /// transposition is named too.
+    pub fn opening(&self) -> Option<crate::openings::Opening> {
+        crate::openings::classify(&self.positions)
+    }
+
     /// The FEN of the start position when it is not the standard one.
     pub fn start_fen(&self) -> Option<&str> {
         self.start_fen.as_deref()
@@ -725,6 +731,10 @@ impl Game {
         }
         if let Some(clocks) = &self.clocks {
             tag(&mut out, "TimeControl", &clocks.tc.pgn());
+        }
+        if let Some(opening) = self.opening() {
+            tag(&mut out, "ECO", opening.eco);
+            tag(&mut out, "Opening", opening.name);
         }
         let termination = match (self.outcome, &self.recorded_termination) {
             (Some(o), Some(text)) if o.reason == Reason::Recorded => Some(text.clone()),

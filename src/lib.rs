@@ -10,6 +10,7 @@ pub mod engine;
 pub mod external;
 pub mod game;
 pub mod memory;
+pub mod openings;
 pub mod player;
 pub mod tablebase;
 pub mod tui;

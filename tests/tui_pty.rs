@@ -370,6 +370,13 @@ fn every_game_that_ends_is_kept_the_moment_it_ends() {
         games[0]
     );
     assert!(games[0].contains("2. g4 Qh4# 0-1"), "{}", games[0]);
+    // The opening, named by lichess's table.
+    assert!(games[0].contains("[ECO \"A00\"]"), "{}", games[0]);
+    assert!(
+        games[0].contains("[Opening \"Barnes Opening: Fool's Mate\"]"),
+        "{}",
+        games[0]
+    );
     // Play again: the next game's moves do not touch the finished one.
     s.send(b"y");
     s.send(b"e4\r");
@@ -393,6 +400,10 @@ fn every_game_that_ends_is_kept_the_moment_it_ends() {
     assert!(
         second.contains("[Termination \"White won by resignation\"]")
             || second.contains("[Termination \"Black won by resignation\"]"),
+        "{second}"
+    );
+    assert!(
+        second.contains("[Opening \"King's Pawn Game\"]"),
         "{second}"
     );
     let _ = std::fs::remove_dir_all(&home);

@@ -11,7 +11,14 @@ use crate::tui::app::App;
 
 /// Draws the list.
 pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
-    let block = Block::default().borders(Borders::ALL).title(" Moves ");
+    // The opening of the position shown (the game so far, or up to the browsed move).
+    let title =
+        match crate::openings::classify((0..=app.shown_ply()).map(|ply| app.game.position_at(ply)))
+        {
+            Some(o) => format!(" {} {} ", o.eco, o.name),
+            None => " Moves ".to_string(),
+        };
+    let block = Block::default().borders(Borders::ALL).title(title);
     let inner = block.inner(area);
     let sans = app.game.sans();
     let shown = app.shown_ply();
