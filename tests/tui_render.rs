@@ -336,3 +336,88 @@ fn the_engine_s_line_stays_hidden_on_the_person_s_turn() {
     )));
     assert!(render(&app, 80, 24).contains("PV 1... c5 2. Nf3 d6"));
 }
+
+/// A line of UCI moves from `pos` as moves.
+fn line_of(pos: &shakmaty::Chess, ucis: &[&str]) -> Vec<shakmaty::Move> {
+    let mut p = pos.clone();
+    ucis.iter()
+        .map(|u| {
+            let m = u.parse::<UciMove>().unwrap().to_move(&p).unwrap();
+            shakmaty::Position::play_unchecked(&mut p, m);
+            m
+        })
+        .collect()
+}
+
+#[test]
+fn large_terminal_draws_big_pieces_and_the_search_history() {
+    // A hint for Black after the Ruy Lopez: its line is shown.
+    let mut app = new_app(Side::Human, Side::Human, false);
+    ruy_lopez(&mut app);
+    let fx = app.update(Action::Key(KeyEvent::new(
+        KeyCode::Char('t'),
+        KeyModifiers::CONTROL,
+    )));
+    let generation = fx
+        .iter()
+        .find_map(|e| match e {
+            Effect::Search(r) => Some(r.generation),
+            _ => None,
+        })
+        .expect("a hint search");
+    let pos = app.game.position().clone();
+    for (depth, score, ucis) in [
+        (9, 20, &["f8e7", "f1e1"][..]),
+        (10, 28, &["b7b5", "a4b3", "f8e7"][..]),
+        (11, 31, &["f8e7", "f1e1", "b7b5", "a4b3"][..]),
+    ] {
+        app.update(Action::Engine(EngineEvent::Info {
+            generation,
+            info: Info {
+                depth,
+                seldepth: depth + 6,
+                score,
+                nodes: 100_000 * u64::from(depth),
+                nps: 1_000_000,
+                time_ms: 100 * u64::from(depth),
+                hashfull: 10,
+                tb_hits: 0,
+                pv: line_of(&pos, ucis),
+            },
+        }));
+    }
+    let big = render(&app, 200, 60);
+    // Pieces are figures of half blocks, not single glyphs, and the panel lists each depth.
+    assert!(!big.contains('♜'), "{big}");
+    assert!(big.contains("Depth  Score    Line"), "{big}");
+    insta::assert_snapshot!("large_200x60", big);
+    insta::assert_snapshot!("large_120x40", render(&app, 120, 40));
+}
+
+#[test]
+fn a_long_game_fills_columns_in_a_wide_move_list() {
+    use shakmaty::Position;
+    let mut app = new_app(Side::Human, Side::Human, false);
+    // A fixed walk through the legal moves (the 7k-th in shakmaty's order), typed in SAN.
+    for ply in 0..130usize {
+        let pos = app.game.position().clone();
+        let moves = pos.legal_moves();
+        if app.game.is_over() || moves.is_empty() {
+            break;
+        }
+        let m = moves[(ply * 7) % moves.len()];
+        let san = shakmaty::san::San::from_move(&pos, m).to_string();
+        type_line(&mut app, &san);
+    }
+    assert!(app.game.sans().len() > 100, "{}", app.game.sans().len());
+    let screen = render(&app, 200, 60);
+    // Past one column's height the list wraps into the next column, numbers in order.
+    let lines: Vec<&str> = screen.lines().collect();
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains("  1. ") && l.contains(" 25. ") && l.contains(" 49. ")),
+        "{screen}"
+    );
+    insta::assert_snapshot!(screen);
+}

@@ -108,11 +108,13 @@ impl Drop for Worker {
     }
 }
 
-/// Passes progress reports on at most every `INFO_INTERVAL`, keeping the last one held back.
+/// Passes progress reports on at most every `INFO_INTERVAL`, keeping the last one held back,
+/// except that the first report of each new depth always goes (the panel lists the depths).
 struct Throttle<'a, F: Fn(EngineEvent)> {
     sink: &'a F,
     generation: u64,
     last: Instant,
+    last_depth: u32,
     unsent: Option<Info>,
     /// The latest score reported, from the side to move's view.
     score: i32,
@@ -128,13 +130,15 @@ impl<'a, F: Fn(EngineEvent)> Throttle<'a, F> {
                 .unwrap_or_else(Instant::now),
             unsent: None,
             score: 0,
+            last_depth: 0,
         }
     }
 
     fn report(&mut self, info: &Info) {
         self.score = info.score;
-        if self.last.elapsed() >= INFO_INTERVAL {
+        if self.last.elapsed() >= INFO_INTERVAL || info.depth > self.last_depth {
             self.last = Instant::now();
+            self.last_depth = info.depth;
             self.unsent = None;
             (self.sink)(EngineEvent::Info {
                 generation: self.generation,

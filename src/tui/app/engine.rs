@@ -5,8 +5,8 @@ use shakmaty::san::SanPlus;
 use shakmaty::{CastlingMode, Position};
 
 use super::{
-    Analysis, App, DRAW_ACCEPT_CP, EQUAL_CP, Effect, LONG_GAME_MOVES, Mode, Screen, Side, Tone,
-    color_name, pv_san,
+    Analysis, App, DRAW_ACCEPT_CP, EQUAL_CP, Effect, HISTORY_LEN, Iteration, LONG_GAME_MOVES, Mode,
+    Screen, Side, Tone, color_name, pv_san,
 };
 use crate::engine::{Info, Limits};
 use crate::game::Reason;
@@ -261,5 +261,20 @@ impl App {
         self.analysis.score_white = Some(turn.fold_wb(info.score, -info.score));
         self.analysis.pv = pv_san(root, &info.pv);
         self.analysis.source = Source::Search;
+        let iteration = Iteration {
+            depth: info.depth,
+            score_white: turn.fold_wb(info.score, -info.score),
+            pv: self.analysis.pv.clone(),
+        };
+        let history = &mut self.analysis.history;
+        match history.last_mut() {
+            Some(last) if last.depth == info.depth => *last = iteration,
+            _ => {
+                if history.len() == HISTORY_LEN {
+                    history.remove(0);
+                }
+                history.push(iteration);
+            }
+        }
     }
 }

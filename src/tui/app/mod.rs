@@ -52,7 +52,24 @@ pub struct Analysis {
     pub source: Source,
     /// Whose move the engine is thinking about, while it thinks.
     pub thinking: Option<Color>,
+    /// The search's iterations so far, one per depth (the latest report of each), oldest first;
+    /// shown when the panel has room.
+    pub history: Vec<Iteration>,
 }
+
+/// One depth of a search, as the panel's history shows it.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Iteration {
+    /// The depth.
+    pub depth: u32,
+    /// Score from White's view.
+    pub score_white: i32,
+    /// The line in SAN.
+    pub pv: String,
+}
+
+/// At most this many iterations are kept (a search rarely goes past depth 60).
+pub const HISTORY_LEN: usize = 64;
 
 /// What the screen shows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -46,20 +46,25 @@ pub fn white_share(score_white: i32) -> f64 {
     }
 }
 
+/// The first move of a line with its number (`1... c5`).
+fn first_move(pv: &str) -> String {
+    let mut words = pv.split_whitespace();
+    match words.next() {
+        Some(w) if w.ends_with('.') => words.next().map_or(w.to_string(), |m| format!("{w} {m}")),
+        Some(w) => w.to_string(),
+        None => String::new(),
+    }
+}
+
 /// The engine's own move of a principal variation (`1... c5`), with the rest hidden.
 fn shown_line(pv: &str) -> String {
-    let mut words = pv.split_whitespace();
-    let first: Vec<&str> = match words.next() {
-        Some(w) if w.ends_with('.') => words.next().map_or(vec![w], |m| vec![w, m]),
-        Some(w) => vec![w],
-        None => return String::new(),
-    };
-    let hidden = if pv.split_whitespace().count() > first.len() {
+    let first = first_move(pv);
+    let hidden = if pv.split_whitespace().count() > first.split_whitespace().count() {
         " (^V shows the line)"
     } else {
         ""
     };
-    format!("{}{hidden}", first.join(" "))
+    format!("{first}{hidden}")
 }
 
 /// Draws the panel.
@@ -121,5 +126,27 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
         }),
     ]));
     frame.render_widget(block, area);
-    frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: true }), inner);
+    let top = Paragraph::new(lines).wrap(Wrap { trim: true });
+    let used = u16::try_from(top.line_count(inner.width)).unwrap_or(u16::MAX);
+    frame.render_widget(top, inner);
+    // With room to spare (a tall terminal), the search's earlier depths, newest first: how the
+    // engine changed its mind.
+    let room = inner.height.saturating_sub(used + 1);
+    if room >= 2 && a.history.len() > 1 {
+        let mut rows = vec![Line::styled("Depth  Score    Line", bold())];
+        for it in a.history.iter().rev().take(usize::from(room - 1)) {
+            let pv = if app.line_hidden() {
+                first_move(&it.pv)
+            } else {
+                it.pv.clone()
+            };
+            rows.push(Line::raw(format!(
+                "{:>5}  {:<7}  {pv}",
+                it.depth,
+                format_score(it.score_white)
+            )));
+        }
+        let below = Rect::new(inner.x, inner.y + used + 1, inner.width, room);
+        frame.render_widget(Paragraph::new(rows), below);
+    }
 }

@@ -7,6 +7,7 @@ use ratatui::layout::Rect;
 use ratatui::style::{Color as Tui, Modifier, Style};
 use shakmaty::{Color, File, Move, Piece, Position, Rank, Square};
 
+use super::art;
 use crate::tui::app::App;
 
 /// Board width (labels included) for a given space.
@@ -18,9 +19,16 @@ pub fn width_for(width: u16, height: u16) -> u16 {
 /// Cell width and height that fit `width` x `height` with labels.
 fn cell_size(width: u16, height: u16) -> (u16, u16) {
     let by_h = (height.saturating_sub(1) / 8).max(1);
-    let by_w = ((width.saturating_sub(3) / 8).saturating_sub(1) / 2).max(1);
+    let max_w = width.saturating_sub(3) / 8;
+    let by_w = (max_w.saturating_sub(1) / 2).max(1);
     let ch = by_h.min(by_w);
-    (ch * 2 + 1, ch)
+    let mut cw = ch * 2 + 1;
+    // A cell a column wider when that lets a large piece figure grow a size (6 rows: 14 wide).
+    let grown = art::WIDTH * (ch * 2 / 6);
+    if grown > cw && grown <= max_w {
+        cw = grown;
+    }
+    (cw, ch)
 }
 
 /// The glyph for a piece.
@@ -158,8 +166,13 @@ fn draw_square(
                     s = s.fg(p.color.fold_wb(Tui::Indexed(231), Tui::Indexed(16)));
                 }
             }
-            buf[(cx, cy)].set_symbol(glyph(p, app.settings.ascii, app.no_color));
-            buf[(cx, cy)].set_style(s);
+            match art::scale(cell.width, cell.height).filter(|_| !plain) {
+                Some(scale) => art::draw(buf, cell, p.role, scale, s),
+                None => {
+                    buf[(cx, cy)].set_symbol(glyph(p, app.settings.ascii, app.no_color));
+                    buf[(cx, cy)].set_style(s);
+                }
+            }
         }
         None if plain && !light => {
             buf[(cx, cy)].set_symbol(if app.settings.ascii { "." } else { "·" });

@@ -1,6 +1,7 @@
 //! Drawing: each module renders one part of the screen from `&App` and changes nothing.
 
 pub mod analysis;
+pub mod art;
 pub mod board;
 pub mod help;
 pub mod input;
@@ -49,9 +50,15 @@ pub fn draw(frame: &mut Frame, app: &App) {
         let cols = Layout::horizontal([Constraint::Length(board_w), Constraint::Min(SIDE_MIN)])
             .split(main);
         board::draw(frame, cols[0], app);
+        // A tall side column gives the analysis panel room for the search's history.
+        let analysis_h = if cols[1].height >= 30 {
+            (cols[1].height - 4) / 2
+        } else {
+            8
+        };
         let side = Layout::vertical([
             Constraint::Length(4),
-            Constraint::Length(8),
+            Constraint::Length(analysis_h),
             Constraint::Min(3),
         ])
         .split(cols[1]);

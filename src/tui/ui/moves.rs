@@ -9,6 +9,9 @@ use shakmaty::Color;
 
 use crate::tui::app::App;
 
+/// The width of one column of moves: `123. Nbxd7+   Qxd7     `.
+const COLUMN_WIDTH: u16 = 24;
+
 /// Draws the list.
 pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     // The opening of the position shown (the game so far, or up to the browsed move).
@@ -61,11 +64,32 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
             current_line = lines.len() - 1;
         }
     }
-    let height = usize::from(inner.height);
-    let scroll = (current_line + 1).saturating_sub(height);
     frame.render_widget(block, area);
-    frame.render_widget(
-        Paragraph::new(lines).scroll((u16::try_from(scroll).unwrap_or(u16::MAX), 0)),
-        inner,
-    );
+    // A wide panel holds the list in columns, filled top to bottom, left to right.
+    let height = usize::from(inner.height).max(1);
+    let columns = usize::from(inner.width / COLUMN_WIDTH).max(1);
+    let page = height * columns;
+    // The first line shown keeps the current move in view: one column scrolls line by line;
+    // several drop whole columns from the left until its line is in the last one.
+    let first = if lines.len() <= page {
+        0
+    } else if columns == 1 {
+        (current_line + 1).saturating_sub(height)
+    } else {
+        ((current_line / height + 1).saturating_sub(columns)) * height
+    };
+    for (c, chunk) in lines[first.min(lines.len())..]
+        .chunks(height)
+        .take(columns)
+        .enumerate()
+    {
+        let x = inner.x + u16::try_from(c).unwrap_or(0) * COLUMN_WIDTH;
+        let width = if c + 1 == columns {
+            inner.x + inner.width - x
+        } else {
+            COLUMN_WIDTH
+        };
+        let rect = Rect::new(x, inner.y, width, inner.height);
+        frame.render_widget(Paragraph::new(chunk.to_vec()), rect);
+    }
 }
