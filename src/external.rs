@@ -416,6 +416,7 @@ pub fn parse_info(line: &str, pos: &Chess) -> Option<Info> {
         hashfull: 0,
         tb_hits: 0,
         pv: Vec::new(),
+        multipv: 1,
     };
     let mut scored = false;
     let number = |w: Option<&str>| w.and_then(|v| v.parse::<i64>().ok());

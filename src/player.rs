@@ -168,7 +168,8 @@ impl Player {
     ) -> Result<Decision, String> {
         let mut limits = std::borrow::Cow::Borrowed(limits);
         let mut verdict = None;
-        if known == Known::Allowed {
+        // Several lines asked for is analysis: the lines come from a search.
+        if known == Known::Allowed && limits.multipv <= 1 {
             if let Some(decision) = self.book_move(pos, &limits.searchmoves) {
                 return Ok(decision);
             }

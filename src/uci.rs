@@ -18,6 +18,7 @@ use shakmaty::{CastlingMode, Chess, Position};
 use crate::book::{Book, BookRng};
 use crate::bot::Bot;
 use crate::engine::node::key_of;
+use crate::engine::search::MAX_LINES;
 use crate::engine::strength;
 use crate::engine::{Config, Control, Info, Limits, report};
 use crate::player::{Decision, Known, Player, Source};
@@ -36,9 +37,10 @@ pub struct Args {
 /// Formats a progress report as a UCI `info` line.
 pub fn info_line(info: &Info) -> String {
     let mut line = format!(
-        "info depth {} seldepth {} multipv 1 score {} nodes {} nps {} hashfull {} time {}",
+        "info depth {} seldepth {} multipv {} score {} nodes {} nps {} hashfull {} time {}",
         info.depth,
         info.seldepth,
+        info.multipv.max(1),
         report(info.score),
         info.nodes,
         info.nps,
@@ -205,6 +207,8 @@ pub struct Session {
     /// The bot's answer to `go infinite` or `go ponder`, held until `stop` (or `ponderhit`
     /// when not infinite).
     bot_pending: Option<(String, bool)>,
+    /// `MultiPV`: how many best lines a search reports.
+    multipv: u32,
 }
 
 impl Default for Session {
@@ -237,6 +241,7 @@ impl Session {
             uci_elo: strength::max_elo(),
             bot: None,
             bot_pending: None,
+            multipv: 1,
             busy,
             hash_mb: 16,
         };
@@ -309,6 +314,9 @@ impl Session {
                 send("option name Hash type spin default 16 min 1 max 4096");
                 send("option name Threads type spin default 1 min 1 max 1");
                 send("option name Move Overhead type spin default 30 min 0 max 5000");
+                send(&format!(
+                    "option name MultiPV type spin default 1 min 1 max {MAX_LINES}"
+                ));
                 send("option name Clear Hash type button");
                 send("option name Ponder type check default false");
                 send("option name Skill Level type spin default 10 min 1 max 10");
@@ -412,6 +420,7 @@ impl Session {
         let (mut limits, ponder) = parse_go(args, &self.pos);
         limits.received = Some(received);
         limits.level = Some(self.level());
+        limits.multipv = self.multipv;
         let waits = limits.infinite || ponder;
         if let Some((bot, rng)) = &mut self.bot {
             let line = match bot.choose(&self.pos, rng) {
@@ -477,6 +486,12 @@ impl Session {
                 }
             }
             "clear hash" => self.post(Job::Clear),
+            "multipv" => match number {
+                Some(n) if (1..=MAX_LINES as u64).contains(&n) => self.multipv = n as u32,
+                _ => send(&format!(
+                    "info string MultiPV must be a number from 1 to {MAX_LINES}"
+                )),
+            },
             "skill level" => match number {
                 Some(level) if (1..=10).contains(&level) => {
                     self.skill_level = level as u8;

@@ -210,6 +210,7 @@ fn stale_engine_results_are_dropped() {
             hashfull: 0,
             tb_hits: 0,
             pv: vec![],
+            multipv: 1,
         },
     }));
     assert_eq!(app.analysis.depth, 0);

@@ -127,6 +127,7 @@ fn analysis_panel_while_thinking() {
             hashfull: 40,
             tb_hits: 0,
             pv,
+            multipv: 1,
         },
     }));
     insta::assert_snapshot!(render(&app, 80, 24));
@@ -311,6 +312,7 @@ fn the_engine_s_line_stays_hidden_on_the_person_s_turn() {
             hashfull: 1,
             tb_hits: 0,
             pv: moves.clone(),
+            multipv: 1,
         },
     }));
     // While it thinks, its thinking is on show.
@@ -383,6 +385,7 @@ fn large_terminal_draws_big_pieces_and_the_search_history() {
                 hashfull: 10,
                 tb_hits: 0,
                 pv: line_of(&pos, ucis),
+                multipv: 1,
             },
         }));
     }

@@ -588,3 +588,81 @@ fn a_found_mate_ends_the_search_at_a_real_depth() {
     assert!(depth <= 12 && seldepth >= depth, "{last}");
     e.quit();
 }
+
+/// The `multipv` lines of the last completed depth in `lines`: (k, score words, first move).
+fn last_depth_lines(lines: &[String]) -> Vec<(u32, String, String)> {
+    let infos: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("info depth "))
+        .collect();
+    let depth = infos.last().unwrap().split_whitespace().nth(2).unwrap();
+    infos
+        .iter()
+        .filter(|l| l.split_whitespace().nth(2) == Some(depth))
+        .map(|l| {
+            let w: Vec<&str> = l.split_whitespace().collect();
+            let at = |key: &str| w.iter().position(|x| *x == key).unwrap();
+            let k = w[at("multipv") + 1].parse().unwrap();
+            let score = format!("{} {}", w[at("score") + 1], w[at("score") + 2]);
+            (k, score, w[at("pv") + 1].to_string())
+        })
+        .collect()
+}
+
+#[test]
+fn multipv_reports_the_best_lines_with_distinct_first_moves() {
+    let mut e = Engine::start(&["uci"]);
+    e.send("uci");
+    let lines = e.until("uciok", WAIT);
+    assert!(
+        lines
+            .iter()
+            .any(|l| l == "option name MultiPV type spin default 1 min 1 max 64"),
+        "{lines:?}"
+    );
+    e.send("setoption name MultiPV value 3");
+    e.send("position startpos moves e2e4");
+    e.send("go depth 7");
+    let lines = e.until("bestmove", WAIT);
+    let last = last_depth_lines(&lines);
+    assert_eq!(
+        last.iter().map(|l| l.0).collect::<Vec<_>>(),
+        [1, 2, 3],
+        "{lines:#?}"
+    );
+    let firsts: std::collections::HashSet<&String> = last.iter().map(|l| &l.2).collect();
+    assert_eq!(firsts.len(), 3, "distinct first moves: {last:?}");
+    let cps: Vec<i32> = last
+        .iter()
+        .map(|l| l.1.strip_prefix("cp ").unwrap().parse().unwrap())
+        .collect();
+    assert!(cps.windows(2).all(|w| w[0] >= w[1]), "best first: {cps:?}");
+    assert_eq!(bestmove(&lines), last[0].2, "bestmove is line 1");
+
+    // A mate in 2 for Black, with 5 lines: the two mating moves lead, scored as mates.
+    e.send("setoption name MultiPV value 5");
+    e.send("position fen 6k1/8/8/8/r7/1r6/8/7K b - - 0 1");
+    e.send("go depth 6");
+    let lines = e.until("bestmove", WAIT);
+    let last = last_depth_lines(&lines);
+    assert_eq!(last.len(), 5, "{lines:#?}");
+    assert_eq!(last[0].1, "mate 2");
+    assert_eq!(last[1].1, "mate 2");
+    let mates: std::collections::HashSet<&str> = [last[0].2.as_str(), last[1].2.as_str()].into();
+    assert_eq!(mates, ["a4a2", "b3b2"].into(), "{last:?}");
+
+    // More lines than legal moves: one line per legal move (the king has three).
+    e.send("position fen 8/8/8/8/8/5k2/8/4K3 w - - 0 1");
+    e.send("go depth 4");
+    let lines = e.until("bestmove", WAIT);
+    assert_eq!(last_depth_lines(&lines).len(), 3, "{lines:#?}");
+
+    // Out of range is refused and the setting kept.
+    e.send("setoption name MultiPV value 0");
+    let lines = e.until("info string", WAIT);
+    assert_eq!(
+        lines.last().unwrap(),
+        "info string MultiPV must be a number from 1 to 64"
+    );
+    e.quit();
+}

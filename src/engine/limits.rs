@@ -28,6 +28,8 @@ pub struct Limits {
     pub level: Option<u8>,
     /// Only these root moves are considered (UCI `searchmoves`); empty means all.
     pub searchmoves: Vec<shakmaty::Move>,
+    /// How many best lines to find (UCI `MultiPV`); 0 and 1 both mean one.
+    pub multipv: u32,
 }
 
 impl Limits {

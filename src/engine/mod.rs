@@ -77,6 +77,8 @@ pub struct Info {
     pub tb_hits: u64,
     /// Principal variation.
     pub pv: Vec<Move>,
+    /// Which of the best lines this is, 1 (the best) up (UCI `multipv`).
+    pub multipv: u32,
 }
 
 /// What a search decided.
@@ -199,6 +201,7 @@ impl Engine {
         .with_noise(level.noise, self.seed)
         .with_table_salt(strength::table_salt(level_number))
         .with_root_moves(&limits.searchmoves)
+        .with_lines(limits.multipv.max(1) as usize)
         .with_mate_exit(!asked_depth)
         .with_quiescence(!blunders);
         let max_depth = limits.depth.unwrap_or(u32::MAX);

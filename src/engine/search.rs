@@ -72,6 +72,21 @@ pub struct Searcher<'a> {
     null_floor: usize,
     /// Tablebase probes that returned a value.
     pub tb_hits: u64,
+    /// How many best lines each iteration finds (MultiPV).
+    lines: usize,
+    /// Root moves left out of the current line's search: the better lines' first moves.
+    excluded: ArrayVec<Move, MAX_LINES>,
+}
+
+/// The most lines a MultiPV search reports.
+pub const MAX_LINES: usize = 64;
+
+/// One of a MultiPV search's best lines.
+#[derive(Clone, Debug)]
+struct RootLine {
+    score: i32,
+    pv: Vec<Move>,
+    seldepth: usize,
 }
 
 impl<'a> Searcher<'a> {
@@ -110,6 +125,8 @@ impl<'a> Searcher<'a> {
             mate_exit: true,
             null_floor: 0,
             tb_hits: 0,
+            lines: 1,
+            excluded: ArrayVec::new(),
         }
     }
 
@@ -135,6 +152,13 @@ impl<'a> Searcher<'a> {
     /// Restricts the root to `moves` (those that are legal); empty keeps every move.
     pub fn with_root_moves(mut self, moves: &'a [Move]) -> Self {
         self.root_moves = moves;
+        self
+    }
+
+    /// Finds the best `n` lines with distinct first moves in each iteration (MultiPV); the
+    /// first is the move played.
+    pub fn with_lines(mut self, n: usize) -> Self {
+        self.lines = n.clamp(1, MAX_LINES);
         self
     }
 
@@ -194,40 +218,72 @@ impl<'a> Searcher<'a> {
 
         let mut score = 0;
         let mut previous: Option<i32> = None;
+        let lines_wanted = self.lines.min(legal.len());
+        // The previous iteration's lines, best first: each line's search starts from its move.
+        let mut lines: Vec<RootLine> = Vec::new();
         for depth in 1..=max_depth.min(MAX_PLY as u32 - 1) as i32 {
             self.seldepth = 0;
-            self.root_best = None;
-            self.root_order_hint = result.best;
-            let iteration = self.aspiration(&node, depth, score);
-            let elapsed = start.elapsed();
-            if self.stopped {
-                // A partial iteration is used only when a root move beat the window there.
-                if let Some((m, s)) = self.root_best
-                    && self.pv[0].first() == Some(&m)
-                {
-                    result.best = Some(m);
-                    result.score = s;
-                    result.pv = self.pv[0].iter().copied().collect();
+            self.excluded.clear();
+            let mut found: Vec<RootLine> = Vec::with_capacity(lines_wanted);
+            for k in 0..lines_wanted {
+                self.root_best = None;
+                let (hint, guess) = match k {
+                    0 => (result.best, score),
+                    _ => lines.get(k).map_or((None, found[k - 1].score), |l| {
+                        (l.pv.first().copied(), l.score)
+                    }),
+                };
+                self.root_order_hint = hint;
+                let line_score = self.aspiration(&node, depth, guess);
+                if self.stopped {
+                    // A partial iteration is used only when a root move beat the window there.
+                    if k == 0
+                        && let Some((m, s)) = self.root_best
+                        && self.pv[0].first() == Some(&m)
+                    {
+                        result.best = Some(m);
+                        result.score = s;
+                        result.pv = self.pv[0].iter().copied().collect();
+                    }
+                    break;
                 }
+                let pv: Vec<Move> = self.pv[0].iter().copied().collect();
+                let Some(&first) = pv.first() else { break };
+                found.push(RootLine {
+                    score: line_score,
+                    pv,
+                    seldepth: self.seldepth,
+                });
+                self.excluded.push(first);
+            }
+            self.excluded.clear();
+            let elapsed = start.elapsed();
+            if self.stopped || found.is_empty() {
                 break;
             }
-            score = iteration;
+            // Best first (a later line can come out above an earlier one at the same depth).
+            found.sort_by_key(|l| std::cmp::Reverse(l.score));
+            score = found[0].score;
             result.score = score;
             result.depth = depth as u32;
-            result.pv = self.pv[0].iter().copied().collect();
+            result.pv = found[0].pv.clone();
             result.best = result.pv.first().copied().or(result.best);
-            on_info(&Info {
-                depth: depth as u32,
-                // The selective depth is at least the nominal one (depth 1 reaches ply 1).
-                seldepth: (self.seldepth as u32).max(depth as u32),
-                score,
-                nodes: self.nodes,
-                nps: nps(self.nodes, elapsed),
-                time_ms: elapsed.as_millis() as u64,
-                hashfull: self.tt.hashfull(),
-                tb_hits: self.tb_hits,
-                pv: result.pv.clone(),
-            });
+            for (k, line) in found.iter().enumerate() {
+                on_info(&Info {
+                    depth: depth as u32,
+                    // The selective depth is at least the nominal one (depth 1 reaches ply 1).
+                    seldepth: (line.seldepth as u32).max(depth as u32),
+                    score: line.score,
+                    nodes: self.nodes,
+                    nps: nps(self.nodes, elapsed),
+                    time_ms: elapsed.as_millis() as u64,
+                    hashfull: self.tt.hashfull(),
+                    tb_hits: self.tb_hits,
+                    pv: line.pv.clone(),
+                    multipv: k as u32 + 1,
+                });
+            }
+            lines = found;
             if self.control.pondering.load(Ordering::Relaxed) {
                 continue;
             }
@@ -460,6 +516,10 @@ impl<'a> Searcher<'a> {
         }
         if ply == 0 {
             self.restrict_root(&mut legal);
+            legal.retain(|m| !self.excluded.contains(m));
+            if legal.is_empty() {
+                return alpha;
+            }
         }
         let killers = self.killers[ply];
         let mut picker = Picker::new(pos, &legal, tt_move, &killers, self.history);
@@ -574,6 +634,10 @@ impl<'a> Searcher<'a> {
         } else {
             Bound::Upper
         };
+        if ply == 0 && !self.excluded.is_empty() {
+            // A root searched without its best moves is not the position's value.
+            return best_score;
+        }
         let eval_store = if in_check { 0 } else { static_eval };
         self.tt.store(
             node.key ^ self.table_salt,

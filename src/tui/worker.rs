@@ -135,7 +135,9 @@ impl<'a, F: Fn(EngineEvent)> Throttle<'a, F> {
     }
 
     fn report(&mut self, info: &Info) {
-        self.score = info.score;
+        if info.multipv <= 1 {
+            self.score = info.score;
+        }
         if self.last.elapsed() >= INFO_INTERVAL || info.depth > self.last_depth {
             self.last = Instant::now();
             self.last_depth = info.depth;
