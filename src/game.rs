@@ -157,6 +157,9 @@ pub enum LoadError {
     /// The PGN holds no game.
     #[error("no game in the PGN")]
     Empty,
+    /// The game is of a variant Knightfall does not play.
+    #[error("the game is {0}, a variant Knightfall does not play (standard chess only)")]
+    Variant(String),
     /// A move in the PGN is not legal.
     #[error("move {ply} ({san}) in the PGN is not legal")]
     BadMove {
@@ -709,6 +712,16 @@ impl Game {
     /// The game in PGN, with the Seven Tag Roster, FEN/SetUp for a set-up start, the time
     /// control and the termination.
     pub fn to_pgn(&self) -> String {
+        self.to_pgn_with(&[], &|_| Vec::new())
+    }
+
+    /// The game in PGN with `extra_tags` after the others and, after each move `i` (from 0),
+    /// the tokens `after_move(i)` gives (NAGs, comments, variations).
+    pub fn to_pgn_with(
+        &self,
+        extra_tags: &[(&str, String)],
+        after_move: &dyn Fn(usize) -> Vec<String>,
+    ) -> String {
         let mut out = String::new();
         let result = self.outcome.map_or("*", |o| o.result_str());
         let tag = |out: &mut String, name: &str, value: &str| {
@@ -745,19 +758,27 @@ impl Game {
         if let Some(text) = termination {
             tag(&mut out, "Termination", &text);
         }
+        for (name, value) in extra_tags {
+            tag(&mut out, name, value);
+        }
         out.push('\n');
         let mut line = String::new();
         let mut tokens: Vec<String> = Vec::new();
         let mut num = self.start_fullmove();
         let mut turn = self.start_turn();
+        let mut interrupted = false;
         for (i, san) in self.sans.iter().enumerate() {
             if turn == Color::White {
                 tokens.push(format!("{num}. {san}"));
-            } else if i == 0 {
+            } else if i == 0 || interrupted {
+                // Black's move after a comment or variation carries its number again.
                 tokens.push(format!("{num}... {san}"));
             } else {
                 tokens.push(san.clone());
             }
+            let extra = after_move(i);
+            interrupted = !extra.is_empty();
+            tokens.extend(extra);
             if let Some(Some(left)) = self.clk.get(i) {
                 tokens.push(format!("{{[%clk {}]}}", format_clk(*left)));
             }
@@ -790,6 +811,33 @@ impl Game {
     pub fn from_pgn(text: &str) -> Result<Game, LoadError> {
         let mut reader = Reader::new(io::Cursor::new(text.as_bytes()));
         let raw = reader.read_game(&mut Collector)?.ok_or(LoadError::Empty)?;
+        Game::from_raw(raw)
+    }
+
+    /// Reads every game of a PGN (at most `max`), each loaded or with the reason it is not.
+    pub fn all_from_pgn(text: &str, max: usize) -> Vec<Result<Game, LoadError>> {
+        let mut reader = Reader::new(io::Cursor::new(text.as_bytes()));
+        let mut games = Vec::new();
+        while games.len() < max {
+            match reader.read_game(&mut Collector) {
+                Ok(Some(raw)) => games.push(Game::from_raw(raw)),
+                Ok(None) => break,
+                Err(e) => {
+                    games.push(Err(e.into()));
+                    break;
+                }
+            }
+        }
+        games
+    }
+
+    fn from_raw(raw: RawGame) -> Result<Game, LoadError> {
+        if let Some(variant) = raw.variant.as_deref() {
+            let v = variant.to_ascii_lowercase();
+            if !matches!(v.as_str(), "" | "standard" | "from position" | "normal") {
+                return Err(LoadError::Variant(variant.to_string()));
+            }
+        }
         let mut game = match &raw.fen {
             Some(fen) => Game::from_fen(fen)?,
             None => Game::new(),
@@ -921,6 +969,7 @@ struct RawGame {
     time_control: Option<String>,
     utc_time: Option<String>,
     termination: Option<String>,
+    variant: Option<String>,
     sans: Vec<String>,
     clks: Vec<Option<Duration>>,
 }
@@ -950,6 +999,7 @@ impl Visitor for Collector {
             b"TimeControl" => tags.time_control = Some(value),
             b"UTCTime" => tags.utc_time = Some(value),
             b"Termination" => tags.termination = Some(value),
+            b"Variant" => tags.variant = Some(value),
             _ => {}
         }
         ControlFlow::Continue(())

@@ -12,6 +12,7 @@ pub mod game;
 pub mod memory;
 pub mod openings;
 pub mod player;
+pub mod review;
 pub mod tablebase;
 pub mod tui;
 pub mod uci;

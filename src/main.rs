@@ -36,6 +36,9 @@ enum Command {
     Play(cmd::play::Args),
     /// Watch the engine play itself; `--headless` plays games without a screen.
     Watch(cmd::play::WatchArgs),
+    /// Review a game: every move judged, accuracy, an evaluation graph; `--out` writes the game
+    /// annotated instead.
+    Review(cmd::review::Args),
 }
 
 fn main() -> ExitCode {
@@ -53,6 +56,7 @@ fn main() -> ExitCode {
         Some(Command::Tb(args)) => cmd::tb::run(&args),
         Some(Command::Play(args)) => cmd::play::run(&args, false),
         Some(Command::Watch(args)) => cmd::play::watch(&args),
+        Some(Command::Review(args)) => cmd::review::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -623,3 +623,52 @@ fn two_running_games_keep_separate_autosaves() {
     );
     let _ = std::fs::remove_dir_all(&home);
 }
+
+#[test]
+fn review_screen_fills_in_and_steps_to_the_blunders() {
+    let home = temp_home("review");
+    let pgn = home.join("shilling.pgn");
+    std::fs::write(
+        &pgn,
+        "[White \"Victim\"]\n[Black \"Trapper\"]\n[Result \"0-1\"]\n\n\
+         1. e4 e5 2. Nf3 Nc6 3. Bc4 Nd4 4. Nxe5 Qg5 5. Nxf7 Qxg2 6. Rf1 Qxe4+ 7. Be2 Nf3# 0-1\n",
+    )
+    .unwrap();
+    let script = format!(
+        "\"$KNIGHTFALL_BIN\" review {} --movetime 100{STTY_AFTER}",
+        pgn.display()
+    );
+    let mut s = start(&home, &script);
+    // The search fills the screen in: accuracy for both sides once every position is known.
+    let screen = s.wait_for_screen("the finished review", 30, |sc| {
+        sc.contains("Black accuracy") && sc.contains('%') && sc.contains("ms per position")
+    });
+    assert!(screen.contains("Review: Victim vs Trapper"), "{screen}");
+    assert!(
+        screen.contains("Nxf7??"),
+        "the blunder marked in the list:\n{screen}"
+    );
+    // n jumps to the first flagged move; its verdict and the better move are shown.
+    s.send(b"n");
+    let screen = s.wait_for_screen("the first flagged move", 10, |sc| {
+        sc.contains("was best (b shows it)")
+    });
+    // b shows the engine's move on the board instead; b again goes back.
+    s.send(b"b");
+    s.wait_for_screen("the better move on the board", 10, |sc| {
+        sc.contains("The board shows")
+    });
+    s.send(b"\x1b[F");
+    s.wait_for_screen("the last move", 10, |sc| sc.contains("Nf3#"));
+    s.send(b"q");
+    s.wait_for("the shell", 20, |s| s.text().contains("DONE"));
+    let text = s.text();
+    assert!(text.contains("EXIT=0"), "{text}");
+    assert!(text.contains("icanon") && text.contains("echo"), "{text}");
+    // The review was cached for next time.
+    let cached = std::fs::read_dir(home.join("games/reviews"))
+        .unwrap()
+        .count();
+    assert_eq!(cached, 1, "{screen}");
+    let _ = std::fs::remove_dir_all(&home);
+}

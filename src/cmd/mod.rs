@@ -5,6 +5,7 @@ pub mod bench;
 pub mod book;
 pub mod eval;
 pub mod play;
+pub mod review;
 pub mod tb;
 
 use anyhow::{Context, Result};

@@ -6,6 +6,7 @@ pub mod event;
 pub mod files;
 pub mod headless;
 pub mod job;
+pub mod review;
 pub mod runner;
 pub mod terminal;
 pub mod ui;

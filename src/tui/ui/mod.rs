@@ -6,6 +6,7 @@ pub mod board;
 pub mod help;
 pub mod input;
 pub mod moves;
+pub mod review;
 pub mod setup;
 
 use ratatui::Frame;

@@ -1,0 +1,125 @@
+//! Reviews kept on disk: one small text file per game and search time, named by a hash of the
+//! start position, the moves, the time per position and the engine version, so reopening a
+//! reviewed game is instant and a changed game or engine is searched afresh. A damaged file is
+//! ignored line by line (each line is checked against the game).
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use shakmaty::uci::UciMove;
+use shakmaty::{CastlingMode, Color, Position};
+
+use super::Review;
+use super::analyse::PositionEval;
+use super::judge::Eval;
+
+/// Cache files larger than this are not read (a review of a 500-move game is under 200 KB).
+const MAX_BYTES: u64 = 4 << 20;
+
+/// The cache file for `review` in `dir`.
+pub fn path(dir: &Path, review: &Review) -> PathBuf {
+    let mut text = format!(
+        "{} {} {}",
+        env!("CARGO_PKG_VERSION"),
+        review.movetime_ms,
+        review.game.position_at(0).board()
+    );
+    let _ = write!(
+        text,
+        " {:?} {}",
+        review.game.start_turn(),
+        review.game.start_fen().unwrap_or("")
+    );
+    for m in review.game.moves() {
+        let _ = write!(text, " {}", m.to_uci(CastlingMode::Standard));
+    }
+    dir.join(format!("{:016x}.tsv", fnv1a(text.as_bytes())))
+}
+
+/// FNV-1a, 64 bits: stable across builds, unlike the standard library's hasher.
+fn fnv1a(bytes: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in bytes {
+        h ^= u64::from(*b);
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    h
+}
+
+/// Fills in `review`'s unknown positions from its cache file in `dir`; returns how many.
+pub fn load(dir: &Path, review: &mut Review) -> usize {
+    let file = path(dir, review);
+    let small = std::fs::metadata(&file).is_ok_and(|m| m.is_file() && m.len() <= MAX_BYTES);
+    let Some(text) = small.then(|| std::fs::read_to_string(&file).ok()).flatten() else {
+        return 0;
+    };
+    let mut filled = 0;
+    for line in text.lines() {
+        if let Some((ply, eval)) = parse_line(review, line)
+            && review.evals[ply].is_none()
+        {
+            review.evals[ply] = Some(eval);
+            filled += 1;
+        }
+    }
+    filled
+}
+
+fn parse_line(review: &Review, line: &str) -> Option<(usize, PositionEval)> {
+    let mut fields = line.split('\t');
+    let ply: usize = fields.next()?.parse().ok()?;
+    if ply >= review.evals.len() {
+        return None;
+    }
+    let kind = fields.next()?;
+    let value = fields.next()?;
+    let eval = match kind {
+        "cp" => Eval::Cp(value.parse().ok()?),
+        "mate" => Eval::Mate(value.parse().ok()?),
+        "checkmate" if value == "white" => Eval::Checkmate(Color::White),
+        "checkmate" if value == "black" => Eval::Checkmate(Color::Black),
+        _ => return None,
+    };
+    let depth = fields.next()?.parse().ok()?;
+    let mut pos = review.game.position_at(ply).clone();
+    let mut line_moves = Vec::new();
+    for text in fields.next().unwrap_or("").split_whitespace() {
+        let m = text.parse::<UciMove>().ok()?.to_move(&pos).ok()?;
+        pos.play_unchecked(m);
+        line_moves.push(m);
+    }
+    Some((
+        ply,
+        PositionEval {
+            eval,
+            line: line_moves,
+            depth,
+        },
+    ))
+}
+
+/// Writes what `review` knows to its cache file in `dir`.
+pub fn save(dir: &Path, review: &Review) -> anyhow::Result<()> {
+    let mut text = String::new();
+    for (ply, e) in review.evals.iter().enumerate() {
+        let Some(e) = e else { continue };
+        let (kind, value) = match e.eval {
+            Eval::Cp(cp) => ("cp", cp.to_string()),
+            Eval::Mate(n) => ("mate", n.to_string()),
+            Eval::Checkmate(c) => ("checkmate", c.fold_wb("white", "black").to_string()),
+        };
+        let moves: Vec<String> = e
+            .line
+            .iter()
+            .map(|m| m.to_uci(CastlingMode::Standard).to_string())
+            .collect();
+        let _ = writeln!(
+            text,
+            "{ply}\t{kind}\t{value}\t{}\t{}",
+            e.depth,
+            moves.join(" ")
+        );
+    }
+    std::fs::create_dir_all(dir)?;
+    crate::tui::files::write_atomic(&path(dir, review), &text)
+}

@@ -1,0 +1,264 @@
+//! Judging moves the way lichess publishes it (lila `WinPercent`, `Advice`, `AccuracyPercent`):
+//! an evaluation becomes winning chances, `2 / (1 + exp(-0.00368208 * cp)) - 1` with the
+//! centipawns held to +-1000 (a mate counts as 1000); a move that costs its player 0.1, 0.2 or
+//! 0.3 of those chances is an inaccuracy, mistake or blunder. Allowing or missing a forced mate
+//! is judged by the evaluation on the other side of it (lila's `MateAdvice`). Accuracy is the
+//! mean of a volatility-weighted and a harmonic mean of per-move accuracies.
+
+use shakmaty::Color;
+
+/// The evaluation curve's slope (lila's `WinPercent.MULTIPLIER`).
+pub const SLOPE: f64 = 0.003_682_08;
+/// Evaluations are held to this many centipawns (lila's `Cp.CEILING`).
+pub const CEILING: i32 = 1000;
+
+/// A position's evaluation from White's view.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Eval {
+    /// Centipawns.
+    Cp(i32),
+    /// Mate in this many moves: positive when White mates, negative when Black does.
+    Mate(i32),
+    /// The side to move is checkmated; this is the winner.
+    Checkmate(Color),
+}
+
+impl Eval {
+    /// Centipawns for White, held to +-`CEILING` (mates at the ceiling).
+    pub fn ceiled_cp(self) -> i32 {
+        match self {
+            Eval::Cp(cp) => cp.clamp(-CEILING, CEILING),
+            Eval::Mate(n) => {
+                if n > 0 {
+                    CEILING
+                } else {
+                    -CEILING
+                }
+            }
+            Eval::Checkmate(winner) => winner.fold_wb(CEILING, -CEILING),
+        }
+    }
+
+    /// Centipawns from `color`'s view when the evaluation is not a mate.
+    fn cp_for(self, color: Color) -> Option<i32> {
+        match self {
+            Eval::Cp(cp) => Some(color.fold_wb(cp, -cp)),
+            _ => None,
+        }
+    }
+
+    /// Moves to mate from `color`'s view (positive: `color` mates; 0: mate is on the board and
+    /// `color` gave it), when the evaluation is a mate.
+    fn mate_for(self, color: Color) -> Option<i32> {
+        match self {
+            Eval::Mate(n) => Some(color.fold_wb(n, -n)),
+            Eval::Checkmate(winner) if winner == color => Some(0),
+            Eval::Checkmate(_) => Some(-1),
+            Eval::Cp(_) => None,
+        }
+    }
+
+    /// For the screen: `+0.35`, `#3` (White mates in 3), `#-3`, `1-0 (mate)`.
+    pub fn display(self) -> String {
+        match self {
+            Eval::Cp(cp) => format!("{:+.2}", f64::from(cp) / 100.0),
+            Eval::Mate(n) => format!("#{n}"),
+            Eval::Checkmate(winner) => winner.fold_wb("1-0 (mate)", "0-1 (mate)").to_string(),
+        }
+    }
+
+    /// The PGN `[%eval]` value: `0.35`, `#-3`, `#+0` / `#-0` for a mate on the board.
+    pub fn pgn(self) -> String {
+        match self {
+            Eval::Cp(cp) => format!("{:.2}", f64::from(cp) / 100.0),
+            Eval::Mate(n) => format!("#{n}"),
+            Eval::Checkmate(winner) => winner.fold_wb("#+0", "#-0").to_string(),
+        }
+    }
+}
+
+/// White's winning chances in -1..=1.
+pub fn winning_chances(eval: Eval) -> f64 {
+    let cp = f64::from(eval.ceiled_cp());
+    (2.0 / (1.0 + (-SLOPE * cp).exp()) - 1.0).clamp(-1.0, 1.0)
+}
+
+/// White's win percentage, 0..=100.
+pub fn win_percent(eval: Eval) -> f64 {
+    50.0 + 50.0 * winning_chances(eval)
+}
+
+/// How bad a move was.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Judgement {
+    /// Lost 0.1 of the winning chances (`?!`, NAG 6).
+    Inaccuracy,
+    /// Lost 0.2 (`?`, NAG 2).
+    Mistake,
+    /// Lost 0.3 (`??`, NAG 4).
+    Blunder,
+}
+
+impl Judgement {
+    /// The move suffix: `?!`, `?`, `??`.
+    pub fn symbol(self) -> &'static str {
+        match self {
+            Judgement::Inaccuracy => "?!",
+            Judgement::Mistake => "?",
+            Judgement::Blunder => "??",
+        }
+    }
+
+    /// The PGN NAG: `$6`, `$2`, `$4`.
+    pub fn nag(self) -> &'static str {
+        match self {
+            Judgement::Inaccuracy => "$6",
+            Judgement::Mistake => "$2",
+            Judgement::Blunder => "$4",
+        }
+    }
+
+    /// The word: `Inaccuracy`, `Mistake`, `Blunder`.
+    pub fn word(self) -> &'static str {
+        match self {
+            Judgement::Inaccuracy => "Inaccuracy",
+            Judgement::Mistake => "Mistake",
+            Judgement::Blunder => "Blunder",
+        }
+    }
+
+    /// All three, mildest first.
+    pub const ALL: [Judgement; 3] = [
+        Judgement::Inaccuracy,
+        Judgement::Mistake,
+        Judgement::Blunder,
+    ];
+}
+
+/// Why a move was judged: lost winning chances, or a forced mate allowed or let go.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reason {
+    /// The winning chances dropped.
+    Chances,
+    /// The opponent now has a forced mate ("Checkmate is now unavoidable").
+    MateCreated,
+    /// The mover had a forced mate and lost it ("Lost forced checkmate sequence").
+    MateLost,
+}
+
+impl Reason {
+    /// lichess's phrase for a mate judgement.
+    pub fn phrase(self) -> Option<&'static str> {
+        match self {
+            Reason::Chances => None,
+            Reason::MateCreated => Some("Checkmate is now unavoidable"),
+            Reason::MateLost => Some("Lost forced checkmate sequence"),
+        }
+    }
+}
+
+/// The judgement of a move by `mover` from a position evaluated `before` to one evaluated
+/// `after`, if it was a bad one.
+pub fn judge(before: Eval, after: Eval, mover: Color) -> Option<(Judgement, Reason)> {
+    if let (Some(_), Some(_)) = (before.cp_for(mover), after.cp_for(mover)) {
+        let sign = mover.fold_wb(1.0, -1.0);
+        let lost = sign * (winning_chances(before) - winning_chances(after));
+        let judgement = if lost >= 0.3 {
+            Judgement::Blunder
+        } else if lost >= 0.2 {
+            Judgement::Mistake
+        } else if lost >= 0.1 {
+            Judgement::Inaccuracy
+        } else {
+            return None;
+        };
+        return Some((judgement, Reason::Chances));
+    }
+    let (was, now) = (before.mate_for(mover), after.mate_for(mover));
+    let by = |cp: i32, soft: bool| {
+        // `soft`: how far ahead (or behind) the player still is softens the verdict.
+        let cp = if soft { cp } else { -cp };
+        if cp > 999 {
+            Judgement::Inaccuracy
+        } else if cp > 700 {
+            Judgement::Mistake
+        } else {
+            Judgement::Blunder
+        }
+    };
+    match (was, now) {
+        (None, Some(n)) if n < 0 => Some((
+            by(before.cp_for(mover).unwrap_or(0), false),
+            Reason::MateCreated,
+        )),
+        (Some(p), None) if p > 0 => {
+            Some((by(after.cp_for(mover).unwrap_or(0), true), Reason::MateLost))
+        }
+        (Some(p), Some(n)) if p > 0 && n < 0 => Some((Judgement::Blunder, Reason::MateLost)),
+        _ => None,
+    }
+}
+
+/// One move's accuracy, 0..=100, from the mover's win percentage before and after it.
+pub fn move_accuracy(before: f64, after: f64) -> f64 {
+    if after >= before {
+        return 100.0;
+    }
+    let lost = before - after;
+    (103.166_810_071_164_9 * (-0.043_544_153_867_539_51 * lost).exp() - 3.166_924_740_191_411 + 1.0)
+        .clamp(0.0, 100.0)
+}
+
+/// Each side's accuracy (White, Black) for a game whose positions were evaluated `evals` (the
+/// start first), when it has a move by that side. Moves are weighted by how sharp the game was
+/// around them (the standard deviation of the win percentage over a window), then the weighted
+/// mean and the harmonic mean are averaged.
+pub fn game_accuracy(evals: &[Eval], first_mover: Color) -> [Option<f64>; 2] {
+    let wins: Vec<f64> = evals.iter().map(|e| win_percent(*e)).collect();
+    let moves = wins.len().saturating_sub(1);
+    if moves == 0 {
+        return [None, None];
+    }
+    let window = (moves / 10).clamp(2, 8).min(wins.len());
+    let mut weights = Vec::with_capacity(moves);
+    for i in 0..moves {
+        // The first windows repeat the opening one, as lichess does, so every move has one.
+        let start = (i + 1).saturating_sub(window - 1).min(wins.len() - window);
+        let slice = &wins[start..start + window];
+        weights.push(std_dev(slice).clamp(0.5, 12.0));
+    }
+    let mut sums = [(0.0, 0.0, 0.0, 0usize, false); 2];
+    for i in 0..moves {
+        let mover = if i % 2 == 0 {
+            first_mover
+        } else {
+            !first_mover
+        };
+        let (before, after) = match mover {
+            Color::White => (wins[i], wins[i + 1]),
+            Color::Black => (100.0 - wins[i], 100.0 - wins[i + 1]),
+        };
+        let accuracy = move_accuracy(before, after);
+        let s = &mut sums[crate::game::side(mover)];
+        s.0 += accuracy * weights[i];
+        s.1 += weights[i];
+        if accuracy <= 0.0 {
+            s.4 = true;
+        } else {
+            s.2 += 1.0 / accuracy;
+        }
+        s.3 += 1;
+    }
+    sums.map(|(weighted, weight, inverse, n, zero)| {
+        (n > 0).then(|| {
+            let harmonic = if zero { 0.0 } else { n as f64 / inverse };
+            (weighted / weight + harmonic) / 2.0
+        })
+    })
+}
+
+fn std_dev(xs: &[f64]) -> f64 {
+    let n = xs.len() as f64;
+    let mean = xs.iter().sum::<f64>() / n;
+    (xs.iter().map(|x| (x - mean) * (x - mean)).sum::<f64>() / n).sqrt()
+}

@@ -1,0 +1,189 @@
+//! Game review: every position of a game searched, each move judged by what it cost its
+//! player's winning chances (see [`judge`]), each side's accuracy, the better move for each
+//! flagged one, and the game written back annotated (`[%eval]` on every move, NAGs, the better
+//! line as a variation). Results are cached on disk, so reopening a reviewed game is instant.
+
+pub mod analyse;
+pub mod cache;
+pub mod judge;
+
+use shakmaty::san::SanPlus;
+use shakmaty::{Chess, Color, Move, Position};
+
+use self::analyse::PositionEval;
+use self::judge::{Eval, Judgement, Reason};
+use crate::game::Game;
+
+/// The default search time per position: a 40-move game takes about 40 s on two cores.
+pub const DEFAULT_MOVETIME_MS: u64 = 1000;
+
+/// A game and what is known about its positions so far.
+#[derive(Clone, Debug)]
+pub struct Review {
+    /// The game reviewed.
+    pub game: Game,
+    /// Per position (the start first, `moves + 1` of them): the search's result, once in.
+    pub evals: Vec<Option<PositionEval>>,
+    /// Milliseconds searched per position.
+    pub movetime_ms: u64,
+}
+
+/// What the review says about one move.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MoveNote {
+    /// How bad it was.
+    pub judgement: Judgement,
+    /// Why.
+    pub reason: Reason,
+    /// The engine's move instead, in SAN.
+    pub better: Option<String>,
+    /// The engine's line from the position before the move.
+    pub line: Vec<Move>,
+}
+
+impl Review {
+    /// A review of `game` with nothing searched yet.
+    pub fn new(game: Game, movetime_ms: u64) -> Review {
+        let positions = game.moves().len() + 1;
+        Review {
+            game,
+            evals: vec![None; positions],
+            movetime_ms,
+        }
+    }
+
+    /// How many positions have their result.
+    pub fn done(&self) -> usize {
+        self.evals.iter().filter(|e| e.is_some()).count()
+    }
+
+    /// Whether every position has its result.
+    pub fn is_complete(&self) -> bool {
+        self.evals.iter().all(Option::is_some)
+    }
+
+    /// The evaluation of position `ply`, once known.
+    pub fn eval(&self, ply: usize) -> Option<Eval> {
+        self.evals.get(ply)?.as_ref().map(|e| e.eval)
+    }
+
+    /// Who made move `i` (from 0).
+    pub fn mover(&self, i: usize) -> Color {
+        self.game.position_at(i).turn()
+    }
+
+    /// The verdict on move `i` (from 0) when it was a bad one and both positions around it are
+    /// known.
+    pub fn note(&self, i: usize) -> Option<MoveNote> {
+        let before = self.evals.get(i)?.as_ref()?;
+        let after = self.eval(i + 1)?;
+        let (judgement, reason) = judge::judge(before.eval, after, self.mover(i))?;
+        let played = self.game.moves()[i];
+        let pos = self.game.position_at(i);
+        let best = before.line.first().copied().filter(|m| *m != played);
+        Some(MoveNote {
+            judgement,
+            reason,
+            better: best.map(|m| SanPlus::from_move(pos.clone(), m).to_string()),
+            line: if best.is_some() {
+                before.line.clone()
+            } else {
+                Vec::new()
+            },
+        })
+    }
+
+    /// Inaccuracies, mistakes and blunders of each side (White first).
+    pub fn counts(&self) -> [[usize; 3]; 2] {
+        let mut counts = [[0; 3]; 2];
+        for i in 0..self.game.moves().len() {
+            if let Some(note) = self.note(i) {
+                counts[crate::game::side(self.mover(i))][note.judgement as usize] += 1;
+            }
+        }
+        counts
+    }
+
+    /// Each side's accuracy (White first), once every position is known.
+    pub fn accuracy(&self) -> [Option<f64>; 2] {
+        if !self.is_complete() {
+            return [None, None];
+        }
+        let evals: Vec<Eval> = self.evals.iter().flatten().map(|e| e.eval).collect();
+        judge::game_accuracy(&evals, self.game.start_turn())
+    }
+
+    /// The plies of the flagged moves (from 0), in order.
+    pub fn flagged(&self) -> Vec<usize> {
+        (0..self.game.moves().len())
+            .filter(|&i| self.note(i).is_some())
+            .collect()
+    }
+
+    /// The game in PGN with the review: `[%eval]` on every move, a NAG and a comment naming
+    /// the better move on each flagged one with the engine's line as a variation, and each
+    /// side's accuracy in the headers.
+    pub fn annotated_pgn(&self) -> String {
+        let accuracy = self.accuracy();
+        let mut tags: Vec<(&str, String)> = Vec::new();
+        for (name, value) in ["WhiteAccuracy", "BlackAccuracy"].iter().zip(accuracy) {
+            if let Some(a) = value {
+                tags.push((name, format!("{a:.1}")));
+            }
+        }
+        tags.push((
+            "Annotator",
+            format!(
+                "Knightfall {}, {} ms per position",
+                env!("CARGO_PKG_VERSION"),
+                self.movetime_ms
+            ),
+        ));
+        self.game.to_pgn_with(&tags, &|i| {
+            let mut tokens = Vec::new();
+            let note = self.note(i);
+            if let Some(n) = &note {
+                tokens.push(n.judgement.nag().to_string());
+            }
+            if let Some(eval) = self.eval(i + 1) {
+                tokens.push(format!("{{ [%eval {}] }}", eval.pgn()));
+            }
+            if let Some(n) = note {
+                let what = n.reason.phrase().unwrap_or(n.judgement.word());
+                let text = match &n.better {
+                    Some(san) => format!("{{ {what}. {san} was best. }}"),
+                    None => format!("{{ {what}. }}"),
+                };
+                tokens.push(text);
+                if !n.line.is_empty() {
+                    tokens.push(format!(
+                        "({})",
+                        numbered_line(self.game.position_at(i), &n.line, 8)
+                    ));
+                }
+            }
+            tokens
+        })
+    }
+}
+
+/// Up to `max` moves of `line` from `pos` in SAN with move numbers: `12. Nf3 Nc6 13. Bb5` or
+/// `12... Nc6 13. Bb5`.
+pub fn numbered_line(pos: &Chess, line: &[Move], max: usize) -> String {
+    let mut pos = pos.clone();
+    let mut out: Vec<String> = Vec::new();
+    for (k, m) in line.iter().take(max).enumerate() {
+        if !pos.is_legal(*m) {
+            break;
+        }
+        let num = pos.fullmoves().get();
+        let san = SanPlus::from_move_and_play_unchecked(&mut pos, *m).to_string();
+        match (pos.turn(), k) {
+            // `pos` has moved on: Black to move now means White just played.
+            (Color::Black, _) => out.push(format!("{num}. {san}")),
+            (Color::White, 0) => out.push(format!("{num}... {san}")),
+            (Color::White, _) => out.push(san),
+        }
+    }
+    out.join(" ")
+}

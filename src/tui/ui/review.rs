@@ -1,0 +1,332 @@
+//! Drawing the review screen and its list of games.
+
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::{Color as Tui, Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
+use shakmaty::Color;
+
+use super::{MIN_SIZE, board};
+use crate::review::judge::{Judgement, winning_chances};
+use crate::review::{Review, numbered_line};
+use crate::tui::review::{Screen, View};
+
+/// Draws the screen.
+pub fn draw(frame: &mut Frame, screen: &Screen) {
+    let area = frame.area();
+    if area.width < MIN_SIZE.0 || area.height < MIN_SIZE.1 {
+        let text = format!(
+            "Terminal too small: {}x{}; the review needs at least {}x{}. Enlarge it, or q to quit.",
+            area.width, area.height, MIN_SIZE.0, MIN_SIZE.1
+        );
+        frame.render_widget(Paragraph::new(text).wrap(Wrap { trim: true }), area);
+        return;
+    }
+    let rows = Layout::vertical([
+        Constraint::Min(10),
+        Constraint::Length(2),
+        Constraint::Length(1),
+    ])
+    .split(area);
+    match screen.view {
+        View::Pick => draw_list(frame, rows[0], screen),
+        View::Review => draw_review(frame, rows[0], screen),
+    }
+    let message = if !screen.message.is_empty() {
+        Line::styled(screen.message.clone(), Style::default().fg(Tui::Yellow))
+    } else {
+        note_line(screen)
+    };
+    frame.render_widget(Paragraph::new(message).wrap(Wrap { trim: true }), rows[1]);
+    let keys = match screen.view {
+        View::Pick => "↑↓ choose  Enter review  q quit",
+        View::Review if screen.listed.len() > 1 => {
+            "←→ move  Home/End  n/p next/prev mistake  b better move  f flip  click graph  Esc list  q quit"
+        }
+        View::Review => {
+            "←→ move  Home/End  n/p next/prev mistake  b better move  f flip  click graph  q quit"
+        }
+    };
+    frame.render_widget(
+        Paragraph::new(Line::styled(keys, Style::default().fg(Tui::DarkGray))),
+        rows[2],
+    );
+}
+
+fn draw_list(frame: &mut Frame, area: Rect, screen: &Screen) {
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .title(format!(" Review which game? ({}) ", screen.listed.len()));
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
+    let height = usize::from(inner.height).max(1);
+    let first = (screen.selected + 1).saturating_sub(height);
+    let lines: Vec<Line> = screen
+        .listed
+        .iter()
+        .enumerate()
+        .skip(first)
+        .take(height)
+        .map(|(i, l)| {
+            let text = format!("{:>4}  {}", l.index, l.line());
+            if i == screen.selected {
+                Line::styled(text, Style::default().add_modifier(Modifier::REVERSED))
+            } else {
+                Line::raw(text)
+            }
+        })
+        .collect();
+    frame.render_widget(Paragraph::new(lines), inner);
+}
+
+fn draw_review(frame: &mut Frame, area: Rect, screen: &Screen) {
+    let (Some(review), Some(app)) = (&screen.review, &screen.board) else {
+        return;
+    };
+    let board_w = board::width_for(area.width.saturating_sub(34), area.height);
+    let cols = Layout::horizontal([Constraint::Length(board_w), Constraint::Min(34)]).split(area);
+    board::draw(frame, cols[0], app);
+    let side_h = cols[1].height;
+    let graph_h = (side_h / 3).max(6);
+    let side = Layout::vertical([
+        Constraint::Length(5),
+        Constraint::Length(graph_h),
+        Constraint::Min(3),
+    ])
+    .split(cols[1]);
+    draw_summary(frame, side[0], review);
+    draw_graph(frame, side[1], screen, review);
+    draw_moves(frame, side[2], screen, review);
+}
+
+fn draw_summary(frame: &mut Frame, area: Rect, review: &Review) {
+    let names = &review.game.names;
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .title(format!(" Review: {} vs {} ", names[0], names[1]));
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
+    let accuracy = review.accuracy();
+    let counts = review.counts();
+    let mut lines = Vec::new();
+    for (side, color) in [Color::White, Color::Black].into_iter().enumerate() {
+        let acc = accuracy[side].map_or("  -  ".to_string(), |a| format!("{a:>4.1}%"));
+        let c = counts[side];
+        lines.push(Line::from(vec![
+            Span::styled(
+                format!(
+                    "{:<6}",
+                    if color == Color::White {
+                        "White"
+                    } else {
+                        "Black"
+                    }
+                ),
+                Style::default().add_modifier(Modifier::BOLD),
+            ),
+            Span::raw(format!("accuracy {acc}  ")),
+            Span::styled(
+                format!("{} ?! ", c[0]),
+                verdict_style(Judgement::Inaccuracy),
+            ),
+            Span::styled(format!("{} ? ", c[1]), verdict_style(Judgement::Mistake)),
+            Span::styled(format!("{} ??", c[2]), verdict_style(Judgement::Blunder)),
+        ]));
+    }
+    let total = review.evals.len();
+    let done = review.done();
+    if done < total {
+        // Progress: position k of N, as a bar.
+        let width = usize::from(inner.width).saturating_sub(24).max(4);
+        let filled = done * width / total.max(1);
+        lines.push(Line::raw(format!(
+            "Analysing {done:>3}/{total:<3} {}{}",
+            "█".repeat(filled),
+            "░".repeat(width - filled)
+        )));
+    } else {
+        lines.push(Line::raw(format!(
+            "{} ms per position; opening: {}",
+            review.movetime_ms,
+            review
+                .game
+                .opening()
+                .map_or("-".to_string(), |o| format!("{} {}", o.eco, o.name))
+        )));
+    }
+    frame.render_widget(Paragraph::new(lines), inner);
+}
+
+/// The style of a verdict.
+fn verdict_style(j: Judgement) -> Style {
+    let color = match j {
+        Judgement::Inaccuracy => Tui::Rgb(86, 180, 233),
+        Judgement::Mistake => Tui::Rgb(230, 159, 0),
+        Judgement::Blunder => Tui::Rgb(213, 94, 0),
+    };
+    Style::default().fg(color)
+}
+
+/// The evaluation graph: White's winning chances per position (above the middle line White is
+/// better), the shown move marked, flagged moves in their verdict's colour.
+fn draw_graph(frame: &mut Frame, area: Rect, screen: &Screen, review: &Review) {
+    let eval_text = review
+        .eval(screen.ply)
+        .map_or("…".to_string(), |e| e.display());
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .title(format!(" Evaluation {eval_text} "));
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
+    screen
+        .graph_area
+        .set(Some((inner.x, inner.y, inner.width, inner.height)));
+    let (w, h) = (usize::from(inner.width), usize::from(inner.height));
+    if w < 2 || h < 2 {
+        return;
+    }
+    let plies = review.evals.len() - 1;
+    let column_of = |ply: usize| (ply * (w - 1)).checked_div(plies).unwrap_or(0);
+    // Half-cell resolution: 2h steps from top to bottom; the middle is White = Black.
+    let steps = 2 * h;
+    let mid = steps / 2;
+    let buf = frame.buffer_mut();
+    let mut values: Vec<Option<(f64, Option<Judgement>)>> = vec![None; w];
+    for ply in 0..=plies {
+        if let Some(e) = review.eval(ply) {
+            let verdict = ply
+                .checked_sub(1)
+                .and_then(|i| review.note(i))
+                .map(|n| n.judgement);
+            let col = column_of(ply);
+            let keep = values[col].and_then(|v| v.1);
+            values[col] = Some((winning_chances(e), verdict.max(keep)));
+        }
+    }
+    let shown = column_of(screen.ply);
+    for (col, value) in values.into_iter().enumerate() {
+        let x = inner.x + col as u16;
+        let marked = col == shown;
+        let Some((chances, verdict)) = value else {
+            if marked {
+                for row in 0..h {
+                    buf[(x, inner.y + row as u16)]
+                        .set_symbol("│")
+                        .set_style(Style::default().fg(Tui::Yellow));
+                }
+            }
+            continue;
+        };
+        // The bar's end in half cells from the top.
+        let end = (mid as f64 - chances * mid as f64)
+            .round()
+            .clamp(0.0, steps as f64) as usize;
+        let (lo, hi) = if end < mid { (end, mid) } else { (mid, end) };
+        let style = match verdict {
+            _ if marked => Style::default().fg(Tui::Yellow),
+            Some(j) => verdict_style(j),
+            None if chances >= 0.0 => Style::default().fg(Tui::Gray),
+            None => Style::default().fg(Tui::DarkGray),
+        };
+        for row in 0..h {
+            let (top, bottom) = (2 * row, 2 * row + 1);
+            let filled = |half: usize| half >= lo && half < hi;
+            let symbol = match (filled(top), filled(bottom)) {
+                (true, true) => "█",
+                (true, false) => "▀",
+                (false, true) => "▄",
+                (false, false) if marked => "│",
+                (false, false) if 2 * row + 1 == mid || 2 * row == mid => "·",
+                (false, false) => continue,
+            };
+            buf[(x, inner.y + row as u16)]
+                .set_symbol(symbol)
+                .set_style(style);
+        }
+    }
+}
+
+fn draw_moves(frame: &mut Frame, area: Rect, screen: &Screen, review: &Review) {
+    let block = Block::default().borders(Borders::ALL).title(" Moves ");
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
+    let sans = review.game.sans();
+    let mut lines: Vec<Line> = Vec::new();
+    let mut current = 0;
+    let mut num = review.game.start_fullmove();
+    let mut i = 0;
+    let mark = Style::default().add_modifier(Modifier::REVERSED);
+    let cell = |i: usize| -> Span {
+        let note = review.note(i).map(|n| n.judgement);
+        let text = format!(
+            "{:<9}",
+            format!("{}{}", sans[i], note.map_or("", |j| j.symbol()))
+        );
+        let mut style = note.map_or(Style::default(), verdict_style);
+        if screen.ply == i + 1 {
+            style = style.patch(mark);
+        }
+        Span::styled(text, style)
+    };
+    if review.game.start_turn() == Color::Black && !sans.is_empty() {
+        lines.push(Line::from(vec![
+            Span::raw(format!("{num:>3}. ...      ")),
+            cell(0),
+        ]));
+        num += 1;
+        i = 1;
+    }
+    while i < sans.len() {
+        let mut spans = vec![Span::raw(format!("{num:>3}. "))];
+        for j in i..(i + 2).min(sans.len()) {
+            if screen.ply == j + 1 {
+                current = lines.len();
+            }
+            spans.push(cell(j));
+            spans.push(Span::raw(" "));
+        }
+        lines.push(Line::from(spans));
+        num += 1;
+        i += 2;
+    }
+    let height = usize::from(inner.height);
+    let scroll = (current + 1).saturating_sub(height);
+    frame.render_widget(
+        Paragraph::new(lines).scroll((u16::try_from(scroll).unwrap_or(u16::MAX), 0)),
+        inner,
+    );
+}
+
+/// The message line: the shown move's verdict, the better move and its line.
+fn note_line(screen: &Screen) -> Line<'static> {
+    let Some(review) = &screen.review else {
+        return Line::raw("");
+    };
+    let Some(i) = screen.ply.checked_sub(1) else {
+        return Line::raw("The start position. → steps through the game.");
+    };
+    let san = &review.game.sans()[i];
+    let before = review.eval(i).map(|e| e.display());
+    let after = review.eval(i + 1).map(|e| e.display());
+    let evals = match (before, after) {
+        (Some(b), Some(a)) => format!(" ({b} → {a})"),
+        _ => " (analysing…)".to_string(),
+    };
+    let Some(note) = review.note(i) else {
+        return Line::raw(format!("{san}{evals}"));
+    };
+    let what = note.reason.phrase().unwrap_or(note.judgement.word());
+    let mut text = format!("{san}{}{evals} {what}.", note.judgement.symbol());
+    if let Some(better) = &note.better {
+        let line = numbered_line(review.game.position_at(i), &note.line, 6);
+        if screen.show_better {
+            text.push_str(&format!(
+                " The board shows {better} instead (b: back). Line: {line}"
+            ));
+        } else {
+            text.push_str(&format!(" {better} was best (b shows it): {line}"));
+        }
+    }
+    Line::styled(text, verdict_style(note.judgement))
+}

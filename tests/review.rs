@@ -1,0 +1,231 @@
+//! Game review: lichess's judging formulas with exact values, and the `review` command run as a
+//! process: the annotated PGN (an eval on every move, NAGs where the game went wrong, the better
+//! move named), read back by our PGN reader and by python-chess; the cache; the PGN edge cases.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use knightfall::review::judge::{Eval, Judgement, judge, move_accuracy, winning_chances};
+use shakmaty::Color;
+
+#[test]
+fn winning_chances_and_verdicts_follow_lichess() {
+    // 2 / (1 + exp(-0.00368208 * cp)) - 1, computed independently in Python.
+    let close = |a: f64, b: f64| (a - b).abs() < 1e-12;
+    assert!(close(
+        winning_chances(Eval::Cp(100)),
+        0.182_051_794_383_225_6
+    ));
+    assert!(close(
+        winning_chances(Eval::Cp(-350)),
+        -0.567_863_624_329_671_1
+    ));
+    // Held at 1000 centipawns; a mate counts as the ceiling.
+    assert!(close(
+        winning_chances(Eval::Cp(5000)),
+        0.950_894_872_682_864_5
+    ));
+    assert!(close(
+        winning_chances(Eval::Mate(3)),
+        0.950_894_872_682_864_5
+    ));
+    assert!(close(move_accuracy(60.0, 40.0), 41.016_818_741_417_13));
+    assert_eq!(move_accuracy(50.0, 50.0), 100.0);
+    // A drop of 0.1 / 0.2 / 0.3 in the mover's chances, from either side.
+    assert_eq!(judge(Eval::Cp(0), Eval::Cp(-20), Color::White), None);
+    assert_eq!(
+        judge(Eval::Cp(0), Eval::Cp(-60), Color::White).map(|j| j.0),
+        Some(Judgement::Inaccuracy)
+    );
+    assert_eq!(
+        judge(Eval::Cp(0), Eval::Cp(120), Color::Black).map(|j| j.0),
+        Some(Judgement::Mistake)
+    );
+    assert_eq!(
+        judge(Eval::Cp(50), Eval::Cp(-300), Color::White).map(|j| j.0),
+        Some(Judgement::Blunder)
+    );
+    // Allowing a mate: softened when the mover was lost anyway (lila's MateAdvice).
+    assert_eq!(
+        judge(Eval::Cp(0), Eval::Mate(-2), Color::White).map(|j| j.0),
+        Some(Judgement::Blunder)
+    );
+    assert_eq!(
+        judge(Eval::Cp(-800), Eval::Mate(-2), Color::White).map(|j| j.0),
+        Some(Judgement::Mistake)
+    );
+    assert_eq!(
+        judge(Eval::Cp(-1200), Eval::Mate(-2), Color::White).map(|j| j.0),
+        Some(Judgement::Inaccuracy)
+    );
+    // Letting a mate go while still far ahead is an inaccuracy; mating is never a mistake.
+    assert_eq!(
+        judge(Eval::Mate(-3), Eval::Cp(-1500), Color::Black).map(|j| j.0),
+        Some(Judgement::Inaccuracy)
+    );
+    assert_eq!(
+        judge(Eval::Mate(1), Eval::Checkmate(Color::White), Color::White),
+        None
+    );
+}
+
+const SHILLING: &str = "[Event \"Test\"]\n[White \"Victim\"]\n[Black \"Trapper\"]\n[Result \"0-1\"]\n\n\
+1. e4 e5 2. Nf3 Nc6 3. Bc4 Nd4 4. Nxe5 Qg5 5. Nxf7 Qxg2 6. Rf1 Qxe4+ 7. Be2 Nf3# 0-1\n";
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("knightfall-review-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn review(home: &Path, args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_knightfall"))
+        .arg("review")
+        .args(args)
+        .env("KNIGHTFALL_HOME", home)
+        .output()
+        .unwrap()
+}
+
+/// Reviews `input` at 150 ms per position into `out`.
+fn review_at_150ms(home: &Path, input: &Path, out: &Path) -> std::process::Output {
+    let (input, out) = (input.to_str().unwrap(), out.to_str().unwrap());
+    review(home, &[input, "--movetime", "150", "--out", out])
+}
+
+#[test]
+fn annotated_pgn_has_an_eval_on_every_move_and_marks_the_blunders() {
+    let dir = temp_dir("shilling");
+    let input = dir.join("shilling.pgn");
+    std::fs::write(&input, SHILLING).unwrap();
+    let out = dir.join("annotated.pgn");
+    let run = review_at_150ms(&dir, &input, &out);
+    assert!(run.status.success(), "{run:?}");
+    let text = std::fs::read_to_string(&out).unwrap();
+    // Lines wrap at 80 columns: compare with single spaces.
+    let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    // Fourteen moves, fourteen evals; the mate on the board is #-0 (White is mated).
+    assert_eq!(text.matches("[%eval ").count(), 14, "{text}");
+    assert!(flat.contains("Nf3# { [%eval #-0] }"), "{text}");
+    // 5. Nxf7 throws the game away (the queen takes on g2 and the rook hangs): a blunder, with
+    // the engine's move instead named and its line given as a variation.
+    assert!(flat.contains("5. Nxf7 $4 { [%eval -"), "{text}");
+    assert!(text.contains("Blunder. "), "{text}");
+    assert!(flat.contains("was best. } (5. "), "{text}");
+    // 7. Be2 allows mate in one from a lost position: lila softens that by how lost it was
+    // already (-7 to -10: a mistake; beyond: an inaccuracy).
+    assert!(
+        ["$2", "$6"].iter().any(|nag| flat.contains(&format!(
+            "7. Be2 {nag} {{ [%eval #-1] }} {{ Checkmate is now unavoidable."
+        ))),
+        "{text}"
+    );
+    // Black made no bad move, and played better.
+    let header = |name: &str| -> f64 {
+        let start = text.find(&format!("[{name} \"")).unwrap() + name.len() + 3;
+        text[start..start + text[start..].find('"').unwrap()]
+            .parse()
+            .unwrap()
+    };
+    assert!(header("BlackAccuracy") > header("WhiteAccuracy"), "{text}");
+    assert!(
+        !flat.contains("... Qg5 $") && !flat.contains("Nf3# $"),
+        "{text}"
+    );
+    // Our reader reads it back: the same moves.
+    let back = knightfall::game::Game::from_pgn(&text).unwrap();
+    assert_eq!(back.sans().len(), 14);
+
+    // python-chess reads an eval on every move and the NAGs (when it is installed).
+    let script = format!(
+        "import chess.pgn\ng = chess.pgn.read_game(open({:?}))\n\
+         for n in g.mainline():\n    print(n.san(), n.eval() is not None, sorted(n.nags))\n",
+        out.to_str().unwrap()
+    );
+    match Command::new("python3").args(["-c", &script]).output() {
+        Ok(o) if o.status.success() => {
+            let lines = String::from_utf8_lossy(&o.stdout).to_string();
+            assert_eq!(lines.lines().count(), 14, "{lines}");
+            assert!(lines.lines().all(|l| l.contains(" True ")), "{lines}");
+            assert!(lines.contains("Nxf7 True [4]"), "{lines}");
+            assert!(
+                lines.contains("Be2 True [2]") || lines.contains("Be2 True [6]"),
+                "{lines}"
+            );
+        }
+        _ => eprintln!("python3 with python-chess not available: read back with our reader only"),
+    }
+
+    // The second time comes from the cache: the same text.
+    let again = dir.join("again.pgn");
+    let run = review_at_150ms(&dir, &input, &again);
+    assert!(run.status.success());
+    assert!(
+        !String::from_utf8_lossy(&run.stderr).contains("position 1 of"),
+        "nothing searched again: {run:?}"
+    );
+    let again = std::fs::read_to_string(&again).unwrap();
+    assert_eq!(
+        again.lines().skip(4).collect::<Vec<_>>(),
+        text.lines().skip(4).collect::<Vec<_>>()
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_pgn_edge_cases_are_reviewed_or_refused_with_a_message() {
+    let Some(edge) = common::shared("data/games/edge-cases") else {
+        return;
+    };
+    let dir = temp_dir("edge");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&edge)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "pgn"))
+        .collect();
+    files.sort();
+    let mut reviewed = 0;
+    for file in &files {
+        let out = dir.join("out.pgn");
+        let run = review(
+            &dir,
+            &[
+                file.to_str().unwrap(),
+                "--game",
+                "1",
+                "--movetime",
+                "10",
+                "--out",
+                out.to_str().unwrap(),
+            ],
+        );
+        let stderr = String::from_utf8_lossy(&run.stderr);
+        assert!(!stderr.contains("panicked"), "{}: {stderr}", file.display());
+        if run.status.success() {
+            let text = std::fs::read_to_string(&out).unwrap();
+            let game = knightfall::game::Game::from_pgn(&text).unwrap();
+            assert_eq!(text.matches("[%eval ").count(), game.sans().len(), "{text}");
+            reviewed += 1;
+        } else {
+            assert_eq!(run.status.code(), Some(1), "{}", file.display());
+            assert!(
+                stderr.starts_with("knightfall: "),
+                "{}: {stderr}",
+                file.display()
+            );
+        }
+        let name = file.file_name().unwrap().to_string_lossy();
+        if name.contains("antichess")
+            || name.contains("zh-lichess")
+            || name.contains("fischerrandom")
+        {
+            assert!(!run.status.success(), "{name} is a variant");
+            assert!(stderr.contains("variant"), "{name}: {stderr}");
+        }
+    }
+    assert!(reviewed >= 5, "{reviewed} of {} reviewed", files.len());
+    let _ = std::fs::remove_dir_all(&dir);
+}
