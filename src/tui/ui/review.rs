@@ -52,6 +52,13 @@ pub fn draw(frame: &mut Frame, screen: &Screen) {
         Paragraph::new(Line::styled(keys, Style::default().fg(Tui::DarkGray))),
         rows[2],
     );
+    if screen.board.as_ref().is_some_and(|a| a.no_color) {
+        // NO_COLOR: the verdicts keep their symbols, the move shown stays reversed.
+        for cell in frame.buffer_mut().content.iter_mut() {
+            cell.fg = Tui::Reset;
+            cell.bg = Tui::Reset;
+        }
+    }
 }
 
 fn draw_list(frame: &mut Frame, area: Rect, screen: &Screen) {
