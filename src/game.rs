@@ -378,7 +378,7 @@ impl Game {
     /// The opening the game reached: the last named position of it (lichess's table), so a
     /// transposition is named too.
     pub fn opening(&self) -> Option<crate::openings::Opening> {
-        crate::openings::classify(&self.positions)
+        crate::openings::classify(&self.keys)
     }
 
     /// The FEN of the start position when it is not the standard one.
@@ -419,6 +419,11 @@ impl Game {
     /// The side to move at the start position.
     pub fn start_turn(&self) -> Color {
         self.positions[0].turn()
+    }
+
+    /// Repetition keys (`node::key_of`) of every position, the start first.
+    pub fn keys(&self) -> &[u64] {
+        &self.keys
     }
 
     /// Repetition keys of the positions before the current one, oldest first (for the search).

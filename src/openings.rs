@@ -65,15 +65,10 @@ fn play(pgn: &str) -> Option<Chess> {
     Some(pos)
 }
 
-/// The opening named for `pos` itself, if the table names it.
-pub fn named(pos: &Chess) -> Option<Opening> {
-    table().get(&key_of(pos)).copied()
-}
-
-/// The opening of a game whose positions are `positions` (start first): the last of them the
-/// table names.
-pub fn classify<'a>(positions: impl IntoIterator<Item = &'a Chess>) -> Option<Opening> {
-    positions.into_iter().filter_map(named).last()
+/// The opening of a game whose positions have the keys `keys` (`node::key_of`, start first, as
+/// `Game::keys` holds them): the last of them the table names.
+pub fn classify(keys: &[u64]) -> Option<Opening> {
+    keys.iter().rev().find_map(|k| table().get(k).copied())
 }
 
 /// How many positions the table names (3,807 rows, fewer positions where rows repeat one).

@@ -38,6 +38,16 @@ fn type_line(app: &mut App, text: &str) -> Vec<Effect> {
     )))
 }
 
+/// The generation of the search among `fx` (the test fails when there is none).
+fn search_generation(fx: &[Effect]) -> u64 {
+    fx.iter()
+        .find_map(|e| match e {
+            Effect::Search(r) => Some(r.generation),
+            _ => None,
+        })
+        .expect("a search request")
+}
+
 fn render(app: &App, w: u16, h: u16) -> String {
     let mut term = Terminal::new(TestBackend::new(w, h)).unwrap();
     term.draw(|f| ui::draw(f, app)).unwrap();
@@ -100,21 +110,8 @@ fn no_color_marks_last_move_and_targets() {
 fn analysis_panel_while_thinking() {
     let mut app = new_app(Side::Human, Side::Engine, false);
     let fx = type_line(&mut app, "e2e4");
-    let generation = fx
-        .iter()
-        .find_map(|e| match e {
-            Effect::Search(r) => Some(r.generation),
-            _ => None,
-        })
-        .unwrap();
-    let pos = app.game.position().clone();
-    let mut pv = Vec::new();
-    let mut p = pos.clone();
-    for u in ["c7c5", "g1f3", "d7d6", "d2d4"] {
-        let m = u.parse::<UciMove>().unwrap().to_move(&p).unwrap();
-        shakmaty::Position::play_unchecked(&mut p, m);
-        pv.push(m);
-    }
+    let generation = search_generation(&fx);
+    let pv = line_of(app.game.position(), &["c7c5", "g1f3", "d7d6", "d2d4"]);
     app.update(Action::Engine(EngineEvent::Info {
         generation,
         info: Info {
@@ -281,25 +278,8 @@ fn captured_pieces_and_the_material_lead_beside_the_board() {
 fn the_engine_s_line_stays_hidden_on_the_person_s_turn() {
     let mut app = new_app(Side::Human, Side::Engine, false);
     let fx = type_line(&mut app, "e4");
-    let generation = fx
-        .iter()
-        .find_map(|e| match e {
-            Effect::Search(r) => Some(r.generation),
-            _ => None,
-        })
-        .unwrap();
-    let pv = ["c7c5", "g1f3", "d7d6"];
-    let mut pos = app.game.position().clone();
-    let mut moves = Vec::new();
-    for text in pv {
-        let m = text
-            .parse::<shakmaty::uci::UciMove>()
-            .unwrap()
-            .to_move(&pos)
-            .unwrap();
-        shakmaty::Position::play_unchecked(&mut pos, m);
-        moves.push(m);
-    }
+    let generation = search_generation(&fx);
+    let moves = line_of(app.game.position(), &["c7c5", "g1f3", "d7d6"]);
     app.update(Action::Engine(EngineEvent::Info {
         generation,
         info: Info {
@@ -360,13 +340,7 @@ fn large_terminal_draws_big_pieces_and_the_search_history() {
         KeyCode::Char('t'),
         KeyModifiers::CONTROL,
     )));
-    let generation = fx
-        .iter()
-        .find_map(|e| match e {
-            Effect::Search(r) => Some(r.generation),
-            _ => None,
-        })
-        .expect("a hint search");
+    let generation = search_generation(&fx);
     let pos = app.game.position().clone();
     for (depth, score, ucis) in [
         (9, 20, &["f8e7", "f1e1"][..]),

@@ -92,16 +92,14 @@ pub fn analyse(
         return;
     }
     // The repetition keys of every position (the ones before position i are keys[..i]).
-    let keys: Vec<u64> = (0..=plies)
-        .map(|i| crate::engine::node::key_of(game.position_at(i)))
-        .collect();
+    let keys = game.keys();
     let next = AtomicUsize::new(0);
     let (tx, rx) = unbounded::<(usize, PositionEval)>();
     let threads = settings.threads.clamp(1, todo.len());
     thread::scope(|scope| {
         for _ in 0..threads {
             let tx = tx.clone();
-            let (todo, keys, next) = (&todo, &keys, &next);
+            let (todo, next) = (&todo, &next);
             scope.spawn(move || {
                 let mut player = Player::new(
                     Config {

@@ -22,13 +22,7 @@ pub fn path(dir: &Path, review: &Review) -> PathBuf {
         "{} {} {}",
         env!("CARGO_PKG_VERSION"),
         review.movetime_ms,
-        review.game.position_at(0).board()
-    );
-    let _ = write!(
-        text,
-        " {:?} {}",
-        review.game.start_turn(),
-        review.game.start_fen().unwrap_or("")
+        review.game.start_fen().unwrap_or("startpos")
     );
     for m in review.game.moves() {
         let _ = write!(text, " {}", m.to_uci(CastlingMode::Standard));

@@ -72,12 +72,16 @@ impl Review {
         self.game.position_at(i).turn()
     }
 
-    /// The verdict on move `i` (from 0) when it was a bad one and both positions around it are
-    /// known.
+    /// How bad move `i` (from 0) was, when it was a bad one and both positions around it are
+    /// known (the cheap part of [`Review::note`], for counting and colouring).
+    pub fn judgement(&self, i: usize) -> Option<(Judgement, Reason)> {
+        judge::judge(self.eval(i)?, self.eval(i + 1)?, self.mover(i))
+    }
+
+    /// The verdict on move `i` (from 0) with the better move, when it was a bad one.
     pub fn note(&self, i: usize) -> Option<MoveNote> {
-        let before = self.evals.get(i)?.as_ref()?;
-        let after = self.eval(i + 1)?;
-        let (judgement, reason) = judge::judge(before.eval, after, self.mover(i))?;
+        let (judgement, reason) = self.judgement(i)?;
+        let before = self.evals[i].as_ref()?;
         let played = self.game.moves()[i];
         let pos = self.game.position_at(i);
         let best = before.line.first().copied().filter(|m| *m != played);
@@ -97,8 +101,8 @@ impl Review {
     pub fn counts(&self) -> [[usize; 3]; 2] {
         let mut counts = [[0; 3]; 2];
         for i in 0..self.game.moves().len() {
-            if let Some(note) = self.note(i) {
-                counts[crate::game::side(self.mover(i))][note.judgement as usize] += 1;
+            if let Some((judgement, _)) = self.judgement(i) {
+                counts[crate::game::side(self.mover(i))][judgement as usize] += 1;
             }
         }
         counts
@@ -116,7 +120,7 @@ impl Review {
     /// The plies of the flagged moves (from 0), in order.
     pub fn flagged(&self) -> Vec<usize> {
         (0..self.game.moves().len())
-            .filter(|&i| self.note(i).is_some())
+            .filter(|&i| self.judgement(i).is_some())
             .collect()
     }
 

@@ -192,15 +192,10 @@ impl Screen {
         {
             // The position before the move, with the engine's move played instead.
             let (i, m) = better;
-            let mut alt = match review.game.start_fen() {
-                Some(fen) => Game::from_fen(fen).unwrap_or_default(),
-                None => Game::new(),
-            };
-            for played in &review.game.moves()[..i] {
-                let _ = alt.play(*played, None);
+            while game.ply() > i {
+                game.undo();
             }
-            let _ = alt.play(m, None);
-            game = alt;
+            let _ = game.play(m, None);
             view = None;
         }
         let mut app = App::new(settings, game, Mode::Play, false);

@@ -5,9 +5,46 @@ use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph};
-use shakmaty::Color;
+use shakmaty::{Color, Position};
 
+use crate::game::Game;
 use crate::tui::app::App;
+
+/// The game's moves as numbered pairs (`  3. Bb5      a6`), each move's text and style from
+/// `cell(i)` padded to `width`, with the index of the line holding the move that led to
+/// position `shown`.
+pub fn move_rows(
+    game: &Game,
+    shown: usize,
+    width: usize,
+    cell: impl Fn(usize) -> (String, Style),
+) -> (Vec<Line<'static>>, usize) {
+    let plies = game.sans().len();
+    let mut lines = Vec::new();
+    let mut current = 0;
+    let mut num = game.start_fullmove();
+    let mut spans = Vec::new();
+    for i in 0..plies {
+        let white = game.position_at(i).turn() == Color::White;
+        if white || i == 0 {
+            spans.push(Span::raw(format!("{num:>3}. ")));
+        }
+        if !white && i == 0 {
+            spans.push(Span::raw(format!("{:<width$} ", "...")));
+        }
+        let (text, style) = cell(i);
+        spans.push(Span::styled(format!("{text:<width$}"), style));
+        spans.push(Span::raw(" "));
+        if shown == i + 1 {
+            current = lines.len();
+        }
+        if !white || i + 1 == plies {
+            lines.push(Line::from(std::mem::take(&mut spans)));
+            num += 1;
+        }
+    }
+    (lines, current)
+}
 
 /// The width of one column of moves: `123. Nbxd7+   Qxd7     `.
 const COLUMN_WIDTH: u16 = 24;
@@ -15,49 +52,22 @@ const COLUMN_WIDTH: u16 = 24;
 /// Draws the list.
 pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     // The opening of the position shown (the game so far, or up to the browsed move).
-    let title =
-        match crate::openings::classify((0..=app.shown_ply()).map(|ply| app.game.position_at(ply)))
-        {
-            Some(o) => format!(" {} {} ", o.eco, o.name),
-            None => " Moves ".to_string(),
-        };
+    let title = match crate::openings::classify(&app.game.keys()[..=app.shown_ply()]) {
+        Some(o) => format!(" {} {} ", o.eco, o.name),
+        None => " Moves ".to_string(),
+    };
     let block = Block::default().borders(Borders::ALL).title(title);
     let inner = block.inner(area);
-    let sans = app.game.sans();
     let shown = app.shown_ply();
-    let mut lines: Vec<Line> = Vec::new();
-    let mut current_line = 0;
-    let mut num = app.game.start_fullmove();
-    let mut i = 0;
     let mark = Style::default().add_modifier(Modifier::REVERSED);
-    if app.game.start_turn() == Color::Black && !sans.is_empty() {
-        let style = if shown == 1 { mark } else { Style::default() };
-        if shown == 1 {
-            current_line = 0;
-        }
-        lines.push(Line::from(vec![
-            Span::raw(format!("{num:>3}. ...     ")),
-            Span::styled(sans[0].clone(), style),
-        ]));
-        num += 1;
-        i = 1;
-    }
-    while i < sans.len() {
-        let mut spans = vec![Span::raw(format!("{num:>3}. "))];
-        for (j, san) in sans.iter().enumerate().skip(i).take(2) {
-            let style = if shown == j + 1 {
-                current_line = lines.len();
-                mark
-            } else {
-                Style::default()
-            };
-            spans.push(Span::styled(format!("{san:<8}"), style));
-            spans.push(Span::raw(" "));
-        }
-        lines.push(Line::from(spans));
-        num += 1;
-        i += 2;
-    }
+    let (mut lines, mut current_line) = move_rows(&app.game, shown, 8, |i| {
+        let style = if shown == i + 1 {
+            mark
+        } else {
+            Style::default()
+        };
+        (app.game.sans()[i].clone(), style)
+    });
     if let Some(o) = app.game.outcome() {
         lines.push(Line::raw(format!("     {}", o.result_str())));
         if app.view.is_none() {

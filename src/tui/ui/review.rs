@@ -7,6 +7,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
 use shakmaty::Color;
 
+use super::moves::move_rows;
 use super::{MIN_SIZE, board};
 use crate::review::judge::{Judgement, winning_chances};
 use crate::review::{Review, numbered_line};
@@ -204,8 +205,8 @@ fn draw_graph(frame: &mut Frame, area: Rect, screen: &Screen, review: &Review) {
         if let Some(e) = review.eval(ply) {
             let verdict = ply
                 .checked_sub(1)
-                .and_then(|i| review.note(i))
-                .map(|n| n.judgement);
+                .and_then(|i| review.judgement(i))
+                .map(|j| j.0);
             let col = column_of(ply);
             let keep = values[col].and_then(|v| v.1);
             values[col] = Some((winning_chances(e), verdict.max(keep)));
@@ -259,44 +260,18 @@ fn draw_moves(frame: &mut Frame, area: Rect, screen: &Screen, review: &Review) {
     let inner = block.inner(area);
     frame.render_widget(block, area);
     let sans = review.game.sans();
-    let mut lines: Vec<Line> = Vec::new();
-    let mut current = 0;
-    let mut num = review.game.start_fullmove();
-    let mut i = 0;
     let mark = Style::default().add_modifier(Modifier::REVERSED);
-    let cell = |i: usize| -> Span {
-        let note = review.note(i).map(|n| n.judgement);
-        let text = format!(
-            "{:<9}",
-            format!("{}{}", sans[i], note.map_or("", |j| j.symbol()))
-        );
-        let mut style = note.map_or(Style::default(), verdict_style);
+    let (lines, current) = move_rows(&review.game, screen.ply, 9, |i| {
+        let verdict = review.judgement(i).map(|j| j.0);
+        let mut style = verdict.map_or(Style::default(), verdict_style);
         if screen.ply == i + 1 {
             style = style.patch(mark);
         }
-        Span::styled(text, style)
-    };
-    if review.game.start_turn() == Color::Black && !sans.is_empty() {
-        lines.push(Line::from(vec![
-            Span::raw(format!("{num:>3}. ...      ")),
-            cell(0),
-        ]));
-        num += 1;
-        i = 1;
-    }
-    while i < sans.len() {
-        let mut spans = vec![Span::raw(format!("{num:>3}. "))];
-        for j in i..(i + 2).min(sans.len()) {
-            if screen.ply == j + 1 {
-                current = lines.len();
-            }
-            spans.push(cell(j));
-            spans.push(Span::raw(" "));
-        }
-        lines.push(Line::from(spans));
-        num += 1;
-        i += 2;
-    }
+        (
+            format!("{}{}", sans[i], verdict.map_or("", |j| j.symbol())),
+            style,
+        )
+    });
     let height = usize::from(inner.height);
     let scroll = (current + 1).saturating_sub(height);
     frame.render_widget(
