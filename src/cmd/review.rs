@@ -168,16 +168,17 @@ pub fn run(args: &Args) -> Result<()> {
             bail!("no games in {}; name a PGN file", paths.data.display());
         }
         let mut out = String::new();
-        for l in &listed {
+        // Numbered as --game takes them: by place in the list.
+        for (i, l) in listed.iter().enumerate() {
             out.push_str(&format!(
                 "{:>4}  {}  {}\n",
-                l.index,
+                i + 1,
                 l.file.display(),
                 l.line()
             ));
         }
         print!("{out}");
-        bail!("choose a game with FILE and --game N");
+        bail!("choose one of these games with --game N");
     };
     let game = chosen
         .game

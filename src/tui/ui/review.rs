@@ -77,7 +77,8 @@ fn draw_list(frame: &mut Frame, area: Rect, screen: &Screen) {
         .skip(first)
         .take(height)
         .map(|(i, l)| {
-            let text = format!("{:>4}  {}", l.index, l.line());
+            // Numbered by place in the list (a folder's files each hold one game).
+            let text = format!("{:>4}  {}", i + 1, l.line());
             if i == screen.selected {
                 Line::styled(text, Style::default().add_modifier(Modifier::REVERSED))
             } else {
