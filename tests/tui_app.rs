@@ -301,7 +301,7 @@ fn game_end_announces_and_offers_another() {
     );
     assert_eq!(
         message(&app),
-        "Black wins (checkmate). Play again with the same settings? (y/n)"
+        "Black wins (checkmate). Play again with the same settings? (y/n; r reviews this game)"
     );
     type_line(&mut app, "a3");
     assert!(message(&app).contains("game is over"));

@@ -672,3 +672,34 @@ fn review_screen_fills_in_and_steps_to_the_blunders() {
     assert_eq!(cached, 1, "{screen}");
     let _ = std::fs::remove_dir_all(&home);
 }
+
+#[test]
+fn the_end_of_a_game_offers_its_review() {
+    let home = temp_home("review-after");
+    let script = format!("\"$KNIGHTFALL_BIN\" play --white human --black human{STTY_AFTER}");
+    let mut s = start(&home, &script);
+    s.wait_for("the first frame", 20, |s| s.text().contains("move>"));
+    for m in ["f3", "e5", "g4", "Qh4"] {
+        s.send(format!("{m}\r").as_bytes());
+    }
+    s.wait_for_screen("the offer", 10, |sc| sc.contains("r reviews this game"));
+    s.send(b"r");
+    // The review of the game just played, filled in; the first key there is not lost.
+    s.wait_for_screen("the review", 30, |sc| {
+        sc.contains("Review: Human vs Human") && sc.contains("ms per position")
+    });
+    s.send(b"n");
+    // 2. g4 allows mate in one, so there is at least that flagged move, with the better one.
+    s.wait_for_screen("the first flagged move", 10, |sc| sc.contains("was best"));
+    s.send(b"q");
+    s.wait_for("the shell", 20, |s| s.text().contains("DONE"));
+    assert!(s.text().contains("EXIT=0"), "{}", s.text());
+    assert_eq!(archived(&home).len(), 1);
+    assert_eq!(
+        std::fs::read_dir(home.join("games/reviews"))
+            .unwrap()
+            .count(),
+        1
+    );
+    let _ = std::fs::remove_dir_all(&home);
+}

@@ -20,7 +20,7 @@ const MAX_PGN_BYTES: u64 = 256 << 20;
 pub const MAX_GAMES: usize = 100_000;
 
 /// Arguments of `review`.
-#[derive(clap::Args, Debug, Default)]
+#[derive(clap::Args, Debug)]
 pub struct Args {
     /// The PGN file; without it, the games in the games folder are listed to choose from.
     pub file: Option<PathBuf>,
@@ -39,6 +39,20 @@ pub struct Args {
     /// Directories with more Syzygy tables (DIR[:DIR...]) on top of the built-in ones.
     #[arg(long, env = "SYZYGY_PATH")]
     pub syzygy: Option<String>,
+}
+
+impl Default for Args {
+    /// The defaults the command line gives (the review offered after a game uses them).
+    fn default() -> Args {
+        Args {
+            file: None,
+            game: None,
+            movetime: DEFAULT_MOVETIME_MS,
+            out: None,
+            threads: None,
+            syzygy: None,
+        }
+    }
 }
 
 /// A game in a list to choose from: where it is and what it is.
@@ -161,7 +175,7 @@ pub fn run(args: &Args) -> Result<()> {
         };
     if screen {
         let chosen = chosen.map(|l| l.index - 1);
-        return crate::tui::review::run(args, listed, chosen);
+        return crate::tui::review::run(args, listed, chosen, None);
     }
     let Some(chosen) = chosen else {
         if listed.is_empty() {

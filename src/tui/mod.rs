@@ -174,7 +174,7 @@ pub fn run(opts: Options) -> Result<()> {
     result?;
     // The terminal may be gone (SIGHUP): a line nobody can read is not an error.
     let mut out = io::stdout();
-    match saved {
+    match &saved {
         Ok(Some(path)) => {
             let _ = writeln!(out, "Game saved to {}", path.display());
         }
@@ -182,6 +182,17 @@ pub fn run(opts: Options) -> Result<()> {
         Err(e) => {
             let _ = writeln!(io::stderr(), "knightfall: the game was not saved: {e:#}");
         }
+    }
+    if runner.app.review_after {
+        let game = runner.app.game.clone();
+        let listed = vec![crate::cmd::review::Listed {
+            file: saved.ok().flatten().unwrap_or_default(),
+            index: 1,
+            game: Ok(game),
+        }];
+        // The game's input thread keeps reading the terminal: the review reads its events.
+        let input = Some(runner.events());
+        return review::run(&crate::cmd::review::Args::default(), listed, Some(0), input);
     }
     Ok(())
 }

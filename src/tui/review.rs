@@ -313,8 +313,14 @@ impl Screen {
     }
 }
 
-/// Runs the screen until the player quits.
-pub fn run(args: &Args, listed: Vec<Listed>, chosen: Option<usize>) -> Result<()> {
+/// Runs the screen until the player quits. `input` is a terminal's events already being read
+/// (after a game); without it the screen reads the terminal itself.
+pub fn run(
+    args: &Args,
+    listed: Vec<Listed>,
+    chosen: Option<usize>,
+    input: Option<Receiver<Event>>,
+) -> Result<()> {
     let paths = Paths::get();
     let dir = cache_dir(&paths);
     let ascii = load_settings(&paths).ascii;
@@ -332,7 +338,7 @@ pub fn run(args: &Args, listed: Vec<Listed>, chosen: Option<usize>) -> Result<()
         );
     }
     let mut term = terminal::setup_terminal()?;
-    let result = main_loop(&mut term, &mut screen, args, &dir);
+    let result = main_loop(&mut term, &mut screen, args, &dir, input);
     terminal::restore_terminal();
     std::mem::forget(term);
     // Whatever was searched is kept for next time.
@@ -348,20 +354,24 @@ fn main_loop(
     screen: &mut Screen,
     args: &Args,
     dir: &std::path::Path,
+    input: Option<Receiver<Event>>,
 ) -> Result<()> {
-    let (tx, input) = unbounded();
-    event::spawn_input(tx.clone());
-    if let Ok(mut signals) = signal_hook::iterator::Signals::new([
-        signal_hook::consts::SIGTERM,
-        signal_hook::consts::SIGHUP,
-        signal_hook::consts::SIGINT,
-    ]) {
-        thread::spawn(move || {
-            if signals.forever().next().is_some() {
-                let _ = tx.send(Event::Terminate);
-            }
-        });
-    }
+    let input = input.unwrap_or_else(|| {
+        let (tx, input) = unbounded();
+        event::spawn_input(tx.clone());
+        if let Ok(mut signals) = signal_hook::iterator::Signals::new([
+            signal_hook::consts::SIGTERM,
+            signal_hook::consts::SIGHUP,
+            signal_hook::consts::SIGINT,
+        ]) {
+            thread::spawn(move || {
+                if signals.forever().next().is_some() {
+                    let _ = tx.send(Event::Terminate);
+                }
+            });
+        }
+        input
+    });
     term.draw(|f| draw::draw(f, screen))?;
     loop {
         let never = crossbeam_channel::never();
@@ -379,6 +389,7 @@ fn main_loop(
                         screen.click(m.column, m.row);
                     }
                 }
+                // Engine reports left over from the game are of no interest here.
                 Ok(Event::Resize) | Ok(Event::Engine(_)) => {}
                 Ok(Event::Terminate) | Err(_) => return Ok(()),
             },

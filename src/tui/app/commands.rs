@@ -51,6 +51,18 @@ impl App {
                 }
             }
             "undo" => self.undo(fx),
+            "review" => {
+                if self.game.is_over() {
+                    self.review_after = true;
+                    fx.push(Effect::Stop);
+                    fx.push(Effect::Quit);
+                } else {
+                    self.say(
+                        "A review is for a finished game; this one is still going.",
+                        Tone::Error,
+                    );
+                }
+            }
             "hint" => {
                 if self.game.is_over() {
                     self.say("The game is over.", Tone::Error);

@@ -146,7 +146,7 @@ impl App {
         if let Some(o) = self.game.outcome() {
             self.ask_again = self.mode == Mode::Play;
             let ask = if self.ask_again {
-                " Play again with the same settings? (y/n)"
+                " Play again with the same settings? (y/n; r reviews this game)"
             } else {
                 ""
             };

@@ -63,7 +63,14 @@ impl App {
                 }
                 KeyCode::Char('n') | KeyCode::Char('N') | KeyCode::Esc => {
                     self.ask_again = false;
-                    self.say("Type new to play again, quit to leave.", Tone::Info);
+                    self.say(
+                        "Type new to play again, review to review the game, quit to leave.",
+                        Tone::Info,
+                    );
+                    return;
+                }
+                KeyCode::Char('r') | KeyCode::Char('R') => {
+                    self.command("review", None, fx);
                     return;
                 }
                 _ => {}

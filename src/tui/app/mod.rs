@@ -181,6 +181,8 @@ pub struct App {
     pub view: Option<usize>,
     /// Asking "play again?" after a finished game.
     pub ask_again: bool,
+    /// The player asked to review the finished game: the review screen opens on leaving.
+    pub review_after: bool,
     /// A question waiting for y or n.
     pub confirm: Option<Confirm>,
     /// The message was set by the action being applied (older ones clear when a move is made).
@@ -244,6 +246,7 @@ impl App {
             show_help: false,
             view: None,
             ask_again: false,
+            review_after: false,
             confirm: None,
             message_fresh: false,
             premove: None,

@@ -150,9 +150,9 @@ pub fn footer_text(app: &App) -> &'static str {
     }
     if app.game.is_over() {
         return if app.ask_again {
-            "y play again  n no  ^N new game  ^Z undo  ^S save  ←→ browse  ? help  ^Q quit"
+            "y play again  n no  r review  ^N new game  ^Z undo  ^S save  ←→ browse  ? help  ^Q quit"
         } else {
-            "^N new game  ^Z undo  ^S save  ←→ browse  ? help  ^Q quit"
+            "review  ^N new game  ^Z undo  ^S save  ←→ browse  ? help  ^Q quit"
         };
     }
     if app.premove.is_some() {
