@@ -150,7 +150,7 @@ pub fn footer_text(app: &App) -> &'static str {
     }
     if app.game.is_over() {
         return if app.ask_again {
-            "y play again  n no  r review  ^N new game  ^Z undo  ^S save  ←→ browse  ? help  ^Q quit"
+            "y again  n no  r review  ^N new  ^Z undo  ^S save  ←→ browse  ? help  ^Q quit"
         } else {
             "review  ^N new game  ^Z undo  ^S save  ←→ browse  ? help  ^Q quit"
         };
