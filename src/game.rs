@@ -767,7 +767,6 @@ impl Game {
             tag(&mut out, name, value);
         }
         out.push('\n');
-        let mut line = String::new();
         let mut tokens: Vec<String> = Vec::new();
         let mut num = self.start_fullmove();
         let mut turn = self.start_turn();
@@ -796,19 +795,7 @@ impl Game {
             tokens.push(format!("{{{}}}", note.replace('}', ")")));
         }
         tokens.push(result.to_string());
-        for token in tokens {
-            if !line.is_empty() && line.len() + 1 + token.len() > 79 {
-                out.push_str(&line);
-                out.push('\n');
-                line.clear();
-            }
-            if !line.is_empty() {
-                line.push(' ');
-            }
-            line.push_str(&token);
-        }
-        out.push_str(&line);
-        out.push('\n');
+        out.push_str(&wrap_movetext(&tokens));
         out
     }
 
@@ -905,6 +892,27 @@ impl Game {
         }
         Ok(game)
     }
+}
+
+/// Movetext tokens joined by spaces in lines of at most 79 characters (a token longer than that
+/// gets a line of its own), ending with a newline.
+pub fn wrap_movetext(tokens: &[String]) -> String {
+    let mut out = String::new();
+    let mut line = String::new();
+    for token in tokens {
+        if !line.is_empty() && line.len() + 1 + token.len() > 79 {
+            out.push_str(&line);
+            out.push('\n');
+            line.clear();
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(token);
+    }
+    out.push_str(&line);
+    out.push('\n');
+    out
 }
 
 /// SAN promotion as people type it, in the form shakmaty reads: `e8q`, `e8Q` and `e8=q`

@@ -9,6 +9,7 @@ pub mod cmd;
 pub mod engine;
 pub mod external;
 pub mod game;
+pub mod line_tree;
 pub mod memory;
 pub mod openings;
 pub mod player;

@@ -39,6 +39,9 @@ enum Command {
     /// Review a game: every move judged, accuracy, an evaluation graph; `--out` writes the game
     /// annotated instead.
     Review(cmd::review::Args),
+    /// The analysis board: play both sides, side lines kept, the engine's best lines, the book
+    /// and the tablebases beside it.
+    Board(cmd::board::Args),
 }
 
 fn main() -> ExitCode {
@@ -57,6 +60,7 @@ fn main() -> ExitCode {
         Some(Command::Play(args)) => cmd::play::run(&args, false),
         Some(Command::Watch(args)) => cmd::play::watch(&args),
         Some(Command::Review(args)) => cmd::review::run(&args),
+        Some(Command::Board(args)) => cmd::board::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -703,3 +703,61 @@ fn the_end_of_a_game_offers_its_review() {
     );
     let _ = std::fs::remove_dir_all(&home);
 }
+
+#[test]
+fn analysis_board_lines_book_side_lines_saved_and_reopened() {
+    let home = temp_home("board");
+    let script = format!("\"$KNIGHTFALL_BIN\" board{STTY_AFTER}");
+    let mut s = start(&home, &script);
+    s.wait_for_screen("the book's first moves", 20, |sc| {
+        sc.contains("Book") && sc.contains("e4 ") && sc.contains('%')
+    });
+    for m in ["e4", "e5", "Nf3"] {
+        s.send(format!("{m}\r").as_bytes());
+    }
+    // Three engine lines with distinct first moves for Black, and the book's answers.
+    let screen = s.wait_for_screen("three lines", 20, |sc| {
+        sc.contains("Engine: 3 lines") && sc.matches(" 2... ").count() >= 3
+    });
+    assert!(screen.contains("Nc6"), "{screen}");
+    assert!(screen.contains("C40 King's Knight Opening"), "{screen}");
+    // Back one move and another: a side line, the main line kept.
+    s.send(b"\x1b[D");
+    s.send(b"Nc3\r");
+    s.wait_for_screen("the side line", 10, |sc| sc.contains("A side line"));
+    s.send(b"\x13");
+    s.wait_for_screen("the save", 10, |sc| sc.contains("Saved to"));
+    s.send(b"q");
+    s.wait_for("the shell", 20, |s| s.text().contains("DONE"));
+    assert!(s.text().contains("EXIT=0"), "{}", s.text());
+    let saved: Vec<_> = std::fs::read_dir(home.join("games"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.to_string_lossy().contains("analysis-"))
+        .collect();
+    assert_eq!(saved.len(), 1, "{saved:?}");
+    let text = std::fs::read_to_string(&saved[0]).unwrap();
+    assert!(text.contains("1. e4 e5 2. Nf3 (2. Nc3) *"), "{text}");
+
+    // Reopened: the main line's end, the side line still there (↓ goes to it).
+    let script = format!(
+        "\"$KNIGHTFALL_BIN\" board {}{STTY_AFTER}",
+        saved[0].display()
+    );
+    let mut s = start(&home, &script);
+    s.wait_for_screen("the saved lines", 20, |sc| sc.contains("2. Nf3 (+1)"));
+    s.send(b"\x1b[B");
+    s.wait_for_screen("the side line", 10, |sc| sc.contains("Vienna"));
+    s.send(b"q");
+    s.wait_for("the shell", 20, |s| s.text().contains("DONE"));
+
+    // In tablebase range every move has its verdict.
+    let script =
+        format!("\"$KNIGHTFALL_BIN\" board --fen '8/8/8/4k3/8/8/8/4K2Q w - - 0 1'{STTY_AFTER}");
+    let mut s = start(&home, &script);
+    let screen = s.wait_for_screen("the tablebase", 20, |sc| sc.contains("Tablebase"));
+    assert!(screen.contains("win, DTZ"), "{screen}");
+    s.send(b"q");
+    s.wait_for("the shell", 20, |s| s.text().contains("DONE"));
+    let _ = std::fs::remove_dir_all(&home);
+}

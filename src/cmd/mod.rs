@@ -2,6 +2,7 @@
 
 pub mod analyse;
 pub mod bench;
+pub mod board;
 pub mod book;
 pub mod eval;
 pub mod play;

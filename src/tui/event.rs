@@ -40,3 +40,20 @@ pub fn spawn_input(tx: Sender<Event>) {
         }
     });
 }
+
+/// Starts the input thread and one that turns SIGTERM, SIGHUP and SIGINT into
+/// [`Event::Terminate`], both sending to `tx`.
+pub fn spawn_input_and_signals(tx: Sender<Event>) {
+    spawn_input(tx.clone());
+    if let Ok(mut signals) = signal_hook::iterator::Signals::new([
+        signal_hook::consts::SIGTERM,
+        signal_hook::consts::SIGHUP,
+        signal_hook::consts::SIGINT,
+    ]) {
+        thread::spawn(move || {
+            if signals.forever().next().is_some() {
+                let _ = tx.send(Event::Terminate);
+            }
+        });
+    }
+}

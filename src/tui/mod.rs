@@ -2,6 +2,7 @@
 //! the app and its screen, settings and saved games on disk.
 
 pub mod app;
+pub mod board;
 pub mod event;
 pub mod files;
 pub mod headless;
@@ -89,10 +90,11 @@ pub fn open_player(opts: &Options) -> (Player, Vec<String>) {
 }
 
 /// Timing trace for measurements: `KNIGHTFALL_TRACE=FILE` appends one line per figure.
-struct Trace(Option<fs::File>);
+/// Timings written to `$KNIGHTFALL_TRACE` when set (`name microseconds` per line).
+pub(crate) struct Trace(Option<fs::File>);
 
 impl Trace {
-    fn open() -> Trace {
+    pub(crate) fn open() -> Trace {
         Trace(std::env::var_os("KNIGHTFALL_TRACE").and_then(|p| {
             fs::OpenOptions::new()
                 .create(true)
@@ -102,7 +104,7 @@ impl Trace {
         }))
     }
 
-    fn note(&mut self, what: &str, d: Duration) {
+    pub(crate) fn note(&mut self, what: &str, d: Duration) {
         if let Some(f) = self.0.as_mut() {
             let _ = writeln!(f, "{what} {}", d.as_micros());
         }
@@ -202,21 +204,7 @@ fn main_loop(
     runner: &mut Runner,
     t0: Instant,
 ) -> Result<()> {
-    event::spawn_input(runner.sender());
-    {
-        let tx = runner.sender();
-        if let Ok(mut signals) = signal_hook::iterator::Signals::new([
-            signal_hook::consts::SIGTERM,
-            signal_hook::consts::SIGHUP,
-            signal_hook::consts::SIGINT,
-        ]) {
-            std::thread::spawn(move || {
-                if signals.forever().next().is_some() {
-                    let _ = tx.send(Event::Terminate);
-                }
-            });
-        }
-    }
+    event::spawn_input_and_signals(runner.sender());
     let mut trace = Trace::open();
     if runner.start() {
         return Ok(());

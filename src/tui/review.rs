@@ -358,18 +358,7 @@ fn main_loop(
 ) -> Result<()> {
     let input = input.unwrap_or_else(|| {
         let (tx, input) = unbounded();
-        event::spawn_input(tx.clone());
-        if let Ok(mut signals) = signal_hook::iterator::Signals::new([
-            signal_hook::consts::SIGTERM,
-            signal_hook::consts::SIGHUP,
-            signal_hook::consts::SIGINT,
-        ]) {
-            thread::spawn(move || {
-                if signals.forever().next().is_some() {
-                    let _ = tx.send(Event::Terminate);
-                }
-            });
-        }
+        event::spawn_input_and_signals(tx);
         input
     });
     term.draw(|f| draw::draw(f, screen))?;

@@ -3,6 +3,7 @@
 pub mod analysis;
 pub mod art;
 pub mod board;
+pub mod board_screen;
 pub mod help;
 pub mod input;
 pub mod moves;
@@ -73,6 +74,20 @@ pub fn draw(frame: &mut Frame, app: &App) {
     if app.show_help {
         help::draw(frame, area, app);
     }
+}
+
+/// When `area` is below the smallest size, says so (naming what needs the room) and returns
+/// true: nothing else is drawn.
+pub fn too_small(frame: &mut Frame, area: Rect, what: &str) -> bool {
+    if area.width >= MIN_SIZE.0 && area.height >= MIN_SIZE.1 {
+        return false;
+    }
+    let text = format!(
+        "Terminal too small: {}x{}; {what} needs at least {}x{}. Enlarge it, or q to quit.",
+        area.width, area.height, MIN_SIZE.0, MIN_SIZE.1
+    );
+    frame.render_widget(Paragraph::new(text).wrap(Wrap { trim: true }), area);
+    true
 }
 
 /// A style that is plain when colours are off.

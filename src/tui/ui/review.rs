@@ -7,8 +7,8 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
 use shakmaty::Color;
 
+use super::board;
 use super::moves::move_rows;
-use super::{MIN_SIZE, board};
 use crate::review::judge::{Judgement, winning_chances};
 use crate::review::{Review, numbered_line};
 use crate::tui::review::{Screen, View};
@@ -16,12 +16,7 @@ use crate::tui::review::{Screen, View};
 /// Draws the screen.
 pub fn draw(frame: &mut Frame, screen: &Screen) {
     let area = frame.area();
-    if area.width < MIN_SIZE.0 || area.height < MIN_SIZE.1 {
-        let text = format!(
-            "Terminal too small: {}x{}; the review needs at least {}x{}. Enlarge it, or q to quit.",
-            area.width, area.height, MIN_SIZE.0, MIN_SIZE.1
-        );
-        frame.render_widget(Paragraph::new(text).wrap(Wrap { trim: true }), area);
+    if super::too_small(frame, area, "the review") {
         return;
     }
     let rows = Layout::vertical([

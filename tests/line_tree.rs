@@ -1,0 +1,58 @@
+//! The analysis board's lines: side lines kept, written as PGN variations, read back the same.
+
+use knightfall::line_tree::Tree;
+use shakmaty::san::San;
+use shakmaty::{Chess, Position};
+
+fn play(tree: &mut Tree, at: usize, san: &str) -> usize {
+    let m = san
+        .parse::<San>()
+        .unwrap()
+        .to_move(&tree.node(at).pos)
+        .unwrap();
+    tree.play(at, m)
+}
+
+#[test]
+fn side_lines_round_trip_through_pgn() {
+    let mut tree = Tree::new(Chess::default(), None);
+    let e4 = play(&mut tree, 0, "e4");
+    let e5 = play(&mut tree, e4, "e5");
+    let nf3 = play(&mut tree, e5, "Nf3");
+    play(&mut tree, nf3, "Nc6");
+    // Side lines: 2. Nc3 Nf6 (with its own 2... Nc6), and 1... c5.
+    let nc3 = play(&mut tree, e5, "Nc3");
+    play(&mut tree, nc3, "Nf6");
+    play(&mut tree, nc3, "Nc6");
+    play(&mut tree, e4, "c5");
+    // Playing a move already there goes to it, no copy.
+    assert_eq!(play(&mut tree, e5, "Nf3"), nf3);
+    let pgn = tree.to_pgn(&[("Event", "Test".to_string())]);
+    assert!(
+        pgn.contains("1. e4 e5 (1... c5) 2. Nf3 (2. Nc3 Nf6 (2... Nc6)) 2... Nc6 *"),
+        "{pgn}"
+    );
+    let back = Tree::from_pgn(&pgn).unwrap();
+    assert_eq!(back.len(), tree.len());
+    assert_eq!(back.to_pgn(&[("Event", "Test".to_string())]), pgn);
+    // A side line made the main line.
+    let mut promoted = back.clone();
+    let c5 = promoted.node(1).children[1];
+    promoted.promote(c5);
+    assert!(
+        promoted.to_pgn(&[]).contains("1. e4 c5 (1... e5 2. Nf3"),
+        "{}",
+        promoted.to_pgn(&[])
+    );
+    // The game along a line, for the board.
+    let game = tree.game_to(nc3);
+    assert_eq!(game.sans(), ["e4", "e5", "Nc3"]);
+    assert!(game.position().turn().is_black());
+}
+
+#[test]
+fn a_variant_or_a_bad_move_is_refused() {
+    assert!(Tree::from_pgn("[Variant \"Crazyhouse\"]\n\n1. e4 *").is_err());
+    assert!(Tree::from_pgn("1. e4 e5 2. Ke3 *").is_err());
+    assert!(Tree::from_pgn("").is_err());
+}
