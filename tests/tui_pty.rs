@@ -761,3 +761,35 @@ fn analysis_board_lines_book_side_lines_saved_and_reopened() {
     s.wait_for("the shell", 20, |s| s.text().contains("DONE"));
     let _ = std::fs::remove_dir_all(&home);
 }
+
+#[test]
+fn the_board_opens_from_a_watched_game_but_not_on_the_clock_against_the_engine() {
+    let home = temp_home("board-from-game");
+    let script = format!(
+        "\"$KNIGHTFALL_BIN\" play --white human --black engine --tc 5+0 --think-ms 100{STTY_AFTER}"
+    );
+    let mut s = start(&home, &script);
+    s.wait_for("the first frame", 20, |s| s.text().contains("move>"));
+    s.send(b"e4\r");
+    s.wait_for_screen("the reply", 20, |sc| sc.contains("PV 1..."));
+    s.send(b"\x02");
+    s.wait_for_screen("the refusal", 10, |sc| {
+        sc.contains("not while the engine's clock runs")
+    });
+    s.send(b"\x11");
+    s.wait_for("the shell", 20, |s| s.text().contains("DONE"));
+
+    let script = format!("\"$KNIGHTFALL_BIN\" watch --think-ms 100 --tc none{STTY_AFTER}");
+    let mut s = start(&home, &script);
+    s.wait_for_screen("a move or two", 20, |sc| sc.contains("  1. "));
+    s.send(b"\x02");
+    let screen = s.wait_for_screen("the board", 20, |sc| sc.contains("Engine: 3 lines"));
+    assert!(
+        screen.contains("1. "),
+        "the game's moves are the board's line:\n{screen}"
+    );
+    s.send(b"q");
+    s.wait_for("the shell", 20, |s| s.text().contains("DONE"));
+    assert!(s.text().contains("EXIT=0"), "{}", s.text());
+    let _ = std::fs::remove_dir_all(&home);
+}

@@ -54,5 +54,5 @@ pub fn run(args: &Args) -> Result<()> {
     for warning in tablebases.warnings() {
         eprintln!("warning: {warning}");
     }
-    crate::tui::board::run(tree, at, Arc::new(tablebases))
+    crate::tui::board::run(tree, at, Arc::new(tablebases), None)
 }

@@ -419,12 +419,19 @@ fn analyse(jobs: &Receiver<Job>, infos: &Sender<(u64, Info)>, tablebases: Arc<Ta
 }
 
 /// Runs the board until the player quits; the tree is saved on the way out if it changed.
-pub fn run(tree: Tree, at: usize, tablebases: Arc<Tablebases>) -> Result<()> {
+/// `input` is a terminal's events already being read (after a game); without it the board
+/// reads the terminal itself.
+pub fn run(
+    tree: Tree,
+    at: usize,
+    tablebases: Arc<Tablebases>,
+    input: Option<Receiver<Event>>,
+) -> Result<()> {
     let paths = Paths::get();
     let ascii = load_settings(&paths).ascii;
     let mut board = Board::new(tree, at, tablebases, ascii);
     let mut term = terminal::setup_terminal()?;
-    let result = main_loop(&mut term, &mut board, &paths);
+    let result = main_loop(&mut term, &mut board, &paths, input);
     terminal::restore_terminal();
     std::mem::forget(term);
     if board.saved.1 && board.tree.len() > 1 {
@@ -440,9 +447,13 @@ fn main_loop(
     term: &mut Terminal<CrosstermBackend<io::Stdout>>,
     board: &mut Board,
     paths: &Paths,
+    input: Option<Receiver<Event>>,
 ) -> Result<()> {
-    let (tx, input) = unbounded();
-    event::spawn_input_and_signals(tx);
+    let input = input.unwrap_or_else(|| {
+        let (tx, input) = unbounded();
+        event::spawn_input_and_signals(tx);
+        input
+    });
     let mut trace = super::Trace::open();
     term.draw(|f| super::ui::board_screen::draw(f, board))?;
     let infos = board.infos.clone();

@@ -21,7 +21,7 @@ use anyhow::Result;
 use ratatui::Terminal;
 use ratatui::backend::CrosstermBackend;
 
-use app::{App, Settings, Tone};
+use app::{After, App, Settings, Tone};
 use event::Event;
 pub use files::{Paths, load_settings, resume_game, save_settings, write_atomic};
 use runner::{Runner, Step};
@@ -56,6 +56,15 @@ pub struct Options {
     pub syzygy: Option<String>,
 }
 
+/// The Syzygy directories the options, `SYZYGY_PATH` or the settings name, if any.
+fn syzygy_spec(opts: &Options) -> Option<String> {
+    opts.syzygy
+        .clone()
+        .or_else(|| std::env::var("SYZYGY_PATH").ok())
+        .or_else(|| Some(opts.settings.syzygy.clone()))
+        .filter(|s| !s.trim().is_empty())
+}
+
 /// Knightfall's player with the book and tablebases the options ask for; problems come back
 /// as warnings and the game goes on without them.
 pub fn open_player(opts: &Options) -> (Player, Vec<String>) {
@@ -71,13 +80,7 @@ pub fn open_player(opts: &Options) -> (Player, Vec<String>) {
             Err(e) => warnings.push(format!("No opening book: {e}")),
         }
     }
-    let spec = opts
-        .syzygy
-        .clone()
-        .or_else(|| std::env::var("SYZYGY_PATH").ok())
-        .or_else(|| Some(opts.settings.syzygy.clone()))
-        .filter(|s| !s.trim().is_empty());
-    let tablebases = crate::tablebase::Tablebases::load(spec.as_deref());
+    let tablebases = crate::tablebase::Tablebases::load(syzygy_spec(opts).as_deref());
     warnings.extend(
         tablebases
             .warnings()
@@ -185,18 +188,26 @@ pub fn run(opts: Options) -> Result<()> {
             let _ = writeln!(io::stderr(), "knightfall: the game was not saved: {e:#}");
         }
     }
-    if runner.app.review_after {
-        let game = runner.app.game.clone();
-        let listed = vec![crate::cmd::review::Listed {
-            file: saved.ok().flatten().unwrap_or_default(),
-            index: 1,
-            game: Ok(game),
-        }];
-        // The game's input thread keeps reading the terminal: the review reads its events.
-        let input = Some(runner.events());
-        return review::run(&crate::cmd::review::Args::default(), listed, Some(0), input);
+    // The game's input thread keeps reading the terminal: the next screen reads its events.
+    let input = Some(runner.events());
+    match runner.app.after {
+        Some(After::Review) => {
+            let listed = vec![crate::cmd::review::Listed {
+                file: saved.ok().flatten().unwrap_or_default(),
+                index: 1,
+                game: Ok(runner.app.game.clone()),
+            }];
+            review::run(&crate::cmd::review::Args::default(), listed, Some(0), input)
+        }
+        Some(After::Board) => {
+            // The board opens at the move shown; the main line is the game.
+            let tree = crate::line_tree::Tree::from_game(&runner.app.game);
+            let at = runner.app.shown_ply();
+            let tables = crate::tablebase::Tablebases::load(syzygy_spec(&opts).as_deref());
+            board::run(tree, at, std::sync::Arc::new(tables), input)
+        }
+        None => Ok(()),
     }
-    Ok(())
 }
 
 fn main_loop(

@@ -3,7 +3,7 @@
 
 use shakmaty::Color;
 
-use super::{Analysis, App, Confirm, Effect, Tone, color_name};
+use super::{After, Analysis, App, Confirm, Effect, Tone, color_name};
 use crate::engine::Limits;
 use crate::tui::job::Purpose;
 
@@ -51,9 +51,24 @@ impl App {
                 }
             }
             "undo" => self.undo(fx),
+            "board" => {
+                // On the clock against the engine the board would be a way to cheat it.
+                let against_engine =
+                    self.settings.white.is_human() != self.settings.black.is_human();
+                if self.game.is_over() || self.game.clocks().is_none() || !against_engine {
+                    self.after = Some(After::Board);
+                    fx.push(Effect::Stop);
+                    fx.push(Effect::Quit);
+                } else {
+                    self.say(
+                        "The analysis board opens after the game (or in untimed games): not while the engine's clock runs.",
+                        Tone::Error,
+                    );
+                }
+            }
             "review" => {
                 if self.game.is_over() {
-                    self.review_after = true;
+                    self.after = Some(After::Review);
                     fx.push(Effect::Stop);
                     fx.push(Effect::Quit);
                 } else {

@@ -39,6 +39,7 @@ impl App {
                 KeyCode::Char('l') => "moves",
                 KeyCode::Char('p') => "pause",
                 KeyCode::Char('v') => "line",
+                KeyCode::Char('b') => "board",
                 _ => return,
             };
             self.command(word, None, fx);

@@ -110,6 +110,15 @@ pub enum Effect {
     Quit,
 }
 
+/// A screen that takes over from the game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum After {
+    /// The review of the finished game.
+    Review,
+    /// The analysis board at the move shown.
+    Board,
+}
+
 /// A step that asks first.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Confirm {
@@ -181,8 +190,8 @@ pub struct App {
     pub view: Option<usize>,
     /// Asking "play again?" after a finished game.
     pub ask_again: bool,
-    /// The player asked to review the finished game: the review screen opens on leaving.
-    pub review_after: bool,
+    /// A screen the player asked for that takes over when the game screen closes.
+    pub after: Option<After>,
     /// A question waiting for y or n.
     pub confirm: Option<Confirm>,
     /// The message was set by the action being applied (older ones clear when a move is made).
@@ -246,7 +255,7 @@ impl App {
             show_help: false,
             view: None,
             ask_again: false,
-            review_after: false,
+            after: None,
             confirm: None,
             message_fresh: false,
             premove: None,

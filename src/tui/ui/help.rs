@@ -9,7 +9,7 @@ use super::centered;
 use crate::tui::app::App;
 
 /// Keys and commands, one per line.
-pub const HELP: [&str; 21] = [
+pub const HELP: [&str; 22] = [
     "Moves: type UCI (e2e4, e7e8q, e1g1) or SAN (Nf3, O-O, exd5), Enter",
     "Type a square (e2) or click a piece to see its moves; click a target",
     "",
@@ -24,6 +24,7 @@ pub const HELP: [&str; 21] = [
     "Ctrl-E   fen          show the position's FEN",
     "Ctrl-L   moves        list the legal moves",
     "Ctrl-V   line         show or hide the engine's expected line",
+    "Ctrl-B   board        the analysis board at this move",
     "← → PgUp PgDn Home End  browse earlier positions; Esc: back",
     "Space / Ctrl-P  pause  watch mode: pause and resume",
     ">        step         watch mode: one move while paused",

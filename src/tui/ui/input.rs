@@ -150,9 +150,9 @@ pub fn footer_text(app: &App) -> &'static str {
     }
     if app.game.is_over() {
         return if app.ask_again {
-            "y again  n no  r review  ^N new  ^Z undo  ^S save  ←→ browse  ? help  ^Q quit"
+            "y again  n no  r review  ^B board  ^N new  ^Z undo  ←→ browse  ? help  ^Q quit"
         } else {
-            "review  ^N new game  ^Z undo  ^S save  ←→ browse  ? help  ^Q quit"
+            "review  ^B board  ^N new game  ^Z undo  ^S save  ←→ browse  ? help  ^Q quit"
         };
     }
     if app.premove.is_some() {
