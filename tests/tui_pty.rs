@@ -650,7 +650,7 @@ fn review_screen_fills_in_and_steps_to_the_blunders() {
     );
     // n jumps to the first flagged move; its verdict and the better move are shown.
     s.send(b"n");
-    let screen = s.wait_for_screen("the first flagged move", 10, |sc| {
+    s.wait_for_screen("the first flagged move", 10, |sc| {
         sc.contains("was best (b shows it)")
     });
     // b shows the engine's move on the board instead; b again goes back.
@@ -659,7 +659,16 @@ fn review_screen_fills_in_and_steps_to_the_blunders() {
         sc.contains("The board shows")
     });
     s.send(b"\x1b[F");
-    s.wait_for_screen("the last move", 10, |sc| sc.contains("Nf3#"));
+    let screen = s.wait_for_screen("the last move", 10, |sc| sc.contains("Nf3#"));
+    // A click on the graph's left edge goes to the start (SGR mouse report, 1-based).
+    let (row, line) = screen
+        .lines()
+        .enumerate()
+        .find(|(_, l)| l.contains("┌ Evaluation"))
+        .expect("the graph");
+    let col = line.chars().position(|c| c == '┌').unwrap() + 1;
+    s.send(format!("\x1b[<0;{};{}M", col + 1, row + 3).as_bytes());
+    s.wait_for_screen("the start", 10, |sc| sc.contains("The start position."));
     s.send(b"q");
     s.wait_for("the shell", 20, |s| s.text().contains("DONE"));
     let text = s.text();
