@@ -284,6 +284,9 @@ pub struct Game {
     abandoned: bool,
     /// The `Termination` text of a game read from a file, kept for its recorded result.
     recorded_termination: Option<String>,
+    /// Tags of a game read from a file that Knightfall does not set itself (`Event`, `Site`,
+    /// `Round`, `Annotator`, ratings...), written back as they were.
+    pub kept_tags: Vec<(String, String)>,
 }
 
 impl Default for Game {
@@ -314,6 +317,7 @@ impl Game {
             started: Some(timestamp()),
             abandoned: false,
             recorded_termination: None,
+            kept_tags: Vec::new(),
         };
         game.outcome = game.rule_outcome();
         game
@@ -733,13 +737,23 @@ impl Game {
             let value = value.replace('\\', "\\\\").replace('"', "\\\"");
             let _ = writeln!(out, "[{name} \"{value}\"]");
         };
-        tag(&mut out, "Event", "Knightfall game");
-        tag(&mut out, "Site", "Knightfall");
+        let kept = |name: &str| {
+            self.kept_tags
+                .iter()
+                .find(|(n, _)| n == name)
+                .map(|(_, v)| v.as_str())
+        };
+        tag(
+            &mut out,
+            "Event",
+            kept("Event").unwrap_or("Knightfall game"),
+        );
+        tag(&mut out, "Site", kept("Site").unwrap_or("Knightfall"));
         tag(&mut out, "Date", &self.date);
         if let Some(time) = self.started.as_deref().and_then(pgn_time) {
             tag(&mut out, "UTCTime", &time);
         }
-        tag(&mut out, "Round", "-");
+        tag(&mut out, "Round", kept("Round").unwrap_or("-"));
         tag(&mut out, "White", &self.names[0]);
         tag(&mut out, "Black", &self.names[1]);
         tag(&mut out, "Result", result);
@@ -756,12 +770,21 @@ impl Game {
         }
         let termination = match (self.outcome, &self.recorded_termination) {
             (Some(o), Some(text)) if o.reason == Reason::Recorded => Some(text.clone()),
+            // A result read from a file without its reason: none is made up.
+            (Some(o), None) if o.reason == Reason::Recorded => None,
             (Some(o), _) => Some(o.termination()),
             (None, _) if self.abandoned => Some("abandoned".to_string()),
             (None, _) => None,
         };
         if let Some(text) = termination {
             tag(&mut out, "Termination", &text);
+        }
+        for (name, value) in &self.kept_tags {
+            if !matches!(name.as_str(), "Event" | "Site" | "Round")
+                && !extra_tags.iter().any(|(n, _)| n == name)
+            {
+                tag(&mut out, name, value);
+            }
         }
         for (name, value) in extra_tags {
             tag(&mut out, name, value);
@@ -876,6 +899,7 @@ impl Game {
             game.date = date;
         }
         game.recorded_termination = raw.termination;
+        game.kept_tags = raw.kept_tags;
         if game.outcome.is_none() {
             let winner = match raw.result.as_deref() {
                 Some("1-0") => Some(Some(Color::White)),
@@ -983,6 +1007,7 @@ struct RawGame {
     utc_time: Option<String>,
     termination: Option<String>,
     variant: Option<String>,
+    kept_tags: Vec<(String, String)>,
     sans: Vec<String>,
     clks: Vec<Option<Duration>>,
 }
@@ -1013,6 +1038,11 @@ impl Visitor for Collector {
             b"UTCTime" => tags.utc_time = Some(value),
             b"Termination" => tags.termination = Some(value),
             b"Variant" => tags.variant = Some(value),
+            // Set by Knightfall from the game itself.
+            b"SetUp" | b"ECO" | b"Opening" | b"UTCDate" | b"PlyCount" => {}
+            _ if tags.kept_tags.len() < 64 => tags
+                .kept_tags
+                .push((String::from_utf8_lossy(name).into_owned(), value)),
             _ => {}
         }
         ControlFlow::Continue(())

@@ -229,3 +229,79 @@ fn the_pgn_edge_cases_are_reviewed_or_refused_with_a_message() {
     assert!(reviewed >= 5, "{reviewed} of {} reviewed", files.len());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn the_engine_s_own_choice_is_never_flagged() {
+    use knightfall::review::Review;
+    use knightfall::review::analyse::PositionEval;
+    let mut game = knightfall::game::Game::new();
+    let e4 = game.play_text("e4", None).unwrap();
+    let d4 = {
+        let pos = game.position_at(0);
+        "d4".parse::<shakmaty::san::San>()
+            .unwrap()
+            .to_move(pos)
+            .unwrap()
+    };
+    let mut review = Review::new(game, 100);
+    let at = |eval, line: Vec<shakmaty::Move>| {
+        Some(PositionEval {
+            eval,
+            line,
+            depth: 10,
+        })
+    };
+    review.evals[1] = at(Eval::Cp(-300), Vec::new());
+    // The search before the move preferred d4: e4 lost three pawns of chances, a blunder.
+    review.evals[0] = at(Eval::Cp(30), vec![d4]);
+    assert_eq!(review.judgement(0).map(|j| j.0), Some(Judgement::Blunder));
+    assert_eq!(
+        review.note(0).and_then(|n| n.better),
+        Some("d4".to_string())
+    );
+    // The search before the move chose e4 itself: the drop is the searches disagreeing.
+    review.evals[0] = at(Eval::Cp(30), vec![e4]);
+    assert_eq!(review.judgement(0), None);
+    assert_eq!(review.counts(), [[0; 3]; 2]);
+}
+
+#[test]
+fn an_annotated_game_keeps_its_own_headers() {
+    let dir = temp_dir("headers");
+    let input = dir.join("game.pgn");
+    std::fs::write(
+        &input,
+        "[Event \"Hoogovens\"]\n[Site \"Wijk aan Zee NED\"]\n[Date \"1999.01.20\"]\n[Round \"4\"]\n\
+         [White \"Kasparov, Garry\"]\n[Black \"Topalov, Veselin\"]\n[Result \"1-0\"]\n[WhiteElo \"2812\"]\n\n\
+         1. e4 d6 2. d4 Nf6 1-0\n",
+    )
+    .unwrap();
+    let out = dir.join("out.pgn");
+    let run = review(
+        &dir,
+        &[
+            input.to_str().unwrap(),
+            "--movetime",
+            "20",
+            "--out",
+            out.to_str().unwrap(),
+        ],
+    );
+    assert!(run.status.success(), "{run:?}");
+    let text = std::fs::read_to_string(&out).unwrap();
+    for tag in [
+        "[Event \"Hoogovens\"]",
+        "[Site \"Wijk aan Zee NED\"]",
+        "[Date \"1999.01.20\"]",
+        "[Round \"4\"]",
+        "[WhiteElo \"2812\"]",
+        "[Result \"1-0\"]",
+    ] {
+        assert!(text.contains(tag), "{tag} in\n{text}");
+    }
+    assert!(
+        !text.contains("as recorded"),
+        "no made-up termination:\n{text}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

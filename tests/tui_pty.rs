@@ -641,9 +641,9 @@ fn review_screen_fills_in_and_steps_to_the_blunders() {
     let mut s = start(&home, &script);
     // The search fills the screen in: accuracy for both sides once every position is known.
     let screen = s.wait_for_screen("the finished review", 30, |sc| {
-        sc.contains("Black accuracy") && sc.contains('%') && sc.contains("ms per position")
+        sc.contains("accuracy; 100 ms per position") && sc.contains('%')
     });
-    assert!(screen.contains("Review: Victim vs Trapper"), "{screen}");
+    assert!(screen.contains("Victim - Trapper"), "{screen}");
     assert!(
         screen.contains("Nxf7??"),
         "the blunder marked in the list:\n{screen}"
@@ -695,7 +695,7 @@ fn the_end_of_a_game_offers_its_review() {
     s.send(b"r");
     // The review of the game just played, filled in; the first key there is not lost.
     s.wait_for_screen("the review", 30, |sc| {
-        sc.contains("Review: Human vs Human") && sc.contains("ms per position")
+        sc.contains("Human - Human") && sc.contains("ms per position")
     });
     s.send(b"n");
     // 2. g4 allows mate in one, so there is at least that flagged move, with the better one.
@@ -754,7 +754,7 @@ fn analysis_board_lines_book_side_lines_saved_and_reopened() {
         saved[0].display()
     );
     let mut s = start(&home, &script);
-    s.wait_for_screen("the saved lines", 20, |sc| sc.contains("2. Nf3 (+1)"));
+    s.wait_for_screen("the saved lines", 20, |sc| sc.contains("2. Nf3 (+1 other)"));
     s.send(b"\x1b[B");
     s.wait_for_screen("the side line", 10, |sc| sc.contains("Vienna"));
     s.send(b"q");

@@ -42,7 +42,12 @@ pub fn run(args: &Args) -> Result<()> {
                 );
             }
             let text = String::from_utf8_lossy(&std::fs::read(file)?).into_owned();
-            Tree::from_pgn(&text).with_context(|| format!("cannot open {}", file.display()))?
+            let tree =
+                Tree::from_pgn(&text).with_context(|| format!("cannot open {}", file.display()))?;
+            if tree.len() == 1 && !text.contains("[FEN") {
+                bail!("no moves or position in {}", file.display());
+            }
+            tree
         }
         (None, None) => Tree::new(shakmaty::Chess::default(), None),
     };

@@ -111,7 +111,13 @@ pub fn read_games(file: &Path) -> Result<Vec<Listed>> {
         .map(|(i, g)| Listed {
             file: file.to_path_buf(),
             index: i + 1,
-            game: g.map_err(|e| e.to_string()),
+            game: g.map_err(|e| e.to_string()).and_then(|g| {
+                if g.moves().is_empty() {
+                    Err("it has no moves".to_string())
+                } else {
+                    Ok(g)
+                }
+            }),
         })
         .collect();
     if games.is_empty() {
@@ -165,14 +171,18 @@ pub fn run(args: &Args) -> Result<()> {
         Some(file) => read_games(file)?,
         None => games_folder(&paths),
     };
-    let chosen =
-        match args.game {
-            Some(n) => Some(listed.get(n as usize - 1).with_context(|| {
-                format!("there are {} games; --game {n} is not one", listed.len())
-            })?),
-            None if listed.len() == 1 && args.file.is_some() => listed.first(),
-            None => None,
-        };
+    let chosen = match args.game {
+        Some(n) => Some(
+            listed
+                .get(n as usize - 1)
+                .with_context(|| match listed.len() {
+                    1 => format!("there is 1 game; --game {n} is not one"),
+                    count => format!("there are {count} games; --game {n} is not one"),
+                })?,
+        ),
+        None if listed.len() == 1 && args.file.is_some() => listed.first(),
+        None => None,
+    };
     if screen {
         let chosen = chosen.map(|l| l.index - 1);
         return crate::tui::review::run(args, listed, chosen, None);

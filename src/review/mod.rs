@@ -75,7 +75,13 @@ impl Review {
     /// How bad move `i` (from 0) was, when it was a bad one and both positions around it are
     /// known (the cheap part of [`Review::note`], for counting and colouring).
     pub fn judgement(&self, i: usize) -> Option<(Judgement, Reason)> {
-        judge::judge(self.eval(i)?, self.eval(i + 1)?, self.mover(i))
+        let before = self.evals.get(i)?.as_ref()?;
+        // The engine's own choice is never its mistake: a drop after it is the two short
+        // searches disagreeing, not the move.
+        if before.line.first() == self.game.moves().get(i) {
+            return None;
+        }
+        judge::judge(before.eval, self.eval(i + 1)?, self.mover(i))
     }
 
     /// The verdict on move `i` (from 0) with the better move, when it was a bad one.

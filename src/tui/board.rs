@@ -126,9 +126,13 @@ impl Board {
             ascii: self.ascii,
             ..Settings::default()
         };
-        let message = self.app.message.clone();
         self.app = App::new(settings, self.tree.game_to(at), Mode::Play, false);
-        self.app.message = message;
+        // No "play again?" here: a finished position just says how it ended.
+        self.app.ask_again = false;
+        self.app.message = None;
+        if let Some(o) = self.app.game.outcome() {
+            self.app.say(format!("{}.", o.announce()), Tone::Info);
+        }
         self.app.flipped = self.flipped;
         let pos = self.tree.node(at).pos.clone();
         self.book_moves = self.book.as_ref().map_or(Vec::new(), |book| {
@@ -213,21 +217,20 @@ impl Board {
                 .say("The board holds as many positions as it can.", Tone::Error);
             return;
         }
+        let from = self.at;
+        self.show(next);
         if self.tree.len() > before {
             self.saved.1 = true;
-            let branch = self.tree.node(self.at).children.len();
-            if branch > 1 {
+            let tried = self.tree.node(from).children.len();
+            if tried > 1 && self.app.message.is_none() {
                 self.app.say(
-                    format!("A side line ({branch} moves tried here; ↑↓ switch)."),
+                    format!(
+                        "A side line: {tried} moves tried from the position before (↑↓ switch)."
+                    ),
                     Tone::Info,
                 );
-            } else {
-                self.app.message = None;
             }
-        } else {
-            self.app.message = None;
         }
-        self.show(next);
     }
 
     /// The node one line over (`down`: the next move tried from the same position).
@@ -285,9 +288,21 @@ impl Board {
                 self.app.flipped = self.flipped;
             }
             KeyCode::Char('p') if ctrl => {
-                self.tree.promote(self.at);
-                self.saved.1 = true;
-                self.app.say("This line is now the main line.", Tone::Info);
+                let main = self
+                    .tree
+                    .path(self.at)
+                    .windows(2)
+                    .all(|w| self.tree.node(w[0]).children.first() == Some(&w[1]));
+                if main {
+                    self.app.say("This is the main line already.", Tone::Info);
+                } else {
+                    self.tree.promote(self.at);
+                    self.saved.1 = true;
+                    self.app.say("This line is now the main line.", Tone::Info);
+                }
+            }
+            KeyCode::Char('?') if !typing => {
+                self.app.say(super::ui::board_screen::KEYS_HELP, Tone::Info)
             }
             KeyCode::Char('+') if !typing => self.set_lines(self.lines_wanted + 1),
             KeyCode::Char('-') if !typing => self.set_lines(self.lines_wanted.saturating_sub(1)),

@@ -11,6 +11,9 @@ use super::analysis::{format_score, human_count};
 use super::{board, bold, input};
 use crate::tui::board::Board;
 
+/// The keys in full, for `?`.
+pub const KEYS_HELP: &str = "Type a move (e4, Nf3) and Enter, or click. ←→ back/forward, ↑↓ other moves tried, +/- lines, ^P main line, ^S save, ^F flip; 'lines N', 'save FILE', 'fen'.";
+
 /// The keys, for the footer.
 const KEYS: &str = "type or click moves  ←→ back/forward  ↑↓ other line  +/- lines  ^P main line  ^S save  ^F flip  q quit";
 
@@ -28,9 +31,15 @@ pub fn draw(frame: &mut Frame, b: &Board) {
         Constraint::Length(1),
     ])
     .split(area);
-    let board_w = board::width_for(rows[0].width.saturating_sub(36), rows[0].height);
-    let cols =
-        Layout::horizontal([Constraint::Length(board_w), Constraint::Min(36)]).split(rows[0]);
+    let board_w = board::width_for(
+        rows[0].width.saturating_sub(super::SIDE_MIN),
+        rows[0].height,
+    );
+    let cols = Layout::horizontal([
+        Constraint::Length(board_w),
+        Constraint::Min(super::SIDE_MIN),
+    ])
+    .split(rows[0]);
     board::draw(frame, cols[0], &b.app);
     let extra = if b.tb_moves.is_empty() {
         b.book_moves.len().min(4)
@@ -60,8 +69,9 @@ pub fn draw(frame: &mut Frame, b: &Board) {
 fn draw_lines(frame: &mut Frame, area: Rect, b: &Board) {
     let depth = b.lines.iter().flatten().map(|l| l.depth).max().unwrap_or(0);
     let title = format!(
-        " Engine: {} lines, depth {depth}, {} nodes, {} nps ",
+        " Engine: {} line{}, depth {depth}, {} nodes, {} nps ",
         b.lines_wanted,
+        if b.lines_wanted == 1 { "" } else { "s" },
         human_count(b.nodes.0),
         human_count(b.nodes.1)
     );
@@ -148,7 +158,8 @@ fn draw_path(frame: &mut Frame, area: Rect, b: &Board) {
         spans.push(Span::styled(node.san.clone(), style));
         let others = b.tree.node(parent).children.len() - 1;
         spans.push(Span::raw(if others > 0 {
-            format!(" (+{others}) ")
+            // Other moves were tried from the position before this one (↑↓ there).
+            format!(" (+{others} other) ")
         } else {
             " ".to_string()
         }));

@@ -22,7 +22,7 @@ use super::app::{App, Screen};
 pub const MIN_SIZE: (u16, u16) = (60, 18);
 
 /// Width of the column right of the board.
-const SIDE_MIN: u16 = 32;
+pub const SIDE_MIN: u16 = 32;
 
 /// Draws the whole screen.
 pub fn draw(frame: &mut Frame, app: &App) {

@@ -38,10 +38,10 @@ pub fn draw(frame: &mut Frame, screen: &Screen) {
     let keys = match screen.view {
         View::Pick => "↑↓ choose  Enter review  q quit",
         View::Review if screen.listed.len() > 1 => {
-            "←→ move  Home/End  n/p next/prev mistake  b better move  f flip  click graph  Esc list  q quit"
+            "←→ move  Home/End  n/p flagged  b better  f flip  click graph  Esc list  q quit"
         }
         View::Review => {
-            "←→ move  Home/End  n/p next/prev mistake  b better move  f flip  click graph  q quit"
+            "←→ move  Home/End  n/p flagged moves  b better move  f flip  click graph  q quit"
         }
     };
     frame.render_widget(
@@ -88,8 +88,12 @@ fn draw_review(frame: &mut Frame, area: Rect, screen: &Screen) {
     let (Some(review), Some(app)) = (&screen.review, &screen.board) else {
         return;
     };
-    let board_w = board::width_for(area.width.saturating_sub(34), area.height);
-    let cols = Layout::horizontal([Constraint::Length(board_w), Constraint::Min(34)]).split(area);
+    let board_w = board::width_for(area.width.saturating_sub(super::SIDE_MIN), area.height);
+    let cols = Layout::horizontal([
+        Constraint::Length(board_w),
+        Constraint::Min(super::SIDE_MIN),
+    ])
+    .split(area);
     board::draw(frame, cols[0], app);
     let side_h = cols[1].height;
     let graph_h = (side_h / 3).max(6);
@@ -108,7 +112,7 @@ fn draw_summary(frame: &mut Frame, area: Rect, review: &Review) {
     let names = &review.game.names;
     let block = Block::default()
         .borders(Borders::ALL)
-        .title(format!(" Review: {} vs {} ", names[0], names[1]));
+        .title(format!(" {} - {} ", names[0], names[1]));
     let inner = block.inner(area);
     frame.render_widget(block, area);
     let accuracy = review.accuracy();
@@ -129,7 +133,7 @@ fn draw_summary(frame: &mut Frame, area: Rect, review: &Review) {
                 ),
                 Style::default().add_modifier(Modifier::BOLD),
             ),
-            Span::raw(format!("accuracy {acc}  ")),
+            Span::raw(format!("{acc}  ")),
             Span::styled(
                 format!("{} ?! ", c[0]),
                 verdict_style(Judgement::Inaccuracy),
@@ -151,12 +155,8 @@ fn draw_summary(frame: &mut Frame, area: Rect, review: &Review) {
         )));
     } else {
         lines.push(Line::raw(format!(
-            "{} ms per position; opening: {}",
-            review.movetime_ms,
-            review
-                .game
-                .opening()
-                .map_or("-".to_string(), |o| format!("{} {}", o.eco, o.name))
+            "accuracy; {} ms per position",
+            review.movetime_ms
         )));
     }
     frame.render_widget(Paragraph::new(lines), inner);
@@ -252,7 +252,11 @@ fn draw_graph(frame: &mut Frame, area: Rect, screen: &Screen, review: &Review) {
 }
 
 fn draw_moves(frame: &mut Frame, area: Rect, screen: &Screen, review: &Review) {
-    let block = Block::default().borders(Borders::ALL).title(" Moves ");
+    let title = match review.game.opening() {
+        Some(o) => format!(" {} {} ", o.eco, o.name),
+        None => " Moves ".to_string(),
+    };
+    let block = Block::default().borders(Borders::ALL).title(title);
     let inner = block.inner(area);
     frame.render_widget(block, area);
     let sans = review.game.sans();
