@@ -802,3 +802,25 @@ fn the_board_opens_from_a_watched_game_but_not_on_the_clock_against_the_engine()
     assert!(s.text().contains("EXIT=0"), "{}", s.text());
     let _ = std::fs::remove_dir_all(&home);
 }
+
+#[test]
+fn a_resumed_game_goes_on_between_its_own_players() {
+    let home = temp_home("resume-players");
+    let script = format!("\"$KNIGHTFALL_BIN\" play --white human --black human{STTY_AFTER}");
+    let mut s = start(&home, &script);
+    s.wait_for("the first frame", 20, |s| s.text().contains("move>"));
+    s.send(b"e4\r");
+    s.wait_for("the autosave", 10, |_| saved_plies(&home) == Some(1));
+    s.send(b"\x11");
+    s.wait_for("the shell", 20, |s| s.text().contains("DONE"));
+    // The saved settings say Black is the engine; the game says Human. The game wins.
+    let script = format!("\"$KNIGHTFALL_BIN\" play --resume --think-ms 100{STTY_AFTER}");
+    let mut s = start(&home, &script);
+    let screen = s.wait_for_screen("the resumed game", 20, |sc| sc.contains("Black to move"));
+    assert!(screen.contains("Human vs Human"), "{screen}");
+    thread::sleep(Duration::from_millis(700));
+    assert_eq!(saved_plies(&home), Some(1), "nobody moved for Black");
+    s.send(b"\x11");
+    s.wait_for("the shell", 20, |s| s.text().contains("DONE"));
+    let _ = std::fs::remove_dir_all(&home);
+}

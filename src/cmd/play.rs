@@ -191,7 +191,12 @@ pub fn run(args: &Args, setup_screen: bool) -> Result<()> {
     args.levels.apply(&mut settings);
     settings.ascii |= args.ascii || !unicode_terminal();
     let game = if args.resume {
-        Some(tui::resume_game(&paths)?)
+        let game = tui::resume_game(&paths)?;
+        // The game goes on between the same players, unless the flags name others.
+        if args.white.is_none() && args.black.is_none() {
+            settings.adopt_players(&game.names);
+        }
+        Some(game)
     } else if let Some(file) = &args.pgn {
         let text = fs::read_to_string(file).with_context(|| format!("reading {file}"))?;
         Some(Game::from_pgn(&text).with_context(|| format!("reading {file}"))?)

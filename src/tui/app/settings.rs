@@ -191,6 +191,40 @@ impl Settings {
         Ok(())
     }
 
+    /// Takes the players of a game being resumed from its PGN names (as `player_name` wrote
+    /// them): `Human`, `Knightfall x.y.z (level N)`, or a configured engine's name. A name it
+    /// does not know leaves that side as it is.
+    pub fn adopt_players(&mut self, names: &[String; 2]) {
+        for (color, name) in [(Color::White, &names[0]), (Color::Black, &names[1])] {
+            let side = if name == "Human" {
+                Some(Side::Human)
+            } else if let Some(rest) = name.strip_prefix("Knightfall") {
+                let level = rest
+                    .split("(level ")
+                    .nth(1)
+                    .and_then(|l| l.trim_end_matches(')').parse::<u8>().ok())
+                    .unwrap_or(MAX_LEVEL);
+                match color {
+                    Color::White => self.white_level = Some(level),
+                    Color::Black => self.black_level = Some(level),
+                }
+                Some(Side::Engine)
+            } else {
+                self.engines
+                    .iter()
+                    .find(|e| e.name == *name)
+                    .map(|e| Side::Named(e.name.clone()))
+            };
+            if let Some(side) = side {
+                match color {
+                    Color::White => self.white = side,
+                    Color::Black => self.black = side,
+                }
+                self.random_colour = false;
+            }
+        }
+    }
+
     /// The name of `color`'s player for the screen and the PGN.
     pub fn player_name(&self, color: Color) -> String {
         let side = self.side(color);

@@ -268,7 +268,12 @@ impl App {
             None
         };
         let game = match resumed {
-            Some(game) => game,
+            Some(game) => {
+                // The unfinished game goes on between its own players.
+                self.settings.adopt_players(&game.names);
+                self.flipped = !self.settings.white.is_human() && self.settings.black.is_human();
+                game
+            }
             None => self.fresh_game(),
         };
         self.resume = None;
