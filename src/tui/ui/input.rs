@@ -160,7 +160,7 @@ pub fn footer_text(app: &App) -> &'static str {
     }
     match app.mode {
         Mode::Watch => {
-            "? help  ^Q quit  space pause  > step  ^Z undo  ^F flip  ^S save  ^N new  ^E fen  ←→ browse"
+            "? help ^Q quit space pause > step ^B board ^Z undo ^F flip ^S save ^N new ←→"
         }
         Mode::Play => {
             "? help ^Q quit ^Z undo ^F flip ^T hint ^D draw ^R resign ^S save ^N new ^L moves ^V line ←→ browse"
