@@ -797,7 +797,10 @@ fn the_board_opens_from_a_watched_game_but_not_on_the_clock_against_the_engine()
         screen.contains("1. "),
         "the game's moves are the board's line:\n{screen}"
     );
+    // q goes back to the game, which goes on; its keys reach it.
     s.send(b"q");
+    s.wait_for_screen("the game again", 20, |sc| sc.contains("space pause"));
+    s.send(b"\x11");
     s.wait_for("the shell", 20, |s| s.text().contains("DONE"));
     assert!(s.text().contains("EXIT=0"), "{}", s.text());
     let _ = std::fs::remove_dir_all(&home);

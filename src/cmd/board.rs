@@ -59,5 +59,5 @@ pub fn run(args: &Args) -> Result<()> {
     for warning in tablebases.warnings() {
         eprintln!("warning: {warning}");
     }
-    crate::tui::board::run(tree, at, Arc::new(tablebases), None)
+    crate::tui::board::run(tree, at, Arc::new(tablebases), false)
 }

@@ -73,6 +73,8 @@ pub struct Board {
     pub nodes: (u64, u64),
     /// Where the tree was last saved, and whether it changed since.
     pub saved: (Option<PathBuf>, bool),
+    /// Opened from a game: `q` goes back to it.
+    pub from_game: bool,
     generation: u64,
     flipped: bool,
     ascii: bool,
@@ -104,6 +106,7 @@ impl Board {
             tb_moves: Vec::new(),
             nodes: (0, 0),
             saved: (None, false),
+            from_game: false,
             generation: 0,
             flipped: false,
             ascii,
@@ -433,20 +436,15 @@ fn analyse(jobs: &Receiver<Job>, infos: &Sender<(u64, Info)>, tablebases: Arc<Ta
     }
 }
 
-/// Runs the board until the player quits; the tree is saved on the way out if it changed.
-/// `input` is a terminal's events already being read (after a game); without it the board
-/// reads the terminal itself.
-pub fn run(
-    tree: Tree,
-    at: usize,
-    tablebases: Arc<Tablebases>,
-    input: Option<Receiver<Event>>,
-) -> Result<()> {
+/// Runs the board until the player leaves (`q`: back to the game when it came from one); the
+/// tree is saved on the way out if it changed.
+pub fn run(tree: Tree, at: usize, tablebases: Arc<Tablebases>, from_game: bool) -> Result<()> {
     let paths = Paths::get();
     let ascii = load_settings(&paths).ascii;
     let mut board = Board::new(tree, at, tablebases, ascii);
+    board.from_game = from_game;
     let mut term = terminal::setup_terminal()?;
-    let result = main_loop(&mut term, &mut board, &paths, input);
+    let result = main_loop(&mut term, &mut board, &paths);
     terminal::restore_terminal();
     std::mem::forget(term);
     if board.saved.1 && board.tree.len() > 1 {
@@ -462,13 +460,9 @@ fn main_loop(
     term: &mut Terminal<CrosstermBackend<io::Stdout>>,
     board: &mut Board,
     paths: &Paths,
-    input: Option<Receiver<Event>>,
 ) -> Result<()> {
-    let input = input.unwrap_or_else(|| {
-        let (tx, input) = unbounded();
-        event::spawn_input_and_signals(tx);
-        input
-    });
+    let (tx, input) = unbounded();
+    event::route_input_to(tx);
     let mut trace = super::Trace::open();
     term.draw(|f| super::ui::board_screen::draw(f, board))?;
     let infos = board.infos.clone();

@@ -1,5 +1,6 @@
 //! One channel for everything the main loop reacts to: terminal input and engine reports.
 
+use std::sync::{Mutex, Once};
 use std::thread;
 
 use crossbeam_channel::Sender;
@@ -22,38 +23,52 @@ pub enum Event {
     Terminate,
 }
 
-/// Starts the thread that reads terminal input and forwards it; it ends when the receiver is gone.
-pub fn spawn_input(tx: Sender<Event>) {
-    thread::spawn(move || {
-        loop {
-            let event = match ct::read() {
-                Ok(ct::Event::Key(k)) if k.kind != ct::KeyEventKind::Release => Event::Key(k),
-                Ok(ct::Event::Mouse(m)) => Event::Mouse(m),
-                Ok(ct::Event::Resize(..)) => Event::Resize,
-                Ok(_) => continue,
-                Err(_) => Event::Terminate,
-            };
-            let stop = matches!(event, Event::Terminate);
-            if tx.send(event).is_err() || stop {
-                return;
-            }
-        }
-    });
+/// Where terminal input and signals go: the screen in front (the game, then perhaps a review
+/// or the board). One reader serves them all, so no key is lost to a screen that has closed.
+static TARGET: Mutex<Option<Sender<Event>>> = Mutex::new(None);
+static STARTED: Once = Once::new();
+
+/// Sends `event` to the screen in front, if there is one.
+fn forward(event: Event) {
+    let target = TARGET.lock().ok().and_then(|t| t.clone());
+    if let Some(tx) = target {
+        let _ = tx.send(event);
+    }
 }
 
-/// Starts the input thread and one that turns SIGTERM, SIGHUP and SIGINT into
-/// [`Event::Terminate`], both sending to `tx`.
-pub fn spawn_input_and_signals(tx: Sender<Event>) {
-    spawn_input(tx.clone());
-    if let Ok(mut signals) = signal_hook::iterator::Signals::new([
-        signal_hook::consts::SIGTERM,
-        signal_hook::consts::SIGHUP,
-        signal_hook::consts::SIGINT,
-    ]) {
-        thread::spawn(move || {
-            if signals.forever().next().is_some() {
-                let _ = tx.send(Event::Terminate);
+/// Sends terminal input (keys, mouse, resizes) and SIGTERM, SIGHUP and SIGINT (as
+/// [`Event::Terminate`]) to `tx` from now on, starting the reading threads the first time.
+pub fn route_input_to(tx: Sender<Event>) {
+    if let Ok(mut target) = TARGET.lock() {
+        *target = Some(tx);
+    }
+    STARTED.call_once(|| {
+        thread::spawn(|| {
+            loop {
+                let event = match ct::read() {
+                    Ok(ct::Event::Key(k)) if k.kind != ct::KeyEventKind::Release => Event::Key(k),
+                    Ok(ct::Event::Mouse(m)) => Event::Mouse(m),
+                    Ok(ct::Event::Resize(..)) => Event::Resize,
+                    Ok(_) => continue,
+                    // The terminal is gone (SIGHUP): leave.
+                    Err(_) => {
+                        forward(Event::Terminate);
+                        return;
+                    }
+                };
+                forward(event);
             }
         });
-    }
+        if let Ok(mut signals) = signal_hook::iterator::Signals::new([
+            signal_hook::consts::SIGTERM,
+            signal_hook::consts::SIGHUP,
+            signal_hook::consts::SIGINT,
+        ]) {
+            thread::spawn(move || {
+                for _ in signals.forever() {
+                    forward(Event::Terminate);
+                }
+            });
+        }
+    });
 }

@@ -188,8 +188,6 @@ pub fn run(opts: Options) -> Result<()> {
             let _ = writeln!(io::stderr(), "knightfall: the game was not saved: {e:#}");
         }
     }
-    // The game's input thread keeps reading the terminal: the next screen reads its events.
-    let input = Some(runner.events());
     match runner.app.after {
         Some(After::Review) => {
             let listed = vec![crate::cmd::review::Listed {
@@ -197,14 +195,24 @@ pub fn run(opts: Options) -> Result<()> {
                 index: 1,
                 game: Ok(runner.app.game.clone()),
             }];
-            review::run(&crate::cmd::review::Args::default(), listed, Some(0), input)
+            review::run(&crate::cmd::review::Args::default(), listed, Some(0))
         }
         Some(After::Board) => {
             // The board opens at the move shown; the main line is the game.
             let tree = crate::line_tree::Tree::from_game(&runner.app.game);
             let at = runner.app.shown_ply();
             let tables = crate::tablebase::Tablebases::load(syzygy_spec(&opts).as_deref());
-            board::run(tree, at, std::sync::Arc::new(tables), input)
+            board::run(tree, at, std::sync::Arc::new(tables), true)?;
+            // Then back to the game, as it was (its file is kept: a continuation replaces it).
+            drop(slot);
+            run(Options {
+                settings: runner.app.settings.clone(),
+                setup: false,
+                mode: runner.app.mode,
+                game: Some(runner.app.game.clone()),
+                remember: false,
+                ..opts
+            })
         }
         None => Ok(()),
     }
@@ -215,7 +223,7 @@ fn main_loop(
     runner: &mut Runner,
     t0: Instant,
 ) -> Result<()> {
-    event::spawn_input_and_signals(runner.sender());
+    event::route_input_to(runner.sender());
     let mut trace = Trace::open();
     if runner.start() {
         return Ok(());

@@ -313,14 +313,8 @@ impl Screen {
     }
 }
 
-/// Runs the screen until the player quits. `input` is a terminal's events already being read
-/// (after a game); without it the screen reads the terminal itself.
-pub fn run(
-    args: &Args,
-    listed: Vec<Listed>,
-    chosen: Option<usize>,
-    input: Option<Receiver<Event>>,
-) -> Result<()> {
+/// Runs the screen until the player quits.
+pub fn run(args: &Args, listed: Vec<Listed>, chosen: Option<usize>) -> Result<()> {
     let paths = Paths::get();
     let dir = cache_dir(&paths);
     let ascii = load_settings(&paths).ascii;
@@ -338,7 +332,7 @@ pub fn run(
         );
     }
     let mut term = terminal::setup_terminal()?;
-    let result = main_loop(&mut term, &mut screen, args, &dir, input);
+    let result = main_loop(&mut term, &mut screen, args, &dir);
     terminal::restore_terminal();
     std::mem::forget(term);
     // Whatever was searched is kept for next time.
@@ -354,13 +348,9 @@ fn main_loop(
     screen: &mut Screen,
     args: &Args,
     dir: &std::path::Path,
-    input: Option<Receiver<Event>>,
 ) -> Result<()> {
-    let input = input.unwrap_or_else(|| {
-        let (tx, input) = unbounded();
-        event::spawn_input_and_signals(tx);
-        input
-    });
+    let (tx, input) = unbounded();
+    event::route_input_to(tx);
     term.draw(|f| draw::draw(f, screen))?;
     loop {
         let never = crossbeam_channel::never();

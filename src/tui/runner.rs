@@ -62,12 +62,6 @@ impl Runner {
         self.tx.clone()
     }
 
-    /// The events the runner reads (terminal input and signals keep arriving here), for a screen
-    /// that takes over after the game (the review).
-    pub fn events(&self) -> Receiver<Event> {
-        self.rx.clone()
-    }
-
     /// Starts the app (the engine may move first); returns true to quit.
     pub fn start(&mut self) -> bool {
         let fx = self.app.start();

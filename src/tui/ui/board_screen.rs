@@ -16,6 +16,9 @@ pub const KEYS_HELP: &str = "Type a move (e4, Nf3) and Enter, or click. ←→ b
 
 /// The keys, for the footer.
 const KEYS: &str = "type or click moves  ←→ back/forward  ↑↓ other line  +/- lines  ^P main line  ^S save  ^F flip  q quit";
+/// The keys when the board was opened from a game.
+const KEYS_FROM_GAME: &str =
+    "q back to the game  type or click moves  ←→ back/forward  ↑↓ other line  +/- lines  ^S save";
 
 /// Draws the screen.
 pub fn draw(frame: &mut Frame, b: &Board) {
@@ -59,7 +62,7 @@ pub fn draw(frame: &mut Frame, b: &Board) {
     input::draw_input(frame, rows[2], &b.app);
     frame.render_widget(
         Paragraph::new(Line::styled(
-            KEYS,
+            if b.from_game { KEYS_FROM_GAME } else { KEYS },
             Style::default().add_modifier(Modifier::DIM),
         )),
         rows[3],
