@@ -700,7 +700,10 @@ fn the_end_of_a_game_offers_its_review() {
     s.send(b"n");
     // 2. g4 allows mate in one, so there is at least that flagged move, with the better one.
     s.wait_for_screen("the first flagged move", 10, |sc| sc.contains("was best"));
+    // q goes back to the finished game, which asks again; Ctrl-Q leaves.
     s.send(b"q");
+    s.wait_for_screen("the game again", 20, |sc| sc.contains("y again"));
+    s.send(b"\x11");
     s.wait_for("the shell", 20, |s| s.text().contains("DONE"));
     assert!(s.text().contains("EXIT=0"), "{}", s.text());
     assert_eq!(archived(&home).len(), 1);

@@ -185,7 +185,7 @@ pub fn run(args: &Args) -> Result<()> {
     };
     if screen {
         let chosen = chosen.map(|l| l.index - 1);
-        return crate::tui::review::run(args, listed, chosen);
+        return crate::tui::review::run(args, listed, chosen, false);
     }
     let Some(chosen) = chosen else {
         if listed.is_empty() {

@@ -283,7 +283,10 @@ impl Board {
         let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
         let typing = !self.app.input.is_empty();
         match key.code {
-            KeyCode::Char('c') | KeyCode::Char('q') if ctrl => return false,
+            KeyCode::Char('c') | KeyCode::Char('q') if ctrl => {
+                event::request_exit();
+                return false;
+            }
             KeyCode::Char('q') if !typing => return false,
             KeyCode::Char('s') if ctrl => self.save(None, paths),
             KeyCode::Char('f') if ctrl => {

@@ -188,34 +188,39 @@ pub fn run(opts: Options) -> Result<()> {
             let _ = writeln!(io::stderr(), "knightfall: the game was not saved: {e:#}");
         }
     }
-    match runner.app.after {
-        Some(After::Review) => {
+    let Some(after) = runner.app.after else {
+        return Ok(());
+    };
+    match after {
+        After::Review => {
             let listed = vec![crate::cmd::review::Listed {
                 file: saved.ok().flatten().unwrap_or_default(),
                 index: 1,
                 game: Ok(runner.app.game.clone()),
             }];
-            review::run(&crate::cmd::review::Args::default(), listed, Some(0))
+            review::run(&crate::cmd::review::Args::default(), listed, Some(0), true)?;
         }
-        Some(After::Board) => {
+        After::Board => {
             // The board opens at the move shown; the main line is the game.
             let tree = crate::line_tree::Tree::from_game(&runner.app.game);
             let at = runner.app.shown_ply();
             let tables = crate::tablebase::Tablebases::load(syzygy_spec(&opts).as_deref());
             board::run(tree, at, std::sync::Arc::new(tables), true)?;
-            // Then back to the game, as it was (its file is kept: a continuation replaces it).
-            drop(slot);
-            run(Options {
-                settings: runner.app.settings.clone(),
-                setup: false,
-                mode: runner.app.mode,
-                game: Some(runner.app.game.clone()),
-                remember: false,
-                ..opts
-            })
         }
-        None => Ok(()),
     }
+    if event::exit_requested() {
+        return Ok(());
+    }
+    // Then back to the game, as it was (its file is kept: a continuation replaces it).
+    drop(slot);
+    run(Options {
+        settings: runner.app.settings.clone(),
+        setup: false,
+        mode: runner.app.mode,
+        game: Some(runner.app.game.clone()),
+        remember: false,
+        ..opts
+    })
 }
 
 fn main_loop(

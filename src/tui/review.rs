@@ -54,6 +54,8 @@ pub struct Screen {
     pub message: String,
     /// Where the graph was drawn: x, y, width, height (for mouse clicks).
     pub graph_area: std::cell::Cell<Option<(u16, u16, u16, u16)>>,
+    /// Opened from a game: q goes back to it.
+    pub from_game: bool,
     /// The search, while it runs.
     search: Option<Search>,
     ascii: bool,
@@ -91,6 +93,7 @@ impl Screen {
             message: String::new(),
             graph_area: std::cell::Cell::new(None),
             search: None,
+            from_game: false,
             ascii,
             flipped: false,
         }
@@ -208,6 +211,7 @@ impl Screen {
     pub fn key(&mut self, key: KeyEvent, args: &Args, cache_dir: &std::path::Path) -> bool {
         let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
         if ctrl && matches!(key.code, KeyCode::Char('c') | KeyCode::Char('q')) {
+            event::request_exit();
             return false;
         }
         match self.view {
@@ -313,12 +317,13 @@ impl Screen {
     }
 }
 
-/// Runs the screen until the player quits.
-pub fn run(args: &Args, listed: Vec<Listed>, chosen: Option<usize>) -> Result<()> {
+/// Runs the screen until the player quits (`from_game`: q goes back to the game it came from).
+pub fn run(args: &Args, listed: Vec<Listed>, chosen: Option<usize>, from_game: bool) -> Result<()> {
     let paths = Paths::get();
     let dir = cache_dir(&paths);
     let ascii = load_settings(&paths).ascii;
     let mut screen = Screen::new(listed, ascii);
+    screen.from_game = from_game;
     if let Some(i) = chosen {
         screen.selected = i;
         match screen.listed[i].game.clone() {

@@ -40,6 +40,9 @@ pub fn draw(frame: &mut Frame, screen: &Screen) {
         View::Review if screen.listed.len() > 1 => {
             "←→ move  Home/End  n/p flagged  b better  f flip  click graph  Esc list  q quit"
         }
+        View::Review if screen.from_game => {
+            "←→ move  Home/End  n/p flagged moves  b better move  f flip  click graph  q back"
+        }
         View::Review => {
             "←→ move  Home/End  n/p flagged moves  b better move  f flip  click graph  q quit"
         }
