@@ -114,8 +114,50 @@ impl Trace {
     }
 }
 
-/// Runs the terminal game until the player quits.
+/// Runs the terminal game until the player quits; a review or the board asked for from the
+/// game opens when it closes, and leaving either goes back to the game.
 pub fn run(opts: Options) -> Result<()> {
+    let mut opts = opts;
+    // A loop, not recursion: each pass's game (its engine and tables) is gone before the next.
+    while let Some(next) = run_game(opts)? {
+        match next.after {
+            After::Review => {
+                let listed = vec![crate::cmd::review::Listed {
+                    file: next.saved.unwrap_or_default(),
+                    index: 1,
+                    game: Ok(next.back.game.clone().unwrap_or_default()),
+                }];
+                review::run(&crate::cmd::review::Args::default(), listed, Some(0), true)?;
+            }
+            After::Board => {
+                // The board opens at the move shown; the main line is the game.
+                let game = next.back.game.clone().unwrap_or_default();
+                let tree = crate::line_tree::Tree::from_game(&game);
+                let tables = crate::tablebase::Tablebases::load(syzygy_spec(&next.back).as_deref());
+                board::run(tree, next.at, std::sync::Arc::new(tables), true)?;
+            }
+        }
+        if event::exit_requested() {
+            break;
+        }
+        opts = next.back;
+    }
+    Ok(())
+}
+
+/// What follows a game that closed for a review or the board.
+struct Next {
+    after: After,
+    /// The move shown when it closed.
+    at: usize,
+    /// The game's archive file, if it has one.
+    saved: Option<std::path::PathBuf>,
+    /// How to go back to the game as it was (its file is kept: a continuation replaces it).
+    back: Options,
+}
+
+/// One run of the game screen: `Some` when the player asked for a review or the board.
+fn run_game(opts: Options) -> Result<Option<Next>> {
     let t0 = Instant::now();
     let mut paths = Paths::get();
     let mut game = opts.game.clone().unwrap_or_default();
@@ -188,39 +230,19 @@ pub fn run(opts: Options) -> Result<()> {
             let _ = writeln!(io::stderr(), "knightfall: the game was not saved: {e:#}");
         }
     }
-    let Some(after) = runner.app.after else {
-        return Ok(());
-    };
-    match after {
-        After::Review => {
-            let listed = vec![crate::cmd::review::Listed {
-                file: saved.ok().flatten().unwrap_or_default(),
-                index: 1,
-                game: Ok(runner.app.game.clone()),
-            }];
-            review::run(&crate::cmd::review::Args::default(), listed, Some(0), true)?;
-        }
-        After::Board => {
-            // The board opens at the move shown; the main line is the game.
-            let tree = crate::line_tree::Tree::from_game(&runner.app.game);
-            let at = runner.app.shown_ply();
-            let tables = crate::tablebase::Tablebases::load(syzygy_spec(&opts).as_deref());
-            board::run(tree, at, std::sync::Arc::new(tables), true)?;
-        }
-    }
-    if event::exit_requested() {
-        return Ok(());
-    }
-    // Then back to the game, as it was (its file is kept: a continuation replaces it).
-    drop(slot);
-    run(Options {
-        settings: runner.app.settings.clone(),
-        setup: false,
-        mode: runner.app.mode,
-        game: Some(runner.app.game.clone()),
-        remember: false,
-        ..opts
-    })
+    Ok(runner.app.after.map(|after| Next {
+        after,
+        at: runner.app.shown_ply(),
+        saved: saved.ok().flatten(),
+        back: Options {
+            settings: runner.app.settings.clone(),
+            setup: false,
+            mode: runner.app.mode,
+            game: Some(runner.app.game.clone()),
+            remember: false,
+            ..opts
+        },
+    }))
 }
 
 fn main_loop(
