@@ -27,13 +27,7 @@ pub fn draw(frame: &mut Frame, b: &Board) {
         b.app.board_geometry.set(None);
         return;
     }
-    let rows = Layout::vertical([
-        Constraint::Min(10),
-        Constraint::Length(2),
-        Constraint::Length(1),
-        Constraint::Length(1),
-    ])
-    .split(area);
+    let rows = super::game_rows(area);
     let board_w = board::width_for(
         rows[0].width.saturating_sub(super::SIDE_MIN),
         rows[0].height,

@@ -40,13 +40,7 @@ pub fn draw(frame: &mut Frame, app: &App) {
         app.board_geometry.set(None);
         setup::draw(frame, area, app);
     } else {
-        let rows = Layout::vertical([
-            Constraint::Min(10),
-            Constraint::Length(2),
-            Constraint::Length(1),
-            Constraint::Length(1),
-        ])
-        .split(area);
+        let rows = game_rows(area);
         let main = rows[0];
         let board_w = board::width_for(main.width.saturating_sub(SIDE_MIN), main.height);
         let cols = Layout::horizontal([Constraint::Length(board_w), Constraint::Min(SIDE_MIN)])
@@ -74,6 +68,18 @@ pub fn draw(frame: &mut Frame, app: &App) {
     if app.show_help {
         help::draw(frame, area, app);
     }
+}
+
+/// The rows of a screen with a board: the board and its side column, a two-line message, the
+/// input line and the footer.
+pub fn game_rows(area: Rect) -> std::rc::Rc<[Rect]> {
+    Layout::vertical([
+        Constraint::Min(10),
+        Constraint::Length(2),
+        Constraint::Length(1),
+        Constraint::Length(1),
+    ])
+    .split(area)
 }
 
 /// When `area` is below the smallest size, says so (naming what needs the room) and returns
