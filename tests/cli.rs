@@ -134,3 +134,38 @@ fn hash_sizes_are_checked() {
     ]);
     assert!(ok, "{out}");
 }
+
+#[test]
+fn eval_trace_terms_add_up_to_the_evaluation() {
+    // KQ v K: the tables blended at phase 4 of 24, and the mop-up term driving the king.
+    let (ok, out, _) = knightfall(&["eval", "--trace", "8/8/8/4k3/8/8/8/4K2Q w - - 0 1"]);
+    assert!(ok);
+    assert_eq!(
+        out.lines().collect::<Vec<_>>(),
+        [
+            "profile tapered (phase 4 of 24)",
+            // (1025 * 4 + 936 * 20) / 24 = 950 (the queen's middlegame and endgame values)
+            "material: 950",
+            "pst: -79",
+            "mop-up: 240",
+            "total: 1111"
+        ]
+    );
+    for profile in ["tapered", "simplified"] {
+        for fen in [
+            "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+        ] {
+            let (_, traced, _) = knightfall(&["eval", "--profile", profile, "--trace", fen]);
+            let (_, plain, _) = knightfall(&["eval", "--profile", profile, fen]);
+            let value = |line: &str| line.rsplit(' ').next().unwrap().parse::<i32>().unwrap();
+            let lines: Vec<&str> = traced.lines().skip(1).collect();
+            let (total, terms) = lines.split_last().unwrap();
+            assert!(total.starts_with("total: "), "{traced}");
+            let sum: i32 = terms.iter().map(|l| value(l)).sum();
+            assert_eq!(sum, value(total), "{traced}");
+            assert_eq!(value(total), value(plain.lines().last().unwrap()), "{fen}");
+        }
+    }
+}

@@ -11,12 +11,17 @@ pub struct Args {
     /// Evaluation profile: simplified or tapered.
     #[arg(long, default_value = "tapered")]
     pub profile: String,
+    /// Print each term (`TERM: VALUE`, centipawns, White's view, after tapering) and the
+    /// `total: VALUE` they add up to.
+    #[arg(long)]
+    pub trace: bool,
     /// The position in FEN (quote it, or pass its six fields as separate words).
     #[arg(required = true, num_args = 1..)]
     pub fen: Vec<String>,
 }
 
-/// Prints the profile and the evaluation; the last line is the integer, White's view.
+/// Prints the profile and the evaluation; the last line is the integer, White's view (with
+/// `--trace`, each term and then `total: VALUE`).
 pub fn run(args: &Args) -> Result<()> {
     let Some(profile) = Profile::parse(&args.profile) else {
         bail!(
@@ -34,6 +39,15 @@ pub fn run(args: &Args) -> Result<()> {
     let board = fen.into_setup().board;
     let evaluator = Evaluator::new(profile);
     let score = evaluator.evaluate(&board, evaluator.accumulate(&board));
+    if args.trace {
+        let (how, terms) = evaluator.trace(&board);
+        println!("{how}");
+        for (term, value) in terms {
+            println!("{term}: {value}");
+        }
+        println!("total: {score}");
+        return Ok(());
+    }
     println!("profile {}", profile.name());
     println!("{score}");
     Ok(())

@@ -217,6 +217,56 @@ impl Evaluator {
         }
     }
 
+    /// The evaluation of `board` term by term (centipawns, White's view, after tapering): a
+    /// description of how the terms were weighed, and the terms, which add up to exactly
+    /// [`Evaluator::evaluate`]'s result.
+    pub fn trace(&self, board: &Board) -> (String, Vec<(&'static str, i32)>) {
+        let acc = self.accumulate(board);
+        let total = self.evaluate(board, acc);
+        let material = |values: &[i32; 6]| -> i32 {
+            let mut sum = 0;
+            for color in [Color::White, Color::Black] {
+                let sign = if color == Color::White { 1 } else { -1 };
+                for role in Role::ALL {
+                    let n = (board.by_role(role) & board.by_color(color)).count() as i32;
+                    sum += sign * n * values[role as usize - 1];
+                }
+            }
+            sum
+        };
+        match self.profile {
+            Profile::Simplified => {
+                let material = material(&pst::SIMPLIFIED_VALUES);
+                let stage = if is_king_endgame(board) {
+                    "king endgame table"
+                } else {
+                    "middlegame king table"
+                };
+                (
+                    format!("profile simplified ({stage})"),
+                    vec![("material", material), ("pst", total - material)],
+                )
+            }
+            Profile::Tapered => {
+                let phase = game_phase(board);
+                let blend = |mg: i32, eg: i32| (mg * phase + eg * (PHASE_MAX - phase)) / PHASE_MAX;
+                let material = blend(
+                    material(&pst::PESTO_VALUES_MG),
+                    material(&pst::PESTO_VALUES_EG),
+                );
+                let mop_up = mop_up(board);
+                (
+                    format!("profile tapered (phase {phase} of {PHASE_MAX})"),
+                    vec![
+                        ("material", material),
+                        ("pst", total - mop_up - material),
+                        ("mop-up", mop_up),
+                    ],
+                )
+            }
+        }
+    }
+
     /// The static evaluation of `pos` from scratch, White's point of view.
     pub fn evaluate_position(&self, pos: &Chess) -> i32 {
         self.evaluate(pos.board(), self.accumulate(pos.board()))
