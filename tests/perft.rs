@@ -5,7 +5,7 @@ mod common;
 
 use knightfall::engine::eval::{Evaluator, Profile};
 use knightfall::engine::node::Node;
-use knightfall::engine::ordering::is_tactical;
+use knightfall::engine::ordering::{gives_check, is_tactical};
 use shakmaty::Position;
 
 fn perft(node: &Node, depth: u32, eval: &Evaluator) -> u64 {
@@ -90,4 +90,53 @@ fn perft_cpw_positions() {
         }
     }
     assert!(checked >= 20, "only {checked} perft counts checked");
+}
+
+/// Counts the moves whose check `gives_check` predicts wrongly over a tree (castling and en
+/// passant may be over-reported, never missed), and the checks seen.
+fn check_mismatches(pos: &shakmaty::Chess, depth: u32, checks: &mut u64) -> u64 {
+    let mut wrong = 0;
+    for m in pos.legal_moves() {
+        let mut after = pos.clone();
+        after.play_unchecked(m);
+        let predicted = gives_check(pos, m);
+        let real = after.is_check();
+        *checks += u64::from(real);
+        let conservative = matches!(
+            m,
+            shakmaty::Move::Castle { .. } | shakmaty::Move::EnPassant { .. }
+        );
+        if predicted != real && !(conservative && predicted) {
+            wrong += 1;
+        }
+        if depth > 1 {
+            wrong += check_mismatches(&after, depth - 1, checks);
+        }
+    }
+    wrong
+}
+
+#[test]
+fn checks_are_predicted_before_the_move_is_made() {
+    // Positions rich in discovered checks, promotions with check and pins.
+    for (fen, depth) in [
+        (
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            3,
+        ),
+        ("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", 4),
+        (
+            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+            4,
+        ),
+        (
+            "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+            3,
+        ),
+    ] {
+        let mut checks = 0;
+        let wrong = check_mismatches(&common::position(fen), depth, &mut checks);
+        assert_eq!(wrong, 0, "{fen}");
+        assert!(checks > 100, "{fen}: only {checks} checks");
+    }
 }

@@ -11,7 +11,7 @@ use shakmaty::{Chess, Color, Move, Position};
 use super::eval::{Evaluator, game_phase};
 use super::limits::Limits;
 use super::node::{Node, key_of};
-use super::ordering::{History, Picker, is_tactical};
+use super::ordering::{History, Picker, gives_check, is_tactical};
 use super::score::{INFINITY, MATE, MATE_BOUND, MAX_PLY, TB_WIN, TB_WIN_BOUND};
 use super::see::{see, value};
 use super::strength::noise;
@@ -323,6 +323,10 @@ impl<'a> Searcher<'a> {
                 alpha = (score - delta).max(-INFINITY);
             } else if score >= beta {
                 beta = (score + delta).min(INFINITY);
+                // Search the move that failed high first again, not the previous best.
+                if let Some((m, _)) = self.root_best {
+                    self.root_order_hint = Some(m);
+                }
             } else {
                 return score;
             }
@@ -448,15 +452,7 @@ impl<'a> Searcher<'a> {
                 _ => 0,
             };
             let eval = self.evaluate(node);
-            self.tt.store(
-                node.key ^ self.table_salt,
-                ply,
-                0,
-                score,
-                eval,
-                MAX_PLY as i32,
-                Bound::Exact,
-            );
+            self.store(node, ply, None, score, eval, MAX_PLY as i32, Bound::Exact);
             return score;
         }
 
@@ -545,18 +541,22 @@ impl<'a> Searcher<'a> {
             {
                 continue;
             }
+            // Late move pruning and futility pruning of quiet moves near the leaves, decided
+            // before the move is made so that a pruned move costs nothing.
+            if ply > 0
+                && !pv_node
+                && !in_check
+                && best_score > -TB_WIN_BOUND
+                && quiet
+                && depth <= 4
+                && (searched >= 4 + depth * depth * 2
+                    || (depth <= 3 && static_eval + 120 * depth + 60 <= alpha))
+                && !gives_check(pos, m)
+            {
+                continue;
+            }
             let child = node.play(m, &self.eval);
             let gives_check = child.pos.is_check();
-
-            if ply > 0 && !in_check && best_score > -TB_WIN_BOUND && quiet && !gives_check {
-                // Late move pruning and futility pruning of quiet moves near the leaves.
-                if !pv_node && depth <= 4 && searched >= 4 + depth * depth * 2 {
-                    continue;
-                }
-                if !pv_node && depth <= 3 && static_eval + 120 * depth + 60 <= alpha {
-                    continue;
-                }
-            }
 
             self.keys.push(child.key);
             let new_depth = depth - 1;
@@ -639,15 +639,7 @@ impl<'a> Searcher<'a> {
             return best_score;
         }
         let eval_store = if in_check { 0 } else { static_eval };
-        self.tt.store(
-            node.key ^ self.table_salt,
-            ply,
-            best_move.map_or(0, encode_move),
-            best_score,
-            eval_store,
-            depth,
-            bound,
-        );
+        self.store(node, ply, best_move, best_score, eval_store, depth, bound);
         best_score
     }
 
@@ -683,19 +675,27 @@ impl<'a> Searcher<'a> {
             return self.evaluate(node);
         }
         let pv_node = beta - alpha > 1;
-        if !pv_node
-            && let Some(h) = self.tt.probe(node.key ^ self.table_salt, ply)
+        let hit = self.tt.probe(node.key ^ self.table_salt, ply);
+        if let Some(h) = hit
+            && !pv_node
             && cuts(h, alpha, beta)
         {
             return h.score;
         }
         let in_check = pos.is_check();
+        let original_alpha = alpha;
         // Most nodes stand pat: evaluate before generating any moves.
         let stand_pat = if in_check {
             -INFINITY
         } else {
-            let eval = self.evaluate(node);
+            let eval = match hit {
+                Some(h) => h.eval,
+                None => self.evaluate(node),
+            };
             if eval >= beta {
+                if hit.is_none() {
+                    self.store(node, ply, None, eval, eval, 0, Bound::Lower);
+                }
                 return eval;
             }
             alpha = alpha.max(eval);
@@ -708,7 +708,8 @@ impl<'a> Searcher<'a> {
         // Delta pruning is unsafe once little material is left.
         let delta_pruning = !in_check && game_phase(pos.board()) > 4;
         let mut best = stand_pat;
-        let mut picker = Picker::quiescence(&legal, in_check);
+        let mut best_move = None;
+        let mut picker = Picker::quiescence(&legal, in_check, hit.map_or(0, |h| h.mv));
         while let Some((m, _)) = picker.pick() {
             if !in_check {
                 let gain = m.capture().map_or(0, value)
@@ -733,13 +734,47 @@ impl<'a> Searcher<'a> {
                 best = score;
                 if score > alpha {
                     alpha = score;
+                    best_move = Some(m);
                     if score >= beta {
                         break;
                     }
                 }
             }
         }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if alpha > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        let eval = if in_check { 0 } else { stand_pat };
+        self.store(node, ply, best_move, best, eval, 0, bound);
         best
+    }
+
+    /// Stores a node's result under its (level-salted) key.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn store(
+        &mut self,
+        node: &Node,
+        ply: usize,
+        best: Option<Move>,
+        score: i32,
+        eval: i32,
+        depth: i32,
+        bound: Bound,
+    ) {
+        self.tt.store(
+            node.key ^ self.table_salt,
+            ply,
+            best.map_or(0, encode_move),
+            score,
+            eval,
+            depth,
+            bound,
+        );
     }
 }
 

@@ -158,19 +158,35 @@ impl Table {
             flags: (generation << 2) | bound as u8,
         };
         let deep = bucket.deep;
-        if deep.key == key
-            || deep.bound().is_none()
-            || deep.generation() != generation
-            || depth >= deep.depth as i32
-        {
-            // Keep the displaced deeper entry from another position in the other slot.
-            if deep.key != key && deep.bound().is_some() {
+        let recent = bucket.recent;
+        // The same position again: a shallower bound from this search must not wipe out a
+        // deeper result (it only brings a move where the entry had none).
+        for (slot, old) in [(0, deep), (1, recent)] {
+            if old.key == key && old.bound().is_some() {
+                let replace = bound == Bound::Exact
+                    || old.generation() != generation
+                    || depth + 2 >= old.depth as i32;
+                let target = if slot == 0 {
+                    &mut bucket.deep
+                } else {
+                    &mut bucket.recent
+                };
+                if replace {
+                    *target = entry(keep_move(&old));
+                } else if mv != 0 {
+                    target.mv = mv;
+                }
+                return;
+            }
+        }
+        if deep.bound().is_none() || deep.generation() != generation || depth >= deep.depth as i32 {
+            // Keep the displaced deeper entry in the other slot.
+            if deep.bound().is_some() {
                 bucket.recent = deep;
             }
-            bucket.deep = entry(keep_move(&deep));
+            bucket.deep = entry(mv);
         } else {
-            let recent = bucket.recent;
-            bucket.recent = entry(keep_move(&recent));
+            bucket.recent = entry(mv);
         }
     }
 
@@ -190,5 +206,38 @@ impl Table {
         } else {
             (used * 1000 / (sample * 2)) as u32
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_shallow_bound_never_replaces_a_deep_result_of_the_same_position() {
+        let mut table = Table::new(1);
+        table.new_search();
+        let key = 0x1234_5678_9abc_def0;
+        table.store(key, 0, 77, 120, 30, 12, Bound::Exact);
+        table.store(key, 0, 0, -50, 30, 2, Bound::Upper);
+        let hit = table.probe(key, 0).unwrap();
+        assert_eq!(
+            (hit.depth, hit.score, hit.mv, hit.bound),
+            (12, 120, 77, Bound::Exact)
+        );
+        // A shallow bound still brings its move to an entry.
+        table.store(key, 0, 99, 400, 30, 1, Bound::Lower);
+        let hit = table.probe(key, 0).unwrap();
+        assert_eq!((hit.depth, hit.score, hit.mv), (12, 120, 99));
+        // Nearly as deep, exact, or from an older search: replaced.
+        table.store(key, 0, 0, 90, 30, 10, Bound::Lower);
+        assert_eq!(table.probe(key, 0).unwrap().score, 90);
+        table.store(key, 0, 0, 80, 30, 3, Bound::Exact);
+        assert_eq!(table.probe(key, 0).unwrap().depth, 3);
+        table.store(key, 0, 0, 500, 30, 40, Bound::Lower);
+        table.new_search();
+        table.store(key, 0, 0, 10, 30, 1, Bound::Upper);
+        let hit = table.probe(key, 0).unwrap();
+        assert_eq!((hit.depth, hit.score, hit.mv), (1, 10, 99));
     }
 }
