@@ -7,7 +7,7 @@ use knightfall::engine::eval::{Evaluator, Profile, is_king_endgame};
 use knightfall::engine::node::{Node, key_of};
 use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
-use shakmaty::{Board, Position};
+use shakmaty::{Board, Color, Position};
 
 fn board(fen: &str) -> Board {
     fen.parse::<Fen>().unwrap().into_setup().board
@@ -16,7 +16,7 @@ fn board(fen: &str) -> Board {
 fn simplified(fen: &str) -> i32 {
     let e = Evaluator::new(Profile::Simplified);
     let b = board(fen);
-    e.evaluate(&b, e.accumulate(&b))
+    e.evaluate(&b, Color::White, e.accumulate(&b))
 }
 
 const NOTEBOOK: &str = "5rk1/1b3p2/8/3p4/3p2P1/2Q4B/5P1K/R3R3 b - - 0 36";
@@ -39,7 +39,7 @@ fn queen_capture_switches_to_king_endgame_350() {
     // 340 with the middlegame king table; the endgame table adds +10.
     assert_eq!(acc.mg, 340);
     assert_eq!(acc.eg, 350);
-    assert_eq!(e.evaluate(after.board(), acc), 350);
+    assert_eq!(e.evaluate(after.board(), after.turn(), acc), 350);
     assert_eq!(e.evaluate_position(&after), 350);
     // The pawn capture itself changes the sums by the queen's 900 (the notebooks' -900).
     assert_eq!(acc.mg - 1240, -900);
@@ -71,15 +71,21 @@ fn single_table_lookups() {
 fn tapered_is_symmetric_and_zero_at_start() {
     let e = Evaluator::new(Profile::Tapered);
     let start = common::position("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
-    assert_eq!(e.evaluate_position(&start), 0);
+    // Everything cancels out but the side to move's tempo (all pieces on: its middlegame value).
+    let tempo = knightfall::engine::eval::tapered_weights()[knightfall::engine::params::TEMPO].0;
+    assert_eq!(e.evaluate_position(&start), tempo);
+    let (_, terms) = e.trace(start.board(), Color::White);
+    for (term, value) in terms {
+        assert_eq!(value, if term == "tempo" { tempo } else { 0 }, "{term}");
+    }
     // Mirroring colours negates the score.
     let white = board("r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4");
     let black = white.clone().into_swapped_colors();
     let mut flipped = black;
     flipped.flip_vertical();
     let (a, b) = (
-        e.evaluate(&white, e.accumulate(&white)),
-        e.evaluate(&flipped, e.accumulate(&flipped)),
+        e.evaluate(&white, Color::White, e.accumulate(&white)),
+        e.evaluate(&flipped, Color::Black, e.accumulate(&flipped)),
     );
     assert_eq!(a, -b);
     assert_ne!(a, 0);
@@ -109,9 +115,17 @@ fn incremental_matches_scratch_through_random_games() {
             plies += 1;
             assert_eq!(node.acc, e.accumulate(node.pos.board()), "sums after {m:?}");
             assert_eq!(node.key, key_of(&node.pos), "key after {m:?}");
+            let score = e.evaluate(node.pos.board(), node.pos.turn(), node.acc);
+            assert_eq!(score, e.evaluate_position(&node.pos));
+            // Every term sees the mirrored position from the other side.
+            let mut mirrored = node.pos.board().clone().into_swapped_colors();
+            mirrored.flip_vertical();
+            let turn = !node.pos.turn();
             assert_eq!(
-                e.evaluate(node.pos.board(), node.acc),
-                e.evaluate_position(&node.pos)
+                e.evaluate(&mirrored, turn, e.accumulate(&mirrored)),
+                -score,
+                "mirror of {}",
+                shakmaty::fen::Fen::from_position(&node.pos, shakmaty::EnPassantMode::Legal)
             );
         }
     }

@@ -36,11 +36,12 @@ pub fn run(args: &Args) -> Result<()> {
         .trim()
         .parse()
         .with_context(|| format!("bad FEN {text:?}"))?;
-    let board = fen.into_setup().board;
+    let setup = fen.into_setup();
+    let (board, turn) = (setup.board, setup.turn);
     let evaluator = Evaluator::new(profile);
-    let score = evaluator.evaluate(&board, evaluator.accumulate(&board));
+    let score = evaluator.evaluate(&board, turn, evaluator.accumulate(&board));
     if args.trace {
-        let (how, terms) = evaluator.trace(&board);
+        let (how, terms) = evaluator.trace(&board, turn);
         println!("{how}");
         for (term, value) in terms {
             println!("{term}: {value}");

@@ -8,7 +8,9 @@ use std::sync::OnceLock;
 
 use shakmaty::{Bitboard, Board, Chess, Color, Move, Position, Role, Square};
 
-use super::pst;
+use super::params::{self, S};
+use super::terms::{self, Sink};
+use super::{pst, tuned};
 
 /// Which evaluation to use.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -79,6 +81,11 @@ fn color_index(color: Color) -> usize {
     }
 }
 
+/// The tapered profile's weights (see `params`).
+pub fn tapered_weights() -> &'static [S] {
+    &tuned::WEIGHTS[..]
+}
+
 fn weights(profile: Profile) -> &'static Weights {
     static SIMPLIFIED: OnceLock<Weights> = OnceLock::new();
     static TAPERED: OnceLock<Weights> = OnceLock::new();
@@ -94,12 +101,22 @@ fn weights(profile: Profile) -> &'static Weights {
             )
         }),
         Profile::Tapered => TAPERED.get_or_init(|| {
-            Weights::build(
-                &pst::PESTO_MG,
-                &pst::PESTO_EG,
-                &pst::PESTO_VALUES_MG,
-                &pst::PESTO_VALUES_EG,
-            )
+            // `Weights::build` reads tables printed rank 8 first, as `pst` has them.
+            let p = tapered_weights();
+            let mut mg = [[0; 64]; 6];
+            let mut eg = [[0; 64]; 6];
+            let mut mg_val = [0; 6];
+            let mut eg_val = [0; 6];
+            for role in 0..6 {
+                mg_val[role] = p[params::MATERIAL + role].0;
+                eg_val[role] = p[params::MATERIAL + role].1;
+                for sq in 0..64 {
+                    let w = p[params::PST + 64 * role + (sq ^ 56)];
+                    mg[role][sq] = w.0;
+                    eg[role][sq] = w.1;
+                }
+            }
+            Weights::build(&mg, &eg, &mg_val, &eg_val)
         }),
     }
 }
@@ -199,8 +216,10 @@ impl Evaluator {
         acc
     }
 
-    /// The static evaluation in centipawns from White's point of view, given the position's sums.
-    pub fn evaluate(&self, board: &Board, acc: Accumulator) -> i32 {
+    /// The static evaluation in centipawns from White's point of view, given the position's sums
+    /// and the side to move.
+    #[inline]
+    pub fn evaluate(&self, board: &Board, turn: Color, acc: Accumulator) -> i32 {
         match self.profile {
             Profile::Simplified => {
                 if is_king_endgame(board) {
@@ -210,33 +229,25 @@ impl Evaluator {
                 }
             }
             Profile::Tapered => {
-                let phase = game_phase(board);
-                let blended = (acc.mg * phase + acc.eg * (PHASE_MAX - phase)) / PHASE_MAX;
-                blended + mop_up(board)
+                let mut sum = terms::Sum {
+                    weights: tapered_weights(),
+                    total: S(acc.mg, acc.eg),
+                };
+                terms::positional(board, turn, &mut sum);
+                taper(sum.total, game_phase(board)) + mop_up(board)
             }
         }
     }
 
     /// The evaluation of `board` term by term (centipawns, White's view, after tapering): a
     /// description of how the terms were weighed, and the terms, which add up to exactly
-    /// [`Evaluator::evaluate`]'s result.
-    pub fn trace(&self, board: &Board) -> (String, Vec<(&'static str, i32)>) {
+    /// [`Evaluator::evaluate`]'s result (the tables' term takes up the rounding).
+    pub fn trace(&self, board: &Board, turn: Color) -> (String, Vec<(&'static str, i32)>) {
         let acc = self.accumulate(board);
-        let total = self.evaluate(board, acc);
-        let material = |values: &[i32; 6]| -> i32 {
-            let mut sum = 0;
-            for color in [Color::White, Color::Black] {
-                let sign = if color == Color::White { 1 } else { -1 };
-                for role in Role::ALL {
-                    let n = (board.by_role(role) & board.by_color(color)).count() as i32;
-                    sum += sign * n * values[role as usize - 1];
-                }
-            }
-            sum
-        };
+        let total = self.evaluate(board, turn, acc);
         match self.profile {
             Profile::Simplified => {
-                let material = material(&pst::SIMPLIFIED_VALUES);
+                let material = material(board, |role| pst::SIMPLIFIED_VALUES[role]);
                 let stage = if is_king_endgame(board) {
                     "king endgame table"
                 } else {
@@ -244,24 +255,33 @@ impl Evaluator {
                 };
                 (
                     format!("profile simplified ({stage})"),
-                    vec![("material", material), ("pst", total - material)],
+                    vec![("material", material.0), ("pst", total - material.0)],
                 )
             }
             Profile::Tapered => {
                 let phase = game_phase(board);
-                let blend = |mg: i32, eg: i32| (mg * phase + eg * (PHASE_MAX - phase)) / PHASE_MAX;
-                let material = blend(
-                    material(&pst::PESTO_VALUES_MG),
-                    material(&pst::PESTO_VALUES_EG),
-                );
+                let weights = tapered_weights();
+                let mut groups = Groups {
+                    weights,
+                    sums: [S::default(); GROUPS.len()],
+                };
+                terms::positional(board, turn, &mut groups);
+                let material = taper(material(board, |role| weights[params::MATERIAL + role]), phase);
                 let mop_up = mop_up(board);
+                let mut lines = vec![("material", material)];
+                let mut rest = total - material - mop_up;
+                let mut others = Vec::new();
+                for (group, sum) in GROUPS.iter().zip(groups.sums) {
+                    let value = taper(sum, phase);
+                    rest -= value;
+                    others.push((group.0, value));
+                }
+                lines.push(("pst", rest));
+                lines.extend(others);
+                lines.push(("mop-up", mop_up));
                 (
                     format!("profile tapered (phase {phase} of {PHASE_MAX})"),
-                    vec![
-                        ("material", material),
-                        ("pst", total - mop_up - material),
-                        ("mop-up", mop_up),
-                    ],
+                    lines,
                 )
             }
         }
@@ -269,7 +289,63 @@ impl Evaluator {
 
     /// The static evaluation of `pos` from scratch, White's point of view.
     pub fn evaluate_position(&self, pos: &Chess) -> i32 {
-        self.evaluate(pos.board(), self.accumulate(pos.board()))
+        self.evaluate(pos.board(), pos.turn(), self.accumulate(pos.board()))
+    }
+}
+
+/// Blends a middlegame and an endgame value by game phase (24 = all pieces on).
+#[inline]
+pub fn taper(s: S, phase: i32) -> i32 {
+    (s.0 * phase + s.1 * (PHASE_MAX - phase)) / PHASE_MAX
+}
+
+/// Both sides' material by `value(role index)`, White's view.
+fn material<T: Into<S>>(board: &Board, value: impl Fn(usize) -> T) -> S {
+    let mut sum = S::default();
+    for (_, piece) in board.iter() {
+        let v: S = value(piece.role as usize - 1).into();
+        sum += if piece.color == Color::White { v } else { -v };
+    }
+    sum
+}
+
+impl From<i32> for S {
+    fn from(v: i32) -> S {
+        S(v, v)
+    }
+}
+
+/// The trace's groups of terms: a name and the first weight of each range of `params`.
+const GROUPS: [(&str, usize); 7] = [
+    ("mobility", params::MOBILITY_KNIGHT),
+    ("king safety", params::KING_ATTACK_UNITS),
+    ("threats", params::THREAT_BY_PAWN),
+    ("passed pawns", params::PASSED),
+    ("pawn structure", params::ISOLATED),
+    ("pieces", params::BISHOP_PAIR),
+    ("tempo", params::TEMPO),
+];
+
+/// A sink that adds up each group of terms apart.
+struct Groups<'a> {
+    weights: &'a [S],
+    sums: [S; GROUPS.len()],
+}
+
+impl Groups<'_> {
+    fn group(index: usize) -> usize {
+        GROUPS.iter().rposition(|g| g.1 <= index).unwrap_or(0)
+    }
+}
+
+impl Sink for Groups<'_> {
+    fn add(&mut self, color: Color, index: usize, count: i32) {
+        self.sums[Self::group(index)] += self.weights[index] * (terms::sign(color) * count);
+    }
+
+    fn king_attack(&mut self, defender: Color, attackers: usize, counts: [i32; 4]) {
+        let danger = terms::king_danger(self.weights, attackers, counts);
+        self.sums[Self::group(params::KING_ATTACK_UNITS)] += danger * -terms::sign(defender);
     }
 }
 

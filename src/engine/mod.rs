@@ -7,13 +7,16 @@ pub mod eval;
 pub mod limits;
 pub mod node;
 pub mod ordering;
+pub mod params;
 pub mod pst;
 pub mod score;
 pub mod search;
 pub mod see;
 pub mod strength;
+pub mod terms;
 pub mod time;
 pub mod tt;
+pub mod tuned;
 
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;

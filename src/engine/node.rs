@@ -47,7 +47,7 @@ impl Node {
     /// The static evaluation from the side to move's point of view.
     #[inline]
     pub fn relative_eval(&self, eval: &Evaluator) -> i32 {
-        let white = eval.evaluate(self.pos.board(), self.acc);
+        let white = eval.evaluate(self.pos.board(), self.pos.turn(), self.acc);
         if self.pos.turn().is_white() {
             white
         } else {

@@ -1,0 +1,189 @@
+//! The tapered evaluation's weights as one flat list of middlegame/endgame pairs, so that the
+//! tuner (`tools/tune`) can fit all of them together and write them back as `tuned.rs`.
+//!
+//! Each weight has a fixed place in the list, named by the constants below; piece-square
+//! entries are indexed by square as White sees the board (a1 = 0), Black's mirrored.
+
+use std::ops::{Add, AddAssign, Mul, Neg, Sub};
+
+use super::pst;
+
+/// A middlegame and an endgame value.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct S(pub i32, pub i32);
+
+impl Add for S {
+    type Output = S;
+    #[inline]
+    fn add(self, o: S) -> S {
+        S(self.0 + o.0, self.1 + o.1)
+    }
+}
+
+impl AddAssign for S {
+    #[inline]
+    fn add_assign(&mut self, o: S) {
+        self.0 += o.0;
+        self.1 += o.1;
+    }
+}
+
+impl Sub for S {
+    type Output = S;
+    #[inline]
+    fn sub(self, o: S) -> S {
+        S(self.0 - o.0, self.1 - o.1)
+    }
+}
+
+impl Neg for S {
+    type Output = S;
+    #[inline]
+    fn neg(self) -> S {
+        S(-self.0, -self.1)
+    }
+}
+
+impl Mul<i32> for S {
+    type Output = S;
+    #[inline]
+    fn mul(self, k: i32) -> S {
+        S(self.0 * k, self.1 * k)
+    }
+}
+
+/// Piece values, pawn to king (the king's is unused).
+pub const MATERIAL: usize = 0;
+/// Piece-square tables, `PST + 64 * role_index + square`.
+pub const PST: usize = MATERIAL + 6;
+/// Knight mobility by the number of safe squares it reaches (0 to 8).
+pub const MOBILITY_KNIGHT: usize = PST + 6 * 64;
+/// Bishop mobility (0 to 13).
+pub const MOBILITY_BISHOP: usize = MOBILITY_KNIGHT + 9;
+/// Rook mobility (0 to 14).
+pub const MOBILITY_ROOK: usize = MOBILITY_BISHOP + 14;
+/// Queen mobility (0 to 27).
+pub const MOBILITY_QUEEN: usize = MOBILITY_ROOK + 15;
+/// King-zone attack units of a knight, bishop, rook and queen attacking the zone.
+pub const KING_ATTACK_UNITS: usize = MOBILITY_QUEEN + 28;
+/// The percentage of the attack units that counts, by the number of attacking pieces (0 to 7
+/// and more): the notebooks' weight that grows with the attackers.
+pub const KING_ATTACK_WEIGHT: usize = KING_ATTACK_UNITS + 4;
+/// A piece (knight to queen) attacked by an enemy pawn.
+pub const THREAT_BY_PAWN: usize = KING_ATTACK_WEIGHT + 8;
+/// A rook or queen attacked by an enemy knight or bishop (indexed by the victim, pawn to king).
+pub const THREAT_BY_MINOR: usize = THREAT_BY_PAWN + 6;
+/// A piece attacked and not defended (the notebooks' attacked-pieces term), by its role.
+pub const HANGING: usize = THREAT_BY_MINOR + 6;
+/// A passed pawn by its rank as its owner sees it (1 to 6 used).
+pub const PASSED: usize = HANGING + 6;
+/// Extra for a passed pawn whose path to promotion is empty, by rank.
+pub const PASSED_FREE: usize = PASSED + 8;
+/// A pawn with no friendly pawn on a neighbouring file.
+pub const ISOLATED: usize = PASSED_FREE + 8;
+/// A pawn with a friendly pawn in front of it on its file.
+pub const DOUBLED: usize = ISOLATED + 1;
+/// Two bishops.
+pub const BISHOP_PAIR: usize = DOUBLED + 1;
+/// A rook on a file without pawns.
+pub const ROOK_OPEN: usize = BISHOP_PAIR + 1;
+/// A rook on a file with enemy pawns only.
+pub const ROOK_SEMI_OPEN: usize = ROOK_OPEN + 1;
+/// The side to move's bonus.
+pub const TEMPO: usize = ROOK_SEMI_OPEN + 1;
+/// How many weights there are.
+pub const COUNT: usize = TEMPO + 1;
+
+/// The name of the weight at `index`, for the tuner's report.
+pub fn name(index: usize) -> String {
+    const ROLES: [&str; 6] = ["pawn", "knight", "bishop", "rook", "queen", "king"];
+    let groups: [(usize, &str); 20] = [
+        (MATERIAL, "material"),
+        (PST, "pst"),
+        (MOBILITY_KNIGHT, "mobility knight"),
+        (MOBILITY_BISHOP, "mobility bishop"),
+        (MOBILITY_ROOK, "mobility rook"),
+        (MOBILITY_QUEEN, "mobility queen"),
+        (KING_ATTACK_UNITS, "king attack units"),
+        (KING_ATTACK_WEIGHT, "king attack weight"),
+        (THREAT_BY_PAWN, "threat by pawn"),
+        (THREAT_BY_MINOR, "threat by minor"),
+        (HANGING, "hanging"),
+        (PASSED, "passed"),
+        (PASSED_FREE, "passed free"),
+        (ISOLATED, "isolated"),
+        (DOUBLED, "doubled"),
+        (BISHOP_PAIR, "bishop pair"),
+        (ROOK_OPEN, "rook open file"),
+        (ROOK_SEMI_OPEN, "rook semi-open file"),
+        (TEMPO, "tempo"),
+        (COUNT, ""),
+    ];
+    let (start, group) = groups
+        .iter()
+        .rev()
+        .find(|(start, _)| *start <= index)
+        .copied()
+        .unwrap_or((0, "?"));
+    let offset = index - start;
+    match start {
+        MATERIAL | THREAT_BY_PAWN | THREAT_BY_MINOR | HANGING => {
+            format!("{group} {}", ROLES[offset.min(5)])
+        }
+        PST => {
+            let sq = offset % 64;
+            let file = (b'a' + (sq % 8) as u8) as char;
+            format!("{group} {} {file}{}", ROLES[offset / 64], sq / 8 + 1)
+        }
+        KING_ATTACK_UNITS => format!("{group} {}", ROLES[offset + 1]),
+        ISOLATED | DOUBLED | BISHOP_PAIR | ROOK_OPEN | ROOK_SEMI_OPEN | TEMPO => group.to_string(),
+        _ => format!("{group} {offset}"),
+    }
+}
+
+/// The tuner's starting point: PeSTO's values and tables, the notebooks' king-attack units
+/// and weights, and small hand-set guesses for the other terms.
+pub fn start() -> Vec<S> {
+    let mut p = vec![S::default(); COUNT];
+    for role in 0..6 {
+        p[MATERIAL + role] = S(pst::PESTO_VALUES_MG[role], pst::PESTO_VALUES_EG[role]);
+        for sq in 0..64 {
+            // The printed tables start at rank 8.
+            p[PST + 64 * role + sq] = S(pst::PESTO_MG[role][sq ^ 56], pst::PESTO_EG[role][sq ^ 56]);
+        }
+    }
+    let linear = |p: &mut [S], start: usize, n: usize, mg: i32, eg: i32| {
+        let middle = n as i32 / 2;
+        for i in 0..n {
+            p[start + i] = S(mg * (i as i32 - middle), eg * (i as i32 - middle));
+        }
+    };
+    linear(&mut p, MOBILITY_KNIGHT, 9, 4, 4);
+    linear(&mut p, MOBILITY_BISHOP, 14, 4, 4);
+    linear(&mut p, MOBILITY_ROOK, 15, 2, 4);
+    linear(&mut p, MOBILITY_QUEEN, 28, 1, 2);
+    for (i, units) in [20, 20, 40, 80].into_iter().enumerate() {
+        p[KING_ATTACK_UNITS + i] = S(units, units / 4);
+    }
+    for (i, weight) in [0, 0, 50, 75, 88, 94, 97, 99].into_iter().enumerate() {
+        p[KING_ATTACK_WEIGHT + i] = S(weight, weight);
+    }
+    for role in 1..5 {
+        p[THREAT_BY_PAWN + role] = S(40, 30);
+        p[HANGING + role] = S(15, 15);
+    }
+    p[HANGING] = S(5, 10);
+    p[THREAT_BY_MINOR + 3] = S(25, 20);
+    p[THREAT_BY_MINOR + 4] = S(30, 25);
+    for (rank, bonus) in [0, 5, 10, 15, 30, 50, 80, 0].into_iter().enumerate() {
+        p[PASSED + rank] = S(bonus / 2, bonus);
+        p[PASSED_FREE + rank] = S(0, bonus / 3);
+    }
+    p[ISOLATED] = S(-10, -10);
+    p[DOUBLED] = S(-10, -20);
+    p[BISHOP_PAIR] = S(25, 40);
+    p[ROOK_OPEN] = S(25, 10);
+    p[ROOK_SEMI_OPEN] = S(10, 5);
+    p[TEMPO] = S(10, 5);
+    p
+}

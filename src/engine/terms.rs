@@ -1,0 +1,249 @@
+//! The tapered evaluation's terms beyond material and tables, from shakmaty's bitboards:
+//! mobility, king-zone safety as the source notebooks build it, attacked and hanging pieces,
+//! pawn structure, the bishop pair, rooks on open files and a tempo bonus.
+//!
+//! The terms report to a [`Sink`]: the engine's adds up the weights, the tuner's records how
+//! often each weight was used, so that both see exactly the same features.
+
+use shakmaty::{Bitboard, Board, Color, Role, Square, attacks};
+
+use super::params::{self, S};
+
+/// Receives the evaluation's features.
+pub trait Sink {
+    /// `count` times the weight at `index` in `color`'s favour.
+    fn add(&mut self, color: Color, index: usize, count: i32);
+    /// The zone of `defender`'s king is attacked by `attackers` pieces, `counts` of them
+    /// knights, bishops, rooks and queens.
+    fn king_attack(&mut self, defender: Color, attackers: usize, counts: [i32; 4]);
+}
+
+/// The engine's sink: the weighted sum of the features, White's view.
+pub struct Sum<'a> {
+    /// The weights.
+    pub weights: &'a [S],
+    /// The running total.
+    pub total: S,
+}
+
+impl Sink for Sum<'_> {
+    #[inline]
+    fn add(&mut self, color: Color, index: usize, count: i32) {
+        self.total += self.weights[index] * (sign(color) * count);
+    }
+
+    #[inline]
+    fn king_attack(&mut self, defender: Color, attackers: usize, counts: [i32; 4]) {
+        let danger = king_danger(self.weights, attackers, counts);
+        self.total += danger * sign(defender) * -1;
+    }
+}
+
+/// What a king-zone attack costs the defender: the attack units times the weight for the
+/// number of attackers, in percent.
+#[inline]
+pub fn king_danger(weights: &[S], attackers: usize, counts: [i32; 4]) -> S {
+    let mut units = S::default();
+    for (i, &n) in counts.iter().enumerate() {
+        units += weights[params::KING_ATTACK_UNITS + i] * n;
+    }
+    let w = weights[params::KING_ATTACK_WEIGHT + attackers.min(7)];
+    S(units.0 * w.0 / 100, units.1 * w.1 / 100)
+}
+
+/// +1 for White, -1 for Black.
+#[inline]
+pub fn sign(color: Color) -> i32 {
+    match color {
+        Color::White => 1,
+        Color::Black => -1,
+    }
+}
+
+#[inline]
+fn index(color: Color) -> usize {
+    match color {
+        Color::White => 0,
+        Color::Black => 1,
+    }
+}
+
+const FILE_A: u64 = 0x0101_0101_0101_0101;
+
+#[inline]
+fn file_mask(file: usize) -> u64 {
+    FILE_A << file
+}
+
+/// The files either side of `file`.
+#[inline]
+fn neighbour_files(file: usize) -> u64 {
+    let mut mask = 0;
+    if file > 0 {
+        mask |= file_mask(file - 1);
+    }
+    if file < 7 {
+        mask |= file_mask(file + 1);
+    }
+    mask
+}
+
+/// Every square on the ranks in front of `rank` as `color` advances.
+#[inline]
+fn ranks_ahead(color: Color, rank: usize) -> u64 {
+    match color {
+        Color::White if rank < 7 => !0u64 << (8 * (rank + 1)),
+        Color::Black => (1u64 << (8 * rank)) - 1,
+        _ => 0,
+    }
+}
+
+/// The squares `color`'s pawns attack.
+#[inline]
+fn pawn_attacks(color: Color, pawns: u64) -> u64 {
+    let not_a = !FILE_A;
+    let not_h = !(FILE_A << 7);
+    match color {
+        Color::White => ((pawns & not_a) << 7) | ((pawns & not_h) << 9),
+        Color::Black => ((pawns & not_a) >> 9) | ((pawns & not_h) >> 7),
+    }
+}
+
+/// The notebooks' king zone: the king's file and its neighbours, from the king's rank up to
+/// three ranks towards the enemy.
+#[inline]
+fn king_zone(color: Color, king: Square) -> u64 {
+    let file = king.file() as usize;
+    let rank = king.rank() as usize;
+    let files = file_mask(file) | neighbour_files(file);
+    let (low, high) = match color {
+        Color::White => (rank, (rank + 3).min(7)),
+        Color::Black => (rank.saturating_sub(3), rank),
+    };
+    let mut ranks = 0u64;
+    for r in low..=high {
+        ranks |= 0xFFu64 << (8 * r);
+    }
+    files & ranks
+}
+
+/// Reports material and piece-square features (the engine keeps these incrementally instead).
+pub fn pieces<K: Sink>(board: &Board, sink: &mut K) {
+    for (sq, piece) in board.iter() {
+        let role = piece.role as usize - 1;
+        let sq = match piece.color {
+            Color::White => sq as usize,
+            Color::Black => sq as usize ^ 56,
+        };
+        sink.add(piece.color, params::MATERIAL + role, 1);
+        sink.add(piece.color, params::PST + 64 * role + sq, 1);
+    }
+}
+
+/// Reports every positional feature of `board` with `turn` to move.
+pub fn positional<K: Sink>(board: &Board, turn: Color, sink: &mut K) {
+    let occupied = board.occupied();
+    let colors = [Color::White, Color::Black];
+    let pawns = colors.map(|c| (board.pawns() & board.by_color(c)).0);
+    let pawn_attacked = colors.map(|c| pawn_attacks(c, pawns[index(c)]));
+    let zones = colors.map(|c| board.king_of(c).map_or(0, |k| king_zone(c, k)));
+    let mut attacked = [0u64; 2];
+    let mut by_minor = [0u64; 2];
+
+    for color in colors {
+        let us = index(color);
+        let them = 1 - us;
+        let own = board.by_color(color).0;
+        let area = !own & !pawn_attacked[them];
+        attacked[us] = pawn_attacked[us]
+            | board
+                .king_of(color)
+                .map_or(0, |k| attacks::king_attacks(k).0);
+        let mut counts = [0i32; 4];
+        let mut attackers = 0;
+        for role in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen] {
+            let (table, slot) = match role {
+                Role::Knight => (params::MOBILITY_KNIGHT, 0),
+                Role::Bishop => (params::MOBILITY_BISHOP, 1),
+                Role::Rook => (params::MOBILITY_ROOK, 2),
+                _ => (params::MOBILITY_QUEEN, 3),
+            };
+            for sq in board.by_role(role) & board.by_color(color) {
+                let reach = match role {
+                    Role::Knight => attacks::knight_attacks(sq),
+                    Role::Bishop => attacks::bishop_attacks(sq, occupied),
+                    Role::Rook => attacks::rook_attacks(sq, occupied),
+                    _ => attacks::queen_attacks(sq, occupied),
+                }
+                .0;
+                attacked[us] |= reach;
+                if slot < 2 {
+                    by_minor[us] |= reach;
+                }
+                sink.add(color, table + (reach & area).count_ones() as usize, 1);
+                if reach & zones[them] != 0 {
+                    counts[slot] += 1;
+                    attackers += 1;
+                }
+                if role == Role::Rook {
+                    let file = file_mask(sq.file() as usize);
+                    if file & (pawns[0] | pawns[1]) == 0 {
+                        sink.add(color, params::ROOK_OPEN, 1);
+                    } else if file & pawns[us] == 0 {
+                        sink.add(color, params::ROOK_SEMI_OPEN, 1);
+                    }
+                }
+            }
+        }
+        if attackers > 0 {
+            sink.king_attack(!color, attackers, counts);
+        }
+        if (board.bishops() & board.by_color(color)).count() >= 2 {
+            sink.add(color, params::BISHOP_PAIR, 1);
+        }
+        for sq in Bitboard(pawns[us]) {
+            let file = sq.file() as usize;
+            let rank = sq.rank() as usize;
+            let ahead = ranks_ahead(color, rank);
+            let relative = if color == Color::White { rank } else { 7 - rank };
+            if (file_mask(file) | neighbour_files(file)) & ahead & pawns[them] == 0 {
+                sink.add(color, params::PASSED + relative, 1);
+                if file_mask(file) & ahead & occupied.0 == 0 {
+                    sink.add(color, params::PASSED_FREE + relative, 1);
+                }
+            }
+            if neighbour_files(file) & pawns[us] == 0 {
+                sink.add(color, params::ISOLATED, 1);
+            }
+            if file_mask(file) & ahead & pawns[us] != 0 {
+                sink.add(color, params::DOUBLED, 1);
+            }
+        }
+    }
+
+    // Threats, credited to the attacker.
+    for color in colors {
+        let us = index(color);
+        let them = 1 - us;
+        for role in [Role::Pawn, Role::Knight, Role::Bishop, Role::Rook, Role::Queen] {
+            let slot = role as usize - 1;
+            for sq in board.by_role(role) & board.by_color(color) {
+                let bit = 1u64 << sq as usize;
+                if attacked[them] & bit == 0 {
+                    continue;
+                }
+                if role != Role::Pawn && pawn_attacked[them] & bit != 0 {
+                    sink.add(!color, params::THREAT_BY_PAWN + slot, 1);
+                }
+                if matches!(role, Role::Rook | Role::Queen) && by_minor[them] & bit != 0 {
+                    sink.add(!color, params::THREAT_BY_MINOR + slot, 1);
+                }
+                if attacked[us] & bit == 0 {
+                    sink.add(!color, params::HANGING + slot, 1);
+                }
+            }
+        }
+    }
+
+    sink.add(turn, params::TEMPO, 1);
+}
