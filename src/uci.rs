@@ -20,7 +20,7 @@ use crate::bot::Bot;
 use crate::engine::node::key_of;
 use crate::engine::search::MAX_LINES;
 use crate::engine::strength;
-use crate::engine::{Config, Control, Info, Limits, report};
+use crate::engine::{Config, Control, Engine, Info, Limits, report};
 use crate::player::{Decision, Known, Player, Source};
 use crate::tablebase::Tablebases;
 
@@ -73,6 +73,7 @@ enum Job {
     SetBookEnabled(bool),
     SetTablebases(Option<Arc<Tablebases>>),
     SetOverhead(u64),
+    SetThreads(usize),
     Clear,
     /// Answers `isready` once every job before it is done (a new hash table allocated).
     Ready,
@@ -178,6 +179,7 @@ fn worker(jobs: Receiver<Job>, busy: &AtomicBool) {
             Job::SetBookEnabled(on) => player.set_book_enabled(on),
             Job::SetTablebases(tb) => player.set_tablebases(tb),
             Job::SetOverhead(ms) => player.engine_mut().set_move_overhead(ms),
+            Job::SetThreads(n) => player.engine_mut().set_threads(n),
             Job::Clear => player.new_game(),
             Job::Ready => send("readyok"),
         }
@@ -312,7 +314,10 @@ impl Session {
                 }
                 send("id author the Knightfall developers");
                 send("option name Hash type spin default 16 min 1 max 4096");
-                send("option name Threads type spin default 1 min 1 max 1");
+                send(&format!(
+                    "option name Threads type spin default 1 min 1 max {}",
+                    Engine::max_threads()
+                ));
                 send("option name Move Overhead type spin default 30 min 0 max 5000");
                 send(&format!(
                     "option name MultiPV type spin default 1 min 1 max {MAX_LINES}"
@@ -480,11 +485,15 @@ impl Session {
                 Some(ms) if ms <= 5000 => self.post(Job::SetOverhead(ms)),
                 _ => send("info string Move Overhead must be a number from 0 to 5000"),
             },
-            "threads" => {
-                if number != Some(1) {
-                    send("info string Threads: only 1 thread is supported");
+            "threads" => match number {
+                Some(n) if (1..=Engine::max_threads() as u64).contains(&n) => {
+                    self.post(Job::SetThreads(n as usize))
                 }
-            }
+                _ => send(&format!(
+                    "info string Threads must be a number from 1 to {} (the cores here)",
+                    Engine::max_threads()
+                )),
+            },
             "clear hash" => self.post(Job::Clear),
             "multipv" => match number {
                 Some(n) if (1..=MAX_LINES as u64).contains(&n) => self.multipv = n as u32,

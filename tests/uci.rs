@@ -666,3 +666,53 @@ fn multipv_reports_the_best_lines_with_distinct_first_moves() {
     );
     e.quit();
 }
+
+#[test]
+fn threads_go_up_to_the_cores_and_search_together() {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let mut e = Engine::start(&["uci"]);
+    e.send("uci");
+    let lines = e.until("uciok", WAIT);
+    let option = format!("option name Threads type spin default 1 min 1 max {cores}");
+    assert!(lines.contains(&option), "{lines:#?}");
+    for bad in ["0".to_string(), (cores + 1).to_string(), "many".to_string()] {
+        e.send(&format!("setoption name Threads value {bad}"));
+        let lines = e.until("info string", WAIT);
+        assert_eq!(
+            lines.last().unwrap(),
+            &format!("info string Threads must be a number from 1 to {cores} (the cores here)")
+        );
+    }
+    e.send(&format!("setoption name Threads value {cores}"));
+    e.send("setoption name OwnBook value false");
+    // A clock search (no depth asked) and a stop, each with every thread searching.
+    e.send("position startpos moves e2e4 e7e5 g1f3 b8c6 f1c4 g8f6");
+    e.send("go movetime 400");
+    let lines = e.until("bestmove", WAIT);
+    assert!(
+        lines.iter().any(|l| l.starts_with("info depth 8 ")),
+        "{lines:#?}"
+    );
+    assert_legal(
+        &["e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "g8f6"],
+        &bestmove(&lines),
+    );
+    e.send("position startpos moves d2d4");
+    e.send("go infinite");
+    thread::sleep(Duration::from_millis(300));
+    let asked = Instant::now();
+    e.send("stop");
+    let lines = e.until("bestmove", WAIT);
+    assert!(asked.elapsed() < Duration::from_millis(500));
+    assert_legal(&["d2d4"], &bestmove(&lines));
+    // The shared table leaves the answer right: the scholar's mate, Qxf7#.
+    e.send("position fen r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4");
+    e.send("go depth 4");
+    let lines = e.until("bestmove", WAIT);
+    assert_eq!(bestmove(&lines), "h5f7");
+    assert!(
+        lines.iter().any(|l| l.contains(" score mate 1 ")),
+        "{lines:#?}"
+    );
+    e.quit();
+}

@@ -79,6 +79,9 @@ pub struct Args {
     /// Syzygy directories (DIR[:DIR...]): search the six-piece endings with probing instead.
     #[arg(long)]
     pub syzygy: Option<String>,
+    /// Search threads (Lazy SMP); node counts are exact only with one.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]
+    pub threads: u64,
 }
 
 /// Depth used when none is given.
@@ -110,6 +113,7 @@ pub fn run(args: &Args) -> Result<()> {
             hash_mb: args.hash as usize,
             ..Config::default()
         });
+        engine.set_threads(args.threads as usize);
         engine.set_tablebases(tablebases.clone());
         let control = Control::default();
         let t = Instant::now();

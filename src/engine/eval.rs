@@ -266,7 +266,10 @@ impl Evaluator {
                     sums: [S::default(); GROUPS.len()],
                 };
                 terms::positional(board, turn, &mut groups);
-                let material = taper(material(board, |role| weights[params::MATERIAL + role]), phase);
+                let material = taper(
+                    material(board, |role| weights[params::MATERIAL + role]),
+                    phase,
+                );
                 let mop_up = mop_up(board);
                 let mut lines = vec![("material", material)];
                 let mut rest = total - material - mop_up;
@@ -388,7 +391,7 @@ pub fn game_phase(board: &Board) -> i32 {
 
 /// Drives a bare king to the edge and the winning king towards it, so that KQvK and KRvK are
 /// mated without tablebases. Zero unless one side has only its king and the other a rook or more.
-fn mop_up(board: &Board) -> i32 {
+pub fn mop_up(board: &Board) -> i32 {
     let heavy = board.rooks() | board.queens();
     for winner in [Color::White, Color::Black] {
         let loser = !winner;

@@ -19,7 +19,7 @@ pub mod tt;
 pub mod tuned;
 
 use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use shakmaty::{Chess, Move, Position};
 
@@ -38,6 +38,8 @@ pub struct Config {
     pub profile: Profile,
     /// Time kept in reserve per move for communication delays, in milliseconds.
     pub move_overhead_ms: u64,
+    /// Search threads (Lazy SMP); only full strength without a node limit uses more than one.
+    pub threads: usize,
 }
 
 impl Default for Config {
@@ -46,6 +48,7 @@ impl Default for Config {
             hash_mb: 16,
             profile: Profile::Tapered,
             move_overhead_ms: 30,
+            threads: 1,
         }
     }
 }
@@ -108,6 +111,8 @@ pub struct Engine {
     seed: u64,
     tt: tt::Table,
     history: Box<ordering::History>,
+    /// The helper threads' own move histories (Lazy SMP), kept between searches.
+    helpers: Vec<Box<ordering::History>>,
 }
 
 impl Engine {
@@ -118,8 +123,19 @@ impl Engine {
             seed: 0x5EED,
             tt: tt::Table::new(config.hash_mb),
             history: ordering::History::new(),
+            helpers: Vec::new(),
             config,
         }
+    }
+
+    /// The most search threads this machine runs at once (UCI `Threads` goes up to it).
+    pub fn max_threads() -> usize {
+        std::thread::available_parallelism().map_or(1, |n| n.get())
+    }
+
+    /// Sets the number of search threads (1 to [`Engine::max_threads`]).
+    pub fn set_threads(&mut self, threads: usize) {
+        self.config.threads = threads.clamp(1, Engine::max_threads());
     }
 
     /// Current settings.
@@ -165,14 +181,15 @@ impl Engine {
             .wrapping_add(1442695040888963407);
         self.tt.clear();
         self.history = ordering::History::new();
+        self.helpers.clear();
     }
 
-    /// Searches `root` at the level `limits` names; `history` holds the keys (`node::key_of`)
+    /// Searches `root` at the level `limits` names; `history_keys` holds the keys (`node::key_of`)
     /// of the game's positions before it, oldest first, so that repetitions are recognised.
     pub fn search(
         &mut self,
         root: &Chess,
-        history: &[u64],
+        history_keys: &[u64],
         limits: &Limits,
         control: &Control,
         on_info: &mut dyn FnMut(&Info),
@@ -190,24 +207,113 @@ impl Engine {
         }
         let limits = &limits;
         let blunders = strength::blunders(node::key_of(root), self.seed, level.blunder_percent);
-        let mut searcher = search::Searcher::new(
-            &mut self.tt,
-            &mut self.history,
-            Evaluator::new(self.config.profile),
-            control,
-            limits,
-            root.turn(),
-            self.config.move_overhead_ms,
-            history,
-        )
-        .with_tablebases(self.tablebases.as_deref())
-        .with_noise(level.noise, self.seed)
-        .with_table_salt(strength::table_salt(level_number))
-        .with_root_moves(&limits.searchmoves)
-        .with_lines(limits.multipv.max(1) as usize)
-        .with_mate_exit(!asked_depth)
-        .with_quiescence(!blunders);
+        // Levels below the top and node budgets stay on one thread, so their node caps (and so
+        // their strength) are exact; a MultiPV search's extra lines are the main thread's.
+        let threads = if level_number < strength::MAX_LEVEL || limits.nodes.is_some() {
+            1
+        } else {
+            self.config.threads.max(1)
+        };
+        self.tt.new_search();
+        self.history.age();
+        while self.helpers.len() < threads - 1 {
+            self.helpers.push(ordering::History::new());
+        }
+        let evaluator = Evaluator::new(self.config.profile);
         let max_depth = limits.depth.unwrap_or(u32::MAX);
-        searcher.run(root, max_depth, on_info)
+        let node_counter = AtomicU64::new(0);
+        let abort = AtomicBool::new(false);
+        let setup = Setup {
+            tt: &self.tt,
+            evaluator,
+            control,
+            turn: root.turn(),
+            overhead: self.config.move_overhead_ms,
+            history_keys,
+            tablebases: self.tablebases.as_deref(),
+            noise: (level.noise, self.seed),
+            salt: strength::table_salt(level_number),
+            mate_exit: !asked_depth,
+            quiescence: !blunders,
+        };
+        // Helpers search until the main thread is done; only its clock counts.
+        let helper_limits = Limits {
+            infinite: true,
+            multipv: 1,
+            ..limits.clone()
+        };
+        std::thread::scope(|scope| {
+            let mut handles = Vec::new();
+            for (i, history) in self.helpers.iter_mut().take(threads - 1).enumerate() {
+                history.age();
+                let (setup, helper_limits, abort, node_counter) =
+                    (&setup, &helper_limits, &abort, &node_counter);
+                handles.push(scope.spawn(move || {
+                    let mut helper = setup.searcher(history, helper_limits).with_threads(
+                        node_counter,
+                        Some(abort),
+                        (i % 2) as i32 + 1,
+                    );
+                    helper.run(root, max_depth, &mut |_| {});
+                    helper.nodes
+                }));
+            }
+            let mut main = setup
+                .searcher(&mut self.history, limits)
+                .with_lines(limits.multipv.max(1) as usize);
+            if threads > 1 {
+                main = main.with_threads(&node_counter, None, 0);
+            }
+            let mut result = main.run(root, max_depth, on_info);
+            abort.store(true, Ordering::Relaxed);
+            for handle in handles {
+                result.nodes += handle.join().unwrap_or(0);
+            }
+            result
+        })
+    }
+}
+
+/// What every thread of one search shares.
+struct Setup<'a> {
+    tt: &'a tt::Table,
+    evaluator: Evaluator,
+    control: &'a Control,
+    turn: shakmaty::Color,
+    overhead: u64,
+    history_keys: &'a [u64],
+    tablebases: Option<&'a Tablebases>,
+    noise: (i32, u64),
+    salt: u64,
+    mate_exit: bool,
+    quiescence: bool,
+}
+
+impl<'a> Setup<'a> {
+    /// One thread's searcher, with its own move history.
+    fn searcher<'b>(
+        &'b self,
+        history: &'b mut ordering::History,
+        limits: &'b Limits,
+    ) -> search::Searcher<'b>
+    where
+        'a: 'b,
+    {
+        search::Searcher::new(
+            self.tt,
+            history,
+            self.evaluator,
+            self.control,
+            limits,
+            self.turn,
+            self.overhead,
+            self.history_keys,
+        )
+        .with_tablebases(self.tablebases)
+        .with_noise(self.noise.0, self.noise.1)
+        .with_table_salt(self.salt)
+        .with_root_moves(&limits.searchmoves)
+        .with_mate_exit(self.mate_exit)
+        .with_quiescence(self.quiescence)
     }
 }

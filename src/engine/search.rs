@@ -2,7 +2,7 @@
 //! transposition table, null-move pruning, late-move reductions, futility pruning and a
 //! quiescence search with delta and SEE pruning.
 
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
 use arrayvec::ArrayVec;
@@ -39,7 +39,7 @@ fn lmr_table() -> &'static [[i32; 64]; 64] {
 
 /// The state of one running search.
 pub struct Searcher<'a> {
-    tt: &'a mut Table,
+    tt: &'a Table,
     history: &'a mut History,
     eval: Evaluator,
     control: &'a Control,
@@ -76,6 +76,12 @@ pub struct Searcher<'a> {
     lines: usize,
     /// Root moves left out of the current line's search: the better lines' first moves.
     excluded: ArrayVec<Move, MAX_LINES>,
+    /// Lazy SMP: every thread's nodes, added up in steps of 1024.
+    node_counter: Option<&'a AtomicU64>,
+    /// Lazy SMP: set when the main thread is done, to stop a helper.
+    abort: Option<&'a AtomicBool>,
+    /// Lazy SMP: a helper's iterations start this much deeper than the main thread's.
+    depth_offset: i32,
 }
 
 /// The most lines a MultiPV search reports.
@@ -93,7 +99,7 @@ impl<'a> Searcher<'a> {
     /// Prepares a search; `history_keys` are the keys of the positions before the root.
     #[allow(clippy::too_many_arguments)]
     pub fn new(
-        tt: &'a mut Table,
+        tt: &'a Table,
         history: &'a mut History,
         eval: Evaluator,
         control: &'a Control,
@@ -127,6 +133,32 @@ impl<'a> Searcher<'a> {
             tb_hits: 0,
             lines: 1,
             excluded: ArrayVec::new(),
+            node_counter: None,
+            abort: None,
+            depth_offset: 0,
+        }
+    }
+
+    /// Makes this search one of several sharing the hash table (Lazy SMP): nodes are added up
+    /// in `counter`, and a helper (`abort` given) stops when it is set and starts its
+    /// iterations `depth_offset` deeper so that the threads spread over different depths.
+    pub fn with_threads(
+        mut self,
+        counter: &'a AtomicU64,
+        abort: Option<&'a AtomicBool>,
+        depth_offset: i32,
+    ) -> Self {
+        self.node_counter = Some(counter);
+        self.abort = abort;
+        self.depth_offset = depth_offset;
+        self
+    }
+
+    /// Nodes searched by every thread so far (this one's alone without threads).
+    fn all_nodes(&self) -> u64 {
+        match self.node_counter {
+            Some(counter) => counter.load(Ordering::Relaxed) + (self.nodes & 1023),
+            None => self.nodes,
         }
     }
 
@@ -198,8 +230,6 @@ impl<'a> Searcher<'a> {
         let start = Instant::now();
         let node = Node::new(root.clone(), &self.eval);
         self.keys.push(node.key);
-        self.tt.new_search();
-        self.history.age();
 
         let mut legal = root.legal_moves();
         self.restrict_root(&mut legal);
@@ -221,7 +251,8 @@ impl<'a> Searcher<'a> {
         let lines_wanted = self.lines.min(legal.len());
         // The previous iteration's lines, best first: each line's search starts from its move.
         let mut lines: Vec<RootLine> = Vec::new();
-        for depth in 1..=max_depth.min(MAX_PLY as u32 - 1) as i32 {
+        let last = max_depth.clamp(1, MAX_PLY as u32 - 1) as i32;
+        for depth in (1 + self.depth_offset).min(last)..=last {
             self.seldepth = 0;
             self.excluded.clear();
             let mut found: Vec<RootLine> = Vec::with_capacity(lines_wanted);
@@ -274,8 +305,8 @@ impl<'a> Searcher<'a> {
                     // The selective depth is at least the nominal one (depth 1 reaches ply 1).
                     seldepth: (line.seldepth as u32).max(depth as u32),
                     score: line.score,
-                    nodes: self.nodes,
-                    nps: nps(self.nodes, elapsed),
+                    nodes: self.all_nodes(),
+                    nps: nps(self.all_nodes(), elapsed),
                     time_ms: elapsed.as_millis() as u64,
                     hashfull: self.tt.hashfull(),
                     tb_hits: self.tb_hits,
@@ -348,7 +379,12 @@ impl<'a> Searcher<'a> {
         if self.nodes & 1023 != 0 {
             return;
         }
-        if self.control.stop.load(Ordering::Relaxed) {
+        if let Some(counter) = self.node_counter {
+            counter.fetch_add(1024, Ordering::Relaxed);
+        }
+        if self.control.stop.load(Ordering::Relaxed)
+            || self.abort.is_some_and(|a| a.load(Ordering::Relaxed))
+        {
             self.stopped = true;
             return;
         }

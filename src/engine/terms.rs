@@ -205,7 +205,11 @@ pub fn positional<K: Sink>(board: &Board, turn: Color, sink: &mut K) {
             let file = sq.file() as usize;
             let rank = sq.rank() as usize;
             let ahead = ranks_ahead(color, rank);
-            let relative = if color == Color::White { rank } else { 7 - rank };
+            let relative = if color == Color::White {
+                rank
+            } else {
+                7 - rank
+            };
             if (file_mask(file) | neighbour_files(file)) & ahead & pawns[them] == 0 {
                 sink.add(color, params::PASSED + relative, 1);
                 if file_mask(file) & ahead & occupied.0 == 0 {
@@ -225,7 +229,13 @@ pub fn positional<K: Sink>(board: &Board, turn: Color, sink: &mut K) {
     for color in colors {
         let us = index(color);
         let them = 1 - us;
-        for role in [Role::Pawn, Role::Knight, Role::Bishop, Role::Rook, Role::Queen] {
+        for role in [
+            Role::Pawn,
+            Role::Knight,
+            Role::Bishop,
+            Role::Rook,
+            Role::Queen,
+        ] {
             let slot = role as usize - 1;
             for sq in board.by_role(role) & board.by_color(color) {
                 let bit = 1u64 << sq as usize;

@@ -1,4 +1,7 @@
-//! Transposition table: two-entry buckets (one depth-preferred, one always replaced), sized in MB.
+//! Transposition table: two-entry buckets (one depth-preferred, one always replaced), sized in MB,
+//! shared without locks by every search thread (Lazy SMP).
+
+use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 
 use shakmaty::{Move, Role};
 
@@ -53,18 +56,59 @@ impl Entry {
     fn generation(self) -> u8 {
         self.flags >> 2
     }
+    fn data(self) -> u64 {
+        u64::from(self.mv)
+            | u64::from(self.score as u16) << 16
+            | u64::from(self.eval as u16) << 32
+            | u64::from(self.depth as u8) << 48
+            | u64::from(self.flags) << 56
+    }
+    fn from_data(key: u64, data: u64) -> Entry {
+        Entry {
+            key,
+            mv: data as u16,
+            score: (data >> 16) as u16 as i16,
+            eval: (data >> 32) as u16 as i16,
+            depth: (data >> 48) as u8 as i8,
+            flags: (data >> 56) as u8,
+        }
+    }
 }
 
-#[derive(Clone, Copy, Default)]
+/// One entry as two words: the key XOR the data, and the data. Threads read and write
+/// without locks; an entry torn by two writers fails the key check and reads as a miss.
+#[derive(Default)]
+struct Slot {
+    check: AtomicU64,
+    data: AtomicU64,
+}
+
+impl Slot {
+    #[inline]
+    fn load(&self) -> Entry {
+        let data = self.data.load(Ordering::Relaxed);
+        let key = self.check.load(Ordering::Relaxed) ^ data;
+        Entry::from_data(key, data)
+    }
+
+    #[inline]
+    fn save(&self, entry: Entry) {
+        let data = entry.data();
+        self.data.store(data, Ordering::Relaxed);
+        self.check.store(entry.key ^ data, Ordering::Relaxed);
+    }
+}
+
+#[derive(Default)]
 struct Bucket {
-    deep: Entry,
-    recent: Entry,
+    deep: Slot,
+    recent: Slot,
 }
 
-/// The table itself.
+/// The table itself, shared by every search thread.
 pub struct Table {
     buckets: Vec<Bucket>,
-    generation: u8,
+    generation: AtomicU8,
 }
 
 /// Encodes a move as 16 bits: from, to (the rook's square for castling), promotion role.
@@ -84,21 +128,31 @@ impl Table {
     pub fn new(mb: usize) -> Table {
         let mb = mb.clamp(1, MAX_MB);
         let count = (mb * 1024 * 1024 / std::mem::size_of::<Bucket>()).max(1);
+        let mut buckets = Vec::with_capacity(count);
+        buckets.resize_with(count, Bucket::default);
         Table {
-            buckets: vec![Bucket::default(); count],
-            generation: 0,
+            buckets,
+            generation: AtomicU8::new(0),
         }
     }
 
     /// Empties every entry.
     pub fn clear(&mut self) {
-        self.buckets.fill(Bucket::default());
-        self.generation = 0;
+        for bucket in &mut self.buckets {
+            *bucket = Bucket::default();
+        }
+        *self.generation.get_mut() = 0;
     }
 
     /// Marks the start of a new search so older entries are replaced first.
     pub fn new_search(&mut self) {
-        self.generation = (self.generation + 1) & 63;
+        let generation = self.generation.get_mut();
+        *generation = (*generation + 1) & 63;
+    }
+
+    #[inline]
+    fn generation(&self) -> u8 {
+        self.generation.load(Ordering::Relaxed)
     }
 
     #[inline]
@@ -110,7 +164,7 @@ impl Table {
     #[inline]
     pub fn probe(&self, key: u64, ply: usize) -> Option<Hit> {
         let bucket = &self.buckets[self.index(key)];
-        for entry in [bucket.deep, bucket.recent] {
+        for entry in [bucket.deep.load(), bucket.recent.load()] {
             if entry.key == key
                 && let Some(bound) = entry.bound()
             {
@@ -130,7 +184,7 @@ impl Table {
     #[allow(clippy::too_many_arguments)]
     #[inline]
     pub fn store(
-        &mut self,
+        &self,
         key: u64,
         ply: usize,
         mv: u16,
@@ -139,16 +193,8 @@ impl Table {
         depth: i32,
         bound: Bound,
     ) {
-        let generation = self.generation;
-        let index = self.index(key);
-        let bucket = &mut self.buckets[index];
-        let keep_move = |old: &Entry| {
-            if mv == 0 && old.key == key {
-                old.mv
-            } else {
-                mv
-            }
-        };
+        let generation = self.generation();
+        let bucket = &self.buckets[self.index(key)];
         let entry = |mv| Entry {
             key,
             mv,
@@ -157,24 +203,19 @@ impl Table {
             depth: depth.clamp(-1, 127) as i8,
             flags: (generation << 2) | bound as u8,
         };
-        let deep = bucket.deep;
-        let recent = bucket.recent;
+        let deep = bucket.deep.load();
+        let recent = bucket.recent.load();
         // The same position again: a shallower bound from this search must not wipe out a
         // deeper result (it only brings a move where the entry had none).
-        for (slot, old) in [(0, deep), (1, recent)] {
+        for (slot, old) in [(&bucket.deep, deep), (&bucket.recent, recent)] {
             if old.key == key && old.bound().is_some() {
                 let replace = bound == Bound::Exact
                     || old.generation() != generation
                     || depth + 2 >= old.depth as i32;
-                let target = if slot == 0 {
-                    &mut bucket.deep
-                } else {
-                    &mut bucket.recent
-                };
                 if replace {
-                    *target = entry(keep_move(&old));
-                } else if mv != 0 {
-                    target.mv = mv;
+                    slot.save(entry(if mv == 0 { old.mv } else { mv }));
+                } else if mv != 0 && mv != old.mv {
+                    slot.save(Entry { mv, ..old });
                 }
                 return;
             }
@@ -182,21 +223,22 @@ impl Table {
         if deep.bound().is_none() || deep.generation() != generation || depth >= deep.depth as i32 {
             // Keep the displaced deeper entry in the other slot.
             if deep.bound().is_some() {
-                bucket.recent = deep;
+                bucket.recent.save(deep);
             }
-            bucket.deep = entry(mv);
+            bucket.deep.save(entry(mv));
         } else {
-            bucket.recent = entry(mv);
+            bucket.recent.save(entry(mv));
         }
     }
 
     /// Permille of sampled entries written in the current search (UCI `hashfull`).
     pub fn hashfull(&self) -> u32 {
         let sample = self.buckets.len().min(500);
+        let generation = self.generation();
         let mut used = 0;
         for bucket in &self.buckets[..sample] {
-            for entry in [bucket.deep, bucket.recent] {
-                if entry.bound().is_some() && entry.generation() == self.generation {
+            for entry in [bucket.deep.load(), bucket.recent.load()] {
+                if entry.bound().is_some() && entry.generation() == generation {
                     used += 1;
                 }
             }

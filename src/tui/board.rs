@@ -410,6 +410,7 @@ fn analyse(jobs: &Receiver<Job>, infos: &Sender<(u64, Info)>, tablebases: Arc<Ta
         Config {
             hash_mb: 64,
             move_overhead_ms: 0,
+            threads: crate::engine::Engine::max_threads(),
             ..Config::default()
         },
         None,

@@ -88,7 +88,12 @@ pub fn open_player(opts: &Options) -> (Player, Vec<String>) {
             .map(|w| format!("Tablebases: {w}")),
     );
     let tablebases = Some(std::sync::Arc::new(tablebases));
-    let player = Player::new(crate::engine::Config::default(), book, tablebases);
+    let threads = match opts.settings.threads {
+        0 => crate::engine::Engine::max_threads(),
+        n => n,
+    };
+    let mut player = Player::new(crate::engine::Config::default(), book, tablebases);
+    player.engine_mut().set_threads(threads);
     (player, warnings)
 }
 

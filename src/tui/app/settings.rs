@@ -112,6 +112,13 @@ pub struct Settings {
     /// Other UCI engines to play against, by name (`[[engines]]` in the config file).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub engines: Vec<EngineSpec>,
+    /// Search threads at full strength (level 10); 0, the default, means every core.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub threads: usize,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 impl Default for Settings {
@@ -128,6 +135,7 @@ impl Default for Settings {
             random_colour: false,
             syzygy: String::new(),
             engines: Vec::new(),
+            threads: 0,
         }
     }
 }
