@@ -248,6 +248,7 @@ impl<'a> Searcher<'a> {
 
         let mut score = 0;
         let mut previous: Option<i32> = None;
+        let (mut stable, mut last_best) = (0u32, None);
         let lines_wanted = self.lines.min(legal.len());
         // The previous iteration's lines, best first: each line's search starts from its move.
         let mut lines: Vec<RootLine> = Vec::new();
@@ -318,7 +319,25 @@ impl<'a> Searcher<'a> {
             if self.control.pondering.load(Ordering::Relaxed) {
                 continue;
             }
-            if self.clock.soft_expired() {
+            // Spend less time once the best move has stayed the same for a few iterations,
+            // more while it keeps changing or the score is falling.
+            let best = result.best;
+            stable = if best == last_best { stable + 1 } else { 0 };
+            last_best = best;
+            let stability = match stable {
+                0 => 1.5,
+                1 => 1.2,
+                2 => 1.0,
+                3 => 0.9,
+                4 | 5 => 0.8,
+                _ => 0.7,
+            };
+            let falling = match previous.map_or(0, |p| p - score) {
+                drop if drop > 60 => 1.5,
+                drop if drop > 25 => 1.2,
+                _ => 1.0,
+            };
+            if self.clock.soft_expired_scaled(stability * falling) {
                 break;
             }
             // A forced mate seen twice with room to spare will not get shorter: deeper

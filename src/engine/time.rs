@@ -12,6 +12,9 @@ pub struct Clock {
     start: Instant,
     soft: Option<Duration>,
     hard: Option<Duration>,
+    /// Whether the soft limit comes from a game clock and may stretch or shrink with how
+    /// settled the search is (never with a fixed `movetime`).
+    flexible: bool,
 }
 
 impl Clock {
@@ -49,6 +52,7 @@ impl Clock {
             start,
             soft: soft.map(Duration::from_millis),
             hard: hard.map(Duration::from_millis),
+            flexible: limits.movetime.is_none() && !limits.infinite && time.is_some(),
         }
     }
 
@@ -70,7 +74,16 @@ impl Clock {
 
     /// True when no new iteration should start.
     pub fn soft_expired(&self) -> bool {
-        self.soft.is_some_and(|soft| self.start.elapsed() >= soft)
+        self.soft_expired_scaled(1.0)
+    }
+
+    /// True when no new iteration should start, the soft limit of a game clock scaled by
+    /// `factor` (below 1 when the best move has settled, above when it keeps changing or the
+    /// score is falling).
+    pub fn soft_expired_scaled(&self, factor: f64) -> bool {
+        let factor = if self.flexible { factor } else { 1.0 };
+        self.soft
+            .is_some_and(|soft| self.start.elapsed() >= soft.mul_f64(factor.clamp(0.25, 4.0)))
     }
 }
 
@@ -87,6 +100,28 @@ mod tests {
         };
         assert!(Clock::new(&limits, Color::White, 0).hard_expired());
         assert!(!Clock::new(&Limits::movetime(400), Color::White, 0).hard_expired());
+    }
+
+    #[test]
+    fn a_game_clock_s_soft_limit_stretches_and_a_movetime_does_not() {
+        // 10 s and no increment: a target of 10000 / 25 = 400 ms, the soft limit half of it.
+        let game = Limits {
+            wtime: Some(10_030),
+            received: Some(Instant::now() - Duration::from_millis(250)),
+            ..Limits::default()
+        };
+        let clock = Clock::new(&game, Color::White, 30);
+        assert_eq!(clock.soft, Some(Duration::from_millis(200)));
+        assert!(clock.soft_expired_scaled(1.0));
+        assert!(!clock.soft_expired_scaled(1.5));
+        assert!(clock.soft_expired_scaled(0.7));
+        let fixed = Limits {
+            movetime: Some(300),
+            received: Some(Instant::now() - Duration::from_millis(250)),
+            ..Limits::default()
+        };
+        let clock = Clock::new(&fixed, Color::White, 0);
+        assert!(!clock.soft_expired_scaled(0.7));
     }
 
     #[test]
