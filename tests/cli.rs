@@ -4,6 +4,8 @@ mod common;
 
 use std::process::Command;
 
+use knightfall::engine::params;
+
 fn knightfall(args: &[&str]) -> (bool, String, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_knightfall"))
         .args(args)
@@ -46,7 +48,12 @@ fn eval_prints_the_notebook_values() {
     ]);
     assert!(ok);
     assert!(out.contains("tapered"));
-    assert_eq!(last_line(&out), "0");
+    // Everything cancels out at the start but White's tempo (all pieces on: its middlegame part).
+    assert_eq!(last_line(&out), weight(params::TEMPO).0.to_string());
+}
+
+fn weight(index: usize) -> params::S {
+    knightfall::engine::eval::tapered_weights()[index]
 }
 
 #[test]
@@ -137,18 +144,45 @@ fn hash_sizes_are_checked() {
 
 #[test]
 fn eval_trace_terms_add_up_to_the_evaluation() {
-    // KQ v K: the tables blended at phase 4 of 24, and the mop-up term driving the king.
+    // KQ v K at phase 4 of 24: the queen's value; the tables; a queen on h1 reaching 16 squares
+    // (g1, f1, h2-h8, g2-a8); one attacker of the king zone d2-f5, which the notebooks' weight
+    // counts as nothing; White's tempo; and the mop-up term driving the king (10 * 0 from the
+    // centre + 4 * (14 - 4) between the kings + 200).
     let (ok, out, _) = knightfall(&["eval", "--trace", "8/8/8/4k3/8/8/8/4K2Q w - - 0 1"]);
     assert!(ok);
+    let taper = |s: params::S| (s.0 * 4 + s.1 * 20) / 24;
+    let material = taper(weight(params::MATERIAL + 4));
+    let mobility = taper(weight(params::MOBILITY_QUEEN + 16));
+    let tempo = taper(weight(params::TEMPO));
+    // The tables' part, from White's view: the queen on h1 and the king on e1 as White sees
+    // them, less the Black king on e5 as Black sees it (e4). The evaluation tapers the sum of
+    // everything once; the tables' line takes up the rounding.
+    let tables = weight(params::PST + 4 * 64 + 7) + weight(params::PST + 5 * 64 + 4)
+        - weight(params::PST + 5 * 64 + 28);
+    let total = taper(
+        weight(params::MATERIAL + 4)
+            + tables
+            + weight(params::MOBILITY_QUEEN + 16)
+            + weight(params::TEMPO),
+    ) + 240;
+    let pst = total - material - mobility - tempo - 240;
+    assert!((pst - taper(tables)).abs() <= 2, "{pst} {}", taper(tables));
+    let lines: Vec<String> = out.lines().map(String::from).collect();
     assert_eq!(
-        out.lines().collect::<Vec<_>>(),
+        lines,
         [
-            "profile tapered (phase 4 of 24)",
-            // (1025 * 4 + 936 * 20) / 24 = 950 (the queen's middlegame and endgame values)
-            "material: 950",
-            "pst: -79",
-            "mop-up: 240",
-            "total: 1111"
+            "profile tapered (phase 4 of 24)".to_string(),
+            format!("material: {material}"),
+            format!("pst: {pst}"),
+            format!("mobility: {mobility}"),
+            "king safety: 0".to_string(),
+            "threats: 0".to_string(),
+            "passed pawns: 0".to_string(),
+            "pawn structure: 0".to_string(),
+            "pieces: 0".to_string(),
+            format!("tempo: {tempo}"),
+            "mop-up: 240".to_string(),
+            format!("total: {total}"),
         ]
     );
     for profile in ["tapered", "simplified"] {

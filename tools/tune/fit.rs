@@ -23,6 +23,13 @@ pub struct Args {
     /// Adam's step size in centipawns.
     #[arg(long, default_value_t = 1.0)]
     rate: f64,
+    /// Pull towards the starting weights: this times the mean squared change (in pawns), added
+    /// to the error; it keeps rarely seen table squares from fitting noise.
+    #[arg(long, default_value_t = 0.0)]
+    regularise: f64,
+    /// Leave the piece-square tables as they start (fit material and terms only).
+    #[arg(long)]
+    freeze_tables: bool,
     /// Start from `params::start()` (PeSTO and guesses) instead of the shipped weights.
     #[arg(long)]
     from_start: bool,
@@ -214,8 +221,20 @@ pub fn run(args: &Args) -> Result<()> {
     let (beta1, beta2, eps) = (0.9, 0.999, 1e-8);
     let mut m = vec![[0.0; 2]; COUNT];
     let mut v = vec![[0.0; 2]; COUNT];
+    let origin = w.clone();
+    // The weights that did best on the held-out games are the ones written (early stopping).
+    let (mut best, mut best_held) = (w.clone(), held_before);
     for epoch in 1..=args.epochs {
-        let grad = gradient(&entries, &w, k);
+        let mut grad = gradient(&entries, &w, k);
+        for (i, g) in grad.iter_mut().enumerate() {
+            for stage in 0..2 {
+                g[stage] += args.regularise * 2.0 * (w[i][stage] - origin[i][stage])
+                    / (COUNT as f64 * 100.0 * 100.0);
+            }
+            if args.freeze_tables && (params::PST..params::PST + 6 * 64).contains(&i) {
+                *g = [0.0; 2];
+            }
+        }
         for i in 0..COUNT {
             for stage in 0..2 {
                 let g = grad[i][stage];
@@ -227,15 +246,21 @@ pub fn run(args: &Args) -> Result<()> {
             }
         }
         king_weight_shape(&mut w);
-        if epoch % 250 == 0 {
-            eprintln!(
-                "epoch {epoch}: error {:.6} ({:.0} s)",
-                error(&entries, &w, k),
-                started.elapsed().as_secs_f64()
-            );
+        if epoch % 100 == 0 {
+            let held = error(&held_out, &w, k);
+            if held < best_held {
+                (best, best_held) = (w.clone(), held);
+            }
+            if epoch % 500 == 0 {
+                eprintln!(
+                    "epoch {epoch}: error {:.6}, held out {held:.6} ({:.0} s)",
+                    error(&entries, &w, k),
+                    started.elapsed().as_secs_f64()
+                );
+            }
         }
     }
-    let rounded: Vec<S> = w
+    let rounded: Vec<S> = best
         .iter()
         .map(|x| S(x[0].round() as i32, x[1].round() as i32))
         .collect();
@@ -247,13 +272,19 @@ pub fn run(args: &Args) -> Result<()> {
     let summary = format!(
         "{} positions from {}, {} of them fitted and {} held out; K = {k:.4}; mean squared error \
          {before:.6} before, {after:.6} after; on the held-out positions {held_before:.6} \
-         before, {held_after:.6} after ({} epochs of Adam at rate {}{})",
+         before, {held_after:.6} after (the best of {} epochs of Adam at rate {} on the held-out games, regularised {}{}{})",
         entries.len() + held_out.len(),
         sources.join(", "),
         entries.len(),
         held_out.len(),
         args.epochs,
         args.rate,
+        args.regularise,
+        if args.freeze_tables {
+            ", tables frozen"
+        } else {
+            ""
+        },
         if args.from_start {
             ", from PeSTO and the start guesses"
         } else {
