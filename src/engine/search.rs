@@ -48,6 +48,9 @@ pub struct Searcher<'a> {
     /// Keys of every position from the start of the game to the current node.
     keys: Vec<u64>,
     killers: [[Option<Move>; 2]; MAX_PLY + 2],
+    /// Static evaluation at each ply of the current line (`-INFINITY` in check), to tell
+    /// whether the side to move is improving on its position two plies ago.
+    evals: [i32; MAX_PLY + 2],
     pv: Vec<Line>,
     /// Nodes visited.
     pub nodes: u64,
@@ -117,6 +120,7 @@ impl<'a> Searcher<'a> {
             node_limit: limits.nodes,
             keys: history_keys.to_vec(),
             killers: [[None; 2]; MAX_PLY + 2],
+            evals: [-INFINITY; MAX_PLY + 2],
             pv: vec![Line::new(); MAX_PLY + 2],
             nodes: 0,
             seldepth: 0,
@@ -492,6 +496,11 @@ impl<'a> Searcher<'a> {
         {
             return h.score;
         }
+        // Internal iterative reduction: a node the table knows no move for is searched a ply
+        // shallower (its next visit will have a move to start with).
+        if depth >= 4 && tt_move == 0 {
+            depth -= 1;
+        }
         // Right after a capture or pawn move the tables' WDL value is exact.
         if ply > 0
             && let Some(tb) = self.tablebases
@@ -519,9 +528,16 @@ impl<'a> Searcher<'a> {
             self.evaluate(node)
         };
 
+        self.evals[ply] = static_eval;
+        // Better than two plies ago: prune and reduce less eagerly.
+        let improving = !in_check && (ply < 2 || static_eval > self.evals[ply - 2]);
+
         if !pv_node && !in_check && ply > 0 {
             // Reverse futility: far enough above beta that a shallow search won't fall below.
-            if depth <= 6 && static_eval - 80 * depth >= beta && beta.abs() < MATE_BOUND {
+            if depth <= 6
+                && static_eval - 80 * (depth - i32::from(improving)) >= beta
+                && beta.abs() < MATE_BOUND
+            {
                 return static_eval;
             }
             // Null move: if passing still fails high, a real move will too.
@@ -581,6 +597,12 @@ impl<'a> Searcher<'a> {
         let mut quiets_tried: ArrayVec<Move, 64> = ArrayVec::new();
         let color = pos.turn();
         let lmr = lmr_table();
+        // Quiet moves tried before the rest are pruned near the leaves.
+        let late_moves = if improving {
+            4 + depth * depth * 2
+        } else {
+            2 + depth * depth
+        };
 
         while let Some((m, order)) = picker.pick() {
             let quiet = !is_tactical(m);
@@ -604,7 +626,7 @@ impl<'a> Searcher<'a> {
                 && best_score > -TB_WIN_BOUND
                 && quiet
                 && depth <= 4
-                && (searched >= 4 + depth * depth * 2
+                && (searched >= late_moves
                     || (depth <= 3 && static_eval + 120 * depth + 60 <= alpha))
                 && !gives_check(pos, m)
             {
@@ -624,6 +646,9 @@ impl<'a> Searcher<'a> {
                     reduction = lmr[depth.min(63) as usize][(searched as usize).min(63)];
                     if pv_node {
                         reduction -= 1;
+                    }
+                    if !improving {
+                        reduction += 1;
                     }
                     if killers.contains(&Some(m)) {
                         reduction -= 1;
