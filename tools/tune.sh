@@ -1,19 +1,27 @@
 #!/usr/bin/env bash
 # Re-tunes the tapered evaluation: self-play data at a fixed node count, then the Texel fit,
-# which rewrites src/engine/tuned.rs. About 40 minutes for the data and 10 for the fit on two
-# cores. The data is written to $OUT (default /tmp/tune).
+# which rewrites src/engine/tuned.rs. On two cores each round of data takes about 30 minutes
+# and each fit 3. Data goes to $OUT (default /tmp/tune).
 #
-#   tools/tune.sh [GAMES]
+#   tools/tune.sh ROUND [GAMES]
 #
-# The games are played by the engine as built, so the data depends on the weights it starts
-# with: the shipped weights were fitted to games of the untuned start weights
-# (`params::start()`, PeSTO and the notebook values), hence `--from-start` below.
+# The games are played by the engine as built, so each round's data comes from the weights of
+# the round before. The shipped weights were made in two rounds: round 1 from games of the
+# start weights (`params::start()`: PeSTO and the notebooks' values), fitted from them; round 2
+# from games of round 1's weights, fitted on both rounds' data from round 1's weights. The
+# piece-square tables stay PeSTO's (`--freeze-tables`): fitting them too overfitted this much
+# data (see CHANGELOG.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-GAMES=${1:-5000}
+ROUND=${1:?round number (1, 2, ...)}
+GAMES=${2:-5000}
 OUT=${OUT:-/tmp/tune}
 mkdir -p "$OUT"
 cargo build --release --bin knightfall-tune
-target/release/knightfall-tune gen --games "$GAMES" --nodes 6000 --threads 2 --seed 1 \
-    --out "$OUT/selfplay-1.txt"
-target/release/knightfall-tune fit --data "$OUT/selfplay-1.txt" --from-start --epochs 3000
+target/release/knightfall-tune gen --games "$GAMES" --nodes 6000 --threads 2 --seed "$ROUND" \
+    --out "$OUT/selfplay-$ROUND.txt"
+DATA=()
+for r in $(seq 1 "$ROUND"); do DATA+=(--data "$OUT/selfplay-$r.txt"); done
+FROM=()
+if [ "$ROUND" = 1 ]; then FROM=(--from-start); fi
+target/release/knightfall-tune fit "${DATA[@]}" "${FROM[@]}" --freeze-tables --epochs 1500

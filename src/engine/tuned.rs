@@ -1,21 +1,21 @@
 //! The tapered evaluation's weights, written by `knightfall-tune fit` (see
 //! `tools/tune.sh`); edit by re-tuning, not by hand.
 //!
-//! 293873 positions from /tmp/tune/selfplay-1.txt, 263189 of them fitted and 30684 held out; K =
-//! 1.1065; mean squared error 0.096230 before, 0.093350 after; on the held-out positions 0.095061
-//! before, 0.093940 after (the best of 1500 epochs of Adam at rate 1 on the held-out games,
-//! regularised 0, tables frozen, from PeSTO and the start guesses)
+//! 604327 positions from /tmp/tune/selfplay-1.txt, /tmp/tune/selfplay-2.txt, 541788 of them fitted
+//! and 62539 held out; K = 1.1046; mean squared error 0.092800 before, 0.092364 after; on the
+//! held-out positions 0.096907 before, 0.096480 after (the best of 1500 epochs of Adam at rate 1
+//! on the held-out games, regularised 0, tables frozen)
 
 use super::params::{COUNT, S};
 
 /// The weights, laid out as `params` describes.
 #[rustfmt::skip]
 pub static WEIGHTS: [S; COUNT] = [
-    S(91, 110), // material pawn
-    S(347, 298), // material knight
-    S(364, 332), // material bishop
-    S(474, 558), // material rook
-    S(1061, 935), // material queen
+    S(107, 108), // material pawn
+    S(375, 294), // material knight
+    S(392, 320), // material bishop
+    S(525, 544), // material rook
+    S(1126, 940), // material queen
     S(0, 0), // material king
     S(0, 0), // pst pawn a1
     S(0, 0), // pst pawn b1
@@ -401,122 +401,122 @@ pub static WEIGHTS: [S; COUNT] = [
     S(-34, 15), // pst king f8
     S(2, 4), // pst king g8
     S(13, -17), // pst king h8
-    S(-7, 51), // mobility knight 0
-    S(1, 41), // mobility knight 1
-    S(-4, 23), // mobility knight 2
-    S(-4, 28), // mobility knight 3
-    S(-4, 19), // mobility knight 4
-    S(2, 27), // mobility knight 5
-    S(-5, 39), // mobility knight 6
-    S(-4, 21), // mobility knight 7
-    S(73, -38), // mobility knight 8
-    S(-38, -23), // mobility bishop 0
-    S(-21, -23), // mobility bishop 1
-    S(-3, -27), // mobility bishop 2
-    S(-2, -6), // mobility bishop 3
-    S(-14, 21), // mobility bishop 4
-    S(-6, 14), // mobility bishop 5
-    S(-5, 18), // mobility bishop 6
-    S(2, 23), // mobility bishop 7
-    S(-6, 24), // mobility bishop 8
-    S(-31, 46), // mobility bishop 9
-    S(2, 22), // mobility bishop 10
-    S(-70, 56), // mobility bishop 11
-    S(100, -16), // mobility bishop 12
-    S(-61, 61), // mobility bishop 13
-    S(-15, -30), // mobility rook 0
-    S(-3, -41), // mobility rook 1
-    S(-13, 3), // mobility rook 2
-    S(-6, -11), // mobility rook 3
-    S(-12, 20), // mobility rook 4
-    S(-1, -6), // mobility rook 5
-    S(1, 14), // mobility rook 6
-    S(-6, 12), // mobility rook 7
-    S(11, 18), // mobility rook 8
-    S(-11, 27), // mobility rook 9
-    S(28, 20), // mobility rook 10
-    S(13, 22), // mobility rook 11
-    S(27, 28), // mobility rook 12
-    S(23, 18), // mobility rook 13
-    S(-27, 34), // mobility rook 14
-    S(-11, -12), // mobility queen 0
-    S(-1, 17), // mobility queen 1
-    S(1, -4), // mobility queen 2
-    S(2, -74), // mobility queen 3
-    S(-10, -77), // mobility queen 4
-    S(-7, -30), // mobility queen 5
-    S(-8, -6), // mobility queen 6
-    S(-4, -7), // mobility queen 7
-    S(-12, 24), // mobility queen 8
-    S(-18, 28), // mobility queen 9
-    S(-14, 22), // mobility queen 10
-    S(-13, 26), // mobility queen 11
-    S(-3, -4), // mobility queen 12
-    S(-2, 23), // mobility queen 13
-    S(-28, 74), // mobility queen 14
-    S(-2, 50), // mobility queen 15
-    S(-18, 36), // mobility queen 16
-    S(2, -9), // mobility queen 17
-    S(70, -19), // mobility queen 18
-    S(33, 15), // mobility queen 19
-    S(13, -19), // mobility queen 20
-    S(9, -29), // mobility queen 21
-    S(87, -28), // mobility queen 22
-    S(42, -35), // mobility queen 23
-    S(-33, -49), // mobility queen 24
-    S(44, 14), // mobility queen 25
-    S(-31, -38), // mobility queen 26
-    S(21, -4), // mobility queen 27
-    S(-19, 10), // king attack units knight
-    S(9, 24), // king attack units bishop
-    S(37, -18), // king attack units rook
-    S(47, 90), // king attack units queen
+    S(13, 3), // mobility knight 0
+    S(2, 11), // mobility knight 1
+    S(5, 0), // mobility knight 2
+    S(4, 19), // mobility knight 3
+    S(5, 14), // mobility knight 4
+    S(9, 22), // mobility knight 5
+    S(2, 33), // mobility knight 6
+    S(2, 24), // mobility knight 7
+    S(65, -5), // mobility knight 8
+    S(-32, -52), // mobility bishop 0
+    S(-15, -28), // mobility bishop 1
+    S(-7, -14), // mobility bishop 2
+    S(-4, -2), // mobility bishop 3
+    S(-5, 14), // mobility bishop 4
+    S(-1, 21), // mobility bishop 5
+    S(2, 21), // mobility bishop 6
+    S(3, 33), // mobility bishop 7
+    S(4, 26), // mobility bishop 8
+    S(-16, 43), // mobility bishop 9
+    S(18, 13), // mobility bishop 10
+    S(-70, 54), // mobility bishop 11
+    S(88, 0), // mobility bishop 12
+    S(-130, 43), // mobility bishop 13
+    S(-8, -66), // mobility rook 0
+    S(2, -35), // mobility rook 1
+    S(-8, -3), // mobility rook 2
+    S(-3, -6), // mobility rook 3
+    S(-1, 14), // mobility rook 4
+    S(1, 2), // mobility rook 5
+    S(10, 16), // mobility rook 6
+    S(0, 19), // mobility rook 7
+    S(20, 20), // mobility rook 8
+    S(-4, 33), // mobility rook 9
+    S(21, 33), // mobility rook 10
+    S(29, 27), // mobility rook 11
+    S(27, 38), // mobility rook 12
+    S(37, 23), // mobility rook 13
+    S(22, 34), // mobility rook 14
+    S(14, -36), // mobility queen 0
+    S(8, 88), // mobility queen 1
+    S(-14, -4), // mobility queen 2
+    S(2, -103), // mobility queen 3
+    S(-9, -28), // mobility queen 4
+    S(-8, -40), // mobility queen 5
+    S(-6, -23), // mobility queen 6
+    S(-9, -15), // mobility queen 7
+    S(-9, -20), // mobility queen 8
+    S(-12, 25), // mobility queen 9
+    S(-15, 16), // mobility queen 10
+    S(-5, 20), // mobility queen 11
+    S(-12, 27), // mobility queen 12
+    S(-8, 23), // mobility queen 13
+    S(-26, 77), // mobility queen 14
+    S(-4, 39), // mobility queen 15
+    S(-36, 58), // mobility queen 16
+    S(9, -10), // mobility queen 17
+    S(57, -27), // mobility queen 18
+    S(32, 6), // mobility queen 19
+    S(46, -19), // mobility queen 20
+    S(13, -18), // mobility queen 21
+    S(141, -36), // mobility queen 22
+    S(77, -67), // mobility queen 23
+    S(16, -34), // mobility queen 24
+    S(75, -6), // mobility queen 25
+    S(-25, -12), // mobility queen 26
+    S(15, -37), // mobility queen 27
+    S(-11, 9), // king attack units knight
+    S(10, 8), // king attack units bishop
+    S(59, -22), // king attack units rook
+    S(12, 111), // king attack units queen
     S(0, 0), // king attack weight 0
     S(0, 0), // king attack weight 1
-    S(27, 27), // king attack weight 2
-    S(50, 138), // king attack weight 3
-    S(84, 169), // king attack weight 4
-    S(84, 169), // king attack weight 5
-    S(84, 169), // king attack weight 6
-    S(99, 169), // king attack weight 7
+    S(24, 51), // king attack weight 2
+    S(59, 133), // king attack weight 3
+    S(91, 200), // king attack weight 4
+    S(91, 200), // king attack weight 5
+    S(91, 200), // king attack weight 6
+    S(99, 200), // king attack weight 7
     S(0, 0), // threat by pawn pawn
-    S(46, -3), // threat by pawn knight
-    S(42, 54), // threat by pawn bishop
-    S(23, -5), // threat by pawn rook
-    S(19, 66), // threat by pawn queen
+    S(42, 17), // threat by pawn knight
+    S(37, 46), // threat by pawn bishop
+    S(2, 15), // threat by pawn rook
+    S(22, 13), // threat by pawn queen
     S(0, 0), // threat by pawn king
     S(0, 0), // threat by minor pawn
     S(0, 0), // threat by minor knight
     S(0, 0), // threat by minor bishop
-    S(55, 6), // threat by minor rook
-    S(30, 41), // threat by minor queen
+    S(55, 7), // threat by minor rook
+    S(29, 56), // threat by minor queen
     S(0, 0), // threat by minor king
-    S(16, 58), // hanging pawn
-    S(26, 55), // hanging knight
-    S(34, 23), // hanging bishop
-    S(1, 26), // hanging rook
-    S(32, -3), // hanging queen
+    S(18, 51), // hanging pawn
+    S(18, 58), // hanging knight
+    S(28, 27), // hanging bishop
+    S(10, 26), // hanging rook
+    S(25, -1), // hanging queen
     S(0, 0), // hanging king
     S(0, 0), // passed 0
-    S(10, 18), // passed 1
-    S(25, 33), // passed 2
-    S(10, 38), // passed 3
-    S(-13, 49), // passed 4
-    S(28, 13), // passed 5
-    S(0, 19), // passed 6
+    S(21, -7), // passed 1
+    S(12, 26), // passed 2
+    S(33, 22), // passed 3
+    S(-3, 31), // passed 4
+    S(3, 20), // passed 5
+    S(36, -45), // passed 6
     S(0, 0), // passed 7
     S(0, 0), // passed free 0
-    S(-35, 19), // passed free 1
-    S(-16, 5), // passed free 2
-    S(-36, 32), // passed free 3
-    S(-5, 25), // passed free 4
-    S(-24, 46), // passed free 5
-    S(30, 23), // passed free 6
+    S(-44, 37), // passed free 1
+    S(-11, 6), // passed free 2
+    S(-40, 44), // passed free 3
+    S(3, 43), // passed free 4
+    S(22, 43), // passed free 5
+    S(83, 93), // passed free 6
     S(0, 0), // passed free 7
-    S(-5, -8), // isolated
-    S(-16, -31), // doubled
-    S(14, 50), // bishop pair
-    S(32, 3), // rook open file
-    S(22, 4), // rook semi-open file
-    S(19, 7), // tempo
+    S(-6, -6), // isolated
+    S(-23, -24), // doubled
+    S(29, 51), // bishop pair
+    S(26, -4), // rook open file
+    S(22, 0), // rook semi-open file
+    S(18, 8), // tempo
 ];
