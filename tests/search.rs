@@ -307,7 +307,7 @@ fn the_level_travels_with_each_search() {
     assert!(weak.nodes <= 400, "{} nodes", weak.nodes);
     let full = search(&mut e, &pos, &[], Limits::depth(8));
     assert_eq!(full.depth, 8);
-    assert!(full.nodes > 10_000, "{} nodes", full.nodes);
+    assert!(full.nodes > 2_000, "{} nodes", full.nodes);
     let again = search(&mut e, &pos, &[], Limits::movetime(500).at_level(1));
     assert_eq!((again.depth, again.best), (1, weak.best));
     assert!(again.nodes <= 400);

@@ -229,14 +229,21 @@ impl Evaluator {
                 }
             }
             Profile::Tapered => {
-                let mut sum = terms::Sum {
-                    weights: tapered_weights(),
-                    total: S(acc.mg, acc.eg),
-                };
-                terms::positional(board, turn, &mut sum);
-                taper(sum.total, game_phase(board)) + mop_up(board)
+                let score = self.tapered_before_cannot_win(board, turn, acc);
+                score + cannot_win(board, score)
             }
         }
+    }
+
+    /// The tapered evaluation before a side with too little to mate loses its advantage.
+    #[inline]
+    fn tapered_before_cannot_win(&self, board: &Board, turn: Color, acc: Accumulator) -> i32 {
+        let mut sum = terms::Sum {
+            weights: tapered_weights(),
+            total: S(acc.mg, acc.eg),
+        };
+        terms::positional(board, turn, &mut sum);
+        taper(sum.total, game_phase(board)) + mop_up(board)
     }
 
     /// The evaluation of `board` term by term (centipawns, White's view, after tapering): a
@@ -272,7 +279,9 @@ impl Evaluator {
                 );
                 let mop_up = mop_up(board);
                 let mut lines = vec![("material", material)];
-                let mut rest = total - material - mop_up;
+                let unwinnable =
+                    cannot_win(board, self.tapered_before_cannot_win(board, turn, acc));
+                let mut rest = total - material - mop_up - unwinnable;
                 let mut others = Vec::new();
                 for (group, sum) in GROUPS.iter().zip(groups.sums) {
                     let value = taper(sum, phase);
@@ -282,6 +291,7 @@ impl Evaluator {
                 lines.push(("pst", rest));
                 lines.extend(others);
                 lines.push(("mop-up", mop_up));
+                lines.push(("cannot win", unwinnable));
                 (
                     format!("profile tapered (phase {phase} of {PHASE_MAX})"),
                     lines,
@@ -293,6 +303,27 @@ impl Evaluator {
     /// The static evaluation of `pos` from scratch, White's point of view.
     pub fn evaluate_position(&self, pos: &Chess) -> i32 {
         self.evaluate(pos.board(), pos.turn(), self.accumulate(pos.board()))
+    }
+}
+
+/// Whether `color` has too little to mate with: no pawns and at most one minor piece.
+fn too_little_to_win(board: &Board, color: Color) -> bool {
+    let ours = board.by_color(color);
+    (board.pawns() & ours).is_empty()
+        && (board.rooks_and_queens() & ours).is_empty()
+        && ((board.knights() | board.bishops()) & ours).count() <= 1
+}
+
+/// The correction that takes an advantage away from a side that has too little to mate with
+/// (the search still finds a real mate; the evaluation just stops hoping for one).
+#[inline]
+fn cannot_win(board: &Board, score: i32) -> i32 {
+    if score > 0 && too_little_to_win(board, Color::White) {
+        -score
+    } else if score < 0 && too_little_to_win(board, Color::Black) {
+        -score
+    } else {
+        0
     }
 }
 
