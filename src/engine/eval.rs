@@ -318,9 +318,12 @@ fn too_little_to_win(board: &Board, color: Color) -> bool {
 /// (the search still finds a real mate; the evaluation just stops hoping for one).
 #[inline]
 fn cannot_win(board: &Board, score: i32) -> i32 {
-    if score > 0 && too_little_to_win(board, Color::White) {
-        -score
-    } else if score < 0 && too_little_to_win(board, Color::Black) {
+    let leader = if score > 0 {
+        Color::White
+    } else {
+        Color::Black
+    };
+    if score != 0 && too_little_to_win(board, leader) {
         -score
     } else {
         0
