@@ -250,6 +250,7 @@ pub fn watch(args: &WatchArgs) -> Result<()> {
         level: crate::engine::strength::MAX_LEVEL,
         syzygy: saved.syzygy,
         engines: saved.engines,
+        threads: saved.threads,
         ..Settings::default()
     };
     args.levels.apply(&mut settings);
