@@ -346,12 +346,6 @@ fn material<T: Into<S>>(board: &Board, value: impl Fn(usize) -> T) -> S {
     sum
 }
 
-impl From<i32> for S {
-    fn from(v: i32) -> S {
-        S(v, v)
-    }
-}
-
 /// The trace's groups of terms: a name and the first weight of each range of `params`.
 const GROUPS: [(&str, usize); 7] = [
     ("mobility", params::MOBILITY_KNIGHT),

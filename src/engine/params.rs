@@ -12,6 +12,13 @@ use super::pst;
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct S(pub i32, pub i32);
 
+/// The same value in both stages.
+impl From<i32> for S {
+    fn from(v: i32) -> S {
+        S(v, v)
+    }
+}
+
 impl Add for S {
     type Output = S;
     #[inline]
