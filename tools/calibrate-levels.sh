@@ -5,6 +5,10 @@
 #
 #   tools/calibrate-levels.sh [GAMES] [STAGE...]      stages: bots ladder stockfish top
 #
+# JOBS=2 plays two games at a time. Without pondering only one engine of a game thinks at any
+# moment, so two games keep two cores busy with one search each, the same as one game on an
+# idle machine.
+#
 # Needs python-chess and Debian's stockfish (see ../shared/tools/README.md) and a release build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -12,6 +16,7 @@ GAMES=${1:-100}
 shift || true
 STAGES=${*:-bots ladder stockfish top}
 OUT=${OUT:-/tmp/levels}
+JOBS=${JOBS:-1}
 MATCH=../shared/tools/match.py
 OPENINGS=../shared/data/openings/openings-8ply.epd
 export KNIGHTFALL_BIN=${KNIGHTFALL_BIN:-$PWD/target/release/knightfall}
@@ -25,7 +30,7 @@ play() { # play TAG A B
         echo "$tag: done already"; return
     fi
     python3 "$MATCH" --a "$a" --b "$b" --games "$GAMES" --tc 10+0.1 --openings "$OPENINGS" \
-        --concurrency 1 --pgn "$OUT/$tag.pgn" > "$OUT/$tag.log" 2>&1
+        --concurrency "$JOBS" --pgn "$OUT/$tag.pgn" > "$OUT/$tag.log" 2>&1
     grep '^RESULT' "$OUT/$tag.log"
 }
 
