@@ -135,3 +135,35 @@ fn incremental_matches_scratch_through_random_games() {
     assert!(promotions > 100, "promotions {promotions}");
     assert!(plies > 200_000, "plies {plies}");
 }
+
+/// A level's move that overlooks tactics evaluates without the threat terms: a knight left
+/// en prise to a pawn costs it nothing, while every other term stays as it was.
+#[test]
+fn an_evaluator_blind_to_threats_drops_exactly_the_threat_terms() {
+    let b = board("4k3/pp6/3p4/4N3/8/8/PP6/4K3 w - - 0 1");
+    let full = Evaluator::new(Profile::Tapered);
+    let blind = full.blind_to_threats();
+    let (_, seen) = full.trace(&b, Color::White);
+    let (_, unseen) = blind.trace(&b, Color::White);
+    let value = |lines: &[(&str, i32)], name: &str| {
+        lines
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, v)| *v)
+            .unwrap()
+    };
+    let threats = value(&seen, "threats");
+    assert!(
+        threats < 0,
+        "Black's pawn attacks the hanging knight: {threats}"
+    );
+    assert_eq!(value(&unseen, "threats"), 0);
+    for (name, v) in &seen {
+        if !matches!(*name, "threats" | "pst") {
+            assert_eq!(value(&unseen, name), *v, "{name}");
+        }
+    }
+    let total = |e: &Evaluator| e.evaluate(&b, Color::White, e.accumulate(&b));
+    // Tapering the threats apart can round one centipawn differently.
+    assert!((total(&blind) - (total(&full) - threats)).abs() <= 1);
+}

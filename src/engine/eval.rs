@@ -135,6 +135,8 @@ pub struct Accumulator {
 pub struct Evaluator {
     profile: Profile,
     weights: &'static Weights,
+    /// The tapered profile's term weights (see `params`).
+    terms: &'static [S],
 }
 
 impl std::fmt::Debug for Evaluator {
@@ -151,7 +153,21 @@ impl Evaluator {
         Evaluator {
             profile,
             weights: weights(profile),
+            terms: tapered_weights(),
         }
+    }
+
+    /// The same evaluator blind to threats (pieces attacked by pawns or minor pieces, hanging
+    /// pieces): a level's move that overlooks tactics must not see a piece left en prise in
+    /// its static evaluation either, or it would not overlook it.
+    pub fn blind_to_threats(self) -> Evaluator {
+        static BLIND: OnceLock<Vec<S>> = OnceLock::new();
+        let terms = BLIND.get_or_init(|| {
+            let mut w = tapered_weights().to_vec();
+            w[params::THREAT_BY_PAWN..params::PASSED].fill(S::default());
+            w
+        });
+        Evaluator { terms, ..self }
     }
 
     /// Which profile this is.
@@ -239,7 +255,7 @@ impl Evaluator {
     #[inline]
     fn tapered_before_cannot_win(&self, board: &Board, turn: Color, acc: Accumulator) -> i32 {
         let mut sum = terms::Sum {
-            weights: tapered_weights(),
+            weights: self.terms,
             total: S(acc.mg, acc.eg),
         };
         terms::positional(board, turn, &mut sum);
@@ -267,7 +283,7 @@ impl Evaluator {
             }
             Profile::Tapered => {
                 let phase = game_phase(board);
-                let weights = tapered_weights();
+                let weights = self.terms;
                 let mut groups = Groups {
                     weights,
                     sums: [S::default(); GROUPS.len()],

@@ -299,10 +299,16 @@ impl<'a> Setup<'a> {
     where
         'a: 'b,
     {
+        // A search that overlooks tactics overlooks static threats too.
+        let evaluator = if self.quiescence {
+            self.evaluator
+        } else {
+            self.evaluator.blind_to_threats()
+        };
         search::Searcher::new(
             self.tt,
             history,
-            self.evaluator,
+            evaluator,
             self.control,
             limits,
             self.turn,
