@@ -167,3 +167,67 @@ fn an_evaluator_blind_to_threats_drops_exactly_the_threat_terms() {
     // Tapering the threats apart can round one centipawn differently.
     assert!((total(&blind) - (total(&full) - threats)).abs() <= 1);
 }
+
+/// Records the features the terms report at or after `params::SHIELD`.
+struct Features(Vec<(char, usize, i32)>);
+
+impl knightfall::engine::terms::Sink for Features {
+    fn add(&mut self, color: Color, index: usize, count: i32) {
+        if index >= knightfall::engine::params::SHIELD && count != 0 {
+            self.0.push((color.char(), index, count));
+        }
+    }
+    fn king_attack(&mut self, _: Color, _: usize, _: [i32; 4]) {}
+}
+
+/// The king's pawn shield, the kings' distances to passed pawns, supported and side-by-side
+/// pawns, counted square by square in one position and its mirror image.
+#[test]
+fn pawn_shield_passer_distance_supported_and_phalanx_pawns_are_counted() {
+    use knightfall::engine::params::{
+        PASSED_KING_OWN, PASSED_KING_THEIR, PHALANX, SHIELD, SUPPORTED,
+    };
+    use knightfall::engine::terms::positional;
+    let b = board("6k1/5p2/6p1/pp6/3P4/2P4P/5PP1/6K1 w - - 0 1");
+    let mut seen = Features(Vec::new());
+    positional(&b, Color::White, &mut seen);
+    seen.0.sort();
+    let (w, bl) = ('w', 'b');
+    let mut expected = vec![
+        // Kg1 behind f2 g2 (one rank up) and h3 (two); Kg8 behind f7 and g6.
+        (w, SHIELD, 2),
+        (w, SHIELD + 1, 1),
+        (bl, SHIELD, 1),
+        (bl, SHIELD + 1, 1),
+        // d4 is passed on White's fourth rank: d5 is 4 squares from Kg1 and 3 from Kg8.
+        (w, PASSED_KING_OWN + 3, 4),
+        (w, PASSED_KING_THEIR + 3, 3),
+        // a5 is passed on Black's fourth rank: a4 is 6 squares from either king.
+        (bl, PASSED_KING_OWN + 3, 6),
+        (bl, PASSED_KING_THEIR + 3, 6),
+        // c3 defends d4 and g2 defends h3; f7 defends g6.
+        (w, SUPPORTED + 3, 1),
+        (w, SUPPORTED + 2, 1),
+        (bl, SUPPORTED + 2, 1),
+        // f2 and g2 stand side by side, as do a5 and b5.
+        (w, PHALANX + 1, 1),
+        (w, PHALANX + 1, 1),
+        (bl, PHALANX + 3, 1),
+        (bl, PHALANX + 3, 1),
+    ];
+    expected.sort();
+    assert_eq!(seen.0, expected);
+
+    // The mirror image reports the same features for the other colour.
+    let mut mirrored = b.into_swapped_colors();
+    mirrored.flip_vertical();
+    let mut other = Features(Vec::new());
+    positional(&mirrored, Color::Black, &mut other);
+    let mut swapped: Vec<_> = other
+        .0
+        .into_iter()
+        .map(|(c, i, n)| (if c == 'w' { 'b' } else { 'w' }, i, n))
+        .collect();
+    swapped.sort();
+    assert_eq!(swapped, expected);
+}

@@ -6,9 +6,13 @@
 #   tools/tune.sh ROUND [GAMES]
 #
 # The games are played by the engine as built, so each round's data comes from the weights of
-# the round before. The shipped weights were made in two rounds: round 1 from games of the
+# the round before. The shipped weights were made in three rounds: round 1 from games of the
 # start weights (`params::start()`: PeSTO and the notebooks' values), fitted from them; round 2
-# from games of round 1's weights, fitted on both rounds' data from round 1's weights. The
+# from games of round 1's weights, fitted on both rounds' data from round 1's weights; round 3
+# (`tools/tune.sh 3 4000`) from games of round 2's weights, after the pawn shield, the kings'
+# distance to passed pawns and supported and side-by-side pawns joined the terms (at zero),
+# fitted on all three rounds' data from round 2's weights. Games that the random opening plies
+# leave lopsided are dropped, so a round keeps about three in four of the games asked for. The
 # piece-square tables stay PeSTO's (`--freeze-tables`): fitting them too overfitted this much
 # data (see CHANGELOG.md).
 set -euo pipefail

@@ -286,7 +286,7 @@ impl Evaluator {
                 let weights = self.terms;
                 let mut groups = Groups {
                     weights,
-                    sums: [S::default(); GROUPS.len()],
+                    sums: [S::default(); GROUP_NAMES],
                 };
                 terms::positional(board, turn, &mut groups);
                 let material = taper(
@@ -363,7 +363,8 @@ fn material<T: Into<S>>(board: &Board, value: impl Fn(usize) -> T) -> S {
 }
 
 /// The trace's groups of terms: a name and the first weight of each range of `params`.
-const GROUPS: [(&str, usize); 7] = [
+/// A name may come back for a later range; the trace shows each name once.
+const GROUPS: [(&str, usize); 10] = [
     ("mobility", params::MOBILITY_KNIGHT),
     ("king safety", params::KING_ATTACK_UNITS),
     ("threats", params::THREAT_BY_PAWN),
@@ -371,17 +372,26 @@ const GROUPS: [(&str, usize); 7] = [
     ("pawn structure", params::ISOLATED),
     ("pieces", params::BISHOP_PAIR),
     ("tempo", params::TEMPO),
+    ("king safety", params::SHIELD),
+    ("passed pawns", params::PASSED_KING_OWN),
+    ("pawn structure", params::SUPPORTED),
 ];
+
+/// How many distinct names `GROUPS` has (the first seven; the rest repeat them).
+const GROUP_NAMES: usize = 7;
 
 /// A sink that adds up each group of terms apart.
 struct Groups<'a> {
     weights: &'a [S],
-    sums: [S; GROUPS.len()],
+    sums: [S; GROUP_NAMES],
 }
 
 impl Groups<'_> {
+    /// The trace line of the weight at `index`: the first group with its range's name.
     fn group(index: usize) -> usize {
-        GROUPS.iter().rposition(|g| g.1 <= index).unwrap_or(0)
+        let range = GROUPS.iter().rposition(|g| g.1 <= index).unwrap_or(0);
+        let name = GROUPS[range].0;
+        GROUPS.iter().position(|g| g.0 == name).unwrap_or(range)
     }
 }
 

@@ -98,13 +98,25 @@ pub const ROOK_OPEN: usize = BISHOP_PAIR + 1;
 pub const ROOK_SEMI_OPEN: usize = ROOK_OPEN + 1;
 /// The side to move's bonus.
 pub const TEMPO: usize = ROOK_SEMI_OPEN + 1;
+/// Own pawns shielding the king: on the king's file and its neighbours one rank in front of
+/// it, then two ranks in front.
+pub const SHIELD: usize = TEMPO + 1;
+/// A passed pawn's own king, per square of distance to the square in front of the pawn, by
+/// the pawn's rank.
+pub const PASSED_KING_OWN: usize = SHIELD + 2;
+/// The enemy king's distance to the square in front of a passed pawn, by the pawn's rank.
+pub const PASSED_KING_THEIR: usize = PASSED_KING_OWN + 8;
+/// A pawn defended by a pawn, by its rank.
+pub const SUPPORTED: usize = PASSED_KING_THEIR + 8;
+/// A pawn with a friendly pawn beside it on the same rank, by its rank.
+pub const PHALANX: usize = SUPPORTED + 8;
 /// How many weights there are.
-pub const COUNT: usize = TEMPO + 1;
+pub const COUNT: usize = PHALANX + 8;
 
 /// The name of the weight at `index`, for the tuner's report.
 pub fn name(index: usize) -> String {
     const ROLES: [&str; 6] = ["pawn", "knight", "bishop", "rook", "queen", "king"];
-    let groups: [(usize, &str); 20] = [
+    let groups: [(usize, &str); 25] = [
         (MATERIAL, "material"),
         (PST, "pst"),
         (MOBILITY_KNIGHT, "mobility knight"),
@@ -124,6 +136,11 @@ pub fn name(index: usize) -> String {
         (ROOK_OPEN, "rook open file"),
         (ROOK_SEMI_OPEN, "rook semi-open file"),
         (TEMPO, "tempo"),
+        (SHIELD, "pawn shield"),
+        (PASSED_KING_OWN, "passed own king distance"),
+        (PASSED_KING_THEIR, "passed enemy king distance"),
+        (SUPPORTED, "supported pawn"),
+        (PHALANX, "phalanx pawn"),
         (COUNT, ""),
     ];
     let (start, group) = groups
@@ -192,5 +209,14 @@ pub fn start() -> Vec<S> {
     p[ROOK_OPEN] = S(25, 10);
     p[ROOK_SEMI_OPEN] = S(10, 5);
     p[TEMPO] = S(10, 5);
+    p[SHIELD] = S(10, 0);
+    p[SHIELD + 1] = S(5, 0);
+    for rank in 1..7 {
+        let r = rank as i32;
+        p[PASSED_KING_OWN + rank] = S(0, -2 * r);
+        p[PASSED_KING_THEIR + rank] = S(0, 4 * r);
+        p[SUPPORTED + rank] = S(5 + r, 5 + r);
+        p[PHALANX + rank] = S(3 + r, 3 + r);
+    }
     p
 }

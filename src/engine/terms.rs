@@ -1,6 +1,8 @@
 //! The tapered evaluation's terms beyond material and tables, from shakmaty's bitboards:
-//! mobility, king-zone safety as the source notebooks build it, attacked and hanging pieces,
-//! pawn structure, the bishop pair, rooks on open files and a tempo bonus.
+//! mobility, king-zone safety as the source notebooks build it and the king's pawn shield,
+//! attacked and hanging pieces, pawn structure (passed pawns and the kings' distance to them,
+//! isolated, doubled, supported and side-by-side pawns), the bishop pair, rooks on open files
+//! and a tempo bonus.
 //!
 //! The terms report to a [`Sink`]: the engine's adds up the weights, the tuner's records how
 //! often each weight was used, so that both see exactly the same features.
@@ -96,6 +98,12 @@ fn ranks_ahead(color: Color, rank: usize) -> u64 {
         Color::Black => (1u64 << (8 * rank)) - 1,
         _ => 0,
     }
+}
+
+/// The squares left and right of the squares in `bits`, on the same rank.
+#[inline]
+fn beside(bits: u64) -> u64 {
+    ((bits & !FILE_A) >> 1) | ((bits & !(FILE_A << 7)) << 1)
 }
 
 /// The squares `color`'s pawns attack.
@@ -198,9 +206,24 @@ pub fn positional<K: Sink>(board: &Board, turn: Color, sink: &mut K) {
         if attackers > 0 {
             sink.king_attack(!color, attackers, counts);
         }
+        if let Some(king) = board.king_of(color) {
+            let files = file_mask(king.file() as usize) | neighbour_files(king.file() as usize);
+            let rank = king.rank() as usize;
+            let (first, second) = match color {
+                Color::White => (rank + 1, rank + 2),
+                Color::Black => (rank.wrapping_sub(1), rank.wrapping_sub(2)),
+            };
+            for (i, r) in [first, second].into_iter().enumerate() {
+                if r < 8 {
+                    let shield = files & (0xFFu64 << (8 * r)) & pawns[us];
+                    sink.add(color, params::SHIELD + i, shield.count_ones() as i32);
+                }
+            }
+        }
         if (board.bishops() & board.by_color(color)).count() >= 2 {
             sink.add(color, params::BISHOP_PAIR, 1);
         }
+        let kings = [board.king_of(color), board.king_of(!color)];
         for sq in Bitboard(pawns[us]) {
             let file = sq.file() as usize;
             let rank = sq.rank() as usize;
@@ -210,11 +233,30 @@ pub fn positional<K: Sink>(board: &Board, turn: Color, sink: &mut K) {
             } else {
                 7 - rank
             };
+            let bit = 1u64 << sq as usize;
             if (file_mask(file) | neighbour_files(file)) & ahead & pawns[them] == 0 {
                 sink.add(color, params::PASSED + relative, 1);
                 if file_mask(file) & ahead & occupied.0 == 0 {
                     sink.add(color, params::PASSED_FREE + relative, 1);
                 }
+                // How far each king is from the square the pawn goes to next.
+                let step = if color == Color::White { 8 } else { -8 };
+                if let Some(front) = sq.offset(step) {
+                    for (king, table) in kings
+                        .into_iter()
+                        .zip([params::PASSED_KING_OWN, params::PASSED_KING_THEIR])
+                    {
+                        if let Some(king) = king {
+                            sink.add(color, table + relative, king.distance(front) as i32);
+                        }
+                    }
+                }
+            }
+            if pawn_attacked[us] & bit != 0 {
+                sink.add(color, params::SUPPORTED + relative, 1);
+            }
+            if beside(bit) & pawns[us] != 0 {
+                sink.add(color, params::PHALANX + relative, 1);
             }
             if neighbour_files(file) & pawns[us] == 0 {
                 sink.add(color, params::ISOLATED, 1);

@@ -1,21 +1,22 @@
 //! The tapered evaluation's weights, written by `knightfall-tune fit` (see
 //! `tools/tune.sh`); edit by re-tuning, not by hand.
 //!
-//! 604327 positions from /tmp/tune/selfplay-1.txt, /tmp/tune/selfplay-2.txt, 541788 of them fitted
-//! and 62539 held out; K = 1.1046; mean squared error 0.092800 before, 0.092364 after; on the
-//! held-out positions 0.096907 before, 0.096480 after (the best of 1500 epochs of Adam at rate 1
-//! on the held-out games, regularised 0, tables frozen)
+//! 854347 positions from /tmp/tune/selfplay-1.txt, /tmp/tune/selfplay-2.txt,
+//! /tmp/tune/selfplay-3.txt, 766958 of them fitted and 87389 held out; K = 1.0866; mean squared
+//! error 0.091197 before, 0.089974 after; on the held-out positions 0.092642 before, 0.091787
+//! after (the best of 1500 epochs of Adam at rate 1 on the held-out games, regularised 0, tables
+//! frozen)
 
 use super::params::{COUNT, S};
 
 /// The weights, laid out as `params` describes.
 #[rustfmt::skip]
 pub static WEIGHTS: [S; COUNT] = [
-    S(107, 108), // material pawn
-    S(375, 294), // material knight
-    S(392, 320), // material bishop
-    S(525, 544), // material rook
-    S(1126, 940), // material queen
+    S(96, 113), // material pawn
+    S(400, 294), // material knight
+    S(419, 319), // material bishop
+    S(559, 556), // material rook
+    S(1249, 956), // material queen
     S(0, 0), // material king
     S(0, 0), // pst pawn a1
     S(0, 0), // pst pawn b1
@@ -401,122 +402,156 @@ pub static WEIGHTS: [S; COUNT] = [
     S(-34, 15), // pst king f8
     S(2, 4), // pst king g8
     S(13, -17), // pst king h8
-    S(13, 3), // mobility knight 0
-    S(2, 11), // mobility knight 1
-    S(5, 0), // mobility knight 2
-    S(4, 19), // mobility knight 3
-    S(5, 14), // mobility knight 4
-    S(9, 22), // mobility knight 5
-    S(2, 33), // mobility knight 6
-    S(2, 24), // mobility knight 7
-    S(65, -5), // mobility knight 8
-    S(-32, -52), // mobility bishop 0
-    S(-15, -28), // mobility bishop 1
-    S(-7, -14), // mobility bishop 2
-    S(-4, -2), // mobility bishop 3
-    S(-5, 14), // mobility bishop 4
-    S(-1, 21), // mobility bishop 5
-    S(2, 21), // mobility bishop 6
-    S(3, 33), // mobility bishop 7
-    S(4, 26), // mobility bishop 8
-    S(-16, 43), // mobility bishop 9
-    S(18, 13), // mobility bishop 10
-    S(-70, 54), // mobility bishop 11
-    S(88, 0), // mobility bishop 12
-    S(-130, 43), // mobility bishop 13
-    S(-8, -66), // mobility rook 0
-    S(2, -35), // mobility rook 1
-    S(-8, -3), // mobility rook 2
-    S(-3, -6), // mobility rook 3
-    S(-1, 14), // mobility rook 4
-    S(1, 2), // mobility rook 5
-    S(10, 16), // mobility rook 6
-    S(0, 19), // mobility rook 7
-    S(20, 20), // mobility rook 8
-    S(-4, 33), // mobility rook 9
-    S(21, 33), // mobility rook 10
-    S(29, 27), // mobility rook 11
-    S(27, 38), // mobility rook 12
-    S(37, 23), // mobility rook 13
-    S(22, 34), // mobility rook 14
-    S(14, -36), // mobility queen 0
-    S(8, 88), // mobility queen 1
-    S(-14, -4), // mobility queen 2
-    S(2, -103), // mobility queen 3
-    S(-9, -28), // mobility queen 4
-    S(-8, -40), // mobility queen 5
-    S(-6, -23), // mobility queen 6
-    S(-9, -15), // mobility queen 7
-    S(-9, -20), // mobility queen 8
-    S(-12, 25), // mobility queen 9
-    S(-15, 16), // mobility queen 10
-    S(-5, 20), // mobility queen 11
-    S(-12, 27), // mobility queen 12
-    S(-8, 23), // mobility queen 13
-    S(-26, 77), // mobility queen 14
-    S(-4, 39), // mobility queen 15
-    S(-36, 58), // mobility queen 16
-    S(9, -10), // mobility queen 17
-    S(57, -27), // mobility queen 18
-    S(32, 6), // mobility queen 19
-    S(46, -19), // mobility queen 20
-    S(13, -18), // mobility queen 21
-    S(141, -36), // mobility queen 22
-    S(77, -67), // mobility queen 23
-    S(16, -34), // mobility queen 24
-    S(75, -6), // mobility queen 25
-    S(-25, -12), // mobility queen 26
-    S(15, -37), // mobility queen 27
-    S(-11, 9), // king attack units knight
-    S(10, 8), // king attack units bishop
-    S(59, -22), // king attack units rook
-    S(12, 111), // king attack units queen
+    S(13, -45), // mobility knight 0
+    S(4, 0), // mobility knight 1
+    S(11, 11), // mobility knight 2
+    S(12, 26), // mobility knight 3
+    S(13, 24), // mobility knight 4
+    S(15, 31), // mobility knight 5
+    S(12, 34), // mobility knight 6
+    S(16, 22), // mobility knight 7
+    S(72, -4), // mobility knight 8
+    S(-25, -47), // mobility bishop 0
+    S(-12, -36), // mobility bishop 1
+    S(1, -16), // mobility bishop 2
+    S(5, 0), // mobility bishop 3
+    S(6, 13), // mobility bishop 4
+    S(6, 25), // mobility bishop 5
+    S(7, 21), // mobility bishop 6
+    S(12, 32), // mobility bishop 7
+    S(13, 24), // mobility bishop 8
+    S(2, 40), // mobility bishop 9
+    S(19, 18), // mobility bishop 10
+    S(-43, 41), // mobility bishop 11
+    S(123, -25), // mobility bishop 12
+    S(-252, 62), // mobility bishop 13
+    S(-11, -73), // mobility rook 0
+    S(0, -26), // mobility rook 1
+    S(-1, -13), // mobility rook 2
+    S(3, -7), // mobility rook 3
+    S(3, 9), // mobility rook 4
+    S(4, 4), // mobility rook 5
+    S(11, 13), // mobility rook 6
+    S(9, 14), // mobility rook 7
+    S(17, 22), // mobility rook 8
+    S(3, 34), // mobility rook 9
+    S(29, 32), // mobility rook 10
+    S(22, 36), // mobility rook 11
+    S(17, 45), // mobility rook 12
+    S(24, 35), // mobility rook 13
+    S(39, 33), // mobility rook 14
+    S(0, -86), // mobility queen 0
+    S(-16, 213), // mobility queen 1
+    S(-28, -25), // mobility queen 2
+    S(-16, -47), // mobility queen 3
+    S(-23, -7), // mobility queen 4
+    S(-18, -10), // mobility queen 5
+    S(-18, 16), // mobility queen 6
+    S(-20, 20), // mobility queen 7
+    S(-16, -4), // mobility queen 8
+    S(-14, 30), // mobility queen 9
+    S(-17, 27), // mobility queen 10
+    S(-12, 45), // mobility queen 11
+    S(-14, 37), // mobility queen 12
+    S(-9, 38), // mobility queen 13
+    S(-22, 81), // mobility queen 14
+    S(2, 49), // mobility queen 15
+    S(-35, 69), // mobility queen 16
+    S(14, 11), // mobility queen 17
+    S(53, 2), // mobility queen 18
+    S(40, 17), // mobility queen 19
+    S(64, -11), // mobility queen 20
+    S(11, 17), // mobility queen 21
+    S(284, -97), // mobility queen 22
+    S(210, -91), // mobility queen 23
+    S(314, -146), // mobility queen 24
+    S(333, -73), // mobility queen 25
+    S(-12, 22), // mobility queen 26
+    S(150, -114), // mobility queen 27
+    S(-8, 7), // king attack units knight
+    S(6, 10), // king attack units bishop
+    S(32, -23), // king attack units rook
+    S(8, 110), // king attack units queen
     S(0, 0), // king attack weight 0
     S(0, 0), // king attack weight 1
-    S(24, 51), // king attack weight 2
-    S(59, 133), // king attack weight 3
-    S(91, 200), // king attack weight 4
-    S(91, 200), // king attack weight 5
-    S(91, 200), // king attack weight 6
-    S(99, 200), // king attack weight 7
+    S(46, 51), // king attack weight 2
+    S(103, 123), // king attack weight 3
+    S(179, 200), // king attack weight 4
+    S(200, 200), // king attack weight 5
+    S(200, 200), // king attack weight 6
+    S(200, 200), // king attack weight 7
     S(0, 0), // threat by pawn pawn
-    S(42, 17), // threat by pawn knight
-    S(37, 46), // threat by pawn bishop
-    S(2, 15), // threat by pawn rook
-    S(22, 13), // threat by pawn queen
+    S(49, 20), // threat by pawn knight
+    S(38, 43), // threat by pawn bishop
+    S(-5, 21), // threat by pawn rook
+    S(37, -25), // threat by pawn queen
     S(0, 0), // threat by pawn king
     S(0, 0), // threat by minor pawn
     S(0, 0), // threat by minor knight
     S(0, 0), // threat by minor bishop
-    S(55, 7), // threat by minor rook
-    S(29, 56), // threat by minor queen
+    S(53, 14), // threat by minor rook
+    S(28, 57), // threat by minor queen
     S(0, 0), // threat by minor king
-    S(18, 51), // hanging pawn
-    S(18, 58), // hanging knight
-    S(28, 27), // hanging bishop
-    S(10, 26), // hanging rook
-    S(25, -1), // hanging queen
+    S(13, 52), // hanging pawn
+    S(25, 43), // hanging knight
+    S(38, 19), // hanging bishop
+    S(18, 18), // hanging rook
+    S(25, -17), // hanging queen
     S(0, 0), // hanging king
     S(0, 0), // passed 0
-    S(21, -7), // passed 1
-    S(12, 26), // passed 2
-    S(33, 22), // passed 3
-    S(-3, 31), // passed 4
-    S(3, 20), // passed 5
-    S(36, -45), // passed 6
+    S(69, -34), // passed 1
+    S(56, 40), // passed 2
+    S(-9, 36), // passed 3
+    S(23, 30), // passed 4
+    S(213, -23), // passed 5
+    S(57, -29), // passed 6
     S(0, 0), // passed 7
     S(0, 0), // passed free 0
-    S(-44, 37), // passed free 1
-    S(-11, 6), // passed free 2
-    S(-40, 44), // passed free 3
-    S(3, 43), // passed free 4
-    S(22, 43), // passed free 5
-    S(83, 93), // passed free 6
+    S(-37, 34), // passed free 1
+    S(1, 3), // passed free 2
+    S(-41, 32), // passed free 3
+    S(32, 20), // passed free 4
+    S(20, 27), // passed free 5
+    S(32, 102), // passed free 6
     S(0, 0), // passed free 7
-    S(-6, -6), // isolated
-    S(-23, -24), // doubled
-    S(29, 51), // bishop pair
-    S(26, -4), // rook open file
-    S(22, 0), // rook semi-open file
-    S(18, 8), // tempo
+    S(-2, -7), // isolated
+    S(-17, -14), // doubled
+    S(29, 39), // bishop pair
+    S(29, -8), // rook open file
+    S(21, 0), // rook semi-open file
+    S(18, 9), // tempo
+    S(26, -8), // pawn shield 0
+    S(14, -8), // pawn shield 1
+    S(0, 0), // passed own king distance 0
+    S(-2, -1), // passed own king distance 1
+    S(10, -9), // passed own king distance 2
+    S(18, -16), // passed own king distance 3
+    S(-2, -17), // passed own king distance 4
+    S(-34, -13), // passed own king distance 5
+    S(-11, -15), // passed own king distance 6
+    S(0, 0), // passed own king distance 7
+    S(0, 0), // passed enemy king distance 0
+    S(-9, 7), // passed enemy king distance 1
+    S(-19, 3), // passed enemy king distance 2
+    S(-7, 15), // passed enemy king distance 3
+    S(-8, 28), // passed enemy king distance 4
+    S(-1, 31), // passed enemy king distance 5
+    S(38, 7), // passed enemy king distance 6
+    S(0, 0), // passed enemy king distance 7
+    S(0, 0), // supported pawn 0
+    S(0, 0), // supported pawn 1
+    S(13, 3), // supported pawn 2
+    S(14, -3), // supported pawn 3
+    S(22, -8), // supported pawn 4
+    S(28, -3), // supported pawn 5
+    S(279, 39), // supported pawn 6
+    S(0, 0), // supported pawn 7
+    S(0, 0), // phalanx pawn 0
+    S(5, -5), // phalanx pawn 1
+    S(4, 4), // phalanx pawn 2
+    S(14, 5), // phalanx pawn 3
+    S(19, 21), // phalanx pawn 4
+    S(191, 58), // phalanx pawn 5
+    S(186, 231), // phalanx pawn 6
+    S(0, 0), // phalanx pawn 7
 ];
