@@ -286,7 +286,7 @@ impl Evaluator {
                 let weights = self.terms;
                 let mut groups = Groups {
                     weights,
-                    sums: [S::default(); GROUP_NAMES],
+                    sums: [S::default(); GROUP_NAMES.len()],
                 };
                 terms::positional(board, turn, &mut groups);
                 let material = taper(
@@ -299,10 +299,10 @@ impl Evaluator {
                     cannot_win(board, self.tapered_before_cannot_win(board, turn, acc));
                 let mut rest = total - material - mop_up - unwinnable;
                 let mut others = Vec::new();
-                for (group, sum) in GROUPS.iter().zip(groups.sums) {
+                for (name, sum) in GROUP_NAMES.into_iter().zip(groups.sums) {
                     let value = taper(sum, phase);
                     rest -= value;
-                    others.push((group.0, value));
+                    others.push((name, value));
                 }
                 lines.push(("pst", rest));
                 lines.extend(others);
@@ -362,36 +362,46 @@ fn material<T: Into<S>>(board: &Board, value: impl Fn(usize) -> T) -> S {
     sum
 }
 
-/// The trace's groups of terms: a name and the first weight of each range of `params`.
-/// A name may come back for a later range; the trace shows each name once.
-const GROUPS: [(&str, usize); 10] = [
-    ("mobility", params::MOBILITY_KNIGHT),
-    ("king safety", params::KING_ATTACK_UNITS),
-    ("threats", params::THREAT_BY_PAWN),
-    ("passed pawns", params::PASSED),
-    ("pawn structure", params::ISOLATED),
-    ("pieces", params::BISHOP_PAIR),
-    ("tempo", params::TEMPO),
-    ("king safety", params::SHIELD),
-    ("passed pawns", params::PASSED_KING_OWN),
-    ("pawn structure", params::SUPPORTED),
+/// The trace's lines for the terms, in order.
+const GROUP_NAMES: [&str; 7] = [
+    "mobility",
+    "king safety",
+    "threats",
+    "passed pawns",
+    "pawn structure",
+    "pieces",
+    "tempo",
 ];
 
-/// How many distinct names `GROUPS` has (the first seven; the rest repeat them).
-const GROUP_NAMES: usize = 7;
+/// The ranges of `params`: the first weight of each and the trace line (index into
+/// `GROUP_NAMES`) it adds to. Terms added later extend earlier lines.
+const GROUPS: [(usize, usize); 10] = [
+    (params::MOBILITY_KNIGHT, 0),
+    (params::KING_ATTACK_UNITS, 1),
+    (params::THREAT_BY_PAWN, 2),
+    (params::PASSED, 3),
+    (params::ISOLATED, 4),
+    (params::BISHOP_PAIR, 5),
+    (params::TEMPO, 6),
+    (params::SHIELD, 1),
+    (params::PASSED_KING_OWN, 3),
+    (params::SUPPORTED, 4),
+];
 
 /// A sink that adds up each group of terms apart.
 struct Groups<'a> {
     weights: &'a [S],
-    sums: [S; GROUP_NAMES],
+    sums: [S; GROUP_NAMES.len()],
 }
 
 impl Groups<'_> {
-    /// The trace line of the weight at `index`: the first group with its range's name.
+    /// The trace line of the weight at `index`.
     fn group(index: usize) -> usize {
-        let range = GROUPS.iter().rposition(|g| g.1 <= index).unwrap_or(0);
-        let name = GROUPS[range].0;
-        GROUPS.iter().position(|g| g.0 == name).unwrap_or(range)
+        GROUPS
+            .iter()
+            .rev()
+            .find(|g| g.0 <= index)
+            .map_or(0, |g| g.1)
     }
 }
 
