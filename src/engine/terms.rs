@@ -206,7 +206,8 @@ pub fn positional<K: Sink>(board: &Board, turn: Color, sink: &mut K) {
         if attackers > 0 {
             sink.king_attack(!color, attackers, counts);
         }
-        if let Some(king) = board.king_of(color) {
+        let kings = [board.king_of(color), board.king_of(!color)];
+        if let Some(king) = kings[0] {
             let files = file_mask(king.file() as usize) | neighbour_files(king.file() as usize);
             let rank = king.rank() as usize;
             let (first, second) = match color {
@@ -223,7 +224,7 @@ pub fn positional<K: Sink>(board: &Board, turn: Color, sink: &mut K) {
         if (board.bishops() & board.by_color(color)).count() >= 2 {
             sink.add(color, params::BISHOP_PAIR, 1);
         }
-        let kings = [board.king_of(color), board.king_of(!color)];
+        let step = if color == Color::White { 8 } else { -8 };
         for sq in Bitboard(pawns[us]) {
             let file = sq.file() as usize;
             let rank = sq.rank() as usize;
@@ -240,7 +241,6 @@ pub fn positional<K: Sink>(board: &Board, turn: Color, sink: &mut K) {
                     sink.add(color, params::PASSED_FREE + relative, 1);
                 }
                 // How far each king is from the square the pawn goes to next.
-                let step = if color == Color::White { 8 } else { -8 };
                 if let Some(front) = sq.offset(step) {
                     for (king, table) in kings
                         .into_iter()
