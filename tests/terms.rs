@@ -11,12 +11,16 @@ use knightfall::engine::params;
 use knightfall::engine::terms::{self, Sink};
 use shakmaty::{Color, Position};
 
-/// Counts each feature, White's minus Black's.
+/// Counts each feature before `params::SAFE_CHECK`, White's minus Black's (the later ones
+/// have a test of their own).
 #[derive(Default)]
 struct Record(BTreeMap<String, i32>);
 
 impl Sink for Record {
     fn add(&mut self, color: Color, index: usize, count: i32) {
+        if index >= params::SAFE_CHECK {
+            return;
+        }
         *self.0.entry(params::name(index)).or_default() += terms::sign(color) * count;
         self.0.retain(|_, v| *v != 0);
     }
@@ -187,7 +191,7 @@ impl Sink for Features {
 #[test]
 fn pawn_shield_passer_distance_supported_and_phalanx_pawns_are_counted() {
     use knightfall::engine::params::{
-        PASSED_KING_OWN, PASSED_KING_THEIR, PHALANX, SHIELD, SUPPORTED,
+        BACKWARD, KING_OPEN_FILE, PASSED_KING_OWN, PASSED_KING_THEIR, PHALANX, SHIELD, SUPPORTED,
     };
     let b = common::position("6k1/5p2/6p1/pp6/3P4/2P4P/5PP1/6K1 w - - 0 1")
         .board()
@@ -217,6 +221,10 @@ fn pawn_shield_passer_distance_supported_and_phalanx_pawns_are_counted() {
         (w, PHALANX + 1, 1),
         (bl, PHALANX + 3, 1),
         (bl, PHALANX + 3, 1),
+        // d4 has left c3 behind, and b5 covers c4.
+        (w, BACKWARD, 1),
+        // Only White's h3 stands on Kg8's h-file.
+        (bl, KING_OPEN_FILE + 1, 1),
     ];
     expected.sort();
     assert_eq!(seen.0, expected);
@@ -233,4 +241,85 @@ fn pawn_shield_passer_distance_supported_and_phalanx_pawns_are_counted() {
         .collect();
     swapped.sort();
     assert_eq!(swapped, expected);
+}
+
+/// The features from `params::SAFE_CHECK` on, as (colour, name, count), sorted; the same for
+/// the position's mirror image with the colours swapped back, which must agree.
+fn king_and_piece_features(fen: &str) -> Vec<(char, String, i32)> {
+    let pos = common::position(fen);
+    let collect = |board: &shakmaty::Board, turn: Color, swap: bool| {
+        let mut seen = Features(Vec::new());
+        terms::positional(board, turn, &mut seen);
+        let mut counts: BTreeMap<(char, String), i32> = BTreeMap::new();
+        for (c, i, n) in seen.0 {
+            if i >= params::SAFE_CHECK {
+                let c = match (swap, c) {
+                    (true, 'w') => 'b',
+                    (true, _) => 'w',
+                    _ => c,
+                };
+                *counts.entry((c, params::name(i))).or_default() += n;
+            }
+        }
+        counts
+            .into_iter()
+            .map(|((c, name), n)| (c, name, n))
+            .collect::<Vec<_>>()
+    };
+    let seen = collect(pos.board(), pos.turn(), false);
+    let mut mirrored = pos.board().clone().into_swapped_colors();
+    mirrored.flip_vertical();
+    assert_eq!(
+        collect(&mirrored, !pos.turn(), true),
+        seen,
+        "mirror of {fen}"
+    );
+    seen
+}
+
+fn owned(list: &[(char, &str, i32)]) -> Vec<(char, String, i32)> {
+    let mut list: Vec<_> = list
+        .iter()
+        .map(|&(c, n, k)| (c, n.to_string(), k))
+        .collect();
+    list.sort();
+    list
+}
+
+/// Safe checks, outposts, backward pawns, rooks on the seventh, minor pieces behind pawns,
+/// open files at the king, pawn storms and pawn-push threats, worked out square by square.
+#[test]
+fn safe_checks_outposts_storms_and_push_threats_are_counted() {
+    // Nd5 is defended by c4 and no black pawn can ever chase it; Be3 stands behind e4, Rb7 on
+    // the seventh; g3-g4 would attack Nf5; Kg8 has the f-file half open (White's f2 only);
+    // Ra8 could check from a1, which nothing of White's covers (Nd5's checks from e7 and f6
+    // are covered by Nf5 and g7, Rb7's from b8 and g7 by Ra8 and the king).
+    assert_eq!(
+        king_and_piece_features("r5k1/1R4pp/8/3N1n2/2P1P3/4B1P1/5P1P/6K1 w - - 0 1"),
+        owned(&[
+            ('w', "outpost knight", 1),
+            ('w', "minor behind pawn", 1),
+            ('w', "rook on seventh", 1),
+            ('w', "pawn push threat", 1),
+            ('b', "king open file semi-open", 1),
+            ('b', "safe check rook", 1),
+        ])
+    );
+    // Kh8 faces g6 (two ranks up) and h7 (one), both files without a black pawn; Ng5 checks
+    // safely from f7, Qc3 from c8, and Ng5 has g6 in front of it. e3 is backward: d4 has gone
+    // on and d5 covers e4. Kc1's b- and c-files are empty. f7-f6 would attack Ng5 safely.
+    assert_eq!(
+        king_and_piece_features("7k/5p1P/6P1/3p2N1/3P4/2Q1P3/8/2K5 w - - 0 1"),
+        owned(&[
+            ('w', "safe check knight", 1),
+            ('w', "safe check queen", 1),
+            ('w', "minor behind pawn", 1),
+            ('w', "backward pawn", 1),
+            ('w', "king open file open", 2),
+            ('b', "king open file semi-open", 2),
+            ('b', "pawn storm 1", 1),
+            ('b', "pawn storm 2", 1),
+            ('b', "pawn push threat", 1),
+        ])
+    );
 }

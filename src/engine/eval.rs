@@ -375,7 +375,7 @@ const GROUP_NAMES: [&str; 7] = [
 
 /// The ranges of `params`: the first weight of each and the trace line (index into
 /// `GROUP_NAMES`) it adds to. Terms added later extend earlier lines.
-const GROUPS: [(usize, usize); 10] = [
+const GROUPS: [(usize, usize); 16] = [
     (params::MOBILITY_KNIGHT, 0),
     (params::KING_ATTACK_UNITS, 1),
     (params::THREAT_BY_PAWN, 2),
@@ -386,6 +386,12 @@ const GROUPS: [(usize, usize); 10] = [
     (params::SHIELD, 1),
     (params::PASSED_KING_OWN, 3),
     (params::SUPPORTED, 4),
+    (params::SAFE_CHECK, 1),
+    (params::OUTPOST, 5),
+    (params::BACKWARD, 4),
+    (params::ROOK_SEVENTH, 5),
+    (params::KING_OPEN_FILE, 1),
+    (params::PUSH_THREAT, 2),
 ];
 
 /// A sink that adds up each group of terms apart.

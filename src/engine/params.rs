@@ -110,13 +110,33 @@ pub const PASSED_KING_THEIR: usize = PASSED_KING_OWN + 8;
 pub const SUPPORTED: usize = PASSED_KING_THEIR + 8;
 /// A pawn with a friendly pawn beside it on the same rank, by its rank.
 pub const PHALANX: usize = SUPPORTED + 8;
+/// Squares from which a knight, bishop, rook or queen could give check that the enemy does
+/// not attack and the piece reaches.
+pub const SAFE_CHECK: usize = PHALANX + 8;
+/// A knight or bishop on the 4th to 6th rank, defended by a pawn, that no enemy pawn can
+/// ever attack.
+pub const OUTPOST: usize = SAFE_CHECK + 4;
+/// A pawn that no neighbouring pawn can defend any more and whose next square an enemy pawn
+/// attacks.
+pub const BACKWARD: usize = OUTPOST + 2;
+/// A rook on the seventh rank.
+pub const ROOK_SEVENTH: usize = BACKWARD + 1;
+/// A knight or bishop with a pawn straight in front of it.
+pub const MINOR_BEHIND_PAWN: usize = ROOK_SEVENTH + 1;
+/// Files at the king (its own and the neighbours) without any pawn, then without an own pawn
+/// but with an enemy one.
+pub const KING_OPEN_FILE: usize = MINOR_BEHIND_PAWN + 1;
+/// Enemy pawns storming the king: on its files, one, two and three ranks in front of it.
+pub const STORM: usize = KING_OPEN_FILE + 2;
+/// Enemy pieces a safe pawn push would attack.
+pub const PUSH_THREAT: usize = STORM + 3;
 /// How many weights there are.
-pub const COUNT: usize = PHALANX + 8;
+pub const COUNT: usize = PUSH_THREAT + 1;
 
 /// The name of the weight at `index`, for the tuner's report.
 pub fn name(index: usize) -> String {
     const ROLES: [&str; 6] = ["pawn", "knight", "bishop", "rook", "queen", "king"];
-    let groups: [(usize, &str); 25] = [
+    let groups: [(usize, &str); 33] = [
         (MATERIAL, "material"),
         (PST, "pst"),
         (MOBILITY_KNIGHT, "mobility knight"),
@@ -141,6 +161,14 @@ pub fn name(index: usize) -> String {
         (PASSED_KING_THEIR, "passed enemy king distance"),
         (SUPPORTED, "supported pawn"),
         (PHALANX, "phalanx pawn"),
+        (SAFE_CHECK, "safe check"),
+        (OUTPOST, "outpost"),
+        (BACKWARD, "backward pawn"),
+        (ROOK_SEVENTH, "rook on seventh"),
+        (MINOR_BEHIND_PAWN, "minor behind pawn"),
+        (KING_OPEN_FILE, "king open file"),
+        (STORM, "pawn storm"),
+        (PUSH_THREAT, "pawn push threat"),
         (COUNT, ""),
     ];
     let (start, group) = groups
@@ -159,8 +187,11 @@ pub fn name(index: usize) -> String {
             let file = (b'a' + (sq % 8) as u8) as char;
             format!("{group} {} {file}{}", ROLES[offset / 64], sq / 8 + 1)
         }
-        KING_ATTACK_UNITS => format!("{group} {}", ROLES[offset + 1]),
-        ISOLATED | DOUBLED | BISHOP_PAIR | ROOK_OPEN | ROOK_SEMI_OPEN | TEMPO => group.to_string(),
+        KING_ATTACK_UNITS | SAFE_CHECK | OUTPOST => format!("{group} {}", ROLES[offset + 1]),
+        ISOLATED | DOUBLED | BISHOP_PAIR | ROOK_OPEN | ROOK_SEMI_OPEN | TEMPO | BACKWARD
+        | ROOK_SEVENTH | MINOR_BEHIND_PAWN | PUSH_THREAT => group.to_string(),
+        KING_OPEN_FILE => format!("{group} {}", ["open", "semi-open"][offset.min(1)]),
+        STORM => format!("{group} {}", offset + 1),
         _ => format!("{group} {offset}"),
     }
 }
@@ -218,5 +249,19 @@ pub fn start() -> Vec<S> {
         p[SUPPORTED + rank] = S(5 + r, 5 + r);
         p[PHALANX + rank] = S(3 + r, 3 + r);
     }
+    for (i, check) in [10, 6, 10, 8].into_iter().enumerate() {
+        p[SAFE_CHECK + i] = S(check, 2);
+    }
+    p[OUTPOST] = S(20, 10);
+    p[OUTPOST + 1] = S(10, 5);
+    p[BACKWARD] = S(-8, -10);
+    p[ROOK_SEVENTH] = S(10, 20);
+    p[MINOR_BEHIND_PAWN] = S(8, 0);
+    p[KING_OPEN_FILE] = S(-15, 0);
+    p[KING_OPEN_FILE + 1] = S(-8, 0);
+    for (i, storm) in [-10, -6, -3].into_iter().enumerate() {
+        p[STORM + i] = S(storm, 0);
+    }
+    p[PUSH_THREAT] = S(15, 10);
     p
 }

@@ -1,8 +1,9 @@
 //! The tapered evaluation's terms beyond material and tables, from shakmaty's bitboards:
-//! mobility, king-zone safety as the source notebooks build it and the king's pawn shield,
-//! attacked and hanging pieces, pawn structure (passed pawns and the kings' distance to them,
-//! isolated, doubled, supported and side-by-side pawns), the bishop pair, rooks on open files
-//! and a tempo bonus.
+//! mobility, king-zone safety as the source notebooks build it, safe checks, the king's pawn
+//! shield, open files and pawn storms at the king, attacked and hanging pieces and pawn-push
+//! threats, pawn structure (passed pawns and the kings' distance to them, isolated, doubled,
+//! backward, supported and side-by-side pawns), outposts, minor pieces behind pawns, the
+//! bishop pair, rooks on open files and on the seventh, and a tempo bonus.
 //!
 //! The terms report to a [`Sink`]: the engine's adds up the weights, the tuner's records how
 //! often each weight was used, so that both see exactly the same features.
@@ -100,6 +101,15 @@ fn ranks_ahead(color: Color, rank: usize) -> u64 {
     }
 }
 
+/// `sq`'s rank as `color` sees it (0 = its own back rank).
+#[inline]
+fn relative_rank(color: Color, sq: Square) -> usize {
+    match color {
+        Color::White => sq.rank() as usize,
+        Color::Black => 7 - sq.rank() as usize,
+    }
+}
+
 /// The squares left and right of the squares in `bits`, on the same rank.
 #[inline]
 fn beside(bits: u64) -> u64 {
@@ -157,12 +167,16 @@ pub fn positional<K: Sink>(board: &Board, turn: Color, sink: &mut K) {
     let zones = colors.map(|c| board.king_of(c).map_or(0, |k| king_zone(c, k)));
     let mut attacked = [0u64; 2];
     let mut by_minor = [0u64; 2];
+    // What each side's knights, bishops, rooks and queens reach, for the safe checks.
+    let mut reach_by = [[0u64; 4]; 2];
+    let all_pawns = pawns[0] | pawns[1];
 
     for color in colors {
         let us = index(color);
         let them = 1 - us;
         let own = board.by_color(color).0;
         let area = !own & !pawn_attacked[them];
+        let step = if color == Color::White { 8 } else { -8 };
         attacked[us] = pawn_attacked[us]
             | board
                 .king_of(color)
@@ -185,8 +199,30 @@ pub fn positional<K: Sink>(board: &Board, turn: Color, sink: &mut K) {
                 }
                 .0;
                 attacked[us] |= reach;
+                reach_by[us][slot] |= reach;
+                let bit = 1u64 << sq as usize;
+                let relative = relative_rank(color, sq);
                 if slot < 2 {
                     by_minor[us] |= reach;
+                    let file = sq.file() as usize;
+                    if (3..=5).contains(&relative)
+                        && pawn_attacked[us] & bit != 0
+                        && neighbour_files(file)
+                            & ranks_ahead(color, sq.rank() as usize)
+                            & pawns[them]
+                            == 0
+                    {
+                        sink.add(color, params::OUTPOST + slot, 1);
+                    }
+                    if sq
+                        .offset(step)
+                        .is_some_and(|front| all_pawns & (1u64 << front as usize) != 0)
+                    {
+                        sink.add(color, params::MINOR_BEHIND_PAWN, 1);
+                    }
+                }
+                if role == Role::Rook && relative == 6 {
+                    sink.add(color, params::ROOK_SEVENTH, 1);
                 }
                 sink.add(color, table + (reach & area).count_ones() as usize, 1);
                 if reach & zones[them] != 0 {
@@ -220,11 +256,26 @@ pub fn positional<K: Sink>(board: &Board, turn: Color, sink: &mut K) {
                     sink.add(color, params::SHIELD + i, shield.count_ones() as i32);
                 }
             }
+            let file = king.file() as usize;
+            for f in file.saturating_sub(1)..=(file + 1).min(7) {
+                let on_file = file_mask(f);
+                if on_file & all_pawns == 0 {
+                    sink.add(color, params::KING_OPEN_FILE, 1);
+                } else if on_file & pawns[us] == 0 {
+                    sink.add(color, params::KING_OPEN_FILE + 1, 1);
+                }
+            }
+            let king_rank = relative_rank(color, king);
+            for sq in Bitboard(files & ranks_ahead(color, rank) & pawns[them]) {
+                let distance = relative_rank(color, sq) - king_rank;
+                if distance <= 3 {
+                    sink.add(color, params::STORM + distance - 1, 1);
+                }
+            }
         }
         if (board.bishops() & board.by_color(color)).count() >= 2 {
             sink.add(color, params::BISHOP_PAIR, 1);
         }
-        let step = if color == Color::White { 8 } else { -8 };
         for sq in Bitboard(pawns[us]) {
             let file = sq.file() as usize;
             let rank = sq.rank() as usize;
@@ -258,8 +309,16 @@ pub fn positional<K: Sink>(board: &Board, turn: Color, sink: &mut K) {
             if beside(bit) & pawns[us] != 0 {
                 sink.add(color, params::PHALANX + relative, 1);
             }
-            if neighbour_files(file) & pawns[us] == 0 {
+            let neighbours = neighbour_files(file) & pawns[us];
+            if neighbours == 0 {
                 sink.add(color, params::ISOLATED, 1);
+            } else if neighbours & !ahead == 0
+                && sq
+                    .offset(step)
+                    .is_some_and(|stop| pawn_attacked[them] & (1u64 << stop as usize) != 0)
+            {
+                // Every neighbour has gone past it, and it cannot step up beside them.
+                sink.add(color, params::BACKWARD, 1);
             }
             if file_mask(file) & ahead & pawns[us] != 0 {
                 sink.add(color, params::DOUBLED, 1);
@@ -271,6 +330,30 @@ pub fn positional<K: Sink>(board: &Board, turn: Color, sink: &mut K) {
     for color in colors {
         let us = index(color);
         let them = 1 - us;
+        let own = board.by_color(color).0;
+        let safe = !attacked[them] & !own;
+        if let Some(king) = board.king_of(!color) {
+            let diagonal = attacks::bishop_attacks(king, occupied).0;
+            let straight = attacks::rook_attacks(king, occupied).0;
+            let lines = [
+                attacks::knight_attacks(king).0,
+                diagonal,
+                straight,
+                diagonal | straight,
+            ];
+            for (slot, line) in lines.into_iter().enumerate() {
+                let checks = line & reach_by[us][slot] & safe;
+                sink.add(color, params::SAFE_CHECK + slot, checks.count_ones() as i32);
+            }
+        }
+        let pushes = match color {
+            Color::White => pawns[us] << 8,
+            Color::Black => pawns[us] >> 8,
+        } & !occupied.0
+            & (!attacked[them] | attacked[us]);
+        let targets = board.by_color(!color).0 & !board.pawns().0;
+        let push_threats = pawn_attacks(color, pushes) & targets;
+        sink.add(color, params::PUSH_THREAT, push_threats.count_ones() as i32);
         for role in [
             Role::Pawn,
             Role::Knight,

@@ -554,4 +554,19 @@ pub static WEIGHTS: [S; COUNT] = [
     S(191, 58), // phalanx pawn 5
     S(186, 231), // phalanx pawn 6
     S(0, 0), // phalanx pawn 7
+    S(0, 0), // safe check knight
+    S(0, 0), // safe check bishop
+    S(0, 0), // safe check rook
+    S(0, 0), // safe check queen
+    S(0, 0), // outpost knight
+    S(0, 0), // outpost bishop
+    S(0, 0), // backward pawn
+    S(0, 0), // rook on seventh
+    S(0, 0), // minor behind pawn
+    S(0, 0), // king open file open
+    S(0, 0), // king open file semi-open
+    S(0, 0), // pawn storm 1
+    S(0, 0), // pawn storm 2
+    S(0, 0), // pawn storm 3
+    S(0, 0), // pawn push threat
 ];
