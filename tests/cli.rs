@@ -146,14 +146,16 @@ fn hash_sizes_are_checked() {
 fn eval_trace_terms_add_up_to_the_evaluation() {
     // KQ v K at phase 4 of 24: the queen's value; the tables; a queen on h1 reaching 16 squares
     // (g1, f1, h2-h8, g2-a8); one attacker of the king zone d2-f5, which the notebooks' weight
-    // counts as nothing; White's tempo; and the mop-up term driving the king (10 * 0 from the
-    // centre + 4 * (14 - 4) between the kings + 200).
+    // counts as nothing, and three safe queen checks (h2, h5, h8; e4 and d5 are covered by the
+    // king); White's tempo; and the mop-up term driving the king (10 * 0 from the centre +
+    // 4 * (14 - 4) between the kings + 200). Both kings stand on three open files: no difference.
     let (ok, out, _) = knightfall(&["eval", "--trace", "8/8/8/4k3/8/8/8/4K2Q w - - 0 1"]);
     assert!(ok);
     let taper = |s: params::S| (s.0 * 4 + s.1 * 20) / 24;
     let material = taper(weight(params::MATERIAL + 4));
     let mobility = taper(weight(params::MOBILITY_QUEEN + 16));
     let tempo = taper(weight(params::TEMPO));
+    let king_safety = taper(weight(params::SAFE_CHECK + 3) * 3);
     // The tables' part, from White's view: the queen on h1 and the king on e1 as White sees
     // them, less the Black king on e5 as Black sees it (e4). The evaluation tapers the sum of
     // everything once; the tables' line takes up the rounding.
@@ -163,9 +165,10 @@ fn eval_trace_terms_add_up_to_the_evaluation() {
         weight(params::MATERIAL + 4)
             + tables
             + weight(params::MOBILITY_QUEEN + 16)
+            + weight(params::SAFE_CHECK + 3) * 3
             + weight(params::TEMPO),
     ) + 240;
-    let pst = total - material - mobility - tempo - 240;
+    let pst = total - material - mobility - king_safety - tempo - 240;
     assert!((pst - taper(tables)).abs() <= 2, "{pst} {}", taper(tables));
     let lines: Vec<String> = out.lines().map(String::from).collect();
     assert_eq!(
@@ -175,7 +178,7 @@ fn eval_trace_terms_add_up_to_the_evaluation() {
             format!("material: {material}"),
             format!("pst: {pst}"),
             format!("mobility: {mobility}"),
-            "king safety: 0".to_string(),
+            format!("king safety: {king_safety}"),
             "threats: 0".to_string(),
             "passed pawns: 0".to_string(),
             "pawn structure: 0".to_string(),

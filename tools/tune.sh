@@ -11,7 +11,10 @@
 # from games of round 1's weights, fitted on both rounds' data from round 1's weights; round 3
 # (`tools/tune.sh 3 4000`) from games of round 2's weights, after the pawn shield, the kings'
 # distance to passed pawns and supported and side-by-side pawns joined the terms (at zero),
-# fitted on all three rounds' data from round 2's weights. Games that the random opening plies
+# fitted on all three rounds' data from round 2's weights; round 4 (`tools/tune.sh 4 4000`) the
+# same way, after safe checks, outposts, backward pawns, rooks on the seventh, minor pieces behind
+# pawns, open files and pawn storms at the king and pawn-push threats joined the terms (at zero),
+# fitted on all four rounds' data from round 3's weights. Games that the random opening plies
 # leave lopsided are dropped, so a round keeps about three in four of the games asked for. The
 # piece-square tables stay PeSTO's (`--freeze-tables`): fitting them too overfitted this much
 # data (see CHANGELOG.md).
