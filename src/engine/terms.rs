@@ -280,11 +280,7 @@ pub fn positional<K: Sink>(board: &Board, turn: Color, sink: &mut K) {
             let file = sq.file() as usize;
             let rank = sq.rank() as usize;
             let ahead = ranks_ahead(color, rank);
-            let relative = if color == Color::White {
-                rank
-            } else {
-                7 - rank
-            };
+            let relative = relative_rank(color, sq);
             let bit = 1u64 << sq as usize;
             if (file_mask(file) | neighbour_files(file)) & ahead & pawns[them] == 0 {
                 sink.add(color, params::PASSED + relative, 1);
