@@ -174,12 +174,13 @@ fn king_zone_rooks_and_bishops() {
     );
 }
 
-/// Records the features the terms report at or after `params::SHIELD`.
+/// Records the features the terms report from `params::SHIELD` up to the round-5 terms
+/// (`params::BISHOP_PAWNS` on), which have a test of their own.
 struct Features(Vec<(char, usize, i32)>);
 
 impl Sink for Features {
     fn add(&mut self, color: Color, index: usize, count: i32) {
-        if index >= knightfall::engine::params::SHIELD && count != 0 {
+        if (params::SHIELD..params::BISHOP_PAWNS).contains(&index) && count != 0 {
             self.0.push((color.char(), index, count));
         }
     }
@@ -243,16 +244,22 @@ fn pawn_shield_passer_distance_supported_and_phalanx_pawns_are_counted() {
     assert_eq!(swapped, expected);
 }
 
-/// The features from `params::SAFE_CHECK` on, as (colour, name, count), sorted; the same for
-/// the position's mirror image with the colours swapped back, which must agree.
+/// The features from `params::SAFE_CHECK` up to `params::BISHOP_PAWNS`, as (colour, name,
+/// count), sorted; the same for the position's mirror image with the colours swapped back,
+/// which must agree.
 fn king_and_piece_features(fen: &str) -> Vec<(char, String, i32)> {
+    features_in(fen, params::SAFE_CHECK..params::BISHOP_PAWNS)
+}
+
+/// The features whose index lies in `range`, as `king_and_piece_features` reports them.
+fn features_in(fen: &str, range: std::ops::Range<usize>) -> Vec<(char, String, i32)> {
     let pos = common::position(fen);
     let collect = |board: &shakmaty::Board, turn: Color, swap: bool| {
-        let mut seen = Features(Vec::new());
+        let mut seen = All(Vec::new());
         terms::positional(board, turn, &mut seen);
         let mut counts: BTreeMap<(char, String), i32> = BTreeMap::new();
         for (c, i, n) in seen.0 {
-            if i >= params::SAFE_CHECK {
+            if range.contains(&i) {
                 let c = match (swap, c) {
                     (true, 'w') => 'b',
                     (true, _) => 'w',
@@ -275,6 +282,18 @@ fn king_and_piece_features(fen: &str) -> Vec<(char, String, i32)> {
         "mirror of {fen}"
     );
     seen
+}
+
+/// Records every feature the terms report.
+struct All(Vec<(char, usize, i32)>);
+
+impl Sink for All {
+    fn add(&mut self, color: Color, index: usize, count: i32) {
+        if count != 0 {
+            self.0.push((color.char(), index, count));
+        }
+    }
+    fn king_attack(&mut self, _: Color, _: usize, _: [i32; 4]) {}
 }
 
 fn owned(list: &[(char, &str, i32)]) -> Vec<(char, String, i32)> {
@@ -320,6 +339,68 @@ fn safe_checks_outposts_storms_and_push_threats_are_counted() {
             ('b', "pawn storm 1", 1),
             ('b', "pawn storm 2", 1),
             ('b', "pawn push threat", 1),
+        ])
+    );
+}
+
+/// Bishop pawns, rooks behind passed pawns, blocked passed pawns, blocked storms, weak
+/// squares at the king, pins, space and rooks on queens, worked out square by square (the
+/// mirror image must agree, see `features_in`).
+#[test]
+fn bishop_pawns_pins_weak_king_squares_and_space_are_counted() {
+    let later = |fen| features_in(fen, params::BISHOP_PAWNS..params::COUNT);
+    // Be3 shares the dark squares with g3, f2 and h2. At Kg8 Black's f7 (Rb7), g5 (Be3) and
+    // f5 (e4) are attacked and covered by no pawn or piece but the king (g7 and f6 are).
+    // White's space: c2 d2 e2 c3 d3 e3 f3 d4 f4 (9; c4 e4 f2 are pawns), c2 c3 e2 e3 behind
+    // c4 and e4; Black's: the c-f squares of ranks 5-7 but d5 and f5, which White's pawns hit.
+    assert_eq!(
+        later("r5k1/1R4pp/8/3N1n2/2P1P3/4B1P1/5P1P/6K1 w - - 0 1"),
+        owned(&[
+            ('w', "bishop pawns", 3),
+            ('w', "space safe", 9),
+            ('w', "space behind pawn", 4),
+            ('b', "king zone weak", 3),
+            ('b', "space safe", 10),
+        ])
+    );
+    // h7 is passed and Kh8 stands in its way. d5 hits c4 at Kc1 (only the queen covers it);
+    // at Kh8 g8 and h7 are White's and nothing but the king holds them. Space: White's c4 and
+    // e4 are hit by d5, d2 d3 e2 lie behind d4 and e3; Black's c5 and e5 are hit by d4, d6
+    // and d7 lie behind d5.
+    assert_eq!(
+        later("7k/5p1P/6P1/3p2N1/3P4/2Q1P3/8/2K5 w - - 0 1"),
+        owned(&[
+            ('w', "passed blocked 6", 1),
+            ('w', "king zone weak", 1),
+            ('w', "space safe", 8),
+            ('w', "space behind pawn", 3),
+            ('b', "king zone weak", 2),
+            ('b', "space safe", 8),
+            ('b', "space behind pawn", 2),
+        ])
+    );
+    // d6 is passed, blocked by Bd7, with Rd1 behind it; b4 is passed with White's Rb8 behind
+    // it. g4 storms Kg1 three ranks up but g3 stops it. Re1 pins Be7 and Rb8 pins Qc8 (and
+    // attacks it). Bd7 shares the light squares with g4, Be7 the dark ones with b4. Weak at
+    // Kg1: f3, h3 (g4 hits them) and g4 (Bd7); at Ke8: e7 (d6, Re1), e5 (Re1) and d5 (Rd1),
+    // while Bd7 holds e6 and Be7 d6. Space: White's c3 and f3 are hit by b4 and g4, d3 and d4
+    // lie behind d6; Black's c7 and e7 are hit by d6.
+    assert_eq!(
+        later("1Rq1k3/3bb3/3P4/8/1p4p1/6P1/5P1P/3RR1K1 w - - 0 1"),
+        owned(&[
+            ('w', "passed blocked 5", 1),
+            ('w', "rook behind passer own", 1),
+            ('w', "pawn storm blocked 3", 1),
+            ('w', "king zone weak", 3),
+            ('w', "rook on queen", 1),
+            ('w', "space safe", 9),
+            ('w', "space behind pawn", 2),
+            ('b', "bishop pawns", 2),
+            ('b', "rook behind passer enemy", 1),
+            ('b', "king zone weak", 3),
+            ('b', "pinned bishop", 1),
+            ('b', "pinned queen", 1),
+            ('b', "space safe", 10),
         ])
     );
 }

@@ -375,7 +375,7 @@ const GROUP_NAMES: [&str; 7] = [
 
 /// The ranges of `params`: the first weight of each and the trace line (index into
 /// `GROUP_NAMES`) it adds to. Terms added later extend earlier lines.
-const GROUPS: [(usize, usize); 16] = [
+const GROUPS: [(usize, usize); 22] = [
     (params::MOBILITY_KNIGHT, 0),
     (params::KING_ATTACK_UNITS, 1),
     (params::THREAT_BY_PAWN, 2),
@@ -392,6 +392,12 @@ const GROUPS: [(usize, usize); 16] = [
     (params::ROOK_SEVENTH, 5),
     (params::KING_OPEN_FILE, 1),
     (params::PUSH_THREAT, 2),
+    (params::BISHOP_PAWNS, 5),
+    (params::ROOK_BEHIND_PASSER, 3),
+    (params::STORM_BLOCKED, 1),
+    (params::PINNED, 2),
+    (params::SPACE, 0),
+    (params::ROOK_ON_QUEEN, 2),
 ];
 
 /// A sink that adds up each group of terms apart.

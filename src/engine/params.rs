@@ -130,13 +130,31 @@ pub const KING_OPEN_FILE: usize = MINOR_BEHIND_PAWN + 1;
 pub const STORM: usize = KING_OPEN_FILE + 2;
 /// Enemy pieces a safe pawn push would attack.
 pub const PUSH_THREAT: usize = STORM + 3;
+/// Each bishop's own pawns on squares of its colour.
+pub const BISHOP_PAWNS: usize = PUSH_THREAT + 1;
+/// A rook behind a passed pawn on its file: the pawn's own side's, then the enemy's.
+pub const ROOK_BEHIND_PASSER: usize = BISHOP_PAWNS + 1;
+/// A passed pawn with an enemy piece on the square in front of it, by the pawn's rank.
+pub const PASSED_BLOCKED: usize = ROOK_BEHIND_PASSER + 2;
+/// Storming enemy pawns (as `STORM`) that an own pawn stops, one, two and three ranks in
+/// front of the king.
+pub const STORM_BLOCKED: usize = PASSED_BLOCKED + 8;
+/// Squares of the king zone the enemy attacks and only the king or queen defends.
+pub const KING_ZONE_WEAK: usize = STORM_BLOCKED + 3;
+/// Own pawns, knights, bishops, rooks and queens pinned to the king.
+pub const PINNED: usize = KING_ZONE_WEAK + 1;
+/// Space: squares of the c to f files on the 2nd to 4th rank that no enemy pawn attacks and
+/// no own pawn stands on, then those of them behind an own pawn.
+pub const SPACE: usize = PINNED + 5;
+/// An enemy queen a rook attacks.
+pub const ROOK_ON_QUEEN: usize = SPACE + 2;
 /// How many weights there are.
-pub const COUNT: usize = PUSH_THREAT + 1;
+pub const COUNT: usize = ROOK_ON_QUEEN + 1;
 
 /// The name of the weight at `index`, for the tuner's report.
 pub fn name(index: usize) -> String {
     const ROLES: [&str; 6] = ["pawn", "knight", "bishop", "rook", "queen", "king"];
-    let groups: [(usize, &str); 33] = [
+    let groups: [(usize, &str); 41] = [
         (MATERIAL, "material"),
         (PST, "pst"),
         (MOBILITY_KNIGHT, "mobility knight"),
@@ -169,6 +187,14 @@ pub fn name(index: usize) -> String {
         (KING_OPEN_FILE, "king open file"),
         (STORM, "pawn storm"),
         (PUSH_THREAT, "pawn push threat"),
+        (BISHOP_PAWNS, "bishop pawns"),
+        (ROOK_BEHIND_PASSER, "rook behind passer"),
+        (PASSED_BLOCKED, "passed blocked"),
+        (STORM_BLOCKED, "pawn storm blocked"),
+        (KING_ZONE_WEAK, "king zone weak"),
+        (PINNED, "pinned"),
+        (SPACE, "space"),
+        (ROOK_ON_QUEEN, "rook on queen"),
         (COUNT, ""),
     ];
     let (start, group) = groups
@@ -179,7 +205,7 @@ pub fn name(index: usize) -> String {
         .unwrap_or((0, "?"));
     let offset = index - start;
     match start {
-        MATERIAL | THREAT_BY_PAWN | THREAT_BY_MINOR | HANGING => {
+        MATERIAL | THREAT_BY_PAWN | THREAT_BY_MINOR | HANGING | PINNED => {
             format!("{group} {}", ROLES[offset.min(5)])
         }
         PST => {
@@ -189,9 +215,12 @@ pub fn name(index: usize) -> String {
         }
         KING_ATTACK_UNITS | SAFE_CHECK | OUTPOST => format!("{group} {}", ROLES[offset + 1]),
         ISOLATED | DOUBLED | BISHOP_PAIR | ROOK_OPEN | ROOK_SEMI_OPEN | TEMPO | BACKWARD
-        | ROOK_SEVENTH | MINOR_BEHIND_PAWN | PUSH_THREAT => group.to_string(),
+        | ROOK_SEVENTH | MINOR_BEHIND_PAWN | PUSH_THREAT | BISHOP_PAWNS | KING_ZONE_WEAK
+        | ROOK_ON_QUEEN => group.to_string(),
+        ROOK_BEHIND_PASSER => format!("{group} {}", ["own", "enemy"][offset.min(1)]),
+        SPACE => format!("{group} {}", ["safe", "behind pawn"][offset.min(1)]),
         KING_OPEN_FILE => format!("{group} {}", ["open", "semi-open"][offset.min(1)]),
-        STORM => format!("{group} {}", offset + 1),
+        STORM | STORM_BLOCKED => format!("{group} {}", offset + 1),
         _ => format!("{group} {offset}"),
     }
 }
@@ -263,5 +292,17 @@ pub fn start() -> Vec<S> {
         p[STORM + i] = S(storm, 0);
     }
     p[PUSH_THREAT] = S(15, 10);
+    p[BISHOP_PAWNS] = S(-2, -4);
+    p[ROOK_BEHIND_PASSER] = S(5, 15);
+    p[ROOK_BEHIND_PASSER + 1] = S(-5, -15);
+    for rank in 1..7 {
+        p[PASSED_BLOCKED + rank] = S(0, -3 * rank as i32);
+    }
+    p[KING_ZONE_WEAK] = S(-5, 0);
+    for role in 1..5 {
+        p[PINNED + role] = S(-10, -10);
+    }
+    p[SPACE] = S(2, 0);
+    p[ROOK_ON_QUEEN] = S(20, 15);
     p
 }

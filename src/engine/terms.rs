@@ -221,6 +221,15 @@ pub fn positional<K: Sink>(board: &Board, turn: Color, sink: &mut K) {
                         sink.add(color, params::MINOR_BEHIND_PAWN, 1);
                     }
                 }
+                if role == Role::Bishop {
+                    let colour = if sq.is_dark() {
+                        Bitboard::DARK_SQUARES
+                    } else {
+                        Bitboard::LIGHT_SQUARES
+                    };
+                    let blocking = (colour.0 & pawns[us]).count_ones() as i32;
+                    sink.add(color, params::BISHOP_PAWNS, blocking);
+                }
                 if role == Role::Rook && relative == 6 {
                     sink.add(color, params::ROOK_SEVENTH, 1);
                 }
@@ -270,6 +279,13 @@ pub fn positional<K: Sink>(board: &Board, turn: Color, sink: &mut K) {
                 let distance = relative_rank(color, sq) - king_rank;
                 if distance <= 3 {
                     sink.add(color, params::STORM + distance - 1, 1);
+                    // The storming pawn moves towards the king: an own pawn there stops it.
+                    if sq
+                        .offset(-step)
+                        .is_some_and(|front| pawns[us] & (1u64 << front as usize) != 0)
+                    {
+                        sink.add(color, params::STORM_BLOCKED + distance - 1, 1);
+                    }
                 }
             }
         }
@@ -286,6 +302,22 @@ pub fn positional<K: Sink>(board: &Board, turn: Color, sink: &mut K) {
                 sink.add(color, params::PASSED + relative, 1);
                 if file_mask(file) & ahead & occupied.0 == 0 {
                     sink.add(color, params::PASSED_FREE + relative, 1);
+                }
+                if sq
+                    .offset(step)
+                    .is_some_and(|front| board.by_color(!color).0 & (1u64 << front as usize) != 0)
+                {
+                    sink.add(color, params::PASSED_BLOCKED + relative, 1);
+                }
+                let behind = attacks::rook_attacks(sq, occupied).0
+                    & file_mask(file)
+                    & ranks_ahead(!color, rank)
+                    & board.rooks().0;
+                for (i, side) in [color, !color].into_iter().enumerate() {
+                    let rooks = behind & board.by_color(side).0;
+                    if rooks != 0 {
+                        sink.add(color, params::ROOK_BEHIND_PASSER + i, 1);
+                    }
                 }
                 // How far each king is from the square the pawn goes to next.
                 if let Some(front) = sq.offset(step) {
@@ -342,6 +374,49 @@ pub fn positional<K: Sink>(board: &Board, turn: Color, sink: &mut K) {
                 sink.add(color, params::SAFE_CHECK + slot, checks.count_ones() as i32);
             }
         }
+        if let Some(king) = board.king_of(color) {
+            let defended = pawn_attacked[us] | reach_by[us][0] | reach_by[us][1] | reach_by[us][2];
+            let weak = zones[us] & attacked[them] & !defended;
+            sink.add(color, params::KING_ZONE_WEAK, weak.count_ones() as i32);
+            let enemy = board.by_color(!color);
+            let snipers = (attacks::rook_attacks(king, Bitboard::EMPTY)
+                & (board.rooks() | board.queens())
+                & enemy)
+                | (attacks::bishop_attacks(king, Bitboard::EMPTY)
+                    & (board.bishops() | board.queens())
+                    & enemy);
+            for sniper in snipers {
+                let between = attacks::between(king, sniper) & occupied;
+                if between.count() == 1
+                    && (between & board.by_color(color)).any()
+                    && let Some(role) = between.first().and_then(|sq| board.role_at(sq))
+                {
+                    sink.add(color, params::PINNED + role as usize - 1, 1);
+                }
+            }
+        }
+        // The c to f files on the 2nd to 4th rank, and what lies up to three ranks behind
+        // an own pawn.
+        let (centre, behind) = match color {
+            Color::White => (
+                0x0000_0000_3C3C_3C00u64,
+                (pawns[us] >> 8) | (pawns[us] >> 16) | (pawns[us] >> 24),
+            ),
+            Color::Black => (
+                0x003C_3C3C_0000_0000u64,
+                (pawns[us] << 8) | (pawns[us] << 16) | (pawns[us] << 24),
+            ),
+        };
+        let space = centre & !pawns[us] & !pawn_attacked[them];
+        sink.add(color, params::SPACE, space.count_ones() as i32);
+        sink.add(
+            color,
+            params::SPACE + 1,
+            (space & behind).count_ones() as i32,
+        );
+        let queens = (board.queens() & board.by_color(!color)).0;
+        let rook_on_queen = (reach_by[us][2] & queens).count_ones() as i32;
+        sink.add(color, params::ROOK_ON_QUEEN, rook_on_queen);
         let pushes = match color {
             Color::White => pawns[us] << 8,
             Color::Black => pawns[us] >> 8,

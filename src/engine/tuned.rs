@@ -569,4 +569,27 @@ pub static WEIGHTS: [S; COUNT] = [
     S(3, -2), // pawn storm 2
     S(6, -6), // pawn storm 3
     S(13, 11), // pawn push threat
+    S(0, 0), // bishop pawns
+    S(0, 0), // rook behind passer own
+    S(0, 0), // rook behind passer enemy
+    S(0, 0), // passed blocked 0
+    S(0, 0), // passed blocked 1
+    S(0, 0), // passed blocked 2
+    S(0, 0), // passed blocked 3
+    S(0, 0), // passed blocked 4
+    S(0, 0), // passed blocked 5
+    S(0, 0), // passed blocked 6
+    S(0, 0), // passed blocked 7
+    S(0, 0), // pawn storm blocked 1
+    S(0, 0), // pawn storm blocked 2
+    S(0, 0), // pawn storm blocked 3
+    S(0, 0), // king zone weak
+    S(0, 0), // pinned pawn
+    S(0, 0), // pinned knight
+    S(0, 0), // pinned bishop
+    S(0, 0), // pinned rook
+    S(0, 0), // pinned queen
+    S(0, 0), // space safe
+    S(0, 0), // space behind pawn
+    S(0, 0), // rook on queen
 ];
