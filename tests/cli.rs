@@ -147,15 +147,19 @@ fn eval_trace_terms_add_up_to_the_evaluation() {
     // KQ v K at phase 4 of 24: the queen's value; the tables; a queen on h1 reaching 16 squares
     // (g1, f1, h2-h8, g2-a8); one attacker of the king zone d2-f5, which the notebooks' weight
     // counts as nothing, and three safe queen checks (h2, h5, h8; e4 and d5 are covered by the
-    // king); White's tempo; and the mop-up term driving the king (10 * 0 from the centre +
-    // 4 * (14 - 4) between the kings + 200). Both kings stand on three open files: no difference.
+    // king); weak squares at the kings, attacked and held by no pawn or piece but king and
+    // queen: Black's d5 e4 f3 (the queen) and d2 e2 f2 (White's king) against White's d4 e4 f4
+    // (Black's king), three more for Black; White's tempo; and the mop-up term driving the king
+    // (10 * 0 from the centre + 4 * (14 - 4) between the kings + 200). Both kings stand on three
+    // open files and have twelve squares of space: no difference.
     let (ok, out, _) = knightfall(&["eval", "--trace", "8/8/8/4k3/8/8/8/4K2Q w - - 0 1"]);
     assert!(ok);
     let taper = |s: params::S| (s.0 * 4 + s.1 * 20) / 24;
     let material = taper(weight(params::MATERIAL + 4));
     let mobility = taper(weight(params::MOBILITY_QUEEN + 16));
     let tempo = taper(weight(params::TEMPO));
-    let king_safety = taper(weight(params::SAFE_CHECK + 3) * 3);
+    let king_safety =
+        taper(weight(params::SAFE_CHECK + 3) * 3 + weight(params::KING_ZONE_WEAK) * -3);
     // The tables' part, from White's view: the queen on h1 and the king on e1 as White sees
     // them, less the Black king on e5 as Black sees it (e4). The evaluation tapers the sum of
     // everything once; the tables' line takes up the rounding.
@@ -166,6 +170,7 @@ fn eval_trace_terms_add_up_to_the_evaluation() {
             + tables
             + weight(params::MOBILITY_QUEEN + 16)
             + weight(params::SAFE_CHECK + 3) * 3
+            + weight(params::KING_ZONE_WEAK) * -3
             + weight(params::TEMPO),
     ) + 240;
     let pst = total - material - mobility - king_safety - tempo - 240;

@@ -14,7 +14,10 @@
 # fitted on all three rounds' data from round 2's weights; round 4 (`tools/tune.sh 4 4000`) the
 # same way, after safe checks, outposts, backward pawns, rooks on the seventh, minor pieces behind
 # pawns, open files and pawn storms at the king and pawn-push threats joined the terms (at zero),
-# fitted on all four rounds' data from round 3's weights. Games that the random opening plies
+# fitted on all four rounds' data from round 3's weights; round 5 (`tools/tune.sh 5 4000`) the
+# same way, after bishops' own pawns, rooks behind passed pawns, blocked passed pawns and storms,
+# weak king-zone squares, pins, space and rooks attacking queens joined the terms (at zero),
+# fitted on all five rounds' data from round 4's weights. Games that the random opening plies
 # leave lopsided are dropped, so a round keeps about three in four of the games asked for. The
 # piece-square tables stay PeSTO's (`--freeze-tables`): fitting them too overfitted this much
 # data (see CHANGELOG.md).

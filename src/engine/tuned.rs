@@ -1,22 +1,22 @@
 //! The tapered evaluation's weights, written by `knightfall-tune fit` (see
 //! `tools/tune.sh`); edit by re-tuning, not by hand.
 //!
-//! 1100423 positions from /tmp/tune/selfplay-1.txt, /tmp/tune/selfplay-2.txt,
-//! /tmp/tune/selfplay-3.txt, /tmp/tune/selfplay-4.txt, 987107 of them fitted and 113316 held
-//! out; K = 1.0597; mean squared error 0.089620 before, 0.089016 after; on the held-out
-//! positions 0.089655 before, 0.089035 after (the best of 1500 epochs of Adam at rate 1 on the
-//! held-out games, regularised 0, tables frozen)
+//! 1349612 positions from /tmp/tune/selfplay-1.txt, /tmp/tune/selfplay-2.txt,
+//! /tmp/tune/selfplay-3.txt, /tmp/tune/selfplay-4.txt, /tmp/tune/selfplay-5.txt, 1212033 of them
+//! fitted and 137579 held out; K = 1.0222; mean squared error 0.088463 before, 0.088091 after; on
+//! the held-out positions 0.088073 before, 0.087954 after (the best of 1500 epochs of Adam at rate
+//! 1 on the held-out games, regularised 0, tables frozen)
 
 use super::params::{COUNT, S};
 
 /// The weights, laid out as `params` describes.
 #[rustfmt::skip]
 pub static WEIGHTS: [S; COUNT] = [
-    S(96, 115), // material pawn
-    S(412, 294), // material knight
-    S(435, 322), // material bishop
-    S(579, 569), // material rook
-    S(1324, 955), // material queen
+    S(97, 116), // material pawn
+    S(423, 299), // material knight
+    S(445, 340), // material bishop
+    S(604, 577), // material rook
+    S(1394, 975), // material queen
     S(0, 0), // material king
     S(0, 0), // pst pawn a1
     S(0, 0), // pst pawn b1
@@ -402,194 +402,194 @@ pub static WEIGHTS: [S; COUNT] = [
     S(-34, 15), // pst king f8
     S(2, 4), // pst king g8
     S(13, -17), // pst king h8
-    S(10, -59), // mobility knight 0
-    S(10, -13), // mobility knight 1
-    S(16, 14), // mobility knight 2
-    S(17, 27), // mobility knight 3
-    S(16, 28), // mobility knight 4
-    S(18, 36), // mobility knight 5
-    S(16, 34), // mobility knight 6
-    S(19, 25), // mobility knight 7
-    S(75, 2), // mobility knight 8
-    S(-24, -39), // mobility bishop 0
-    S(-12, -35), // mobility bishop 1
-    S(2, -17), // mobility bishop 2
-    S(5, 1), // mobility bishop 3
-    S(6, 14), // mobility bishop 4
-    S(8, 25), // mobility bishop 5
-    S(10, 22), // mobility bishop 6
-    S(14, 29), // mobility bishop 7
-    S(22, 22), // mobility bishop 8
-    S(5, 39), // mobility bishop 9
-    S(16, 21), // mobility bishop 10
-    S(-44, 45), // mobility bishop 11
-    S(173, -31), // mobility bishop 12
-    S(-240, 72), // mobility bishop 13
-    S(-8, -77), // mobility rook 0
-    S(2, -14), // mobility rook 1
-    S(0, -11), // mobility rook 2
-    S(6, 1), // mobility rook 3
-    S(7, 11), // mobility rook 4
-    S(6, 8), // mobility rook 5
-    S(12, 15), // mobility rook 6
-    S(8, 18), // mobility rook 7
-    S(15, 27), // mobility rook 8
-    S(2, 36), // mobility rook 9
-    S(20, 35), // mobility rook 10
-    S(24, 37), // mobility rook 11
-    S(16, 47), // mobility rook 12
-    S(22, 34), // mobility rook 13
-    S(47, 26), // mobility rook 14
-    S(-2, -178), // mobility queen 0
-    S(-19, 29), // mobility queen 1
-    S(-28, 33), // mobility queen 2
-    S(-20, 25), // mobility queen 3
-    S(-24, 54), // mobility queen 4
-    S(-19, 55), // mobility queen 5
-    S(-17, 43), // mobility queen 6
-    S(-20, 65), // mobility queen 7
-    S(-13, 22), // mobility queen 8
-    S(-13, 64), // mobility queen 9
-    S(-19, 77), // mobility queen 10
-    S(-13, 77), // mobility queen 11
-    S(-16, 71), // mobility queen 12
-    S(-11, 74), // mobility queen 13
-    S(-19, 101), // mobility queen 14
-    S(-3, 83), // mobility queen 15
-    S(-35, 92), // mobility queen 16
-    S(11, 36), // mobility queen 17
-    S(56, 15), // mobility queen 18
-    S(26, 36), // mobility queen 19
-    S(86, -22), // mobility queen 20
-    S(50, -7), // mobility queen 21
-    S(267, -109), // mobility queen 22
-    S(261, -137), // mobility queen 23
-    S(335, -181), // mobility queen 24
-    S(459, -161), // mobility queen 25
-    S(22, 46), // mobility queen 26
-    S(193, -187), // mobility queen 27
-    S(-4, -2), // king attack units knight
-    S(5, 10), // king attack units bishop
-    S(27, -24), // king attack units rook
-    S(7, 116), // king attack units queen
+    S(5, -54), // mobility knight 0
+    S(14, -16), // mobility knight 1
+    S(23, 9), // mobility knight 2
+    S(24, 30), // mobility knight 3
+    S(24, 29), // mobility knight 4
+    S(24, 39), // mobility knight 5
+    S(22, 38), // mobility knight 6
+    S(25, 29), // mobility knight 7
+    S(76, 12), // mobility knight 8
+    S(-17, -42), // mobility bishop 0
+    S(-8, -25), // mobility bishop 1
+    S(7, -7), // mobility bishop 2
+    S(10, 16), // mobility bishop 3
+    S(14, 30), // mobility bishop 4
+    S(15, 40), // mobility bishop 5
+    S(16, 35), // mobility bishop 6
+    S(23, 38), // mobility bishop 7
+    S(29, 33), // mobility bishop 8
+    S(15, 46), // mobility bishop 9
+    S(22, 32), // mobility bishop 10
+    S(-43, 53), // mobility bishop 11
+    S(112, -10), // mobility bishop 12
+    S(-269, 86), // mobility bishop 13
+    S(-10, -72), // mobility rook 0
+    S(4, -15), // mobility rook 1
+    S(0, -12), // mobility rook 2
+    S(8, -2), // mobility rook 3
+    S(10, 11), // mobility rook 4
+    S(9, 10), // mobility rook 5
+    S(12, 18), // mobility rook 6
+    S(9, 25), // mobility rook 7
+    S(18, 29), // mobility rook 8
+    S(7, 39), // mobility rook 9
+    S(26, 35), // mobility rook 10
+    S(26, 38), // mobility rook 11
+    S(27, 45), // mobility rook 12
+    S(30, 32), // mobility rook 13
+    S(62, 26), // mobility rook 14
+    S(1, -227), // mobility queen 0
+    S(-21, 6), // mobility queen 1
+    S(-28, 44), // mobility queen 2
+    S(-20, 35), // mobility queen 3
+    S(-21, 43), // mobility queen 4
+    S(-20, 58), // mobility queen 5
+    S(-15, 49), // mobility queen 6
+    S(-19, 73), // mobility queen 7
+    S(-13, 35), // mobility queen 8
+    S(-15, 79), // mobility queen 9
+    S(-18, 88), // mobility queen 10
+    S(-16, 91), // mobility queen 11
+    S(-15, 88), // mobility queen 12
+    S(-11, 90), // mobility queen 13
+    S(-16, 106), // mobility queen 14
+    S(-4, 96), // mobility queen 15
+    S(-36, 112), // mobility queen 16
+    S(-2, 60), // mobility queen 17
+    S(62, 25), // mobility queen 18
+    S(43, 39), // mobility queen 19
+    S(78, 3), // mobility queen 20
+    S(78, -15), // mobility queen 21
+    S(264, -102), // mobility queen 22
+    S(294, -131), // mobility queen 23
+    S(360, -154), // mobility queen 24
+    S(552, -204), // mobility queen 25
+    S(78, 72), // mobility queen 26
+    S(249, -212), // mobility queen 27
+    S(-3, -5), // king attack units knight
+    S(5, 2), // king attack units bishop
+    S(27, -22), // king attack units rook
+    S(6, 128), // king attack units queen
     S(0, 0), // king attack weight 0
     S(0, 0), // king attack weight 1
-    S(47, 43), // king attack weight 2
-    S(117, 95), // king attack weight 3
-    S(186, 200), // king attack weight 4
+    S(23, 39), // king attack weight 2
+    S(95, 92), // king attack weight 3
+    S(178, 200), // king attack weight 4
     S(200, 200), // king attack weight 5
     S(200, 200), // king attack weight 6
     S(200, 200), // king attack weight 7
     S(0, 0), // threat by pawn pawn
-    S(51, 21), // threat by pawn knight
-    S(43, 38), // threat by pawn bishop
-    S(3, 20), // threat by pawn rook
-    S(35, 15), // threat by pawn queen
+    S(56, 33), // threat by pawn knight
+    S(49, 38), // threat by pawn bishop
+    S(9, 16), // threat by pawn rook
+    S(46, 24), // threat by pawn queen
     S(0, 0), // threat by pawn king
     S(0, 0), // threat by minor pawn
     S(0, 0), // threat by minor knight
     S(0, 0), // threat by minor bishop
-    S(53, 20), // threat by minor rook
-    S(28, 56), // threat by minor queen
+    S(54, 19), // threat by minor rook
+    S(33, 75), // threat by minor queen
     S(0, 0), // threat by minor king
-    S(14, 49), // hanging pawn
-    S(24, 36), // hanging knight
-    S(28, 22), // hanging bishop
-    S(15, 14), // hanging rook
-    S(21, -25), // hanging queen
+    S(13, 49), // hanging pawn
+    S(26, 38), // hanging knight
+    S(24, 25), // hanging bishop
+    S(17, 16), // hanging rook
+    S(6, -27), // hanging queen
     S(0, 0), // hanging king
     S(0, 0), // passed 0
-    S(45, -26), // passed 1
-    S(64, 45), // passed 2
-    S(-58, 50), // passed 3
-    S(32, 51), // passed 4
-    S(284, -26), // passed 5
-    S(167, -63), // passed 6
+    S(29, -28), // passed 1
+    S(42, 47), // passed 2
+    S(-87, 62), // passed 3
+    S(52, 41), // passed 4
+    S(332, -39), // passed 5
+    S(300, -148), // passed 6
     S(0, 0), // passed 7
     S(0, 0), // passed free 0
-    S(-24, 23), // passed free 1
-    S(0, -3), // passed free 2
-    S(-33, 27), // passed free 3
-    S(26, 15), // passed free 4
-    S(2, 26), // passed free 5
-    S(45, 88), // passed free 6
+    S(-22, 19), // passed free 1
+    S(6, -6), // passed free 2
+    S(-27, 20), // passed free 3
+    S(20, 25), // passed free 4
+    S(-17, 41), // passed free 5
+    S(34, 119), // passed free 6
     S(0, 0), // passed free 7
-    S(-4, -9), // isolated
-    S(-15, -16), // doubled
-    S(30, 45), // bishop pair
-    S(35, -7), // rook open file
-    S(21, 5), // rook semi-open file
-    S(18, 8), // tempo
-    S(23, -10), // pawn shield 0
-    S(15, -13), // pawn shield 1
+    S(-9, -10), // isolated
+    S(-14, -15), // doubled
+    S(32, 44), // bishop pair
+    S(38, -5), // rook open file
+    S(21, 4), // rook semi-open file
+    S(19, 9), // tempo
+    S(21, -11), // pawn shield 0
+    S(11, -13), // pawn shield 1
     S(0, 0), // passed own king distance 0
-    S(-4, -1), // passed own king distance 1
-    S(7, -9), // passed own king distance 2
-    S(17, -14), // passed own king distance 3
-    S(0, -17), // passed own king distance 4
-    S(-45, -10), // passed own king distance 5
-    S(-20, -14), // passed own king distance 6
+    S(-3, 0), // passed own king distance 1
+    S(10, -7), // passed own king distance 2
+    S(21, -14), // passed own king distance 3
+    S(-3, -18), // passed own king distance 4
+    S(-47, -9), // passed own king distance 5
+    S(-31, -12), // passed own king distance 6
     S(0, 0), // passed own king distance 7
     S(0, 0), // passed enemy king distance 0
-    S(-3, 7), // passed enemy king distance 1
+    S(-3, 9), // passed enemy king distance 1
     S(-17, 3), // passed enemy king distance 2
-    S(3, 12), // passed enemy king distance 3
-    S(-11, 26), // passed enemy king distance 4
-    S(0, 30), // passed enemy king distance 5
-    S(27, 16), // passed enemy king distance 6
+    S(1, 13), // passed enemy king distance 3
+    S(-11, 29), // passed enemy king distance 4
+    S(-1, 31), // passed enemy king distance 5
+    S(24, 27), // passed enemy king distance 6
     S(0, 0), // passed enemy king distance 7
     S(0, 0), // supported pawn 0
     S(0, 0), // supported pawn 1
-    S(12, 4), // supported pawn 2
-    S(12, 4), // supported pawn 3
-    S(23, -1), // supported pawn 4
-    S(37, -2), // supported pawn 5
-    S(143, 61), // supported pawn 6
+    S(12, 3), // supported pawn 2
+    S(10, 5), // supported pawn 3
+    S(30, -3), // supported pawn 4
+    S(37, -11), // supported pawn 5
+    S(70, 82), // supported pawn 6
     S(0, 0), // supported pawn 7
     S(0, 0), // phalanx pawn 0
-    S(5, -5), // phalanx pawn 1
-    S(3, 2), // phalanx pawn 2
-    S(11, 7), // phalanx pawn 3
-    S(17, 22), // phalanx pawn 4
-    S(194, 77), // phalanx pawn 5
-    S(209, 263), // phalanx pawn 6
+    S(4, -5), // phalanx pawn 1
+    S(2, 2), // phalanx pawn 2
+    S(12, 9), // phalanx pawn 3
+    S(21, 25), // phalanx pawn 4
+    S(89, 94), // phalanx pawn 5
+    S(219, 273), // phalanx pawn 6
     S(0, 0), // phalanx pawn 7
-    S(57, -14), // safe check knight
-    S(5, 15), // safe check bishop
-    S(61, -6), // safe check rook
-    S(24, 12), // safe check queen
-    S(14, 17), // outpost knight
-    S(43, -11), // outpost bishop
-    S(-9, -15), // backward pawn
-    S(10, 1), // rook on seventh
-    S(0, 26), // minor behind pawn
-    S(-19, -5), // king open file open
-    S(-8, 13), // king open file semi-open
-    S(20, 13), // pawn storm 1
-    S(3, -2), // pawn storm 2
-    S(6, -6), // pawn storm 3
-    S(13, 11), // pawn push threat
-    S(0, 0), // bishop pawns
-    S(0, 0), // rook behind passer own
-    S(0, 0), // rook behind passer enemy
+    S(62, -12), // safe check knight
+    S(2, 16), // safe check bishop
+    S(71, -11), // safe check rook
+    S(25, 14), // safe check queen
+    S(11, 16), // outpost knight
+    S(36, -2), // outpost bishop
+    S(-14, -13), // backward pawn
+    S(8, 0), // rook on seventh
+    S(0, 22), // minor behind pawn
+    S(-26, -6), // king open file open
+    S(-9, 10), // king open file semi-open
+    S(7, 12), // pawn storm 1
+    S(-11, 9), // pawn storm 2
+    S(-5, 1), // pawn storm 3
+    S(16, 13), // pawn push threat
+    S(1, -11), // bishop pawns
+    S(21, 13), // rook behind passer own
+    S(-70, -15), // rook behind passer enemy
     S(0, 0), // passed blocked 0
-    S(0, 0), // passed blocked 1
-    S(0, 0), // passed blocked 2
-    S(0, 0), // passed blocked 3
-    S(0, 0), // passed blocked 4
-    S(0, 0), // passed blocked 5
-    S(0, 0), // passed blocked 6
+    S(-54, 5), // passed blocked 1
+    S(-39, -11), // passed blocked 2
+    S(16, -28), // passed blocked 3
+    S(-40, 16), // passed blocked 4
+    S(-37, 2), // passed blocked 5
+    S(-73, 45), // passed blocked 6
     S(0, 0), // passed blocked 7
     S(0, 0), // pawn storm blocked 1
-    S(0, 0), // pawn storm blocked 2
-    S(0, 0), // pawn storm blocked 3
-    S(0, 0), // king zone weak
-    S(0, 0), // pinned pawn
-    S(0, 0), // pinned knight
-    S(0, 0), // pinned bishop
-    S(0, 0), // pinned rook
-    S(0, 0), // pinned queen
-    S(0, 0), // space safe
-    S(0, 0), // space behind pawn
-    S(0, 0), // rook on queen
+    S(23, -24), // pawn storm blocked 2
+    S(14, -8), // pawn storm blocked 3
+    S(-5, 0), // king zone weak
+    S(0, 4), // pinned pawn
+    S(-42, -36), // pinned knight
+    S(17, -81), // pinned bishop
+    S(-56, -41), // pinned rook
+    S(-61, -63), // pinned queen
+    S(-8, -3), // space safe
+    S(4, 1), // space behind pawn
+    S(54, 50), // rook on queen
 ];
