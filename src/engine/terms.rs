@@ -2,8 +2,10 @@
 //! mobility, king-zone safety as the source notebooks build it, safe checks, the king's pawn
 //! shield, open files and pawn storms at the king, attacked and hanging pieces and pawn-push
 //! threats, pawn structure (passed pawns and the kings' distance to them, isolated, doubled,
-//! backward, supported and side-by-side pawns), outposts, minor pieces behind pawns, the
-//! bishop pair, rooks on open files and on the seventh, and a tempo bonus.
+//! backward, supported and side-by-side pawns, blocked passed pawns and storms), outposts,
+//! minor pieces behind pawns, bishops' own pawns on their colour, the bishop pair, rooks on open
+//! files, on the seventh and behind passed pawns, weak squares at the king, pins, space, rooks
+//! attacking queens, and a tempo bonus.
 //!
 //! The terms report to a [`Sink`]: the engine's adds up the weights, the tuner's records how
 //! often each weight was used, so that both see exactly the same features.
