@@ -872,6 +872,15 @@ impl Game {
             };
             let parsed = San::from_ascii(san.as_bytes()).map_err(|_| bad())?;
             let m = parsed.to_move(game.position()).map_err(|_| bad())?;
+            // Threefold repetition and the fifty-move rule end a game here at once, but over the
+            // board they are draws a player may claim: a recorded game may play on.
+            if game
+                .outcome
+                .as_ref()
+                .is_some_and(|o| matches!(o.reason, Reason::Threefold | Reason::FiftyMoves))
+            {
+                game.outcome = None;
+            }
             game.play(m, None).map_err(|_| bad())?;
         }
         if game.clocks.is_some() && raw.clks.iter().any(Option::is_some) {

@@ -5,7 +5,7 @@
 
 use std::io::{self, BufRead, Write};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::thread;
 use std::time::Duration;
 
@@ -13,7 +13,7 @@ use anyhow::Result;
 use crossbeam_channel::{Receiver, Sender, unbounded};
 use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
-use shakmaty::{CastlingMode, Chess, Position};
+use shakmaty::{CastlingMode, Chess, Position, PositionError};
 
 use crate::book::{Book, BookRng};
 use crate::bot::Bot;
@@ -117,7 +117,7 @@ fn announce_known(decision: &Decision, book: Option<&Book>) {
     }
 }
 
-fn worker(jobs: Receiver<Job>, busy: &AtomicBool) {
+fn worker(jobs: Receiver<Job>, searches: &AtomicUsize) {
     let book = match Book::embedded() {
         Ok(book) => Some(book),
         Err(err) => {
@@ -135,7 +135,6 @@ fn worker(jobs: Receiver<Job>, busy: &AtomicBool) {
                 control,
                 infinite,
             } => {
-                busy.store(true, Ordering::Release);
                 let decided = player.decide(
                     &pos,
                     &history,
@@ -171,7 +170,7 @@ fn worker(jobs: Receiver<Job>, busy: &AtomicBool) {
                 if let Some(p) = ponder {
                     line.push_str(&format!(" ponder {}", p.to_uci(CastlingMode::Standard)));
                 }
-                busy.store(false, Ordering::Release);
+                searches.fetch_sub(1, Ordering::AcqRel);
                 send(&line);
             }
             Job::SetHash(mb) => player.engine_mut().set_hash(mb),
@@ -202,8 +201,9 @@ pub struct Session {
     uci_elo: i32,
     /// A trivial opponent answering instead of the engine.
     bot: Option<(Bot, BookRng)>,
-    /// Set by the worker while it searches.
-    busy: Arc<AtomicBool>,
+    /// Searches asked for and not yet answered: a count, not a flag, so that a search ending
+    /// while the next is queued does not make `isready` wait behind the next one.
+    searches: Arc<AtomicUsize>,
     /// The hash size in MB, as last set.
     hash_mb: u64,
     /// The bot's answer to `go infinite` or `go ponder`, held until `stop` (or `ponderhit`
@@ -223,8 +223,8 @@ impl Session {
     /// Starts the worker thread.
     pub fn new() -> Session {
         let (jobs, rx) = unbounded();
-        let busy = Arc::new(AtomicBool::new(false));
-        let searching = busy.clone();
+        let searches = Arc::new(AtomicUsize::new(0));
+        let searching = searches.clone();
         let worker = thread::Builder::new()
             .name("search".into())
             .stack_size(64 * 1024 * 1024)
@@ -244,7 +244,7 @@ impl Session {
             bot: None,
             bot_pending: None,
             multipv: 1,
-            busy,
+            searches,
             hash_mb: 16,
         };
         session.set_syzygy(&std::env::var("SYZYGY_PATH").unwrap_or_default());
@@ -340,7 +340,7 @@ impl Session {
             // While a search runs the answer must come at once; otherwise it waits for the
             // jobs before it, so that readyok means a new hash table is in place.
             "isready" => {
-                if self.busy.load(Ordering::Acquire) {
+                if self.searches.load(Ordering::Acquire) > 0 {
                     send("readyok");
                 } else {
                     self.post(Job::Ready);
@@ -443,8 +443,8 @@ impl Session {
         let control = Arc::new(Control::default());
         control.pondering.store(ponder, Ordering::Release);
         self.current = Some(control.clone());
-        // Busy from now: an isready before the worker picks the search up answers at once.
-        self.busy.store(true, Ordering::Release);
+        // Searching from now: an isready before the worker picks the search up answers at once.
+        self.searches.fetch_add(1, Ordering::AcqRel);
         self.post(Job::Search {
             pos: Box::new(self.pos.clone()),
             history: self.history.clone(),
@@ -674,7 +674,10 @@ fn parse_go(args: &[&str], pos: &Chess) -> (Limits, bool) {
 
 fn parse_fen(text: &str) -> std::result::Result<Chess, String> {
     let fen: Fen = text.parse().map_err(|e| format!("bad FEN {text:?}: {e}"))?;
+    // GUIs send stale castling rights and en passant squares; like other engines, drop them.
     fen.into_position(CastlingMode::Standard)
+        .or_else(PositionError::ignore_invalid_castling_rights)
+        .or_else(PositionError::ignore_invalid_ep_square)
         .map_err(|e| format!("illegal position {text:?}: {e}"))
 }
 

@@ -90,10 +90,10 @@ fn review(home: &Path, args: &[&str]) -> std::process::Output {
         .unwrap()
 }
 
-/// Reviews `input` at 150 ms per position into `out`.
-fn review_at_150ms(home: &Path, input: &Path, out: &Path) -> std::process::Output {
+/// Reviews `input` at `ms` per position into `out`.
+fn review_at(ms: u32, home: &Path, input: &Path, out: &Path) -> std::process::Output {
     let (input, out) = (input.to_str().unwrap(), out.to_str().unwrap());
-    review(home, &[input, "--movetime", "150", "--out", out])
+    review(home, &[input, "--movetime", &ms.to_string(), "--out", out])
 }
 
 #[test]
@@ -102,7 +102,7 @@ fn annotated_pgn_has_an_eval_on_every_move_and_marks_the_blunders() {
     let input = dir.join("shilling.pgn");
     std::fs::write(&input, SHILLING).unwrap();
     let out = dir.join("annotated.pgn");
-    let run = review_at_150ms(&dir, &input, &out);
+    let run = review_at(150, &dir, &input, &out);
     assert!(run.status.success(), "{run:?}");
     let text = std::fs::read_to_string(&out).unwrap();
     // Lines wrap at 80 columns: compare with single spaces.
@@ -161,7 +161,7 @@ fn annotated_pgn_has_an_eval_on_every_move_and_marks_the_blunders() {
 
     // The second time comes from the cache: the same text.
     let again = dir.join("again.pgn");
-    let run = review_at_150ms(&dir, &input, &again);
+    let run = review_at(150, &dir, &input, &again);
     assert!(run.status.success());
     assert!(
         !String::from_utf8_lossy(&run.stderr).contains("position 1 of"),
@@ -277,16 +277,7 @@ fn an_annotated_game_keeps_its_own_headers() {
     )
     .unwrap();
     let out = dir.join("out.pgn");
-    let run = review(
-        &dir,
-        &[
-            input.to_str().unwrap(),
-            "--movetime",
-            "20",
-            "--out",
-            out.to_str().unwrap(),
-        ],
-    );
+    let run = review_at(20, &dir, &input, &out);
     assert!(run.status.success(), "{run:?}");
     let text = std::fs::read_to_string(&out).unwrap();
     for tag in [
@@ -303,5 +294,29 @@ fn an_annotated_game_keeps_its_own_headers() {
         !text.contains("as recorded"),
         "no made-up termination:\n{text}"
     );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_game_that_played_on_after_a_repetition_is_reviewed_to_its_end() {
+    // The start position comes back a third time after 4... Ng8, and 5. Nf3 Nf6 come back
+    // to a position seen twice: claimable draws the players did not claim. Then a fool's
+    // mate: Black won, and every move is reviewed.
+    let dir = temp_dir("repetition");
+    let input = dir.join("game.pgn");
+    std::fs::write(
+        &input,
+        "[White \"A\"]\n[Black \"B\"]\n[Result \"0-1\"]\n\n\
+         1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8 5. Nf3 Nf6 6. Ng1 Ng8 \
+         7. f3 e5 8. g4 Qh4# 0-1\n",
+    )
+    .unwrap();
+    let out = dir.join("out.pgn");
+    let run = review_at(10, &dir, &input, &out);
+    assert!(run.status.success(), "{run:?}");
+    let text = std::fs::read_to_string(&out).unwrap();
+    assert_eq!(text.matches("[%eval ").count(), 16, "{text}");
+    assert!(text.contains("Qh4#"), "{text}");
+    assert!(text.contains("[Result \"0-1\"]"), "{text}");
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -125,3 +125,29 @@ fn headless_levels_and_an_external_engine() {
         .count();
     assert_eq!(black, 2, "{text}");
 }
+
+#[test]
+fn a_broken_settings_file_is_named_and_kept_as_it_is() {
+    let home = std::env::temp_dir().join(format!("knightfall-badconfig-{}", std::process::id()));
+    std::fs::create_dir_all(&home).unwrap();
+    let config = home.join("config.toml");
+    // A level out of a byte's range and an engine without a name: a typo must not cost the
+    // player the engines and tables listed in the file.
+    let text = "level = 300\nsyzygy = \"/my/tables\"\n\n[[engines]]\ncommand = \"stockfish\"\n";
+    std::fs::write(&config, text).unwrap();
+    for args in [&["play"][..], &["watch", "--headless", "--games", "1"][..]] {
+        let out = Command::new(env!("CARGO_BIN_EXE_knightfall"))
+            .args(args)
+            .env("KNIGHTFALL_HOME", &home)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains("settings file") && err.contains("config.toml") && err.contains("line"),
+            "{args:?}: {err}"
+        );
+        assert_eq!(std::fs::read_to_string(&config).unwrap(), text);
+    }
+    let _ = std::fs::remove_dir_all(&home);
+}

@@ -472,6 +472,14 @@ fn save_refuses_to_replace_what_is_not_a_game_and_leaves_no_tmp() {
     s.send(format!("save {}\r", notes.display()).as_bytes());
     s.wait_for_screen("the refusal", 10, |sc| sc.contains("is not a PGN game"));
     assert_eq!(std::fs::read_to_string(&notes).unwrap(), "my notes");
+    // A file that starts with a bracket is not a game either: an INI or TOML section.
+    let ini = home.join("tools.ini");
+    std::fs::write(&ini, "[engines]\n").unwrap();
+    s.send(format!("save {}\r", ini.display()).as_bytes());
+    s.wait_for_screen("the second refusal", 10, |sc| {
+        sc.contains("tools.ini exists and is not a PGN game")
+    });
+    assert_eq!(std::fs::read_to_string(&ini).unwrap(), "[engines]\n");
     let game = home.join("game.pgn");
     s.send(format!("save {}\r", game.display()).as_bytes());
     s.wait_for_screen("the save", 10, |sc| sc.contains("Saved to"));
@@ -700,9 +708,20 @@ fn the_end_of_a_game_offers_its_review() {
     s.send(b"n");
     // 2. g4 allows mate in one, so there is at least that flagged move, with the better one.
     s.wait_for_screen("the first flagged move", 10, |sc| sc.contains("was best"));
-    // q goes back to the finished game, which asks again; Ctrl-Q leaves.
+    // q goes back to the finished game, which asks again; after "no", typing `review` opens
+    // it again, as the message says.
     s.send(b"q");
     s.wait_for_screen("the game again", 20, |sc| sc.contains("y again"));
+    s.send(b"n");
+    s.wait_for_screen("the hint", 10, |sc| {
+        sc.contains("review to review the game")
+    });
+    s.send(b"review\r");
+    s.wait_for_screen("the review again", 30, |sc| {
+        sc.contains("Human - Human") && sc.contains("ms per position")
+    });
+    s.send(b"q");
+    s.wait_for_screen("the game once more", 20, |sc| sc.contains("move>"));
     s.send(b"\x11");
     s.wait_for("the shell", 20, |s| s.text().contains("DONE"));
     assert!(s.text().contains("EXIT=0"), "{}", s.text());
@@ -828,5 +847,20 @@ fn a_resumed_game_goes_on_between_its_own_players() {
     assert_eq!(saved_plies(&home), Some(1), "nobody moved for Black");
     s.send(b"\x11");
     s.wait_for("the shell", 20, |s| s.text().contains("DONE"));
+    let _ = std::fs::remove_dir_all(&home);
+}
+
+#[test]
+fn a_level_beyond_ten_in_the_settings_file_opens_as_level_ten() {
+    let home = temp_home("level-eleven");
+    std::fs::write(home.join("config.toml"), "level = 11\n").unwrap();
+    let script = format!("\"$KNIGHTFALL_BIN\" play --setup{STTY_AFTER}");
+    let mut s = start(&home, &script);
+    s.wait_for_screen("the new-game screen", 20, |sc| {
+        sc.contains("Knightfall 10 full")
+    });
+    s.send(b"\x11");
+    s.wait_for("the shell", 20, |s| s.text().contains("DONE"));
+    assert!(s.text().contains("EXIT=0"), "{}", s.text());
     let _ = std::fs::remove_dir_all(&home);
 }

@@ -159,6 +159,24 @@ fn garbage_is_reported_and_ignored() {
 }
 
 #[test]
+fn stale_castling_rights_and_en_passant_squares_are_dropped_like_other_engines_do() {
+    let mut e = Engine::start(&["uci"]);
+    // Black's rook has left h8 and a8 is empty, and no pawn stands on e4 to be taken en
+    // passant, but the GUI still says kq and e3: the position is played without them.
+    e.send("position fen 4k1r1/8/8/8/8/8/8/R3K2R b KQkq e3 0 1");
+    e.send("go depth 3");
+    let lines = e.until("bestmove", WAIT);
+    assert!(
+        !lines.iter().any(|l| l.contains("position ignored")),
+        "{lines:?}"
+    );
+    let pos = common::position("4k1r1/8/8/8/8/8/8/R3K2R b KQ - 0 1");
+    let best: UciMove = bestmove(&lines).parse().unwrap();
+    assert!(best.to_move(&pos).is_ok(), "{lines:?}");
+    e.quit();
+}
+
+#[test]
 fn stop_ends_an_infinite_search_quickly() {
     let mut e = Engine::start(&["uci"]);
     e.send("setoption name OwnBook value false");

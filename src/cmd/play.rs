@@ -158,7 +158,7 @@ fn check_tc(tc: &Option<String>) -> Result<()> {
 pub fn run(args: &Args, setup_screen: bool) -> Result<()> {
     check_tc(&args.tc)?;
     let paths = Paths::get();
-    let mut settings = tui::load_settings(&paths);
+    let mut settings = tui::load_settings(&paths)?;
     if let Some(w) = &args.white {
         settings.white = w.clone();
     }
@@ -240,7 +240,7 @@ pub fn watch(args: &WatchArgs) -> Result<()> {
         Game::from_fen(fen)?;
     }
     // The config file's engines and tables; the sides and clocks come from the flags.
-    let saved = tui::load_settings(&Paths::get());
+    let saved = tui::load_settings(&Paths::get())?;
     let mut settings = Settings {
         white: args.white.clone(),
         black: args.black.clone(),

@@ -444,7 +444,7 @@ fn analyse(jobs: &Receiver<Job>, infos: &Sender<(u64, Info)>, tablebases: Arc<Ta
 /// tree is saved on the way out if it changed.
 pub fn run(tree: Tree, at: usize, tablebases: Arc<Tablebases>, from_game: bool) -> Result<()> {
     let paths = Paths::get();
-    let ascii = load_settings(&paths).ascii;
+    let ascii = load_settings(&paths)?.ascii;
     let mut board = Board::new(tree, at, tablebases, ascii);
     board.from_game = from_game;
     let mut term = terminal::setup_terminal()?;

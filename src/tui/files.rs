@@ -100,12 +100,23 @@ impl Drop for AutosaveSlot {
     }
 }
 
-/// Reads the settings; a missing or unreadable file gives the defaults.
-pub fn load_settings(paths: &Paths) -> Settings {
-    fs::read_to_string(&paths.config)
-        .ok()
-        .and_then(|text| toml::from_str(&text).ok())
-        .unwrap_or_default()
+/// Reads the settings; a missing file gives the defaults. A file that cannot be read is an
+/// error, not the defaults: starting a game saves the settings, which would replace the
+/// player's engines and tables with nothing.
+pub fn load_settings(paths: &Paths) -> Result<Settings> {
+    let path = &paths.config;
+    let text = match fs::read_to_string(path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Settings::default()),
+        Err(e) => anyhow::bail!("cannot read the settings file {}: {e}", path.display()),
+    };
+    toml::from_str(&text).map_err(|e| {
+        anyhow::anyhow!(
+            "the settings file {} has an error; fix it, or delete it to start from the \
+             defaults:\n{e}",
+            path.display()
+        )
+    })
 }
 
 /// Writes the settings.
@@ -156,15 +167,27 @@ pub fn save_as(path: &Path, text: &str) -> Result<()> {
 }
 
 /// Reads a file's text as a PGN game. Any text reads as a game without moves, so a game must
-/// also have tags or moves.
+/// also have moves or a tag pair (`[Name "value"]`; an INI or TOML section is not one).
 fn read_game(text: &str) -> Result<Game, String> {
     let game = Game::from_pgn(text).map_err(|e| e.to_string())?;
-    if game.ply() == 0
-        && !text
-            .trim_start_matches('\u{feff}')
-            .trim_start()
-            .starts_with('[')
-    {
+    let tag_pair = |line: &str| {
+        line.strip_prefix('[')
+            .and_then(|l| l.strip_suffix(']'))
+            .and_then(|l| l.split_once(' '))
+            .is_some_and(|(name, value)| {
+                !name.is_empty()
+                    && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+                    && value.trim().starts_with('"')
+                    && value.trim().ends_with('"')
+            })
+    };
+    let tagged = text
+        .trim_start_matches('\u{feff}')
+        .lines()
+        .map(str::trim)
+        .find(|l| !l.is_empty())
+        .is_some_and(tag_pair);
+    if game.ply() == 0 && !tagged {
         return Err("no PGN game in it".to_string());
     }
     Ok(game)

@@ -321,7 +321,7 @@ impl Screen {
 pub fn run(args: &Args, listed: Vec<Listed>, chosen: Option<usize>, from_game: bool) -> Result<()> {
     let paths = Paths::get();
     let dir = cache_dir(&paths);
-    let ascii = load_settings(&paths).ascii;
+    let ascii = load_settings(&paths)?.ascii;
     let mut screen = Screen::new(listed, ascii);
     screen.from_game = from_game;
     if let Some(i) = chosen {

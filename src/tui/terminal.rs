@@ -13,8 +13,6 @@ use crossterm::terminal::{
 use ratatui::Terminal;
 use ratatui::backend::CrosstermBackend;
 
-use super::worker;
-
 static RESTORED: AtomicBool = AtomicBool::new(true);
 
 /// Puts the terminal back: raw mode off, main screen, cursor and mouse as they were.
@@ -35,10 +33,13 @@ pub fn restore_terminal() {
 
 pub fn setup_terminal() -> Result<Terminal<CrosstermBackend<io::Stdout>>> {
     let previous = std::panic::take_hook();
+    let screen_thread = std::thread::current().id();
     std::panic::set_hook(Box::new(move |info| {
-        // A panic in the search thread is caught there and reported on screen; any other
-        // panic ends the program, so the terminal goes back first.
-        if std::thread::current().name() == Some(worker::THREAD_NAME) {
+        // Only a panic on the thread that draws the screen ends the program, so only that one
+        // gives the terminal back. Search threads (the game's, Lazy SMP helpers, analysis and
+        // review workers) catch theirs or end alone, and the screen reports it; printing the
+        // message over the running screen would garble it.
+        if std::thread::current().id() != screen_thread {
             return;
         }
         restore_terminal();
@@ -46,7 +47,14 @@ pub fn setup_terminal() -> Result<Terminal<CrosstermBackend<io::Stdout>>> {
     }));
     enable_raw_mode().context("the terminal game needs a terminal (raw mode failed)")?;
     RESTORED.store(false, Ordering::SeqCst);
-    let mut out = io::stdout();
-    execute!(out, EnterAlternateScreen, EnableMouseCapture)?;
-    Ok(Terminal::new(CrosstermBackend::new(out))?)
+    // From here on a failure must give the terminal back before it is reported.
+    let entered = (|| -> Result<Terminal<CrosstermBackend<io::Stdout>>> {
+        let mut out = io::stdout();
+        execute!(out, EnterAlternateScreen, EnableMouseCapture)?;
+        Ok(Terminal::new(CrosstermBackend::new(out))?)
+    })();
+    if entered.is_err() {
+        restore_terminal();
+    }
+    entered
 }

@@ -16,7 +16,7 @@ use crate::engine::{Control, Info};
 use crate::external::{EngineSpec, External, ExternalError};
 use crate::player::{Known, Player, Source};
 
-/// The search thread's name (the panic hook leaves the screen alone for it).
+/// The search thread's name, as a debugger or a panic message shows it.
 pub const THREAD_NAME: &str = "knightfall-search";
 
 /// How often progress reports may reach the screen.

@@ -194,9 +194,9 @@ impl App {
             None => (text, None),
         };
         let lower = word.to_ascii_lowercase();
-        const WORDS: [&str; 17] = [
+        const WORDS: [&str; 19] = [
             "new", "undo", "flip", "hint", "resign", "draw", "save", "fen", "moves", "help",
-            "quit", "exit", "pause", "resume", "step", "q", "line",
+            "quit", "exit", "pause", "resume", "step", "q", "line", "review", "board",
         ];
         if WORDS.contains(&lower.as_str()) {
             self.command(&lower, arg, fx);

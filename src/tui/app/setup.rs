@@ -102,12 +102,12 @@ fn opponents(settings: &Settings) -> Vec<(Side, u8)> {
 pub fn opponent_label(settings: &Settings) -> String {
     match opponent(settings) {
         Side::Engine => {
-            let level = settings.level;
-            match level {
+            // The settings file is not range-checked when read, so clamp here as `level()` does.
+            match settings.level.clamp(1, MAX_LEVEL) {
                 MAX_LEVEL => format!("Knightfall {MAX_LEVEL} full"),
                 n => format!(
                     "Knightfall {n} ~{}",
-                    crate::engine::strength::LEVEL_ELO[n.max(1) as usize - 1]
+                    crate::engine::strength::LEVEL_ELO[n as usize - 1]
                 ),
             }
         }

@@ -25,12 +25,12 @@ pub const HELP: [&str; 22] = [
     "Ctrl-L   moves        list the legal moves",
     "Ctrl-V   line         show or hide the engine's expected line",
     "Ctrl-B   board        the analysis board at this move",
+    "r        review       a finished game's review (r at \"Play again?\")",
     "← → PgUp PgDn Home End  browse earlier positions; Esc: back",
     "Space / Ctrl-P  pause  watch mode: pause and resume",
     ">        step         watch mode: one move while paused",
     "? F1     help         this help",
     "Ctrl-Q Ctrl-C  quit   leave (the game is saved as PGN)",
-    "",
     "Press any key to close.",
 ];
 
