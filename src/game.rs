@@ -550,6 +550,25 @@ impl Game {
 
     /// Plays a legal move; `spent` is the mover's thinking time when clocks run. A flag that
     /// falls during the move ends the game on time instead.
+    /// Plays `m` in a recorded game or an explored line. Threefold repetition and the
+    /// fifty-move rule end a game played here at once, but over the board they are draws a
+    /// player may claim, so a line that went on past one goes on here too.
+    pub fn play_on(&mut self, m: Move) -> Result<(), MoveError> {
+        self.forget_claimable_draw();
+        self.play(m, None)
+    }
+
+    /// Drops a threefold-repetition or fifty-move outcome (the game goes on, unclaimed).
+    pub fn forget_claimable_draw(&mut self) {
+        if self
+            .outcome
+            .as_ref()
+            .is_some_and(|o| matches!(o.reason, Reason::Threefold | Reason::FiftyMoves))
+        {
+            self.outcome = None;
+        }
+    }
+
     pub fn play(&mut self, m: Move, spent: Option<Duration>) -> Result<(), MoveError> {
         if self.is_over() {
             return Err(MoveError::GameOver);
@@ -872,16 +891,7 @@ impl Game {
             };
             let parsed = San::from_ascii(san.as_bytes()).map_err(|_| bad())?;
             let m = parsed.to_move(game.position()).map_err(|_| bad())?;
-            // Threefold repetition and the fifty-move rule end a game here at once, but over the
-            // board they are draws a player may claim: a recorded game may play on.
-            if game
-                .outcome
-                .as_ref()
-                .is_some_and(|o| matches!(o.reason, Reason::Threefold | Reason::FiftyMoves))
-            {
-                game.outcome = None;
-            }
-            game.play(m, None).map_err(|_| bad())?;
+            game.play_on(m).map_err(|_| bad())?;
         }
         if game.clocks.is_some() && raw.clks.iter().any(Option::is_some) {
             // Restore the clocks as they stood: take back nothing, but replay the times.
@@ -909,6 +919,11 @@ impl Game {
         }
         game.recorded_termination = raw.termination;
         game.kept_tags = raw.kept_tags;
+        // A recorded decisive result in a position where a draw could have been claimed
+        // (a resignation or a loss on time) stands.
+        if matches!(raw.result.as_deref(), Some("1-0" | "0-1")) {
+            game.forget_claimable_draw();
+        }
         if game.outcome.is_none() {
             let winner = match raw.result.as_deref() {
                 Some("1-0") => Some(Some(Color::White)),

@@ -124,9 +124,11 @@ impl Tree {
         };
         for &i in self.path(at).iter().skip(1) {
             if let Some((_, m)) = self.nodes[i].parent {
-                let _ = game.play(m, None);
+                let _ = game.play_on(m);
             }
         }
+        // The board explores: a repetition or fifty quiet moves do not stop it.
+        game.forget_claimable_draw();
         game
     }
 

@@ -56,3 +56,23 @@ fn a_variant_or_a_bad_move_is_refused() {
     assert!(Tree::from_pgn("1. e4 e5 2. Ke3 *").is_err());
     assert!(Tree::from_pgn("").is_err());
 }
+
+#[test]
+fn a_line_goes_on_past_a_repetition_on_the_board() {
+    // 3... Ng8 repeats the start position a third time; the line goes on to a mate, and
+    // the board's game at its end is that mate, not the repeated position.
+    let mut tree = Tree::new(Chess::default(), None);
+    let mut at = 0;
+    for san in [
+        "Nf3", "Nf6", "Ng1", "Ng8", "Nf3", "Nf6", "Ng1", "Ng8", "f3", "e5", "g4", "Qh4#",
+    ] {
+        at = play(&mut tree, at, san);
+    }
+    let game = tree.game_to(at);
+    assert_eq!(game.ply(), 12);
+    assert!(game.position().is_checkmate());
+    // Before the mate the board still takes moves: the repetition ended nothing.
+    let repeated = tree.game_to(tree.path(at)[8]);
+    assert!(!repeated.is_over());
+    assert!(repeated.parse_move("e4").is_ok());
+}

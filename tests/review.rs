@@ -318,5 +318,41 @@ fn a_game_that_played_on_after_a_repetition_is_reviewed_to_its_end() {
     assert_eq!(text.matches("[%eval ").count(), 16, "{text}");
     assert!(text.contains("Qh4#"), "{text}");
     assert!(text.contains("[Result \"0-1\"]"), "{text}");
+    // Black lost on time (or resigned) in a position seen three times: the recorded result
+    // stands, it does not turn into a draw.
+    std::fs::write(
+        &input,
+        "[White \"A\"]\n[Black \"B\"]\n[Result \"1-0\"]\n\n\
+         1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8 1-0\n",
+    )
+    .unwrap();
+    let run = review_at(10, &dir, &input, &out);
+    assert!(run.status.success(), "{run:?}");
+    let text = std::fs::read_to_string(&out).unwrap();
+    assert!(text.contains("[Result \"1-0\"]"), "{text}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn out_will_not_replace_the_other_games_of_its_own_file() {
+    let dir = temp_dir("same-file");
+    let input = dir.join("two.pgn");
+    let text = "[White \"A\"]\n[Black \"B\"]\n[Result \"0-1\"]\n\n1. f3 e5 2. g4 Qh4# 0-1\n\n\
+                [White \"C\"]\n[Black \"D\"]\n[Result \"*\"]\n\n1. e4 *\n";
+    std::fs::write(&input, text).unwrap();
+    let run = review(
+        &dir,
+        &[
+            input.to_str().unwrap(),
+            "--game",
+            "1",
+            "--out",
+            input.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(run.status.code(), Some(1), "{run:?}");
+    let err = String::from_utf8_lossy(&run.stderr);
+    assert!(err.contains("holds 2 games"), "{err}");
+    assert_eq!(std::fs::read_to_string(&input).unwrap(), text);
     let _ = std::fs::remove_dir_all(&dir);
 }

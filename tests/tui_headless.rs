@@ -151,3 +151,23 @@ fn a_broken_settings_file_is_named_and_kept_as_it_is() {
     }
     let _ = std::fs::remove_dir_all(&home);
 }
+
+#[test]
+fn a_second_series_into_the_same_file_keeps_the_first() {
+    let dir = std::env::temp_dir().join(format!("knightfall-append-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let pgn = dir.join("series.pgn");
+    for run in 1..=2 {
+        let out = Command::new(env!("CARGO_BIN_EXE_knightfall"))
+            .args(["watch", "--headless", "--games", "1"])
+            .args(["--white-level", "1", "--black-level", "1", "--pgn"])
+            .arg(&pgn)
+            .env("KNIGHTFALL_HOME", &dir)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{out:?}");
+        let text = std::fs::read_to_string(&pgn).unwrap();
+        assert_eq!(text.matches("[Event ").count(), run, "{text}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -691,6 +691,29 @@ fn review_screen_fills_in_and_steps_to_the_blunders() {
 }
 
 #[test]
+fn review_game_n_opens_the_nth_game_of_the_games_folder_list() {
+    let home = temp_home("review-n");
+    let games = home.join("games");
+    std::fs::create_dir_all(&games).unwrap();
+    // Newest first, as `review` lists them: Third, Second, First.
+    for (stamp, name) in [("0001", "First"), ("0002", "Second"), ("0003", "Third")] {
+        std::fs::write(
+            games.join(format!("20260101-00{stamp}.pgn")),
+            format!("[White \"{name}\"]\n[Black \"Other\"]\n[Result \"0-1\"]\n\n1. f3 e5 2. g4 Qh4# 0-1\n"),
+        )
+        .unwrap();
+    }
+    let script = format!("\"$KNIGHTFALL_BIN\" review --game 3 --movetime 20{STTY_AFTER}");
+    let mut s = start(&home, &script);
+    let screen = s.wait_for_screen("the review", 30, |sc| sc.contains("- Other"));
+    assert!(screen.contains("First - Other"), "{screen}");
+    s.send(b"q");
+    s.wait_for("the shell", 20, |s| s.text().contains("DONE"));
+    assert!(s.text().contains("EXIT=0"), "{}", s.text());
+    let _ = std::fs::remove_dir_all(&home);
+}
+
+#[test]
 fn the_end_of_a_game_offers_its_review() {
     let home = temp_home("review-after");
     let script = format!("\"$KNIGHTFALL_BIN\" play --white human --black human{STTY_AFTER}");

@@ -158,6 +158,14 @@ pub fn settings(args: &Args) -> Settings {
     }
 }
 
+/// Whether `a` and `b` name the same existing file.
+fn same_file(a: &std::path::Path, b: &std::path::Path) -> bool {
+    match (a.canonicalize(), b.canonicalize()) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    }
+}
+
 /// Where reviews are cached.
 pub fn cache_dir(paths: &Paths) -> PathBuf {
     paths.data.join("reviews")
@@ -171,22 +179,21 @@ pub fn run(args: &Args) -> Result<()> {
         Some(file) => read_games(file)?,
         None => games_folder(&paths),
     };
-    let chosen = match args.game {
-        Some(n) => Some(
-            listed
-                .get(n as usize - 1)
-                .with_context(|| match listed.len() {
-                    1 => format!("there is 1 game; --game {n} is not one"),
-                    count => format!("there are {count} games; --game {n} is not one"),
-                })?,
-        ),
-        None if listed.len() == 1 && args.file.is_some() => listed.first(),
+    // The place in the list, as --game counts (the games folder lists one game a file, so
+    // this is not the game's number within its file).
+    let place = match args.game {
+        Some(n) if (1..=listed.len()).contains(&(n as usize)) => Some(n as usize - 1),
+        Some(n) => bail!(match listed.len() {
+            1 => format!("there is 1 game; --game {n} is not one"),
+            count => format!("there are {count} games; --game {n} is not one"),
+        }),
+        None if listed.len() == 1 && args.file.is_some() => Some(0),
         None => None,
     };
     if screen {
-        let chosen = chosen.map(|l| l.index - 1);
-        return crate::tui::review::run(args, listed, chosen, false);
+        return crate::tui::review::run(args, listed, place, false);
     }
+    let chosen = place.map(|i| &listed[i]);
     let Some(chosen) = chosen else {
         if listed.is_empty() {
             bail!("no games in {}; name a PGN file", paths.data.display());
@@ -204,6 +211,17 @@ pub fn run(args: &Args) -> Result<()> {
         print!("{out}");
         bail!("choose one of these games with --game N");
     };
+    // Writing the annotated game over the file it came from would lose the file's other games.
+    if let (Some(out), Some(file)) = (&args.out, &args.file)
+        && listed.len() > 1
+        && same_file(out, file)
+    {
+        bail!(
+            "{} holds {} games and --out would replace them all with this one; choose another file",
+            file.display(),
+            listed.len()
+        );
+    }
     let game = chosen
         .game
         .clone()

@@ -53,7 +53,15 @@ impl XorShift {
 /// Plays the series and prints one line per game and a summary.
 pub fn run(opts: &Options, series: &Series) -> Result<()> {
     let mut out = match &series.pgn {
-        Some(path) => Some(fs::File::create(path).with_context(|| format!("creating {path}"))?),
+        // Appended, as other tools write a series: running it again must not empty the games
+        // of the last run.
+        Some(path) => Some(
+            fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(path)
+                .with_context(|| format!("opening {path}"))?,
+        ),
         None => None,
     };
     let (player, warnings) = super::open_player(opts);

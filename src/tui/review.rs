@@ -198,7 +198,7 @@ impl Screen {
             while game.ply() > i {
                 game.undo();
             }
-            let _ = game.play(m, None);
+            let _ = game.play_on(m);
             view = None;
         }
         let mut app = App::new(settings, game, Mode::Play, false);
