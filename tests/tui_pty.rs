@@ -874,6 +874,33 @@ fn a_resumed_game_goes_on_between_its_own_players() {
 }
 
 #[test]
+fn a_resumed_game_against_a_uci_engine_goes_on_against_that_engine() {
+    let home = temp_home("resume-uci");
+    let bot = "--black \"uci:$KNIGHTFALL_BIN uci --bot random\"";
+    let script = format!("\"$KNIGHTFALL_BIN\" play --white human {bot}{STTY_AFTER}");
+    let mut s = start(&home, &script);
+    s.wait_for("the first frame", 20, |s| s.text().contains("move>"));
+    s.send(b"e4\r");
+    s.wait_for("the bot's reply", 20, |_| saved_plies(&home) == Some(2));
+    s.send(b"\x11");
+    s.wait_for("the shell", 20, |s| s.text().contains("DONE"));
+    // The engine's name ("Knightfall ... bot") does not say how to start it; the game does.
+    let script = format!("\"$KNIGHTFALL_BIN\" play --resume{STTY_AFTER}");
+    let mut s = start(&home, &script);
+    s.wait_for_screen("the resumed game", 20, |sc| sc.contains("White to move"));
+    s.send(b"d4\r");
+    s.wait_for("the bot's second reply", 20, |_| {
+        saved_plies(&home) == Some(4)
+    });
+    let pgn = std::fs::read_to_string(home.join("games/current.pgn")).unwrap();
+    s.send(b"\x11");
+    s.wait_for("the shell", 20, |s| s.text().contains("DONE"));
+    assert!(pgn.contains("bot\"]"), "{pgn}");
+    assert!(pgn.contains("[BlackEngine \"uci:"), "{pgn}");
+    let _ = std::fs::remove_dir_all(&home);
+}
+
+#[test]
 fn a_level_beyond_ten_in_the_settings_file_opens_as_level_ten() {
     let home = temp_home("level-eleven");
     std::fs::write(home.join("config.toml"), "level = 11\n").unwrap();

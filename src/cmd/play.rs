@@ -194,7 +194,7 @@ pub fn run(args: &Args, setup_screen: bool) -> Result<()> {
         let game = tui::resume_game(&paths)?;
         // The game goes on between the same players, unless the flags name others.
         if args.white.is_none() && args.black.is_none() {
-            settings.adopt_players(&game.names);
+            settings.adopt_players(&game);
         }
         Some(game)
     } else if let Some(file) = &args.pgn {

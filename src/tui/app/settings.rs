@@ -199,12 +199,23 @@ impl Settings {
         Ok(())
     }
 
-    /// Takes the players of a game being resumed from its PGN names (as `player_name` wrote
-    /// them): `Human`, `Knightfall x.y.z (level N)`, or a configured engine's name. A name it
-    /// does not know leaves that side as it is.
-    pub fn adopt_players(&mut self, names: &[String; 2]) {
+    /// Takes the players of a game being resumed from its PGN: a `uci:` engine from the
+    /// `WhiteEngine`/`BlackEngine` tag Knightfall wrote for it (its name is the engine's own,
+    /// which says nothing of how to start it), else by name as `player_name` wrote it:
+    /// `Human`, `Knightfall x.y.z (level N)`, or a configured engine's name. A name it does not
+    /// know leaves that side as it is.
+    pub fn adopt_players(&mut self, game: &crate::game::Game) {
+        let names = &game.names;
         for (color, name) in [(Color::White, &names[0]), (Color::Black, &names[1])] {
-            let side = if name == "Human" {
+            let command = game
+                .kept_tags
+                .iter()
+                .find(|(tag, _)| *tag == engine_tag(color))
+                .and_then(|(_, value)| value.strip_prefix("uci:"))
+                .filter(|command| !command.trim().is_empty());
+            let side = if let Some(command) = command {
+                Some(Side::Uci(command.to_string()))
+            } else if name == "Human" {
                 Some(Side::Human)
             } else if let Some(rest) = name.strip_prefix("Knightfall") {
                 let level = rest
@@ -256,3 +267,8 @@ pub const KNIGHTFALL: &str = concat!("Knightfall ", env!("CARGO_PKG_VERSION"));
 pub const TC_CHOICES: [&str; 7] = ["", "1+0", "3+2", "5+3", "10+5", "15+10", "30+0"];
 /// Engine think times offered on the new-game screen, in milliseconds.
 pub const THINK_CHOICES: [u64; 5] = [250, 500, 1000, 2000, 5000];
+
+/// The PGN tag that records how `color`'s external engine was started, for a resume.
+pub fn engine_tag(color: Color) -> &'static str {
+    color.fold_wb("WhiteEngine", "BlackEngine")
+}

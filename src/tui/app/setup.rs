@@ -270,7 +270,7 @@ impl App {
         let game = match resumed {
             Some(game) => {
                 // The unfinished game goes on between its own players.
-                self.settings.adopt_players(&game.names);
+                self.settings.adopt_players(&game);
                 self.flipped = !self.settings.white.is_human() && self.settings.black.is_human();
                 game
             }
