@@ -714,6 +714,43 @@ fn review_game_n_opens_the_nth_game_of_the_games_folder_list() {
 }
 
 #[test]
+fn a_review_left_half_done_is_kept_for_next_time() {
+    let home = temp_home("review-partial");
+    let games = home.join("games");
+    std::fs::create_dir_all(&games).unwrap();
+    let moves = "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7 6. Re1 b5 7. Bb3 d6 *";
+    for (stamp, name) in [("0001", "First"), ("0002", "Second")] {
+        std::fs::write(
+            games.join(format!("20260101-00{stamp}.pgn")),
+            format!("[White \"{name}\"]\n[Black \"Other\"]\n[Result \"*\"]\n\n{moves}\n"),
+        )
+        .unwrap();
+    }
+    let script = format!("\"$KNIGHTFALL_BIN\" review --movetime 400{STTY_AFTER}");
+    let mut s = start(&home, &script);
+    s.wait_for_screen("the list", 20, |sc| sc.contains("Review which game?"));
+    s.send(b"\r");
+    // A few positions in (of 27), back to the list, then quit.
+    s.wait_for_screen("some progress", 30, |sc| {
+        ["Analysing   3/", "Analysing   4/", "Analysing   5/"]
+            .iter()
+            .any(|p| sc.contains(p))
+    });
+    s.send(b"\x1b");
+    s.wait_for_screen("the list again", 10, |sc| sc.contains("Review which game?"));
+    s.send(b"q");
+    s.wait_for("the shell", 20, |s| s.text().contains("DONE"));
+    assert!(s.text().contains("EXIT=0"), "{}", s.text());
+    let cached: Vec<_> = std::fs::read_dir(games.join("reviews"))
+        .map(|d| d.filter_map(|e| e.ok()).map(|e| e.path()).collect())
+        .unwrap_or_default();
+    assert_eq!(cached.len(), 1, "{cached:?}");
+    let lines = std::fs::read_to_string(&cached[0]).unwrap().lines().count();
+    assert!((3..27).contains(&lines), "{lines} positions cached");
+    let _ = std::fs::remove_dir_all(&home);
+}
+
+#[test]
 fn the_end_of_a_game_offers_its_review() {
     let home = temp_home("review-after");
     let script = format!("\"$KNIGHTFALL_BIN\" play --white human --black human{STTY_AFTER}");

@@ -101,6 +101,7 @@ impl Screen {
 
     /// Opens `game` for review: cached results at once, the rest searched in the background.
     pub fn open(&mut self, game: Game, args: &Args, cache_dir: &std::path::Path) {
+        self.close(cache_dir);
         let mut review = Review::new(game, args.movetime);
         cache::load(cache_dir, &mut review);
         self.search = None;
@@ -137,6 +138,16 @@ impl Screen {
     /// The search's results channel, while it runs.
     fn results(&self) -> Option<Receiver<(usize, PositionEval)>> {
         self.search.as_ref().map(|s| s.results.clone())
+    }
+
+    /// Stops the review shown, keeping whatever was searched for next time.
+    pub fn close(&mut self, cache_dir: &std::path::Path) {
+        self.search = None;
+        if let Some(review) = self.review.take().filter(|r| r.done() > 0)
+            && let Err(e) = cache::save(cache_dir, &review)
+        {
+            self.message = format!("The review could not be cached: {e:#}");
+        }
     }
 
     /// Takes in a search result; saves the review when it is the last one.
@@ -256,8 +267,7 @@ impl Screen {
                 KeyCode::Char('q') => return false,
                 KeyCode::Esc => {
                     if self.listed.len() > 1 {
-                        self.search = None;
-                        self.review = None;
+                        self.close(cache_dir);
                         self.view = View::Pick;
                     } else {
                         return false;
@@ -341,9 +351,7 @@ pub fn run(args: &Args, listed: Vec<Listed>, chosen: Option<usize>, from_game: b
     terminal::restore_terminal();
     std::mem::forget(term);
     // Whatever was searched is kept for next time.
-    if let Some(review) = screen.review.as_ref().filter(|r| r.done() > 0) {
-        let _ = cache::save(&dir, review);
-    }
+    screen.close(&dir);
     drop(screen);
     result
 }
