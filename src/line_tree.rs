@@ -31,6 +31,9 @@ pub struct Tree {
     nodes: Vec<Node>,
     /// The start position's FEN when it is not the standard one.
     start_fen: Option<String>,
+    /// The tags of the game it was read from (names, event, result...; not SetUp or FEN), so
+    /// that saving it keeps them.
+    pub tags: Vec<(String, String)>,
 }
 
 /// At most this many positions in one tree (a long session is a few thousand).
@@ -47,6 +50,7 @@ impl Tree {
                 children: Vec::new(),
             }],
             start_fen,
+            tags: Vec::new(),
         }
     }
 
@@ -60,6 +64,12 @@ impl Tree {
         for m in game.moves() {
             at = tree.play(at, *m);
         }
+        let result = game.outcome().map_or("*", |o| o.result_str());
+        tree.tags = vec![
+            ("White".to_string(), game.names[0].clone()),
+            ("Black".to_string(), game.names[1].clone()),
+            ("Result".to_string(), result.to_string()),
+        ];
         tree
     }
 
@@ -145,21 +155,34 @@ impl Tree {
         }
     }
 
-    /// The tree as PGN: `tags` (name, value) then the main line with every side line as a
-    /// variation.
+    /// The tree as PGN: `tags` (name, value), with the tree's own tags in place of those of
+    /// the same name and after them, then the main line with every side line as a variation.
     pub fn to_pgn(&self, tags: &[(&str, String)]) -> String {
+        let mut all: Vec<(&str, &str)> = tags.iter().map(|(n, v)| (*n, v.as_str())).collect();
+        for (name, value) in &self.tags {
+            match all.iter_mut().find(|(n, _)| n == name) {
+                Some(slot) => slot.1 = value,
+                None => all.push((name, value)),
+            }
+        }
         let mut out = String::new();
-        for (name, value) in tags {
+        for (name, value) in &all {
             let value = value.replace('\\', "\\\\").replace('"', "\\\"");
             let _ = writeln!(out, "[{name} \"{value}\"]");
         }
+        let result = all
+            .iter()
+            .find(|(n, _)| *n == "Result")
+            .map(|(_, v)| *v)
+            .filter(|v| ["1-0", "0-1", "1/2-1/2"].contains(v))
+            .unwrap_or("*");
         if let Some(fen) = &self.start_fen {
             let _ = writeln!(out, "[SetUp \"1\"]\n[FEN \"{fen}\"]");
         }
         out.push('\n');
         let mut tokens = Vec::new();
         self.line_tokens(0, true, &mut tokens);
-        tokens.push("*".to_string());
+        tokens.push(result.to_string());
         out.push_str(&crate::game::wrap_movetext(&tokens));
         out
     }
@@ -218,6 +241,7 @@ struct Building {
     tree: Result<Tree, LoadError>,
     fen: Option<String>,
     variant: Option<String>,
+    tags: Vec<(String, String)>,
     at: usize,
     /// For each open variation: the node to return to.
     stack: Vec<usize>,
@@ -234,6 +258,7 @@ impl Visitor for Builder {
             tree: Err(LoadError::Empty),
             fen: None,
             variant: None,
+            tags: Vec::new(),
             at: 0,
             stack: Vec::new(),
             plies: 0,
@@ -249,6 +274,12 @@ impl Visitor for Builder {
         match name {
             b"FEN" => b.fen = Some(value.decode_utf8_lossy().into_owned()),
             b"Variant" => b.variant = Some(value.decode_utf8_lossy().into_owned()),
+            // Written by Knightfall from the tree itself.
+            b"SetUp" | b"PlyCount" => {}
+            _ if b.tags.len() < 64 => b.tags.push((
+                String::from_utf8_lossy(name).into_owned(),
+                value.decode_utf8_lossy().into_owned(),
+            )),
             _ => {}
         }
         ControlFlow::Continue(())
@@ -274,7 +305,11 @@ impl Visitor for Builder {
             None => Ok(Chess::default()),
         };
         match start {
-            Ok(pos) => b.tree = Ok(Tree::new(pos, b.fen.clone())),
+            Ok(pos) => {
+                let mut tree = Tree::new(pos, b.fen.clone());
+                tree.tags = std::mem::take(&mut b.tags);
+                b.tree = Ok(tree);
+            }
             Err(e) => return ControlFlow::Break(Err(e)),
         }
         ControlFlow::Continue(b)

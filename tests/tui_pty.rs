@@ -854,6 +854,43 @@ fn analysis_board_lines_book_side_lines_saved_and_reopened() {
 }
 
 #[test]
+fn the_board_saves_a_game_back_with_its_tags_and_keeps_other_games() {
+    let home = temp_home("board-tags");
+    let game = home.join("game.pgn");
+    std::fs::write(
+        &game,
+        "[Event \"Club\"]\n[White \"Ann\"]\n[Black \"Bob\"]\n[Result \"1-0\"]\n\n\
+         1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n",
+    )
+    .unwrap();
+    let multi = home.join("multi.pgn");
+    let two =
+        "[White \"A\"]\n[Result \"*\"]\n\n1. d4 *\n\n[White \"B\"]\n[Result \"*\"]\n\n1. c4 *\n";
+    std::fs::write(&multi, two).unwrap();
+    let script = format!("\"$KNIGHTFALL_BIN\" board {}{STTY_AFTER}", game.display());
+    let mut s = start(&home, &script);
+    s.wait_for_screen("the game", 20, |sc| sc.contains("Qxf7#"));
+    s.send(format!("save {}\r", multi.display()).as_bytes());
+    s.wait_for_screen("the refusal", 10, |sc| sc.contains("holds several games"));
+    assert_eq!(std::fs::read_to_string(&multi).unwrap(), two);
+    s.send(format!("save {}\r", game.display()).as_bytes());
+    s.wait_for_screen("the save", 10, |sc| sc.contains("Saved to"));
+    s.send(b"q");
+    s.wait_for("the shell", 20, |s| s.text().contains("DONE"));
+    let text = std::fs::read_to_string(&game).unwrap();
+    for tag in [
+        "[Event \"Club\"]",
+        "[White \"Ann\"]",
+        "[Black \"Bob\"]",
+        "[Result \"1-0\"]",
+    ] {
+        assert!(text.contains(tag), "{tag} in\n{text}");
+    }
+    assert!(text.contains("4. Qxf7# 1-0"), "{text}");
+    let _ = std::fs::remove_dir_all(&home);
+}
+
+#[test]
 fn the_board_opens_from_a_watched_game_but_not_on_the_clock_against_the_engine() {
     let home = temp_home("board-from-game");
     let script = format!(

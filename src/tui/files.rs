@@ -148,17 +148,24 @@ pub fn write_atomic(path: &Path, text: &str) -> Result<()> {
     written
 }
 
-/// Saves a game where the player asked (`save FILE`): a new file, or a PGN file, which is
-/// replaced; anything else already there is kept and the save refused.
+/// Saves a game where the player asked (`save FILE`): a new file, or a PGN file of one game,
+/// which is replaced; anything else already there is kept and the save refused.
 pub fn save_as(path: &Path, text: &str) -> Result<()> {
     if path.exists() {
-        let is_pgn = path.is_file()
-            && fs::read_to_string(path)
-                .ok()
-                .is_some_and(|t| read_game(&t).is_ok());
-        if !is_pgn {
+        let existing = if path.is_file() {
+            fs::read_to_string(path).ok()
+        } else {
+            None
+        };
+        let Some(existing) = existing.filter(|t| read_game(t).is_ok()) else {
             anyhow::bail!(
                 "{} exists and is not a PGN game; choose another name",
+                path.display()
+            );
+        };
+        if Game::all_from_pgn(&existing, 2).len() > 1 {
+            anyhow::bail!(
+                "{} holds several games and this would replace them all; choose another name",
                 path.display()
             );
         }
