@@ -259,6 +259,8 @@ impl Board {
             ("Event", "Knightfall analysis".to_string()),
             ("Site", "Knightfall".to_string()),
             ("Date", crate::game::today()),
+            ("White", "?".to_string()),
+            ("Black", "?".to_string()),
             ("Result", "*".to_string()),
         ];
         let text = self.tree.to_pgn(&tags);
