@@ -16,7 +16,15 @@ const BAD_CAPTURE: i32 = -2_000_000;
 pub struct History {
     /// Butterfly history `[color][from][to]`, bounded by the gravity formula.
     pub table: [[[i32; 64]; 64]; 2],
+    /// Correction history `[color][pawn structure]`: how far searches have found the static
+    /// evaluation off for the side to move with these pawns, in 1/`CORRECTION_GRAIN` pawns.
+    correction: [[i32; CORRECTION_SIZE]; 2],
 }
+
+const CORRECTION_SIZE: usize = 1 << 14;
+const CORRECTION_GRAIN: i32 = 256;
+/// The largest correction, in centipawns.
+const CORRECTION_LIMIT: i32 = 64;
 
 /// Ceiling of history values; quiets stay below the killers.
 pub const HISTORY_MAX: i32 = 16_384;
@@ -26,6 +34,7 @@ impl History {
     pub fn new() -> Box<History> {
         Box::new(History {
             table: [[[0; 64]; 64]; 2],
+            correction: [[0; CORRECTION_SIZE]; 2],
         })
     }
 
@@ -51,6 +60,26 @@ impl History {
         *slot += bonus - *slot * bonus.abs() / HISTORY_MAX;
     }
 
+    /// The static evaluation `raw` (side to move's view) moved by what searches of positions
+    /// with the same pawns have found it off by.
+    #[inline]
+    pub fn corrected(&self, color: Color, pawns: usize, raw: i32) -> i32 {
+        raw + self.correction[color as usize][pawns] / CORRECTION_GRAIN
+    }
+
+    /// Records that a search of depth `depth` found the corrected evaluation `diff` off.
+    #[inline]
+    pub fn update_correction(&mut self, color: Color, pawns: usize, diff: i32, depth: i32) {
+        let weight = (depth + 1).min(16);
+        let slot = &mut self.correction[color as usize][pawns];
+        let target = diff.clamp(-CORRECTION_LIMIT, CORRECTION_LIMIT) * CORRECTION_GRAIN;
+        *slot = (*slot * (256 - weight) + target * weight) / 256;
+        *slot = (*slot).clamp(
+            -CORRECTION_LIMIT * CORRECTION_GRAIN,
+            CORRECTION_LIMIT * CORRECTION_GRAIN,
+        );
+    }
+
     /// Halves every value (between searches).
     pub fn age(&mut self) {
         for side in self.table.iter_mut() {
@@ -61,6 +90,16 @@ impl History {
             }
         }
     }
+}
+
+/// The index of `board`'s pawn structure in the correction history.
+#[inline]
+pub fn pawn_index(board: &shakmaty::Board) -> usize {
+    let white = (board.pawns() & board.white()).0;
+    let black = (board.pawns() & board.black()).0;
+    let h = white.wrapping_mul(0x9E37_79B9_7F4A_7C15)
+        ^ black.wrapping_mul(0xC2B2_AE3D_27D4_EB4F).rotate_left(31);
+    (h >> (64 - CORRECTION_SIZE.trailing_zeros())) as usize
 }
 
 /// True for captures and promotions: the moves quiescence search looks at.

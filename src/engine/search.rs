@@ -11,7 +11,7 @@ use shakmaty::{Chess, Color, Move, Position};
 use super::eval::{Evaluator, game_phase};
 use super::limits::Limits;
 use super::node::{Node, key_of};
-use super::ordering::{History, Picker, gives_check, is_tactical};
+use super::ordering::{History, Picker, gives_check, is_tactical, pawn_index};
 use super::score::{INFINITY, MATE, MATE_BOUND, MAX_PLY, TB_WIN, TB_WIN_BOUND};
 use super::see::{see, value};
 use super::strength::noise;
@@ -222,6 +222,15 @@ impl<'a> Searcher<'a> {
     fn evaluate(&self, node: &Node) -> i32 {
         let (amplitude, seed) = self.noise;
         node.relative_eval(&self.eval) + noise(node.key, seed, amplitude)
+    }
+
+    /// The static evaluation `raw` corrected by the correction history, kept short of the
+    /// tablebase and mate scores.
+    #[inline]
+    fn correct(&self, color: Color, pawns: usize, raw: i32) -> i32 {
+        self.history
+            .corrected(color, pawns, raw)
+            .clamp(-TB_WIN_BOUND + 1, TB_WIN_BOUND - 1)
     }
 
     /// Runs iterative deepening from `root` until a limit is reached.
@@ -520,12 +529,18 @@ impl<'a> Searcher<'a> {
             return score;
         }
 
-        let static_eval = if in_check {
+        let raw_eval = if in_check {
             -INFINITY
         } else if let Some(h) = hit {
             h.eval
         } else {
             self.evaluate(node)
+        };
+        let pawns = pawn_index(pos.board());
+        let static_eval = if in_check {
+            -INFINITY
+        } else {
+            self.correct(pos.turn(), pawns, raw_eval)
         };
 
         self.evals[ply] = static_eval;
@@ -718,7 +733,19 @@ impl<'a> Searcher<'a> {
             // A root searched without its best moves is not the position's value.
             return best_score;
         }
-        let eval_store = if in_check { 0 } else { static_eval };
+        // Teach the correction history where the search disagreed with the evaluation: not
+        // after a capture (that is the material, not the position) nor when the bound says
+        // nothing about which side of the evaluation the truth lies.
+        if !in_check
+            && best_move.is_none_or(|m| !is_tactical(m))
+            && best_score.abs() < TB_WIN_BOUND
+            && !(bound == Bound::Lower && best_score <= static_eval)
+            && !(bound == Bound::Upper && best_score >= static_eval)
+        {
+            self.history
+                .update_correction(color, pawns, best_score - static_eval, depth);
+        }
+        let eval_store = if in_check { 0 } else { raw_eval };
         self.store(node, ply, best_move, best_score, eval_store, depth, bound);
         best_score
     }
@@ -765,16 +792,19 @@ impl<'a> Searcher<'a> {
         let in_check = pos.is_check();
         let original_alpha = alpha;
         // Most nodes stand pat: evaluate before generating any moves.
+        let mut raw_eval = 0;
         let stand_pat = if in_check {
             -INFINITY
         } else {
-            let eval = match hit {
+            let raw = match hit {
                 Some(h) => h.eval,
                 None => self.evaluate(node),
             };
+            raw_eval = raw;
+            let eval = self.correct(pos.turn(), pawn_index(pos.board()), raw);
             if eval >= beta {
                 if hit.is_none() {
-                    self.store(node, ply, None, eval, eval, 0, Bound::Lower);
+                    self.store(node, ply, None, eval, raw, 0, Bound::Lower);
                 }
                 return eval;
             }
@@ -828,8 +858,7 @@ impl<'a> Searcher<'a> {
         } else {
             Bound::Upper
         };
-        let eval = if in_check { 0 } else { stand_pat };
-        self.store(node, ply, best_move, best, eval, 0, bound);
+        self.store(node, ply, best_move, best, raw_eval, 0, bound);
         best
     }
 
