@@ -480,8 +480,10 @@ impl<'a> Searcher<'a> {
                 return self.evaluate(node);
             }
         }
-        if in_check {
-            depth += 1;
+        // Checks that do not lose material are extended where they are played (below); a side
+        // in check at the horizon still answers it with a full-width ply.
+        if in_check && depth <= 0 {
+            depth = 1;
         }
         if depth <= 0 {
             if !self.quiescence {
@@ -651,7 +653,8 @@ impl<'a> Searcher<'a> {
             let gives_check = child.pos.is_check();
 
             self.keys.push(child.key);
-            let new_depth = depth - 1;
+            let extension = i32::from(gives_check && see(pos, m) >= 0);
+            let new_depth = depth - 1 + extension;
             let mut score;
             if searched == 0 {
                 score = -self.negamax(&child, new_depth, ply + 1, -beta, -alpha, false);
