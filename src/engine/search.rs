@@ -649,6 +649,17 @@ impl<'a> Searcher<'a> {
             {
                 continue;
             }
+            // A quiet move that puts a piece where it is simply lost, near the leaves.
+            if ply > 0
+                && !pv_node
+                && !in_check
+                && best_score > -TB_WIN_BOUND
+                && quiet
+                && depth <= 6
+                && see(pos, m) < -60 * depth
+            {
+                continue;
+            }
             let child = node.play(m, &self.eval);
             let gives_check = child.pos.is_check();
 
