@@ -1,6 +1,6 @@
 //! Iterative deepening over a negamax alpha-beta search with PVS, aspiration windows, a
-//! transposition table, null-move pruning, late-move reductions, futility pruning and a
-//! quiescence search with delta and SEE pruning.
+//! transposition table, correction history, null-move pruning, late-move reductions, futility
+//! and SEE pruning and a quiescence search with delta and SEE pruning.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
@@ -531,18 +531,12 @@ impl<'a> Searcher<'a> {
             return score;
         }
 
-        let raw_eval = if in_check {
-            -INFINITY
-        } else if let Some(h) = hit {
-            h.eval
-        } else {
-            self.evaluate(node)
-        };
         let pawns = pawn_index(pos.board());
-        let static_eval = if in_check {
-            -INFINITY
+        let (raw_eval, static_eval) = if in_check {
+            (0, -INFINITY)
         } else {
-            self.correct(pos.turn(), pawns, raw_eval)
+            let raw = hit.map_or_else(|| self.evaluate(node), |h| h.eval);
+            (raw, self.correct(pos.turn(), pawns, raw))
         };
 
         self.evals[ply] = static_eval;
@@ -759,8 +753,7 @@ impl<'a> Searcher<'a> {
             self.history
                 .update_correction(color, pawns, best_score - static_eval, depth);
         }
-        let eval_store = if in_check { 0 } else { raw_eval };
-        self.store(node, ply, best_move, best_score, eval_store, depth, bound);
+        self.store(node, ply, best_move, best_score, raw_eval, depth, bound);
         best_score
     }
 
@@ -806,15 +799,10 @@ impl<'a> Searcher<'a> {
         let in_check = pos.is_check();
         let original_alpha = alpha;
         // Most nodes stand pat: evaluate before generating any moves.
-        let mut raw_eval = 0;
-        let stand_pat = if in_check {
-            -INFINITY
+        let (raw_eval, stand_pat) = if in_check {
+            (0, -INFINITY)
         } else {
-            let raw = match hit {
-                Some(h) => h.eval,
-                None => self.evaluate(node),
-            };
-            raw_eval = raw;
+            let raw = hit.map_or_else(|| self.evaluate(node), |h| h.eval);
             let eval = self.correct(pos.turn(), pawn_index(pos.board()), raw);
             if eval >= beta {
                 if hit.is_none() {
@@ -823,7 +811,7 @@ impl<'a> Searcher<'a> {
                 return eval;
             }
             alpha = alpha.max(eval);
-            eval
+            (raw, eval)
         };
         let legal = pos.legal_moves();
         if in_check && legal.is_empty() {
