@@ -85,8 +85,6 @@ pub struct Searcher<'a> {
     abort: Option<&'a AtomicBool>,
     /// Lazy SMP: a helper's iterations start this much deeper than the main thread's.
     depth_offset: i32,
-    /// The move a singular-extension search at each ply leaves out.
-    skipped: [Option<Move>; MAX_PLY + 2],
 }
 
 /// The most lines a MultiPV search reports.
@@ -142,7 +140,6 @@ impl<'a> Searcher<'a> {
             node_counter: None,
             abort: None,
             depth_offset: 0,
-            skipped: [None; MAX_PLY + 2],
         }
     }
 
@@ -503,11 +500,8 @@ impl<'a> Searcher<'a> {
         {
             tt_move = encode_move(m);
         }
-        // A singular-extension search of this node without its best move.
-        let skipped = self.skipped[ply];
         if let Some(h) = hit
             && !pv_node
-            && skipped.is_none()
             && h.depth >= depth
             && cuts(h, alpha, beta)
         {
@@ -520,7 +514,6 @@ impl<'a> Searcher<'a> {
         }
         // Right after a capture or pawn move the tables' WDL value is exact.
         if ply > 0
-            && skipped.is_none()
             && let Some(tb) = self.tablebases
             && pos.halfmoves() == 0
             && pos.board().occupied().count() <= tb.probe_pieces()
@@ -550,7 +543,7 @@ impl<'a> Searcher<'a> {
         // Better than two plies ago: prune and reduce less eagerly.
         let improving = !in_check && (ply < 2 || static_eval > self.evals[ply - 2]);
 
-        if !pv_node && !in_check && ply > 0 && skipped.is_none() {
+        if !pv_node && !in_check && ply > 0 {
             // Reverse futility: far enough above beta that a shallow search won't fall below.
             if depth <= 6
                 && static_eval - 80 * (depth - i32::from(improving)) >= beta
@@ -606,43 +599,6 @@ impl<'a> Searcher<'a> {
                 return alpha;
             }
         }
-        // Singular extension: when the table's move is the only one that holds the score the
-        // table promises (the others, searched at half depth, all fall short of it), it is
-        // searched a ply deeper. When even without it the node fails high, it is cut at once;
-        // when the table alone promises a cut, the move is searched a ply shallower.
-        let mut singular = 0;
-        if ply > 0
-            && depth >= 7
-            && skipped.is_none()
-            && let Some(h) = hit
-            && h.mv != 0
-            && h.depth >= depth - 3
-            && h.bound != Bound::Upper
-            && h.score.abs() < TB_WIN_BOUND
-            && let Some(&tt) = legal.iter().find(|m| encode_move(**m) == h.mv)
-        {
-            let singular_beta = h.score - 2 * depth;
-            self.skipped[ply] = Some(tt);
-            let score = self.negamax(
-                node,
-                (depth - 1) / 2,
-                ply,
-                singular_beta - 1,
-                singular_beta,
-                cut_null,
-            );
-            self.skipped[ply] = None;
-            if self.stopped {
-                return 0;
-            }
-            if score < singular_beta {
-                singular = 1;
-            } else if singular_beta >= beta {
-                return singular_beta;
-            } else if h.score >= beta {
-                singular = -1;
-            }
-        }
         let killers = self.killers[ply];
         let mut picker = Picker::new(pos, &legal, tt_move, &killers, self.history);
         let original_alpha = alpha;
@@ -660,9 +616,6 @@ impl<'a> Searcher<'a> {
         };
 
         while let Some((m, order)) = picker.pick() {
-            if skipped == Some(m) {
-                continue;
-            }
             let quiet = !is_tactical(m);
             // Losing captures near the leaves are dropped before the move is even made.
             if ply > 0
@@ -705,11 +658,7 @@ impl<'a> Searcher<'a> {
             let gives_check = child.pos.is_check();
 
             self.keys.push(child.key);
-            let extension = if singular != 0 && encode_move(m) == tt_move {
-                singular
-            } else {
-                i32::from(gives_check && see(pos, m) >= 0)
-            };
+            let extension = i32::from(gives_check && see(pos, m) >= 0);
             let new_depth = depth - 1 + extension;
             let mut score;
             if searched == 0 {
@@ -788,8 +737,8 @@ impl<'a> Searcher<'a> {
         } else {
             Bound::Upper
         };
-        if (ply == 0 && !self.excluded.is_empty()) || skipped.is_some() {
-            // A node searched without its best moves is not the position's value.
+        if ply == 0 && !self.excluded.is_empty() {
+            // A root searched without its best moves is not the position's value.
             return best_score;
         }
         // Teach the correction history where the search disagreed with the evaluation: not
