@@ -9,6 +9,7 @@ use std::sync::OnceLock;
 use shakmaty::{Bitboard, Board, Chess, Color, Move, Position, Role, Square};
 
 use super::params::{self, S};
+use super::pawn_cache::PawnCache;
 use super::terms::{self, Sink};
 use super::{pst, tuned};
 
@@ -245,7 +246,26 @@ impl Evaluator {
                 }
             }
             Profile::Tapered => {
-                let score = self.tapered_before_cannot_win(board, turn, acc);
+                let score = self.tapered_before_cannot_win(board, turn, acc, None);
+                score + cannot_win(board, score)
+            }
+        }
+    }
+
+    /// [`Evaluator::evaluate`] with the pawn-structure terms kept in `cache` (the same result,
+    /// sooner). `cache` must serve this evaluator alone.
+    #[inline]
+    pub fn evaluate_cached(
+        &self,
+        board: &Board,
+        turn: Color,
+        acc: Accumulator,
+        cache: &mut PawnCache,
+    ) -> i32 {
+        match self.profile {
+            Profile::Simplified => self.evaluate(board, turn, acc),
+            Profile::Tapered => {
+                let score = self.tapered_before_cannot_win(board, turn, acc, Some(cache));
                 score + cannot_win(board, score)
             }
         }
@@ -253,12 +273,25 @@ impl Evaluator {
 
     /// The tapered evaluation before a side with too little to mate loses its advantage.
     #[inline]
-    fn tapered_before_cannot_win(&self, board: &Board, turn: Color, acc: Accumulator) -> i32 {
+    fn tapered_before_cannot_win(
+        &self,
+        board: &Board,
+        turn: Color,
+        acc: Accumulator,
+        cache: Option<&mut PawnCache>,
+    ) -> i32 {
         let mut sum = terms::Sum {
             weights: self.terms,
             total: S(acc.mg, acc.eg),
         };
-        terms::positional(board, turn, &mut sum);
+        match cache {
+            Some(cache) => {
+                let (pawn_score, passed) = cache.probe(terms::pawns_of(board), self.terms);
+                sum.total += pawn_score;
+                terms::beyond_pawns(board, turn, passed, &mut sum);
+            }
+            None => terms::positional(board, turn, &mut sum),
+        }
         taper(sum.total, game_phase(board)) + mop_up(board)
     }
 
@@ -295,8 +328,10 @@ impl Evaluator {
                 );
                 let mop_up = mop_up(board);
                 let mut lines = vec![("material", material)];
-                let unwinnable =
-                    cannot_win(board, self.tapered_before_cannot_win(board, turn, acc));
+                let unwinnable = cannot_win(
+                    board,
+                    self.tapered_before_cannot_win(board, turn, acc, None),
+                );
                 let mut rest = total - material - mop_up - unwinnable;
                 let mut others = Vec::new();
                 for (name, sum) in GROUP_NAMES.into_iter().zip(groups.sums) {

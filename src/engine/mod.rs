@@ -8,6 +8,7 @@ pub mod limits;
 pub mod node;
 pub mod ordering;
 pub mod params;
+pub mod pawn_cache;
 pub mod pst;
 pub mod score;
 pub mod search;

@@ -4,6 +4,7 @@ use shakmaty::zobrist::Zobrist64;
 use shakmaty::{Chess, EnPassantMode, Move, Position};
 
 use super::eval::{Accumulator, Evaluator};
+use super::pawn_cache::PawnCache;
 
 /// A position plus the state the search keeps in step with it.
 #[derive(Clone, Debug)]
@@ -46,8 +47,8 @@ impl Node {
 
     /// The static evaluation from the side to move's point of view.
     #[inline]
-    pub fn relative_eval(&self, eval: &Evaluator) -> i32 {
-        let white = eval.evaluate(self.pos.board(), self.pos.turn(), self.acc);
+    pub fn relative_eval(&self, eval: &Evaluator, pawns: &mut PawnCache) -> i32 {
+        let white = eval.evaluate_cached(self.pos.board(), self.pos.turn(), self.acc, pawns);
         if self.pos.turn().is_white() {
             white
         } else {

@@ -12,6 +12,7 @@ use super::eval::{Evaluator, game_phase};
 use super::limits::Limits;
 use super::node::{Node, key_of};
 use super::ordering::{History, Picker, gives_check, is_tactical, pawn_index};
+use super::pawn_cache::PawnCache;
 use super::score::{INFINITY, MATE, MATE_BOUND, MAX_PLY, TB_WIN, TB_WIN_BOUND};
 use super::see::{see, value};
 use super::strength::noise;
@@ -85,6 +86,8 @@ pub struct Searcher<'a> {
     abort: Option<&'a AtomicBool>,
     /// Lazy SMP: a helper's iterations start this much deeper than the main thread's.
     depth_offset: i32,
+    /// This search's pawn-structure terms, by pawns.
+    pawns: PawnCache,
 }
 
 /// The most lines a MultiPV search reports.
@@ -140,6 +143,7 @@ impl<'a> Searcher<'a> {
             node_counter: None,
             abort: None,
             depth_offset: 0,
+            pawns: PawnCache::default(),
         }
     }
 
@@ -219,9 +223,9 @@ impl<'a> Searcher<'a> {
     }
 
     #[inline]
-    fn evaluate(&self, node: &Node) -> i32 {
+    fn evaluate(&mut self, node: &Node) -> i32 {
         let (amplitude, seed) = self.noise;
-        node.relative_eval(&self.eval) + noise(node.key, seed, amplitude)
+        node.relative_eval(&self.eval, &mut self.pawns) + noise(node.key, seed, amplitude)
     }
 
     /// The static evaluation `raw` corrected by the correction history, kept short of the

@@ -55,6 +55,12 @@ pub fn see(pos: &Chess, m: Move) -> i32 {
     }
     gains[0] = first_gain;
     occupied.discard(from);
+    // Most moves the search asks about go to a square nobody can take back on: the pins
+    // below are worth working out only when there is an exchange.
+    let side = !pos.turn();
+    if (board.attacks_to(to, side, occupied) & occupied & board.by_color(side)).is_empty() {
+        return first_gain;
+    }
 
     let white_pinned = pinned(board, Color::White);
     let black_pinned = pinned(board, Color::Black);
@@ -71,7 +77,7 @@ pub fn see(pos: &Chess, m: Move) -> i32 {
                 .is_some_and(|k| attacks::aligned(k, sq, to))
     };
 
-    let mut side = !pos.turn();
+    let mut side = side;
     let mut depth = 0;
     loop {
         let attackers = board.attacks_to(to, side, occupied) & occupied & board.by_color(side);

@@ -160,11 +160,89 @@ pub fn pieces<K: Sink>(board: &Board, sink: &mut K) {
     }
 }
 
+/// Each side's pawns, White's first.
+#[inline]
+pub fn pawns_of(board: &Board) -> [u64; 2] {
+    [Color::White, Color::Black].map(|c| (board.pawns() & board.by_color(c)).0)
+}
+
 /// Reports every positional feature of `board` with `turn` to move.
 pub fn positional<K: Sink>(board: &Board, turn: Color, sink: &mut K) {
+    let passed = pawn_structure(pawns_of(board), sink);
+    beyond_pawns(board, turn, passed, sink);
+}
+
+/// Reports the features that depend on the pawns alone (passed pawns by rank, supported,
+/// side-by-side, isolated, backward and doubled pawns, space), which a cache keyed by the pawns
+/// can keep, and returns each side's passed pawns.
+pub fn pawn_structure<K: Sink>(pawns: [u64; 2], sink: &mut K) -> [u64; 2] {
+    let colors = [Color::White, Color::Black];
+    let pawn_attacked = colors.map(|c| pawn_attacks(c, pawns[index(c)]));
+    let mut passed = [0u64; 2];
+    for color in colors {
+        let us = index(color);
+        let them = 1 - us;
+        let step = if color == Color::White { 8 } else { -8 };
+        for sq in Bitboard(pawns[us]) {
+            let file = sq.file() as usize;
+            let rank = sq.rank() as usize;
+            let ahead = ranks_ahead(color, rank);
+            let relative = relative_rank(color, sq);
+            let bit = 1u64 << sq as usize;
+            if (file_mask(file) | neighbour_files(file)) & ahead & pawns[them] == 0 {
+                sink.add(color, params::PASSED + relative, 1);
+                passed[us] |= bit;
+            }
+            if pawn_attacked[us] & bit != 0 {
+                sink.add(color, params::SUPPORTED + relative, 1);
+            }
+            if beside(bit) & pawns[us] != 0 {
+                sink.add(color, params::PHALANX + relative, 1);
+            }
+            let neighbours = neighbour_files(file) & pawns[us];
+            if neighbours == 0 {
+                sink.add(color, params::ISOLATED, 1);
+            } else if neighbours & !ahead == 0
+                && sq
+                    .offset(step)
+                    .is_some_and(|stop| pawn_attacked[them] & (1u64 << stop as usize) != 0)
+            {
+                // Every neighbour has gone past it, and it cannot step up beside them.
+                sink.add(color, params::BACKWARD, 1);
+            }
+            if file_mask(file) & ahead & pawns[us] != 0 {
+                sink.add(color, params::DOUBLED, 1);
+            }
+        }
+        // The c to f files on the 2nd to 4th rank, and what lies up to three ranks behind
+        // an own pawn.
+        let (centre, behind) = match color {
+            Color::White => (
+                0x0000_0000_3C3C_3C00u64,
+                (pawns[us] >> 8) | (pawns[us] >> 16) | (pawns[us] >> 24),
+            ),
+            Color::Black => (
+                0x003C_3C3C_0000_0000u64,
+                (pawns[us] << 8) | (pawns[us] << 16) | (pawns[us] << 24),
+            ),
+        };
+        let space = centre & !pawns[us] & !pawn_attacked[them];
+        sink.add(color, params::SPACE, space.count_ones() as i32);
+        sink.add(
+            color,
+            params::SPACE + 1,
+            (space & behind).count_ones() as i32,
+        );
+    }
+    passed
+}
+
+/// Reports the positional features beyond [`pawn_structure`]'s, given each side's `passed`
+/// pawns.
+pub fn beyond_pawns<K: Sink>(board: &Board, turn: Color, passed: [u64; 2], sink: &mut K) {
     let occupied = board.occupied();
     let colors = [Color::White, Color::Black];
-    let pawns = colors.map(|c| (board.pawns() & board.by_color(c)).0);
+    let pawns = pawns_of(board);
     let pawn_attacked = colors.map(|c| pawn_attacks(c, pawns[index(c)]));
     let zones = colors.map(|c| board.king_of(c).map_or(0, |k| king_zone(c, k)));
     let mut attacked = [0u64; 2];
@@ -294,64 +372,41 @@ pub fn positional<K: Sink>(board: &Board, turn: Color, sink: &mut K) {
         if (board.bishops() & board.by_color(color)).count() >= 2 {
             sink.add(color, params::BISHOP_PAIR, 1);
         }
-        for sq in Bitboard(pawns[us]) {
+        for sq in Bitboard(passed[us]) {
             let file = sq.file() as usize;
             let rank = sq.rank() as usize;
             let ahead = ranks_ahead(color, rank);
             let relative = relative_rank(color, sq);
-            let bit = 1u64 << sq as usize;
-            if (file_mask(file) | neighbour_files(file)) & ahead & pawns[them] == 0 {
-                sink.add(color, params::PASSED + relative, 1);
-                if file_mask(file) & ahead & occupied.0 == 0 {
-                    sink.add(color, params::PASSED_FREE + relative, 1);
-                }
-                if sq
-                    .offset(step)
-                    .is_some_and(|front| board.by_color(!color).0 & (1u64 << front as usize) != 0)
-                {
-                    sink.add(color, params::PASSED_BLOCKED + relative, 1);
-                }
-                let behind = attacks::rook_attacks(sq, occupied).0
-                    & file_mask(file)
-                    & ranks_ahead(!color, rank)
-                    & board.rooks().0;
-                for (i, side) in [color, !color].into_iter().enumerate() {
-                    let rooks = behind & board.by_color(side).0;
-                    if rooks != 0 {
-                        sink.add(color, params::ROOK_BEHIND_PASSER + i, 1);
-                    }
-                }
-                // How far each king is from the square the pawn goes to next.
-                if let Some(front) = sq.offset(step) {
-                    for (king, table) in kings
-                        .into_iter()
-                        .zip([params::PASSED_KING_OWN, params::PASSED_KING_THEIR])
-                    {
-                        if let Some(king) = king {
-                            sink.add(color, table + relative, king.distance(front) as i32);
-                        }
-                    }
-                }
+            // Free path, blocker, rooks behind and the kings' distance: these depend on more than the pawns.
+            if file_mask(file) & ahead & occupied.0 == 0 {
+                sink.add(color, params::PASSED_FREE + relative, 1);
             }
-            if pawn_attacked[us] & bit != 0 {
-                sink.add(color, params::SUPPORTED + relative, 1);
-            }
-            if beside(bit) & pawns[us] != 0 {
-                sink.add(color, params::PHALANX + relative, 1);
-            }
-            let neighbours = neighbour_files(file) & pawns[us];
-            if neighbours == 0 {
-                sink.add(color, params::ISOLATED, 1);
-            } else if neighbours & !ahead == 0
-                && sq
-                    .offset(step)
-                    .is_some_and(|stop| pawn_attacked[them] & (1u64 << stop as usize) != 0)
+            if sq
+                .offset(step)
+                .is_some_and(|front| board.by_color(!color).0 & (1u64 << front as usize) != 0)
             {
-                // Every neighbour has gone past it, and it cannot step up beside them.
-                sink.add(color, params::BACKWARD, 1);
+                sink.add(color, params::PASSED_BLOCKED + relative, 1);
             }
-            if file_mask(file) & ahead & pawns[us] != 0 {
-                sink.add(color, params::DOUBLED, 1);
+            let behind = attacks::rook_attacks(sq, occupied).0
+                & file_mask(file)
+                & ranks_ahead(!color, rank)
+                & board.rooks().0;
+            for (i, side) in [color, !color].into_iter().enumerate() {
+                let rooks = behind & board.by_color(side).0;
+                if rooks != 0 {
+                    sink.add(color, params::ROOK_BEHIND_PASSER + i, 1);
+                }
+            }
+            // How far each king is from the square the pawn goes to next.
+            if let Some(front) = sq.offset(step) {
+                for (king, table) in kings
+                    .into_iter()
+                    .zip([params::PASSED_KING_OWN, params::PASSED_KING_THEIR])
+                {
+                    if let Some(king) = king {
+                        sink.add(color, table + relative, king.distance(front) as i32);
+                    }
+                }
             }
         }
     }
@@ -397,25 +452,6 @@ pub fn positional<K: Sink>(board: &Board, turn: Color, sink: &mut K) {
                 }
             }
         }
-        // The c to f files on the 2nd to 4th rank, and what lies up to three ranks behind
-        // an own pawn.
-        let (centre, behind) = match color {
-            Color::White => (
-                0x0000_0000_3C3C_3C00u64,
-                (pawns[us] >> 8) | (pawns[us] >> 16) | (pawns[us] >> 24),
-            ),
-            Color::Black => (
-                0x003C_3C3C_0000_0000u64,
-                (pawns[us] << 8) | (pawns[us] << 16) | (pawns[us] << 24),
-            ),
-        };
-        let space = centre & !pawns[us] & !pawn_attacked[them];
-        sink.add(color, params::SPACE, space.count_ones() as i32);
-        sink.add(
-            color,
-            params::SPACE + 1,
-            (space & behind).count_ones() as i32,
-        );
         let queens = (board.queens() & board.by_color(!color)).0;
         let rook_on_queen = (reach_by[us][2] & queens).count_ones() as i32;
         sink.add(color, params::ROOK_ON_QUEEN, rook_on_queen);
