@@ -64,7 +64,7 @@ enum Job {
     Search {
         pos: Box<Chess>,
         history: Vec<u64>,
-        limits: Limits,
+        limits: Box<Limits>,
         control: Arc<Control>,
         infinite: bool,
     },
@@ -211,6 +211,10 @@ pub struct Session {
     bot_pending: Option<(String, bool)>,
     /// `MultiPV`: how many best lines a search reports.
     multipv: u32,
+    /// `Contempt`, in centipawns, for searches of a game.
+    contempt: i32,
+    /// `UCI_AnalyseMode`: the GUI analyses, so a draw is scored as a draw.
+    analyse_mode: bool,
 }
 
 impl Default for Session {
@@ -244,6 +248,8 @@ impl Session {
             bot: None,
             bot_pending: None,
             multipv: 1,
+            contempt: crate::engine::DEFAULT_CONTEMPT,
+            analyse_mode: false,
             searches,
             hash_mb: 16,
         };
@@ -324,6 +330,12 @@ impl Session {
                 ));
                 send("option name Clear Hash type button");
                 send("option name Ponder type check default false");
+                send(&format!(
+                    "option name Contempt type spin default {} min -{max} max {max}",
+                    crate::engine::DEFAULT_CONTEMPT,
+                    max = crate::engine::MAX_CONTEMPT
+                ));
+                send("option name UCI_AnalyseMode type check default false");
                 send("option name Skill Level type spin default 10 min 1 max 10");
                 send("option name UCI_LimitStrength type check default false");
                 send(&format!(
@@ -426,6 +438,10 @@ impl Session {
         limits.received = Some(received);
         limits.level = Some(self.level());
         limits.multipv = self.multipv;
+        // A game's search plays on in level positions; an analysis calls a draw a draw.
+        if !limits.infinite && !self.analyse_mode {
+            limits.contempt = self.contempt;
+        }
         let waits = limits.infinite || ponder;
         if let Some((bot, rng)) = &mut self.bot {
             let line = match bot.choose(&self.pos, rng) {
@@ -449,7 +465,7 @@ impl Session {
             pos: Box::new(self.pos.clone()),
             history: self.history.clone(),
             infinite: limits.infinite,
-            limits,
+            limits: Box::new(limits),
             control,
         });
     }
@@ -506,6 +522,20 @@ impl Session {
                     self.skill_level = level as u8;
                 }
                 _ => send("info string Skill Level must be a number from 1 to 10"),
+            },
+            "contempt" => {
+                let max = crate::engine::MAX_CONTEMPT;
+                match value.and_then(|v| v.parse::<i32>().ok()) {
+                    Some(cp) if (-max..=max).contains(&cp) => self.contempt = cp,
+                    _ => send(&format!(
+                        "info string Contempt must be a number from -{max} to {max}"
+                    )),
+                }
+            }
+            "uci_analysemode" => match value.map(str::to_ascii_lowercase).as_deref() {
+                Some("true") => self.analyse_mode = true,
+                Some("false") => self.analyse_mode = false,
+                _ => send("info string UCI_AnalyseMode must be true or false"),
             },
             "uci_limitstrength" => match value.map(str::to_ascii_lowercase).as_deref() {
                 Some("true") => {

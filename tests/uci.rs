@@ -734,3 +734,74 @@ fn threads_go_up_to_the_cores_and_search_together() {
     );
     e.quit();
 }
+
+/// The last `info depth` line's score words and the bestmove of one search.
+fn score_and_move(e: &mut Engine, go: &str) -> (String, String) {
+    e.send(go);
+    if go.contains("infinite") {
+        thread::sleep(Duration::from_millis(700));
+        e.send("stop");
+    }
+    let lines = e.until("bestmove", WAIT);
+    let last = lines
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info depth"))
+        .unwrap();
+    let w: Vec<&str> = last.split_whitespace().collect();
+    let at = w.iter().position(|x| *x == "score").unwrap();
+    (format!("{} {}", w[at + 1], w[at + 2]), bestmove(&lines))
+}
+
+#[test]
+fn contempt_plays_on_in_a_game_and_analysis_calls_a_draw_a_draw() {
+    let mut e = Engine::start(&["uci"]);
+    e.send("uci");
+    let lines = e.until("uciok", WAIT);
+    assert!(
+        lines
+            .iter()
+            .any(|l| l == "option name Contempt type spin default 20 min -100 max 100"),
+        "{lines:#?}"
+    );
+    assert!(
+        lines
+            .iter()
+            .any(|l| l == "option name UCI_AnalyseMode type check default false")
+    );
+    e.send("setoption name OwnBook value false");
+    // Black is a little worse and ...Nf6 repeats the position after 1. Nf3 Nf6.
+    let repeat = "position startpos moves g1f3 g8f6 f3g1 f6g8 g1f3";
+    e.send("setoption name Contempt value 0");
+    e.send(repeat);
+    assert_eq!(
+        score_and_move(&mut e, "go depth 8"),
+        ("cp 0".to_string(), "g8f6".to_string())
+    );
+    e.send("setoption name Contempt value 100");
+    e.send("ucinewgame");
+    e.send(repeat);
+    let (score, best) = score_and_move(&mut e, "go depth 8");
+    assert_ne!(best, "g8f6", "{score}");
+    let cp: i32 = score.strip_prefix("cp ").unwrap().parse().unwrap();
+    assert!((-100..0).contains(&cp), "{score}");
+    // An analysis keeps the draw: an infinite search, or any search in analysis mode.
+    e.send("ucinewgame");
+    e.send(repeat);
+    assert_eq!(score_and_move(&mut e, "go infinite").1, "g8f6");
+    e.send("setoption name UCI_AnalyseMode value true");
+    e.send("ucinewgame");
+    e.send(repeat);
+    assert_eq!(
+        score_and_move(&mut e, "go depth 8"),
+        ("cp 0".to_string(), "g8f6".to_string())
+    );
+    e.send("setoption name Contempt value 500");
+    e.until(
+        "info string Contempt must be a number from -100 to 100",
+        WAIT,
+    );
+    e.send("setoption name UCI_AnalyseMode value perhaps");
+    e.until("info string UCI_AnalyseMode must be true or false", WAIT);
+    e.quit();
+}

@@ -30,6 +30,10 @@ pub struct Limits {
     pub searchmoves: Vec<shakmaty::Move>,
     /// How many best lines to find (UCI `MultiPV`); 0 and 1 both mean one.
     pub multipv: u32,
+    /// Centipawns the side to move at the root would give up rather than draw: a game's
+    /// search plays on in level positions, an analysis (0) calls a draw a draw. Only full
+    /// strength uses it; the weaker levels were measured without it.
+    pub contempt: i32,
 }
 
 impl Limits {

@@ -30,6 +30,12 @@ pub use eval::{Evaluator, Profile};
 pub use limits::Limits;
 pub use score::{Reported, report};
 
+/// The contempt (see `Limits::contempt`) a game's searches use unless told otherwise.
+pub const DEFAULT_CONTEMPT: i32 = 20;
+
+/// The largest contempt either way, in centipawns.
+pub const MAX_CONTEMPT: i32 = 100;
+
 /// Engine settings that persist across searches.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Config {
@@ -236,6 +242,11 @@ impl Engine {
             salt: strength::table_salt(level_number),
             mate_exit: !asked_depth,
             quiescence: !blunders,
+            contempt: if level_number < strength::MAX_LEVEL {
+                0
+            } else {
+                limits.contempt.clamp(-MAX_CONTEMPT, MAX_CONTEMPT)
+            },
         };
         // Helpers search until the main thread is done; only its clock counts.
         let helper_limits = Limits {
@@ -288,6 +299,7 @@ struct Setup<'a> {
     salt: u64,
     mate_exit: bool,
     quiescence: bool,
+    contempt: i32,
 }
 
 impl<'a> Setup<'a> {
@@ -322,5 +334,6 @@ impl<'a> Setup<'a> {
         .with_root_moves(&limits.searchmoves)
         .with_mate_exit(self.mate_exit)
         .with_quiescence(self.quiescence)
+        .with_contempt(self.contempt)
     }
 }

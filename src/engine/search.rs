@@ -88,6 +88,8 @@ pub struct Searcher<'a> {
     depth_offset: i32,
     /// This search's pawn-structure terms, by pawns.
     pawns: PawnCache,
+    /// What a draw is worth to the side to move at the root, negated (see `Limits::contempt`).
+    contempt: i32,
 }
 
 /// The most lines a MultiPV search reports.
@@ -144,6 +146,7 @@ impl<'a> Searcher<'a> {
             abort: None,
             depth_offset: 0,
             pawns: PawnCache::default(),
+            contempt: 0,
         }
     }
 
@@ -207,6 +210,23 @@ impl<'a> Searcher<'a> {
     pub fn with_mate_exit(mut self, on: bool) -> Self {
         self.mate_exit = on;
         self
+    }
+
+    /// Scores a draw `contempt` centipawns below zero for the root's side to move (and as
+    /// much above for its opponent).
+    pub fn with_contempt(mut self, contempt: i32) -> Self {
+        self.contempt = contempt;
+        self
+    }
+
+    /// A draw's score for the side to move at `ply`.
+    #[inline]
+    fn draw(&self, ply: usize) -> i32 {
+        if ply.is_multiple_of(2) {
+            -self.contempt
+        } else {
+            self.contempt
+        }
     }
 
     /// Turns the capture search at the leaves on or off.
@@ -469,10 +489,10 @@ impl<'a> Searcher<'a> {
 
         if ply > 0 {
             if self.is_repetition(node) || pos.is_insufficient_material() {
-                return 0;
+                return self.draw(ply);
             }
             if pos.halfmoves() >= 100 && !(in_check && pos.legal_moves().is_empty()) {
-                return 0;
+                return self.draw(ply);
             }
             // Mate distance pruning: no line from here beats a mate already found nearer.
             alpha = alpha.max(-MATE + ply as i32);
@@ -528,7 +548,7 @@ impl<'a> Searcher<'a> {
                 Wdl::Win => TB_WIN - ply as i32,
                 Wdl::Loss => -TB_WIN + ply as i32,
                 // Cursed wins and blessed losses are draws under the fifty-move rule.
-                _ => 0,
+                _ => self.draw(ply),
             };
             let eval = self.evaluate(node);
             self.store(node, ply, None, score, eval, MAX_PLY as i32, Bound::Exact);
@@ -594,7 +614,11 @@ impl<'a> Searcher<'a> {
 
         let mut legal = pos.legal_moves();
         if legal.is_empty() {
-            return if in_check { -MATE + ply as i32 } else { 0 };
+            return if in_check {
+                -MATE + ply as i32
+            } else {
+                self.draw(ply)
+            };
         }
         if ply == 0 {
             self.restrict_root(&mut legal);

@@ -40,10 +40,13 @@ impl App {
         }
         self.step = false;
         let turn = self.game.turn();
-        let limits = match self.game.clocks() {
+        let mut limits = match self.game.clocks() {
             Some(c) => c.limits(),
             None => Limits::movetime(self.think_ms[crate::game::side(turn)].max(1)),
         };
+        // A game's move plays on in level positions (full strength only; hints, reviews and
+        // the analysis board call a draw a draw).
+        limits.contempt = crate::engine::DEFAULT_CONTEMPT;
         self.request(Purpose::Play, limits, fx);
     }
 
