@@ -630,8 +630,7 @@ fn last_depth_lines(lines: &[String]) -> Vec<(u32, String, String)> {
 #[test]
 fn multipv_reports_the_best_lines_with_distinct_first_moves() {
     let mut e = Engine::start(&["uci"]);
-    e.send("uci");
-    let lines = e.until("uciok", WAIT);
+    let lines = options(&mut e);
     assert!(
         lines
             .iter()
@@ -743,21 +742,19 @@ fn score_and_move(e: &mut Engine, go: &str) -> (String, String) {
         e.send("stop");
     }
     let lines = e.until("bestmove", WAIT);
-    let last = lines
-        .iter()
-        .rev()
-        .find(|l| l.starts_with("info depth"))
-        .unwrap();
-    let w: Vec<&str> = last.split_whitespace().collect();
-    let at = w.iter().position(|x| *x == "score").unwrap();
-    (format!("{} {}", w[at + 1], w[at + 2]), bestmove(&lines))
+    (last_depth_lines(&lines).remove(0).1, bestmove(&lines))
+}
+
+/// The engine's option lines, from the `uci` handshake.
+fn options(e: &mut Engine) -> Vec<String> {
+    e.send("uci");
+    e.until("uciok", WAIT)
 }
 
 #[test]
 fn contempt_plays_on_in_a_game_and_analysis_calls_a_draw_a_draw() {
     let mut e = Engine::start(&["uci"]);
-    e.send("uci");
-    let lines = e.until("uciok", WAIT);
+    let lines = options(&mut e);
     assert!(
         lines
             .iter()
