@@ -758,7 +758,7 @@ fn contempt_plays_on_in_a_game_and_analysis_calls_a_draw_a_draw() {
     assert!(
         lines
             .iter()
-            .any(|l| l == "option name Contempt type spin default 20 min -100 max 100"),
+            .any(|l| l == "option name Contempt type spin default 0 min -100 max 100"),
         "{lines:#?}"
     );
     assert!(

@@ -31,7 +31,7 @@ pub use limits::Limits;
 pub use score::{Reported, report};
 
 /// The contempt (see `Limits::contempt`) a game's searches use unless told otherwise.
-pub const DEFAULT_CONTEMPT: i32 = 20;
+pub const DEFAULT_CONTEMPT: i32 = 0;
 
 /// The largest contempt either way, in centipawns.
 pub const MAX_CONTEMPT: i32 = 100;
