@@ -7,7 +7,7 @@ use shakmaty::Color;
 use super::limits::Limits;
 
 /// The number of moves a game clock is shared out over when the GUI does not say.
-const MOVES_LEFT: u32 = 14;
+const MOVES_LEFT: u32 = 20;
 
 /// The soft limit as a share of the target, in percent.
 const SOFT_PERCENT: u64 = 60;
@@ -51,8 +51,6 @@ impl Clock {
             // An iteration takes about as long as all before it, so one started well after half
             // the target would likely overrun it; 60% (with 20 moves) used the clock better
             // than 50% (with 25), which left a third of it unused at move 60 (CHANGELOG.md).
-            // Searches stop at about half the target, so a share of 20 moves still ended
-            // games at 10+0.1 with 2 to 3 s unused: 14 spends that reserve in the middlegame.
             let soft = target.saturating_mul(SOFT_PERCENT) / 100;
             (Some(soft.max(1)), Some(hard.max(1)))
         } else {
@@ -114,14 +112,14 @@ mod tests {
 
     #[test]
     fn a_game_clock_s_soft_limit_stretches_and_a_movetime_does_not() {
-        // 10 s and no increment: a target of 10000 / 14 = 714 ms, the soft limit 60% of it.
+        // 10 s and no increment: a target of 10000 / 20 = 500 ms, the soft limit 60% of it.
         let game = Limits {
             wtime: Some(10_030),
-            received: Some(Instant::now() - Duration::from_millis(440)),
+            received: Some(Instant::now() - Duration::from_millis(310)),
             ..Limits::default()
         };
         let clock = Clock::new(&game, Color::White, 30);
-        assert_eq!(clock.soft, Some(Duration::from_millis(428)));
+        assert_eq!(clock.soft, Some(Duration::from_millis(300)));
         assert!(clock.soft_expired_scaled(1.0));
         assert!(!clock.soft_expired_scaled(1.5));
         assert!(clock.soft_expired_scaled(0.7));
