@@ -237,19 +237,7 @@ impl Evaluator {
     /// and the side to move.
     #[inline]
     pub fn evaluate(&self, board: &Board, turn: Color, acc: Accumulator) -> i32 {
-        match self.profile {
-            Profile::Simplified => {
-                if is_king_endgame(board) {
-                    acc.eg
-                } else {
-                    acc.mg
-                }
-            }
-            Profile::Tapered => {
-                let score = self.tapered_before_cannot_win(board, turn, acc, None);
-                score + cannot_win(board, score)
-            }
-        }
+        self.evaluate_with(board, turn, acc, None)
     }
 
     /// [`Evaluator::evaluate`] with the pawn-structure terms kept in `cache` (the same result,
@@ -262,10 +250,27 @@ impl Evaluator {
         acc: Accumulator,
         cache: &mut PawnCache,
     ) -> i32 {
+        self.evaluate_with(board, turn, acc, Some(cache))
+    }
+
+    #[inline]
+    fn evaluate_with(
+        &self,
+        board: &Board,
+        turn: Color,
+        acc: Accumulator,
+        cache: Option<&mut PawnCache>,
+    ) -> i32 {
         match self.profile {
-            Profile::Simplified => self.evaluate(board, turn, acc),
+            Profile::Simplified => {
+                if is_king_endgame(board) {
+                    acc.eg
+                } else {
+                    acc.mg
+                }
+            }
             Profile::Tapered => {
-                let score = self.tapered_before_cannot_win(board, turn, acc, Some(cache));
+                let score = self.tapered_before_cannot_win(board, turn, acc, cache);
                 score + cannot_win(board, score)
             }
         }

@@ -95,10 +95,7 @@ impl History {
 /// The index of `board`'s pawn structure in the correction history.
 #[inline]
 pub fn pawn_index(board: &shakmaty::Board) -> usize {
-    let white = (board.pawns() & board.white()).0;
-    let black = (board.pawns() & board.black()).0;
-    let h = white.wrapping_mul(0x9E37_79B9_7F4A_7C15)
-        ^ black.wrapping_mul(0xC2B2_AE3D_27D4_EB4F).rotate_left(31);
+    let h = super::terms::pawn_hash(super::terms::pawns_of(board));
     (h >> (64 - CORRECTION_SIZE.trailing_zeros())) as usize
 }
 

@@ -67,9 +67,7 @@ impl PawnCache {
 
 #[inline]
 fn index(pawns: [u64; 2]) -> usize {
-    let h = pawns[0].wrapping_mul(0x9E37_79B9_7F4A_7C15)
-        ^ pawns[1].wrapping_mul(0xC2B2_AE3D_27D4_EB4F).rotate_left(29);
-    (h >> (64 - ENTRIES.trailing_zeros())) as usize
+    (terms::pawn_hash(pawns) >> (64 - ENTRIES.trailing_zeros())) as usize
 }
 
 #[cfg(test)]

@@ -166,6 +166,13 @@ pub fn pawns_of(board: &Board) -> [u64; 2] {
     [Color::White, Color::Black].map(|c| (board.pawns() & board.by_color(c)).0)
 }
 
+/// A hash of both sides' pawns (`pawns_of`), for tables indexed by pawn structure.
+#[inline]
+pub fn pawn_hash(pawns: [u64; 2]) -> u64 {
+    pawns[0].wrapping_mul(0x9E37_79B9_7F4A_7C15)
+        ^ pawns[1].wrapping_mul(0xC2B2_AE3D_27D4_EB4F).rotate_left(31)
+}
+
 /// Reports every positional feature of `board` with `turn` to move.
 pub fn positional<K: Sink>(board: &Board, turn: Color, sink: &mut K) {
     let passed = pawn_structure(pawns_of(board), sink);
