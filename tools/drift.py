@@ -66,8 +66,7 @@ def trajectories(args):
                 score = engine.analyse(board, limit)["score"].pov(ours).score(mate_score=10000)
                 quiet = not capture and not board.is_check() and not can_win_material(board)
                 points.append((ply, score, len(board.piece_map()), board.fen(), quiet))
-            record = {"white": ours == chess.WHITE, "result": game.headers.get("Result"),
-                      "points": points}
+            record = {"white": ours == chess.WHITE, "points": points}
             out.write(json.dumps(record) + "\n")
             out.flush()
             done.append(record)
