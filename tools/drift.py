@@ -136,7 +136,7 @@ def main():
         for ply, score, pieces, fen, quiet in r["points"]:
             if quiet and abs(score) < 400:
                 pairs.setdefault(bucket(pieces), []).append(
-                    (sign * static_eval(binary, fen), sign * score))
+                    (sign * static_eval(binary, fen), score))
     for key in sorted(pairs):
         xs, ys = zip(*pairs[key])
         if len(xs) > 2:
