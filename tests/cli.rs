@@ -190,6 +190,8 @@ fn eval_trace_terms_add_up_to_the_evaluation() {
             "pieces: 0".to_string(),
             format!("tempo: {tempo}"),
             "mop-up: 240".to_string(),
+            // Against a bare king a queen's advantage counts in full.
+            "endgame scale: 0".to_string(),
             "cannot win: 0".to_string(),
             format!("total: {total}"),
         ]
@@ -198,23 +200,26 @@ fn eval_trace_terms_add_up_to_the_evaluation() {
     let (_, traced, _) = knightfall(&["eval", "--trace", "8/8/4k3/8/8/2N5/8/4K3 w - - 0 1"]);
     let lines: Vec<&str> = traced.lines().collect();
     assert_eq!(lines.last(), Some(&"total: 0"), "{traced}");
-    let cannot = lines
-        .iter()
-        .find(|l| l.starts_with("cannot win: "))
-        .unwrap();
-    assert!(
-        cannot
-            .trim_start_matches("cannot win: ")
+    // The endgame scale takes the endgame half, the cannot-win line the rest.
+    let line = |name: &str| {
+        lines
+            .iter()
+            .find_map(|l| l.strip_prefix(name))
+            .unwrap()
             .parse::<i32>()
             .unwrap()
-            < -100
-    );
+    };
+    assert!(line("endgame scale: ") < -100, "{traced}");
+    assert!(line("cannot win: ") < 0, "{traced}");
     for profile in ["tapered", "simplified"] {
         for fen in [
             "8/8/4k3/8/8/2N5/1p6/4K3 w - - 0 1",
             "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",
             "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
             "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            // Opposite-coloured bishops and a bishop and knight against a knight: scaled.
+            "8/5k2/4b3/1p6/1P3P2/2B5/6K1/8 w - - 0 1",
+            "2k5/1n6/4K3/1N1B4/8/8/8/8 b - - 0 1",
         ] {
             let (_, traced, _) = knightfall(&["eval", "--profile", profile, "--trace", fen]);
             let (_, plain, _) = knightfall(&["eval", "--profile", profile, fen]);

@@ -10,6 +10,7 @@ use shakmaty::{Bitboard, Board, Chess, Color, Move, Position, Role, Square};
 
 use super::params::{self, S};
 use super::pawn_cache::PawnCache;
+use super::scale::{FULL, endgame_scale};
 use super::terms::{self, Sink};
 use super::{pst, tuned};
 
@@ -297,7 +298,7 @@ impl Evaluator {
             }
             None => terms::positional(board, turn, &mut sum),
         }
-        taper(sum.total, game_phase(board)) + mop_up(board)
+        taper(scaled(board, sum.total), game_phase(board)) + mop_up(board)
     }
 
     /// The evaluation of `board` term by term (centipawns, White's view, after tapering): a
@@ -333,11 +334,16 @@ impl Evaluator {
                 );
                 let mop_up = mop_up(board);
                 let mut lines = vec![("material", material)];
-                let unwinnable = cannot_win(
-                    board,
-                    self.tapered_before_cannot_win(board, turn, acc, None),
-                );
-                let mut rest = total - material - mop_up - unwinnable;
+                let before_cannot_win = self.tapered_before_cannot_win(board, turn, acc, None);
+                let unwinnable = cannot_win(board, before_cannot_win);
+                // What the endgame scale took away: the same sums tapered without it.
+                let mut unscaled = terms::Sum {
+                    weights,
+                    total: S(acc.mg, acc.eg),
+                };
+                terms::positional(board, turn, &mut unscaled);
+                let scale = before_cannot_win - mop_up - taper(unscaled.total, phase);
+                let mut rest = total - material - mop_up - unwinnable - scale;
                 let mut others = Vec::new();
                 for (name, sum) in GROUP_NAMES.into_iter().zip(groups.sums) {
                     let value = taper(sum, phase);
@@ -347,6 +353,7 @@ impl Evaluator {
                 lines.push(("pst", rest));
                 lines.extend(others);
                 lines.push(("mop-up", mop_up));
+                lines.push(("endgame scale", scale));
                 lines.push(("cannot win", unwinnable));
                 (
                     format!("profile tapered (phase {phase} of {PHASE_MAX})"),
@@ -383,6 +390,22 @@ fn cannot_win(board: &Board, score: i32) -> i32 {
         -score
     } else {
         0
+    }
+}
+
+/// `sum` with its endgame half scaled by how winnable the endgame advantage is (see `scale`).
+#[inline]
+fn scaled(board: &Board, sum: S) -> S {
+    let strong = match sum.1 {
+        0 => return sum,
+        eg if eg > 0 => Color::White,
+        _ => Color::Black,
+    };
+    let factor = endgame_scale(board, strong);
+    if factor == FULL {
+        sum
+    } else {
+        S(sum.0, sum.1 * factor / FULL)
     }
 }
 

@@ -10,6 +10,7 @@ pub mod ordering;
 pub mod params;
 pub mod pawn_cache;
 pub mod pst;
+pub mod scale;
 pub mod score;
 pub mod search;
 pub mod see;

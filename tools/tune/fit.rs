@@ -8,6 +8,7 @@ use std::path::PathBuf;
 use anyhow::{Context, Result, bail};
 use knightfall::engine::eval::{game_phase, mop_up, tapered_weights};
 use knightfall::engine::params::{self, COUNT, S};
+use knightfall::engine::scale::{FULL, endgame_scale};
 use knightfall::engine::terms::{self, Sink};
 use shakmaty::Color;
 use shakmaty::fen::Fen;
@@ -45,6 +46,9 @@ struct Entry {
     /// King-zone attacks: sign (+1 when White's king is attacked), attackers, counts.
     kings: Vec<(f64, usize, [i32; 4])>,
     phase: f64,
+    /// The endgame scale (`scale::endgame_scale`, as a fraction) when White's endgame sum is
+    /// ahead and when Black's is.
+    scale: [f64; 2],
     constant: f64,
     result: f64,
     /// The game it came from, to hold out whole games.
@@ -103,6 +107,8 @@ fn load(paths: &[PathBuf]) -> Result<Vec<Entry>> {
                 linear: rec.linear,
                 kings: rec.kings,
                 phase: game_phase(&setup.board) as f64 / 24.0,
+                scale: [Color::White, Color::Black]
+                    .map(|strong| endgame_scale(&setup.board, strong) as f64 / FULL as f64),
                 constant: mop_up(&setup.board) as f64,
                 result,
                 game,
@@ -115,8 +121,9 @@ fn load(paths: &[PathBuf]) -> Result<Vec<Entry>> {
     Ok(entries)
 }
 
-/// The evaluation of `e` under weights `w` (`[mg, eg]` per weight), White's view.
-fn evaluate(e: &Entry, w: &[[f64; 2]]) -> f64 {
+/// The middlegame and endgame sums of `e` under weights `w` (`[mg, eg]` per weight), White's
+/// view, before tapering.
+fn sums(e: &Entry, w: &[[f64; 2]]) -> (f64, f64) {
     let (mut mg, mut eg) = (0.0, 0.0);
     for &(i, c) in &e.linear {
         mg += w[i as usize][0] * c as f64;
@@ -130,7 +137,18 @@ fn evaluate(e: &Entry, w: &[[f64; 2]]) -> f64 {
             *total -= sign * units * w[params::KING_ATTACK_WEIGHT + n][stage] / 100.0;
         }
     }
-    mg * e.phase + eg * (1.0 - e.phase) + e.constant
+    (mg, eg)
+}
+
+/// The endgame scale that applies to `e` with endgame sum `eg`.
+fn scale_of(e: &Entry, eg: f64) -> f64 {
+    if eg >= 0.0 { e.scale[0] } else { e.scale[1] }
+}
+
+/// The evaluation of `e` under weights `w`, White's view.
+fn evaluate(e: &Entry, w: &[[f64; 2]]) -> f64 {
+    let (mg, eg) = sums(e, w);
+    mg * e.phase + eg * scale_of(e, eg) * (1.0 - e.phase) + e.constant
 }
 
 fn sigmoid(k: f64, eval: f64) -> f64 {
@@ -165,9 +183,14 @@ fn gradient(entries: &[Entry], w: &[[f64; 2]], k: f64) -> Vec<[f64; 2]> {
     let mut grad = vec![[0.0; 2]; w.len()];
     let scale = k * std::f64::consts::LN_10 / 400.0;
     for e in entries {
-        let s = sigmoid(k, evaluate(e, w));
+        let (mg, eg) = sums(e, w);
+        let endgame_scale = scale_of(e, eg);
+        let s = sigmoid(
+            k,
+            mg * e.phase + eg * endgame_scale * (1.0 - e.phase) + e.constant,
+        );
         let d = -2.0 * (e.result - s) * s * (1.0 - s) * scale / entries.len() as f64;
-        let stages = [d * e.phase, d * (1.0 - e.phase)];
+        let stages = [d * e.phase, d * (1.0 - e.phase) * endgame_scale];
         for &(i, c) in &e.linear {
             for stage in 0..2 {
                 grad[i as usize][stage] += stages[stage] * c as f64;
