@@ -336,13 +336,13 @@ impl Evaluator {
                 let mut lines = vec![("material", material)];
                 let before_cannot_win = self.tapered_before_cannot_win(board, turn, acc, None);
                 let unwinnable = cannot_win(board, before_cannot_win);
-                // What the endgame scale took away: the same sums tapered without it.
-                let mut unscaled = terms::Sum {
-                    weights,
-                    total: S(acc.mg, acc.eg),
-                };
-                terms::positional(board, turn, &mut unscaled);
-                let scale = before_cannot_win - mop_up - taper(unscaled.total, phase);
+                // What the endgame scale took away: the tables and every group's sum, tapered
+                // without it.
+                let unscaled = groups
+                    .sums
+                    .iter()
+                    .fold(S(acc.mg, acc.eg), |total, &sum| total + sum);
+                let scale = before_cannot_win - mop_up - taper(unscaled, phase);
                 let mut rest = total - material - mop_up - unwinnable - scale;
                 let mut others = Vec::new();
                 for (name, sum) in GROUP_NAMES.into_iter().zip(groups.sums) {

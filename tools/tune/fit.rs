@@ -145,10 +145,20 @@ fn scale_of(e: &Entry, eg: f64) -> f64 {
     if eg >= 0.0 { e.scale[0] } else { e.scale[1] }
 }
 
+/// The evaluation of `e` from its sums (tapered, the endgame half scaled), White's view, and
+/// the endgame scale it used.
+fn blend(e: &Entry, mg: f64, eg: f64) -> (f64, f64) {
+    let endgame_scale = scale_of(e, eg);
+    (
+        mg * e.phase + eg * endgame_scale * (1.0 - e.phase) + e.constant,
+        endgame_scale,
+    )
+}
+
 /// The evaluation of `e` under weights `w`, White's view.
 fn evaluate(e: &Entry, w: &[[f64; 2]]) -> f64 {
     let (mg, eg) = sums(e, w);
-    mg * e.phase + eg * scale_of(e, eg) * (1.0 - e.phase) + e.constant
+    blend(e, mg, eg).0
 }
 
 fn sigmoid(k: f64, eval: f64) -> f64 {
@@ -184,11 +194,8 @@ fn gradient(entries: &[Entry], w: &[[f64; 2]], k: f64) -> Vec<[f64; 2]> {
     let scale = k * std::f64::consts::LN_10 / 400.0;
     for e in entries {
         let (mg, eg) = sums(e, w);
-        let endgame_scale = scale_of(e, eg);
-        let s = sigmoid(
-            k,
-            mg * e.phase + eg * endgame_scale * (1.0 - e.phase) + e.constant,
-        );
+        let (eval, endgame_scale) = blend(e, mg, eg);
+        let s = sigmoid(k, eval);
         let d = -2.0 * (e.result - s) * s * (1.0 - s) * scale / entries.len() as f64;
         let stages = [d * e.phase, d * (1.0 - e.phase) * endgame_scale];
         for &(i, c) in &e.linear {
