@@ -1,6 +1,11 @@
 //! Texel tuning: minimise the mean squared difference between game results and
 //! `1 / (1 + 10^(-K * eval / 400))` over every weight at once (Adam on the full batch), with
 //! the evaluation written as the weights times the features the engine's own terms report.
+//!
+//! With `--score-weight`, the target is a blend of the game result and what a stronger
+//! engine's search said of the position (the fourth field `tools/sf-selfplay.py` writes, under
+//! the same sigmoid): one result is shared by every position of a game, so it says little
+//! about each, while a score is the position's own.
 
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -15,7 +20,8 @@ use shakmaty::fen::Fen;
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// Positions written by `gen` (`FEN;result;game` lines); several files may be given.
+    /// Positions written by `gen` (`FEN;result;game` lines) or `tools/sf-selfplay.py`
+    /// (`FEN;result;game;score`); several files may be given.
     #[arg(long, required = true)]
     data: Vec<PathBuf>,
     /// Passes over the data.
@@ -31,6 +37,10 @@ pub struct Args {
     /// Leave the piece-square tables as they start (fit material and terms only).
     #[arg(long)]
     freeze_tables: bool,
+    /// The share of the target taken from the position's score, where the data has one
+    /// (0: the game result alone).
+    #[arg(long, default_value_t = 0.0)]
+    score_weight: f64,
     /// Start from `params::start()` (PeSTO and guesses) instead of the shipped weights.
     #[arg(long)]
     from_start: bool,
@@ -51,6 +61,10 @@ struct Entry {
     scale: [f64; 2],
     constant: f64,
     result: f64,
+    /// The score of a stronger engine's search, White's view, where the data has one.
+    score: Option<f64>,
+    /// What the fit aims at: the result, or its blend with the score.
+    target: f64,
     /// The game it came from, to hold out whole games.
     game: usize,
 }
@@ -89,6 +103,7 @@ fn load(paths: &[PathBuf]) -> Result<Vec<Entry>> {
                 .next()
                 .and_then(|g| g.trim().parse().ok())
                 .unwrap_or(0);
+            let score = fields.next().and_then(|s| s.trim().parse::<f64>().ok());
             let Ok(result) = result.trim().parse::<f64>() else {
                 continue;
             };
@@ -111,6 +126,8 @@ fn load(paths: &[PathBuf]) -> Result<Vec<Entry>> {
                     .map(|strong| endgame_scale(&setup.board, strong) as f64 / FULL as f64),
                 constant: mop_up(&setup.board) as f64,
                 result,
+                score,
+                target: result,
                 game,
             });
         }
@@ -168,7 +185,7 @@ fn sigmoid(k: f64, eval: f64) -> f64 {
 fn error(entries: &[Entry], w: &[[f64; 2]], k: f64) -> f64 {
     entries
         .iter()
-        .map(|e| (e.result - sigmoid(k, evaluate(e, w))).powi(2))
+        .map(|e| (e.target - sigmoid(k, evaluate(e, w))).powi(2))
         .sum::<f64>()
         / entries.len() as f64
 }
@@ -196,7 +213,7 @@ fn gradient(entries: &[Entry], w: &[[f64; 2]], k: f64) -> Vec<[f64; 2]> {
         let (mg, eg) = sums(e, w);
         let (eval, endgame_scale) = blend(e, mg, eg);
         let s = sigmoid(k, eval);
-        let d = -2.0 * (e.result - s) * s * (1.0 - s) * scale / entries.len() as f64;
+        let d = -2.0 * (e.target - s) * s * (1.0 - s) * scale / entries.len() as f64;
         let stages = [d * e.phase, d * (1.0 - e.phase) * endgame_scale];
         for &(i, c) in &e.linear {
             for stage in 0..2 {
@@ -241,6 +258,16 @@ pub fn run(args: &Args) -> Result<()> {
     };
     let mut w: Vec<[f64; 2]> = first.iter().map(|s| [s.0 as f64, s.1 as f64]).collect();
     let k = fit_k(&entries, &w);
+    // K comes from the results alone; the scores reach the results' scale through it.
+    let results_before = error(&held_out, &w, k);
+    if !(0.0..=1.0).contains(&args.score_weight) {
+        bail!("--score-weight must lie in 0..=1");
+    }
+    for e in entries.iter_mut().chain(held_out.iter_mut()) {
+        if let Some(score) = e.score {
+            e.target = (1.0 - args.score_weight) * e.result + args.score_weight * sigmoid(k, score);
+        }
+    }
     let before = error(&entries, &w, k);
     let held_before = error(&held_out, &w, k);
     eprintln!(
@@ -297,16 +324,29 @@ pub fn run(args: &Args) -> Result<()> {
     let exact: Vec<[f64; 2]> = rounded.iter().map(|s| [s.0 as f64, s.1 as f64]).collect();
     let after = error(&entries, &exact, k);
     let held_after = error(&held_out, &exact, k);
+    for e in held_out.iter_mut() {
+        e.target = e.result;
+    }
+    let results_after = error(&held_out, &exact, k);
     eprintln!("error {before:.6} -> {after:.6} (held out {held_before:.6} -> {held_after:.6})");
     let sources: Vec<String> = args.data.iter().map(|p| p.display().to_string()).collect();
     let summary = format!(
         "{} positions from {}, {} of them fitted and {} held out; K = {k:.4}; mean squared error \
          {before:.6} before, {after:.6} after; on the held-out positions {held_before:.6} \
-         before, {held_after:.6} after (the best of {} epochs of Adam at rate {} on the held-out games, regularised {}{}{})",
+         before, {held_after:.6} after{} (the best of {} epochs of Adam at rate {} on the held-out games, regularised {}{}{})",
         entries.len() + held_out.len(),
         sources.join(", "),
         entries.len(),
         held_out.len(),
+        if args.score_weight > 0.0 {
+            format!(
+                "; the target {} the score and the rest the result, and on the held-out \
+                 results alone {results_before:.6} before, {results_after:.6} after",
+                args.score_weight
+            )
+        } else {
+            String::new()
+        },
         args.epochs,
         args.rate,
         args.regularise,
