@@ -190,14 +190,34 @@ fn error(entries: &[Entry], w: &[[f64; 2]], k: f64) -> f64 {
         / entries.len() as f64
 }
 
-/// The K that makes the current evaluation fit the results best (golden-section search).
+/// The K that makes the current evaluation fit the results best.
 fn fit_k(entries: &[Entry], w: &[[f64; 2]]) -> f64 {
+    smallest(|k| error(entries, w, k))
+}
+
+/// The K that makes the scores fit the results best, so that a score becomes a target on the
+/// results' scale.
+fn fit_score_k(entries: &[Entry]) -> f64 {
+    let scored: Vec<(f64, f64)> = entries
+        .iter()
+        .filter_map(|e| e.score.map(|s| (s, e.result)))
+        .collect();
+    smallest(|k| {
+        scored
+            .iter()
+            .map(|&(score, result)| (result - sigmoid(k, score)).powi(2))
+            .sum::<f64>()
+    })
+}
+
+/// Where `f` is smallest in 0.1..4 (golden-section search).
+fn smallest(f: impl Fn(f64) -> f64) -> f64 {
     let (mut lo, mut hi) = (0.1f64, 4.0f64);
     let g = (5f64.sqrt() - 1.0) / 2.0;
     for _ in 0..40 {
         let a = hi - g * (hi - lo);
         let b = lo + g * (hi - lo);
-        if error(entries, w, a) < error(entries, w, b) {
+        if f(a) < f(b) {
             hi = b;
         } else {
             lo = a;
@@ -258,15 +278,21 @@ pub fn run(args: &Args) -> Result<()> {
     };
     let mut w: Vec<[f64; 2]> = first.iter().map(|s| [s.0 as f64, s.1 as f64]).collect();
     let k = fit_k(&entries, &w);
-    // K comes from the results alone; the scores reach the results' scale through it.
+    // K comes from the results alone; the scores reach the results' scale through their own
+    // K, fitted to the same results (another engine's centipawns need not be ours).
     let results_before = error(&held_out, &w, k);
     if !(0.0..=1.0).contains(&args.score_weight) {
         bail!("--score-weight must lie in 0..=1");
     }
+    let score_k = fit_score_k(&entries);
     for e in entries.iter_mut().chain(held_out.iter_mut()) {
         if let Some(score) = e.score {
-            e.target = (1.0 - args.score_weight) * e.result + args.score_weight * sigmoid(k, score);
+            e.target =
+                (1.0 - args.score_weight) * e.result + args.score_weight * sigmoid(score_k, score);
         }
+    }
+    if args.score_weight > 0.0 {
+        eprintln!("scores' K = {score_k:.4}");
     }
     let before = error(&entries, &w, k);
     let held_before = error(&held_out, &w, k);
@@ -340,8 +366,8 @@ pub fn run(args: &Args) -> Result<()> {
         held_out.len(),
         if args.score_weight > 0.0 {
             format!(
-                "; the target {} the score and the rest the result, and on the held-out \
-                 results alone {results_before:.6} before, {results_after:.6} after",
+                "; the target {} the score (its K {score_k:.4}) and the rest the result, and on \
+                 the held-out results alone {results_before:.6} before, {results_after:.6} after",
                 args.score_weight
             )
         } else {
