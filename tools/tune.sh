@@ -21,6 +21,10 @@
 # leave lopsided are dropped, so a round keeps about three in four of the games asked for. The
 # piece-square tables stay PeSTO's (`--freeze-tables`): fitting them too overfitted this much
 # data (see CHANGELOG.md).
+#
+# `tools/sf-selfplay.py` makes data from Stockfish's games instead (with its scores, which
+# `knightfall-tune fit --score-weight` can fit to); weights fitted that way did not play better
+# (CHANGELOG.md, "Tried and not kept").
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROUND=${1:?round number (1, 2, ...)}
