@@ -4,8 +4,8 @@
 //!
 //! With `--score-weight`, the target is a blend of the game result and what a stronger
 //! engine's search said of the position (the fourth field `tools/sf-selfplay.py` writes, under
-//! the same sigmoid): one result is shared by every position of a game, so it says little
-//! about each, while a score is the position's own.
+//! a sigmoid whose K is fitted to the same results): one result is shared by every position of
+//! a game, so it says little about each, while a score is the position's own.
 
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -258,6 +258,9 @@ fn gradient(entries: &[Entry], w: &[[f64; 2]], k: f64) -> Vec<[f64; 2]> {
 
 pub fn run(args: &Args) -> Result<()> {
     let started = std::time::Instant::now();
+    if !(0.0..=1.0).contains(&args.score_weight) {
+        bail!("--score-weight must lie in 0..=1");
+    }
     let all = load(&args.data)?;
     // Every tenth game is held out to show the fit generalises beyond the games it saw.
     let (mut entries, mut held_out) = (Vec::new(), Vec::new());
@@ -281,9 +284,6 @@ pub fn run(args: &Args) -> Result<()> {
     // K comes from the results alone; the scores reach the results' scale through their own
     // K, fitted to the same results (another engine's centipawns need not be ours).
     let results_before = error(&held_out, &w, k);
-    if !(0.0..=1.0).contains(&args.score_weight) {
-        bail!("--score-weight must lie in 0..=1");
-    }
     let score_k = fit_score_k(&entries);
     for e in entries.iter_mut().chain(held_out.iter_mut()) {
         if let Some(score) = e.score {
