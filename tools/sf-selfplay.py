@@ -30,7 +30,7 @@ import chess.syzygy
 STOCKFISH = "/usr/games/stockfish"
 
 
-def play(engine, tablebase, board, nodes, rng):
+def play(engine, tablebase, board, nodes, rng, game):
     for _ in range(2 + rng.randrange(5)):
         moves = list(board.legal_moves)
         if not moves:
@@ -52,7 +52,10 @@ def play(engine, tablebase, board, nodes, rng):
             if wdl is not None:
                 mover = 0.5 if wdl == 0 else (1.0 if wdl > 0 else 0.0)
                 return positions, mover if board.turn == chess.WHITE else 1.0 - mover
-        result = engine.play(board, chess.engine.Limit(nodes=nodes), info=chess.engine.INFO_SCORE)
+        # A new `game` makes python-chess send ucinewgame (a fresh hash table each game).
+        result = engine.play(
+            board, chess.engine.Limit(nodes=nodes), game=game, info=chess.engine.INFO_SCORE
+        )
         move = result.move
         if move is None:
             return None
@@ -87,9 +90,8 @@ def worker(args, job, openings, queue):
     engine.configure({"Threads": 1, "Hash": 16})
     tablebase = chess.syzygy.open_tablebase(args.syzygy)
     for game in range(job, args.games, args.jobs):
-        engine.protocol.send_line("ucinewgame")
         board = chess.Board(rng.choice(openings))
-        played = play(engine, tablebase, board, args.nodes, rng)
+        played = play(engine, tablebase, board, args.nodes, rng, game)
         queue.put((game, played))
     engine.quit()
     queue.put(None)
