@@ -4,6 +4,7 @@
 //! callback; callers put it on a worker thread and stop it through `Control`.
 
 pub mod eval;
+pub mod eval_cache;
 pub mod limits;
 pub mod node;
 pub mod ordering;

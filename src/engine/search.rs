@@ -9,6 +9,7 @@ use arrayvec::ArrayVec;
 use shakmaty::{Chess, Color, Move, Position};
 
 use super::eval::{Evaluator, game_phase};
+use super::eval_cache::EvalCache;
 use super::limits::Limits;
 use super::node::{Node, key_of};
 use super::ordering::{History, Picker, gives_check, is_tactical, pawn_index};
@@ -88,6 +89,8 @@ pub struct Searcher<'a> {
     depth_offset: i32,
     /// This search's pawn-structure terms, by pawns.
     pawns: PawnCache,
+    /// This search's static evaluations, by key.
+    evals_by_key: EvalCache,
     /// What a draw is worth to the side to move at the root, negated (see `Limits::contempt`).
     contempt: i32,
 }
@@ -146,6 +149,7 @@ impl<'a> Searcher<'a> {
             abort: None,
             depth_offset: 0,
             pawns: PawnCache::default(),
+            evals_by_key: EvalCache::default(),
             contempt: 0,
         }
     }
@@ -245,7 +249,11 @@ impl<'a> Searcher<'a> {
     #[inline]
     fn evaluate(&mut self, node: &Node) -> i32 {
         let (amplitude, seed) = self.noise;
-        node.relative_eval(&self.eval, &mut self.pawns) + noise(node.key, seed, amplitude)
+        let (eval, pawns) = (&self.eval, &mut self.pawns);
+        let raw = self
+            .evals_by_key
+            .get_or(node.key, || node.relative_eval(eval, pawns));
+        raw + noise(node.key, seed, amplitude)
     }
 
     /// The static evaluation `raw` corrected by the correction history, kept short of the
