@@ -25,6 +25,12 @@
 # `tools/sf-selfplay.py` makes data from Stockfish's games instead (with its scores, which
 # `knightfall-tune fit --score-weight` can fit to); weights fitted that way did not play better
 # (CHANGELOG.md, "Tried and not kept").
+#
+# The shipped weights go one step further (session 23): a sixth round's data (`gen --seed 6`
+# and `--seed 7`, 10,000 games each, from the round-5 weights), every tenth position scored by
+# Stockfish (`tools/sf-label.py --every 10 --nodes 10000`), fitted from the round-5 weights to
+# half the result and half Stockfish's score (`fit --score-weight 0.5 --freeze-tables
+# --epochs 1500`); see CHANGELOG.md, "Evaluation: weights fitted half to Stockfish's scores".
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROUND=${1:?round number (1, 2, ...)}
