@@ -17,7 +17,8 @@ side. The report gives
 The Stockfish scores are cached in `--cache` (one JSON line a game), so a second run only does
 the cheap part. Needs python-chess, Debian's `stockfish` and a built `knightfall`
 (`$KNIGHTFALL_BIN`, default `target/release/knightfall`). A measurement, not a tuning source:
-Stockfish's scores never feed the engine's weights.
+the labels the weights are fitted to come from `tools/sf-label.py`, on self-play positions,
+never from the games of a match against Stockfish.
 """
 import argparse
 import json
