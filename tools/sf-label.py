@@ -13,6 +13,7 @@ positions unlike the ones this engine steers into. These are this engine's posit
 far better judge's score. See CHANGELOG.md for what the fits made of it.
 
     tools/sf-label.py --data SELFPLAY.txt --every 5 --nodes 20000 --jobs 2 --out LABELED.txt
+    tools/sf-label.py --data SELFPLAY.txt --every 10 --offsets 2,8 ... (other positions)
 
 Needs python-chess and Debian's stockfish (see ../shared/tools/README.md).
 """
@@ -53,12 +54,20 @@ def main():
     ap.add_argument("--data", required=True, help="FEN;RESULT;GAME lines")
     ap.add_argument("--out", required=True)
     ap.add_argument("--every", type=int, default=1, help="keep every N-th position")
+    ap.add_argument(
+        "--offsets",
+        default="0",
+        help="which positions of each --every to keep, comma-separated (0 is the first), so "
+        "that later runs label positions earlier ones did not",
+    )
     ap.add_argument("--nodes", type=int, default=20000)
     ap.add_argument("--jobs", type=int, default=1)
     args = ap.parse_args()
 
     with open(args.data) as f:
-        lines = [line for i, line in enumerate(f) if i % max(1, args.every) == 0]
+        every = max(1, args.every)
+        offsets = {int(o) % every for o in args.offsets.split(",")}
+        lines = [line for i, line in enumerate(f) if i % every in offsets]
     chunk = 2000
     jobs = [(lines[i : i + chunk], args.nodes) for i in range(0, len(lines), chunk)]
     written = 0
