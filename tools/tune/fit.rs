@@ -37,6 +37,12 @@ pub struct Args {
     /// Leave the piece-square tables as they start (fit material and terms only).
     #[arg(long)]
     freeze_tables: bool,
+    /// A piece-square value met in fewer training positions than this (each counted by its
+    /// share in the middlegame or the endgame) keeps its starting value: Adam moves a weight by
+    /// the same step whatever the size of its gradient, so a square a piece rarely stands on
+    /// drifts by hundreds of centipawns on a few positions.
+    #[arg(long, default_value_t = 0)]
+    min_count: usize,
     /// The share of the target taken from the position's score, where the data has one
     /// (0: the game result alone).
     #[arg(long, default_value_t = 0.0)]
@@ -305,6 +311,27 @@ pub fn run(args: &Args) -> Result<()> {
     let mut m = vec![[0.0; 2]; COUNT];
     let mut v = vec![[0.0; 2]; COUNT];
     let origin = w.clone();
+    // How often each weight is met, each position counted by its share in the stage (a king
+    // on the sixth rank is common in endings and rare with the queens on).
+    let mut seen = vec![[0.0f64; 2]; COUNT];
+    for e in &entries {
+        for &(i, _) in &e.linear {
+            seen[i as usize][0] += e.phase;
+            seen[i as usize][1] += 1.0 - e.phase;
+        }
+    }
+    let table = params::PST..params::PST + 6 * 64;
+    let rare_at = |i: usize, stage: usize| seen[i][stage] < args.min_count as f64;
+    let rare: usize = table
+        .clone()
+        .map(|i| usize::from(rare_at(i, 0)) + usize::from(rare_at(i, 1)))
+        .sum();
+    if args.min_count > 0 {
+        eprintln!(
+            "{rare} table values met fewer than {} times keep their values",
+            args.min_count
+        );
+    }
     // The weights that did best on the held-out games are the ones written (early stopping).
     let (mut best, mut best_held) = (w.clone(), held_before);
     for epoch in 1..=args.epochs {
@@ -314,8 +341,12 @@ pub fn run(args: &Args) -> Result<()> {
                 g[stage] += args.regularise * 2.0 * (w[i][stage] - origin[i][stage])
                     / (COUNT as f64 * 100.0 * 100.0);
             }
-            if args.freeze_tables && (params::PST..params::PST + 6 * 64).contains(&i) {
-                *g = [0.0; 2];
+            if table.contains(&i) {
+                for (stage, value) in g.iter_mut().enumerate() {
+                    if args.freeze_tables || rare_at(i, stage) {
+                        *value = 0.0;
+                    }
+                }
             }
         }
         for i in 0..COUNT {
@@ -377,9 +408,14 @@ pub fn run(args: &Args) -> Result<()> {
         args.rate,
         args.regularise,
         if args.freeze_tables {
-            ", tables frozen"
+            ", tables frozen".to_string()
+        } else if args.min_count > 0 {
+            format!(
+                ", the {rare} table values (middlegame or endgame) met fewer than {} times frozen",
+                args.min_count
+            )
         } else {
-            ""
+            String::new()
         },
         if args.from_start {
             ", from PeSTO and the start guesses"
