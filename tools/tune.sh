@@ -31,6 +31,10 @@
 # Stockfish (`tools/sf-label.py --every 10 --nodes 10000`), fitted from the round-5 weights to
 # half the result and half Stockfish's score (`fit --score-weight 0.5 --freeze-tables
 # --epochs 1500`); see CHANGELOG.md, "Evaluation: weights fitted half to Stockfish's scores".
+# Session 25 fitted the piece-square tables too, on three tenths of those positions scored
+# (`sf-label.py --every 10 --offsets 5`, and `--offsets 2,8` for seed 6; 371,932 in all) with
+# `fit --score-weight 0.5 --min-count 300 --epochs 1500` from session 23's weights; see
+# CHANGELOG.md, "Evaluation: the piece-square tables fitted too".
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROUND=${1:?round number (1, 2, ...)}
