@@ -150,7 +150,7 @@ fn eval_trace_terms_add_up_to_the_evaluation() {
     // king); weak squares at the kings, attacked and held by no pawn or piece but king and
     // queen: Black's d5 e4 f3 (the queen) and d2 e2 f2 (White's king) against White's d4 e4 f4
     // (Black's king), three more for Black; White's tempo; and the mop-up term driving the king
-    // (10 * 0 from the centre + 4 * (14 - 4) between the kings + 200). Both kings stand on three
+    // (60 * 0 from the centre + 12 * (14 - 4) between the kings + 200). Both kings stand on three
     // open files and have twelve squares of space: no difference.
     let (ok, out, _) = knightfall(&["eval", "--trace", "8/8/8/4k3/8/8/8/4K2Q w - - 0 1"]);
     assert!(ok);
@@ -172,8 +172,8 @@ fn eval_trace_terms_add_up_to_the_evaluation() {
             + weight(params::SAFE_CHECK + 3) * 3
             + weight(params::KING_ZONE_WEAK) * -3
             + weight(params::TEMPO),
-    ) + 240;
-    let pst = total - material - mobility - king_safety - tempo - 240;
+    ) + 320;
+    let pst = total - material - mobility - king_safety - tempo - 320;
     assert!((pst - taper(tables)).abs() <= 2, "{pst} {}", taper(tables));
     let lines: Vec<String> = out.lines().map(String::from).collect();
     assert_eq!(
@@ -189,7 +189,7 @@ fn eval_trace_terms_add_up_to_the_evaluation() {
             "pawn structure: 0".to_string(),
             "pieces: 0".to_string(),
             format!("tempo: {tempo}"),
-            "mop-up: 240".to_string(),
+            "mop-up: 320".to_string(),
             // Against a bare king a queen's advantage counts in full.
             "endgame scale: 0".to_string(),
             "cannot win: 0".to_string(),

@@ -539,7 +539,9 @@ pub fn mop_up(board: &Board) -> i32 {
             let (Some(wk), Some(lk)) = (board.king_of(winner), board.king_of(loser)) else {
                 return 0;
             };
-            let bonus = 10 * centre_distance(lk) + 4 * (14 - manhattan(wk, lk)) + 200;
+            // Strong enough to outweigh the fitted king table, which favours an active king
+            // in the ending (up to 250 cp between squares): a bare king must be driven.
+            let bonus = 60 * centre_distance(lk) + 12 * (14 - manhattan(wk, lk)) + 200;
             return if winner == Color::White {
                 bonus
             } else {
