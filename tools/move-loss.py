@@ -8,8 +8,9 @@ directly, on the same positions for every build: positions where Knightfall was 
 match games (`match.py --pgn`), with `--min-pieces` to `--max-pieces` on the board, past the
 book; each build picks its move at a fixed node count (so the result does not depend on the
 machine's load, and two runs agree), and Stockfish at a fixed depth scores the position after
-each build's move and after its own best move. A move's loss is the best of those scores minus
-its own (clipped to `--clip`). Printed: each build's mean loss and its count of moves losing
+each build's move and after its own best move. A move's loss is Stockfish's move's score minus
+its own (0 when it scores higher; at most `--clip`), so figures from runs with other builds
+compare. Printed: each build's mean loss and its count of moves losing
 more than a pawn, and for each build after the first the mean paired difference from the first
 with its 95% interval (positive: the later build loses less).
 
@@ -98,9 +99,11 @@ def main():
             kf.play(board, chess.engine.Limit(nodes=args.nodes), game=object()).move
             for kf in builds
         ]
-        top = max(score_after(m) for m in played + [best])
+        # Measured from Stockfish's own move alone, so that a run's figures do not depend on
+        # which other builds it compares; a move scored above it loses nothing.
+        top = score_after(best)
         for i, move in enumerate(played):
-            losses[i].append(min(args.clip, top - score_after(move)))
+            losses[i].append(max(0, min(args.clip, top - score_after(move))))
             moves[i].append(move)
         if n % 50 == 0 or n == len(fens):
             print(
