@@ -30,7 +30,7 @@ import chess.pgn
 
 
 def positions(paths, name, lo, hi, min_ply, count, seed):
-    """FENs where the engine called `name` was to move, drawn evenly from the games."""
+    """FENs where the engine called `name` was to move: a sample drawn with `seed`."""
     found = []
     for path in paths:
         with open(path) as f:
