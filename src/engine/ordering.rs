@@ -148,7 +148,10 @@ pub fn mvv_lva(m: Move) -> i32 {
 
 /// A move list with scores, handed out best first.
 pub struct Picker {
-    moves: ArrayVec<(Move, i32), 256>,
+    moves: ArrayVec<Move, 256>,
+    /// Each move's ordering score, kept apart from the moves so that finding the best is a
+    /// scan of packed integers (it runs once per move searched).
+    scores: ArrayVec<i32, 256>,
     next: usize,
 }
 
@@ -162,7 +165,7 @@ impl Picker {
         history: &History,
     ) -> Picker {
         let color = pos.turn();
-        let mut moves = ArrayVec::new();
+        let mut picker = Picker::empty();
         for &m in list {
             let score = if tt_move != 0 && encode_move(m) == tt_move {
                 TT_MOVE
@@ -184,15 +187,29 @@ impl Picker {
             } else {
                 history.get(color, m)
             };
-            moves.push((m, score));
+            picker.push(m, score);
         }
-        Picker { moves, next: 0 }
+        picker
+    }
+
+    fn empty() -> Picker {
+        Picker {
+            moves: ArrayVec::new(),
+            scores: ArrayVec::new(),
+            next: 0,
+        }
+    }
+
+    #[inline]
+    fn push(&mut self, m: Move, score: i32) {
+        self.moves.push(m);
+        self.scores.push(score);
     }
 
     /// Scores the tactical moves of `list` for quiescence search (all moves when `all`), the
     /// hash table's move first.
     pub fn quiescence(list: &MoveList, all: bool, tt_move: u16) -> Picker {
-        let mut moves = ArrayVec::new();
+        let mut picker = Picker::empty();
         for &m in list {
             if all || is_tactical(m) {
                 let score = if tt_move != 0 && encode_move(m) == tt_move {
@@ -200,27 +217,24 @@ impl Picker {
                 } else {
                     mvv_lva(m)
                 };
-                moves.push((m, score));
+                picker.push(m, score);
             }
         }
-        Picker { moves, next: 0 }
+        picker
     }
 
     /// The best remaining move and its ordering score.
     #[inline]
     pub fn pick(&mut self) -> Option<(Move, i32)> {
-        if self.next >= self.moves.len() {
-            return None;
-        }
-        let mut best = self.next;
-        for i in self.next + 1..self.moves.len() {
-            if self.moves[i].1 > self.moves[best].1 {
-                best = i;
-            }
-        }
+        let rest = self.scores.get(self.next..).filter(|r| !r.is_empty())?;
+        // The first of the highest scores: the best value in one pass, then where it first
+        // occurs (two simple passes the compiler vectorises).
+        let top = rest.iter().copied().fold(i32::MIN, i32::max);
+        let best = self.next + rest.iter().position(|&s| s == top).unwrap_or(0);
         self.moves.swap(self.next, best);
+        self.scores.swap(self.next, best);
         self.next += 1;
-        Some(self.moves[self.next - 1])
+        Some((self.moves[self.next - 1], top))
     }
 
     /// True when the ordering score marks a capture that loses material.

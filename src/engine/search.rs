@@ -690,7 +690,8 @@ impl<'a> Searcher<'a> {
             {
                 continue;
             }
-            let child = node.play(m, &self.eval);
+            let (tt, salt) = (self.tt, self.table_salt);
+            let child = node.play_then(m, &self.eval, |key| tt.prefetch(key ^ salt));
             let gives_check = child.pos.is_check();
 
             self.keys.push(child.key);
@@ -873,7 +874,8 @@ impl<'a> Searcher<'a> {
                     continue;
                 }
             }
-            let child = node.play(m, &self.eval);
+            let (tt, salt) = (self.tt, self.table_salt);
+            let child = node.play_then(m, &self.eval, |key| tt.prefetch(key ^ salt));
             let score = -self.quiescence(&child, ply + 1, -beta, -alpha);
             if self.stopped {
                 return 0;
