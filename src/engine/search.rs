@@ -690,8 +690,7 @@ impl<'a> Searcher<'a> {
             {
                 continue;
             }
-            let (tt, salt) = (self.tt, self.table_salt);
-            let child = node.play_then(m, &self.eval, |key| tt.prefetch(key ^ salt));
+            let child = self.child(node, m);
             let gives_check = child.pos.is_check();
 
             self.keys.push(child.key);
@@ -874,8 +873,7 @@ impl<'a> Searcher<'a> {
                     continue;
                 }
             }
-            let (tt, salt) = (self.tt, self.table_salt);
-            let child = node.play_then(m, &self.eval, |key| tt.prefetch(key ^ salt));
+            let child = self.child(node, m);
             let score = -self.quiescence(&child, ply + 1, -beta, -alpha);
             if self.stopped {
                 return 0;
@@ -900,6 +898,12 @@ impl<'a> Searcher<'a> {
         };
         self.store(node, ply, best_move, best, raw_eval, 0, bound);
         best
+    }
+
+    /// The node after `m`, its hash-table bucket already on its way into the cache.
+    #[inline]
+    fn child(&self, node: &Node, m: Move) -> Node {
+        node.play(m, &self.eval, |key| self.tt.prefetch(key ^ self.table_salt))
     }
 
     /// Stores a node's result under its (level-salted) key.
