@@ -31,11 +31,16 @@ impl Node {
         Node { pos, key, acc }
     }
 
-    /// The node after the legal move `m`, updated incrementally where shakmaty allows it. The
-    /// new key goes to `early` as soon as it is known, before the position itself is made (the
-    /// search starts fetching the key's hash-table bucket).
+    /// The node after the legal move `m`, updated incrementally where shakmaty allows it.
     #[inline]
-    pub fn play(&self, m: Move, eval: &Evaluator, early: impl FnOnce(u64)) -> Node {
+    pub fn play(&self, m: Move, eval: &Evaluator) -> Node {
+        self.play_then(m, eval, |_| ())
+    }
+
+    /// [`Node::play`], handing the new key to `early` as soon as it is known, before the
+    /// position itself is made (the search starts fetching the key's hash-table bucket).
+    #[inline]
+    pub fn play_then(&self, m: Move, eval: &Evaluator, early: impl FnOnce(u64)) -> Node {
         let incremental =
             self.pos
                 .update_zobrist_hash(Zobrist64(self.key), m, EnPassantMode::Legal);

@@ -903,7 +903,7 @@ impl<'a> Searcher<'a> {
     /// The node after `m`, its hash-table bucket already on its way into the cache.
     #[inline]
     fn child(&self, node: &Node, m: Move) -> Node {
-        node.play(m, &self.eval, |key| self.tt.prefetch(key ^ self.table_salt))
+        node.play_then(m, &self.eval, |key| self.tt.prefetch(key ^ self.table_salt))
     }
 
     /// Stores a node's result under its (level-salted) key.
