@@ -478,21 +478,23 @@ pub fn beyond_pawns<K: Sink>(board: &Board, turn: Color, passed: [u64; 2], sink:
             Role::Queen,
         ] {
             let slot = role as usize - 1;
-            for sq in board.by_role(role) & board.by_color(color) {
-                let bit = 1u64 << sq as usize;
-                if attacked[them] & bit == 0 {
-                    continue;
-                }
-                if role != Role::Pawn && pawn_attacked[them] & bit != 0 {
-                    sink.add(!color, params::THREAT_BY_PAWN + slot, 1);
-                }
-                if matches!(role, Role::Rook | Role::Queen) && by_minor[them] & bit != 0 {
-                    sink.add(!color, params::THREAT_BY_MINOR + slot, 1);
-                }
-                if attacked[us] & bit == 0 {
-                    sink.add(!color, params::HANGING + slot, 1);
-                }
+            // Counted a role at a time: every sink is linear in the counts.
+            let hit = (board.by_role(role) & board.by_color(color)).0 & attacked[them];
+            if hit == 0 {
+                continue;
             }
+            let mut report = |index: usize, bits: u64| {
+                if bits != 0 {
+                    sink.add(!color, index + slot, bits.count_ones() as i32);
+                }
+            };
+            if role != Role::Pawn {
+                report(params::THREAT_BY_PAWN, hit & pawn_attacked[them]);
+            }
+            if matches!(role, Role::Rook | Role::Queen) {
+                report(params::THREAT_BY_MINOR, hit & by_minor[them]);
+            }
+            report(params::HANGING, hit & !attacked[us]);
         }
     }
 
