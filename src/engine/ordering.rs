@@ -156,16 +156,17 @@ pub struct Picker {
 }
 
 impl Picker {
-    /// Scores every move of `list` for the main search.
-    pub fn new(
+    /// Scores every move of `list` for the main search. (The pickers fill themselves in place:
+    /// returning one by value copied its 3 KB of arrays at every node.)
+    pub fn fill(
+        &mut self,
         pos: &Chess,
         list: &MoveList,
         tt_move: u16,
         killers: &[Option<Move>; 2],
         history: &History,
-    ) -> Picker {
+    ) {
         let color = pos.turn();
-        let mut picker = Picker::empty();
         for &m in list {
             let score = match m {
                 // Most moves: the fields read once instead of through an accessor each.
@@ -188,9 +189,8 @@ impl Picker {
                 }
                 _ => Self::score(pos, m, tt_move, killers, history),
             };
-            picker.push(m, score);
+            self.push(m, score);
         }
-        picker
     }
 
     /// The ordering score of any move (`new` takes a shortcut for quiet normal moves).
@@ -223,7 +223,10 @@ impl Picker {
         }
     }
 
-    fn empty() -> Picker {
+    /// A picker with no moves, to [`fill`](Self::fill) or
+    /// [`fill_quiescence`](Self::fill_quiescence).
+    #[inline]
+    pub fn empty() -> Picker {
         Picker {
             moves: ArrayVec::new(),
             scores: ArrayVec::new(),
@@ -239,8 +242,7 @@ impl Picker {
 
     /// Scores the tactical moves of `list` for quiescence search (all moves when `all`), the
     /// hash table's move first.
-    pub fn quiescence(list: &MoveList, all: bool, tt_move: u16) -> Picker {
-        let mut picker = Picker::empty();
+    pub fn fill_quiescence(&mut self, list: &MoveList, all: bool, tt_move: u16) {
         for &m in list {
             // Quiet normal moves, most of the list, are dropped at one glance.
             let quiet = matches!(
@@ -257,10 +259,9 @@ impl Picker {
                 } else {
                     mvv_lva(m)
                 };
-                picker.push(m, score);
+                self.push(m, score);
             }
         }
-        picker
     }
 
     /// The best remaining move and its ordering score.

@@ -636,7 +636,8 @@ impl<'a> Searcher<'a> {
             }
         }
         let killers = self.killers[ply];
-        let mut picker = Picker::new(pos, &legal, tt_move, &killers, self.history);
+        let mut picker = Picker::empty();
+        picker.fill(pos, &legal, tt_move, &killers, self.history);
         let original_alpha = alpha;
         let mut best_score = -INFINITY;
         let mut best_move: Option<Move> = None;
@@ -857,7 +858,8 @@ impl<'a> Searcher<'a> {
         let delta_pruning = !in_check && game_phase(pos.board()) > 4;
         let mut best = stand_pat;
         let mut best_move = None;
-        let mut picker = Picker::quiescence(&legal, in_check, hit.map_or(0, |h| h.mv));
+        let mut picker = Picker::empty();
+        picker.fill_quiescence(&legal, in_check, hit.map_or(0, |h| h.mv));
         while let Some((m, _)) = picker.pick() {
             if !in_check {
                 let gain = m.capture().map_or(0, value)
