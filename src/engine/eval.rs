@@ -286,19 +286,21 @@ impl Evaluator {
         acc: Accumulator,
         cache: Option<&mut PawnCache>,
     ) -> i32 {
-        let mut sum = terms::Sum {
-            weights: self.terms,
-            total: S(acc.mg, acc.eg),
-        };
-        match cache {
+        let tables = S(acc.mg, acc.eg);
+        let total = match cache {
             Some(cache) => {
                 let (pawn_score, passed) = cache.probe(terms::pawns_of(board), self.terms);
-                sum.total += pawn_score;
+                let mut sum = terms::Sum::new(self.terms, tables + pawn_score);
                 terms::beyond_pawns(board, turn, passed, &mut sum);
+                sum.total()
             }
-            None => terms::positional(board, turn, &mut sum),
-        }
-        taper(scaled(board, sum.total), game_phase(board)) + mop_up(board)
+            None => {
+                let mut sum = terms::Sum::new(self.terms, tables);
+                terms::positional(board, turn, &mut sum);
+                sum.total()
+            }
+        };
+        taper(scaled(board, total), game_phase(board)) + mop_up(board)
     }
 
     /// The evaluation of `board` term by term (centipawns, White's view, after tapering): a

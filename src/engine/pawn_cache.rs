@@ -50,15 +50,12 @@ impl PawnCache {
     pub fn probe(&mut self, pawns: [u64; 2], weights: &[S]) -> (S, [u64; 2]) {
         let slot = &mut self.entries[index(pawns)];
         if slot.pawns != pawns {
-            let mut sum = Sum {
-                weights,
-                total: S::default(),
-            };
+            let mut sum = Sum::new(weights, S::default());
             let passed = terms::pawn_structure(pawns, &mut sum);
             *slot = Entry {
                 pawns,
                 passed,
-                score: sum.total,
+                score: sum.total(),
             };
         }
         (slot.score, slot.passed)

@@ -25,22 +25,37 @@ pub trait Sink {
 
 /// The engine's sink: the weighted sum of the features, White's view.
 pub struct Sum<'a> {
-    /// The weights.
-    pub weights: &'a [S],
-    /// The running total.
-    pub total: S,
+    weights: &'a [S],
+    /// White's sum and Black's, kept apart so that adding a feature needs no sign.
+    sides: [S; 2],
+}
+
+impl<'a> Sum<'a> {
+    /// A sum under `weights` that starts at `start` (White's view).
+    #[inline]
+    pub fn new(weights: &'a [S], start: S) -> Sum<'a> {
+        Sum {
+            weights,
+            sides: [start, S::default()],
+        }
+    }
+
+    /// The running total, White's view.
+    #[inline]
+    pub fn total(&self) -> S {
+        self.sides[0] - self.sides[1]
+    }
 }
 
 impl Sink for Sum<'_> {
     #[inline]
     fn add(&mut self, color: Color, index: usize, count: i32) {
-        self.total += self.weights[index] * (sign(color) * count);
+        self.sides[self::index(color)] += self.weights[index] * count;
     }
 
     #[inline]
     fn king_attack(&mut self, defender: Color, attackers: usize, counts: [i32; 4]) {
-        let danger = king_danger(self.weights, attackers, counts);
-        self.total += danger * sign(defender) * -1;
+        self.sides[index(!defender)] += king_danger(self.weights, attackers, counts);
     }
 }
 
