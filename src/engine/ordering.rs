@@ -2,7 +2,7 @@
 //! history, and losing captures last. Moves are picked lazily by selection.
 
 use arrayvec::ArrayVec;
-use shakmaty::{Bitboard, Chess, Color, Move, MoveList, Piece, Position, Role, attacks};
+use shakmaty::{Bitboard, Chess, Color, Move, MoveList, Piece, Position, Role, Square, attacks};
 
 use super::see::{see, value};
 use super::tt::encode_move;
@@ -179,12 +179,8 @@ impl Picker {
                 } => {
                     if tt_move != 0 && (from as u16 | (to as u16) << 6) == tt_move {
                         TT_MOVE
-                    } else if killers[0] == Some(m) {
-                        KILLER[0]
-                    } else if killers[1] == Some(m) {
-                        KILLER[1]
                     } else {
-                        history.table[color as usize][from as usize][to as usize]
+                        Self::quiet(m, from, to, color, killers, history)
                     }
                 }
                 _ => Self::score(pos, m, tt_move, killers, history),
@@ -193,7 +189,26 @@ impl Picker {
         }
     }
 
-    /// The ordering score of any move (`new` takes a shortcut for quiet normal moves).
+    /// A quiet move's score: a killer's rank, or else its history.
+    #[inline]
+    fn quiet(
+        m: Move,
+        from: Square,
+        to: Square,
+        color: Color,
+        killers: &[Option<Move>; 2],
+        history: &History,
+    ) -> i32 {
+        if killers[0] == Some(m) {
+            KILLER[0]
+        } else if killers[1] == Some(m) {
+            KILLER[1]
+        } else {
+            history.table[color as usize][from as usize][to as usize]
+        }
+    }
+
+    /// The ordering score of any move (`fill` takes a shortcut for quiet normal moves).
     fn score(
         pos: &Chess,
         m: Move,
@@ -214,12 +229,10 @@ impl Picker {
             } else {
                 BAD_CAPTURE + key
             }
-        } else if killers[0] == Some(m) {
-            KILLER[0]
-        } else if killers[1] == Some(m) {
-            KILLER[1]
         } else {
-            history.get(pos.turn(), m)
+            // Castling, the only other quiet move, counts from the king's square.
+            let from = m.from().unwrap_or(Square::A1);
+            Self::quiet(m, from, m.to(), pos.turn(), killers, history)
         }
     }
 
