@@ -28,10 +28,31 @@ impl Default for EvalCache {
 }
 
 impl EvalCache {
+    /// Starts fetching the slot of `key` into the cache, for a position about to be made (the
+    /// same idea as the hash table's prefetch; the 1 MB cache is larger than the L2).
+    #[inline]
+    pub fn prefetch(&self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+            let slot: *const Entry = &self.entries[Self::index(key)];
+            // SAFETY: SSE is part of every x86-64 processor, and a prefetch only hints the
+            // cache: it reads nothing and cannot fault (the pointer is valid anyway).
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(slot.cast()) };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
+    }
+
+    #[inline]
+    fn index(key: u64) -> usize {
+        (key >> (64 - ENTRIES.trailing_zeros())) as usize
+    }
+
     /// The evaluation of the position with `key`, from the cache or from `evaluate` and kept.
     #[inline]
     pub fn get_or(&mut self, key: u64, evaluate: impl FnOnce() -> i32) -> i32 {
-        let slot = &mut self.entries[(key >> (64 - ENTRIES.trailing_zeros())) as usize];
+        let slot = &mut self.entries[Self::index(key)];
         if slot.key == key && key != 0 {
             return slot.eval;
         }

@@ -905,7 +905,10 @@ impl<'a> Searcher<'a> {
     /// The node after `m`, its hash-table bucket already on its way into the cache.
     #[inline]
     fn child(&self, node: &Node, m: Move) -> Node {
-        node.play_then(m, &self.eval, |key| self.tt.prefetch(key ^ self.table_salt))
+        node.play_then(m, &self.eval, |key| {
+            self.tt.prefetch(key ^ self.table_salt);
+            self.evals_by_key.prefetch(key);
+        })
     }
 
     /// Stores a node's result under its (level-salted) key.
