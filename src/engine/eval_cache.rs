@@ -29,19 +29,10 @@ impl Default for EvalCache {
 
 impl EvalCache {
     /// Starts fetching the slot of `key` into the cache, for a position about to be made (the
-    /// same idea as the hash table's prefetch; the 1 MB cache is larger than the L2).
+    /// 1 MB cache is larger than the L2).
     #[inline]
     pub fn prefetch(&self, key: u64) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-            let slot: *const Entry = &self.entries[Self::index(key)];
-            // SAFETY: SSE is part of every x86-64 processor, and a prefetch only hints the
-            // cache: it reads nothing and cannot fault (the pointer is valid anyway).
-            unsafe { _mm_prefetch::<_MM_HINT_T0>(slot.cast()) };
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = key;
+        super::prefetch::prefetch(&self.entries[Self::index(key)]);
     }
 
     #[inline]

@@ -10,6 +10,7 @@ pub mod node;
 pub mod ordering;
 pub mod params;
 pub mod pawn_cache;
+pub mod prefetch;
 pub mod pst;
 pub mod scale;
 pub mod score;

@@ -5,7 +5,7 @@ use arrayvec::ArrayVec;
 use shakmaty::{Bitboard, Chess, Color, Move, MoveList, Piece, Position, Role, Square, attacks};
 
 use super::see::{see, value};
-use super::tt::encode_move;
+use super::tt::{encode_move, encode_squares};
 
 const TT_MOVE: i32 = 4_000_000;
 const GOOD_CAPTURE: i32 = 2_000_000;
@@ -47,8 +47,13 @@ impl History {
     /// The score of a quiet move.
     #[inline]
     pub fn get(&self, color: Color, m: Move) -> i32 {
-        let from = m.from().map_or(0, |s| s as usize);
-        self.table[color as usize][from][m.to() as usize]
+        self.at(color, m.from().unwrap_or(Square::A1), m.to())
+    }
+
+    /// The score of a quiet move from `from` to `to`.
+    #[inline]
+    pub fn at(&self, color: Color, from: Square, to: Square) -> i32 {
+        self.table[color as usize][from as usize][to as usize]
     }
 
     /// Rewards (positive `bonus`) or punishes a quiet move, pulling values towards zero as they
@@ -177,7 +182,7 @@ impl Picker {
                     promotion: None,
                     ..
                 } => {
-                    if tt_move != 0 && (from as u16 | (to as u16) << 6) == tt_move {
+                    if tt_move != 0 && encode_squares(from, to, None) == tt_move {
                         TT_MOVE
                     } else {
                         Self::quiet(m, from, to, color, killers, history)
@@ -204,7 +209,7 @@ impl Picker {
         } else if killers[1] == Some(m) {
             KILLER[1]
         } else {
-            history.table[color as usize][from as usize][to as usize]
+            history.at(color, from, to)
         }
     }
 

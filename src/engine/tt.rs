@@ -3,7 +3,7 @@
 
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 
-use shakmaty::{Move, Role};
+use shakmaty::{Move, Role, Square};
 
 use super::score::{from_tt, to_tt};
 
@@ -114,10 +114,14 @@ pub struct Table {
 /// Encodes a move as 16 bits: from, to (the rook's square for castling), promotion role.
 #[inline]
 pub fn encode_move(m: Move) -> u16 {
-    let from = m.from().map_or(0, |sq| sq as u16);
-    let to = m.to() as u16;
-    let promo = m.promotion().map_or(0, |r: Role| r as u16);
-    from | (to << 6) | (promo << 12)
+    encode_squares(m.from().unwrap_or(Square::A1), m.to(), m.promotion())
+}
+
+/// [`encode_move`] from a move's squares and promotion.
+#[inline]
+pub fn encode_squares(from: Square, to: Square, promotion: Option<Role>) -> u16 {
+    let promo = promotion.map_or(0, |r| r as u16);
+    from as u16 | ((to as u16) << 6) | (promo << 12)
 }
 
 /// The largest table in MB (UCI `Hash` and the `--hash` flags accept 1 to this).
@@ -165,16 +169,7 @@ impl Table {
     /// the search's largest single cost).
     #[inline]
     pub fn prefetch(&self, key: u64) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-            let bucket: *const Bucket = &self.buckets[self.index(key)];
-            // SAFETY: SSE is part of every x86-64 processor, and a prefetch only hints the
-            // cache: it reads nothing and cannot fault (the pointer is valid anyway).
-            unsafe { _mm_prefetch::<_MM_HINT_T0>(bucket.cast()) };
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = key;
+        super::prefetch::prefetch(&self.buckets[self.index(key)]);
     }
 
     /// Looks `key` up; scores come back adjusted to `ply`.
