@@ -15,7 +15,7 @@ const BAD_CAPTURE: i32 = -2_000_000;
 /// Per-search quiet-move statistics.
 pub struct History {
     /// Butterfly history `[color][from][to]`, bounded by the gravity formula.
-    pub table: [[[i32; 64]; 64]; 2],
+    table: [[[i32; 64]; 64]; 2],
     /// Correction history `[color][pawn structure]`: how far searches have found the static
     /// evaluation off for the side to move with these pawns, in 1/`CORRECTION_GRAIN` pawns.
     correction: [[i32; CORRECTION_SIZE]; 2],
