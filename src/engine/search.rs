@@ -17,6 +17,7 @@ use super::pawn_cache::PawnCache;
 use super::score::{INFINITY, MATE, MATE_BOUND, MAX_PLY, TB_WIN, TB_WIN_BOUND};
 use super::see::{see, value};
 use super::strength::noise;
+use super::tactical::tactical_moves;
 use super::time::Clock;
 use super::tt::{Bound, Hit, Table, encode_move};
 use super::{Control, Info, SearchResult};
@@ -850,7 +851,11 @@ impl<'a> Searcher<'a> {
             alpha = alpha.max(eval);
             (raw, eval)
         };
-        let legal = pos.legal_moves();
+        let legal = if in_check {
+            pos.legal_moves()
+        } else {
+            tactical_moves(pos)
+        };
         if in_check && legal.is_empty() {
             return -MATE + ply as i32;
         }
