@@ -7,7 +7,6 @@ use shakmaty::{Bitboard, Chess, Color, Move, MoveList, Piece, Position, Role, Sq
 use super::see::{see, value};
 use super::tt::{encode_move, encode_squares};
 
-const TT_MOVE: i32 = 4_000_000;
 const GOOD_CAPTURE: i32 = 2_000_000;
 const KILLER: [i32; 2] = [1_000_001, 1_000_000];
 const BAD_CAPTURE: i32 = -2_000_000;
@@ -161,6 +160,9 @@ pub struct Picker {
 }
 
 impl Picker {
+    /// The ordering score of the hash table's move, above every other.
+    pub const TT_MOVE: i32 = 4_000_000;
+
     /// Scores every move of `list` for the main search. (The pickers fill themselves in place:
     /// returning one by value copied its 3 KB of arrays at every node.)
     pub fn fill(
@@ -183,7 +185,7 @@ impl Picker {
                     ..
                 } => {
                     if tt_move != 0 && encode_squares(from, to, None) == tt_move {
-                        TT_MOVE
+                        Self::TT_MOVE
                     } else {
                         Self::quiet(m, from, to, color, killers, history)
                     }
@@ -222,7 +224,7 @@ impl Picker {
         history: &History,
     ) -> i32 {
         if tt_move != 0 && encode_move(m) == tt_move {
-            TT_MOVE
+            Self::TT_MOVE
         } else if is_tactical(m) {
             let key = mvv_lva(m);
             // Only a capture by a more valuable piece can lose material.
@@ -273,7 +275,7 @@ impl Picker {
             );
             if all || (!quiet && is_tactical(m)) {
                 let score = if tt_move != 0 && encode_move(m) == tt_move {
-                    TT_MOVE
+                    Self::TT_MOVE
                 } else {
                     mvv_lva(m)
                 };

@@ -19,7 +19,7 @@ use super::see::{see, value};
 use super::strength::noise;
 use super::tactical::tactical_moves;
 use super::time::Clock;
-use super::tt::{Bound, Hit, Table, encode_move};
+use super::tt::{Bound, Hit, Table, decode_move, encode_move};
 use super::{Control, Info, SearchResult};
 use crate::tablebase::{Tablebases, Wdl};
 
@@ -621,24 +621,22 @@ impl<'a> Searcher<'a> {
             }
         }
 
-        let mut legal = pos.legal_moves();
-        if legal.is_empty() {
-            return if in_check {
-                -MATE + ply as i32
-            } else {
-                self.draw(ply)
-            };
-        }
-        if ply == 0 {
-            self.restrict_root(&mut legal);
-            legal.retain(|m| !self.excluded.contains(m));
-            if legal.is_empty() {
-                return alpha;
-            }
-        }
         let killers = self.killers[ply];
+        // The hash table's move is tried before any move is generated: when it cuts off, as it
+        // mostly does, generating and scoring the rest is saved. The order is the picker's
+        // all the same (it would hand the table's move out first).
+        let mut table_move = if ply > 0 {
+            decode_move(pos, tt_move)
+        } else {
+            None
+        };
         let mut picker = Picker::empty();
-        picker.fill(pos, &legal, tt_move, &killers, self.history);
+        if table_move.is_none()
+            && let Err(score) = self.fill_picker(&mut picker, pos, ply, tt_move, &killers, alpha)
+        {
+            return score;
+        }
+        let mut filled = table_move.is_none();
         let original_alpha = alpha;
         let mut best_score = -INFINITY;
         let mut best_move: Option<Move> = None;
@@ -653,7 +651,22 @@ impl<'a> Searcher<'a> {
             2 + depth * depth
         };
 
-        while let Some((m, order)) = picker.pick() {
+        loop {
+            let (m, order) = if let Some(m) = table_move.take() {
+                (m, Picker::TT_MOVE)
+            } else {
+                if !filled {
+                    filled = true;
+                    // The table's move is legal, so the list is not empty; the picker hands
+                    // that move out first, and it has been searched.
+                    let _ = self.fill_picker(&mut picker, pos, ply, tt_move, &killers, alpha);
+                    picker.pick();
+                }
+                match picker.pick() {
+                    Some(next) => next,
+                    None => break,
+                }
+            };
             let quiet = !is_tactical(m);
             // Losing captures near the leaves are dropped before the move is even made.
             if ply > 0
@@ -793,6 +806,36 @@ impl<'a> Searcher<'a> {
         }
         self.store(node, ply, best_move, best_score, raw_eval, depth, bound);
         best_score
+    }
+
+    /// Generates and scores the moves of a node, or gives the node's score when there are none
+    /// to search: mate, stalemate, or (`alpha`) a root whose moves are all excluded.
+    fn fill_picker(
+        &mut self,
+        picker: &mut Picker,
+        pos: &Chess,
+        ply: usize,
+        tt_move: u16,
+        killers: &[Option<Move>; 2],
+        alpha: i32,
+    ) -> Result<(), i32> {
+        let mut legal = pos.legal_moves();
+        if legal.is_empty() {
+            return Err(if pos.is_check() {
+                -MATE + ply as i32
+            } else {
+                self.draw(ply)
+            });
+        }
+        if ply == 0 {
+            self.restrict_root(&mut legal);
+            legal.retain(|m| !self.excluded.contains(m));
+            if legal.is_empty() {
+                return Err(alpha);
+            }
+        }
+        picker.fill(pos, &legal, tt_move, killers, self.history);
+        Ok(())
     }
 
     fn update_quiet_stats(

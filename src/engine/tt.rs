@@ -3,7 +3,7 @@
 
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 
-use shakmaty::{Move, Role, Square};
+use shakmaty::{Chess, Move, Position, Role, Square};
 
 use super::score::{from_tt, to_tt};
 
@@ -122,6 +122,39 @@ pub fn encode_move(m: Move) -> u16 {
 pub fn encode_squares(from: Square, to: Square, promotion: Option<Role>) -> u16 {
     let promo = promotion.map_or(0, |r| r as u16);
     from as u16 | ((to as u16) << 6) | (promo << 12)
+}
+
+/// The legal move of `pos` that [`encode_move`] gives `code`, if there is one (a stored move
+/// can belong to another position that shares the bucket's key bits).
+pub fn decode_move(pos: &Chess, code: u16) -> Option<Move> {
+    if code == 0 {
+        return None;
+    }
+    let from = Square::new(u32::from(code & 63));
+    let to = Square::new(u32::from((code >> 6) & 63));
+    let promotion = match code >> 12 {
+        0 => None,
+        r => Some(Role::try_from(r as u8).ok()?),
+    };
+    let board = pos.board();
+    let piece = board.piece_at(from).filter(|p| p.color == pos.turn())?;
+    let m = match piece.role {
+        Role::King if board.by_color(pos.turn()).contains(to) => Move::Castle {
+            king: from,
+            rook: to,
+        },
+        Role::Pawn if from.file() != to.file() && !board.occupied().contains(to) => {
+            Move::EnPassant { from, to }
+        }
+        role => Move::Normal {
+            role,
+            from,
+            capture: board.role_at(to),
+            to,
+            promotion,
+        },
+    };
+    pos.is_legal(m).then_some(m)
 }
 
 /// The largest table in MB (UCI `Hash` and the `--hash` flags accept 1 to this).
