@@ -139,11 +139,17 @@ pub fn decode_move(pos: &Chess, code: u16) -> Option<Move> {
     let board = pos.board();
     let piece = board.piece_at(from).filter(|p| p.color == pos.turn())?;
     let m = match piece.role {
-        Role::King if board.by_color(pos.turn()).contains(to) => Move::Castle {
-            king: from,
-            rook: to,
-        },
-        Role::Pawn if from.file() != to.file() && !board.occupied().contains(to) => {
+        Role::King if promotion.is_none() && board.by_color(pos.turn()).contains(to) => {
+            Move::Castle {
+                king: from,
+                rook: to,
+            }
+        }
+        Role::Pawn
+            if promotion.is_none()
+                && from.file() != to.file()
+                && !board.occupied().contains(to) =>
+        {
             Move::EnPassant { from, to }
         }
         role => Move::Normal {
@@ -299,6 +305,41 @@ impl Table {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use shakmaty::CastlingMode;
+    use shakmaty::fen::Fen;
+
+    /// Every legal move comes back from its code, and no code gives a move that is not legal,
+    /// in positions with castling, en passant, promotions and pins.
+    #[test]
+    fn a_move_code_decodes_to_that_legal_move_and_nothing_else() {
+        let fens = [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+            "8/8/8/2k5/3Pp3/8/8/4K2B b - d3 0 1",
+            "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
+            "4k3/1P6/8/8/8/8/6p1/4K2R w K - 0 1",
+        ];
+        for fen in fens {
+            let pos: Chess = fen
+                .parse::<Fen>()
+                .unwrap()
+                .into_position(CastlingMode::Standard)
+                .unwrap();
+            let legal = pos.legal_moves();
+            for &m in &legal {
+                assert_eq!(decode_move(&pos, encode_move(m)), Some(m), "{fen} {m:?}");
+            }
+            let mut decoded = 0;
+            for code in 0..=u16::MAX {
+                if let Some(m) = decode_move(&pos, code) {
+                    assert!(legal.contains(&m), "{fen} {code}: {m:?}");
+                    assert_eq!(encode_move(m), code);
+                    decoded += 1;
+                }
+            }
+            assert_eq!(decoded, legal.len(), "{fen}");
+        }
+    }
 
     #[test]
     fn a_shallow_bound_never_replaces_a_deep_result_of_the_same_position() {
