@@ -6,7 +6,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
 use arrayvec::ArrayVec;
-use shakmaty::{Chess, Color, Move, Position};
+use shakmaty::{Chess, Color, Move, MoveList, Position};
 
 use super::eval::{Evaluator, game_phase};
 use super::eval_cache::EvalCache;
@@ -894,11 +894,12 @@ impl<'a> Searcher<'a> {
             alpha = alpha.max(eval);
             (raw, eval)
         };
-        let legal = if in_check {
-            pos.legal_moves()
+        let mut legal = MoveList::new();
+        if in_check {
+            legal = pos.legal_moves();
         } else {
-            tactical_moves(pos)
-        };
+            tactical_moves(pos, &mut legal);
+        }
         if in_check && legal.is_empty() {
             return -MATE + ply as i32;
         }

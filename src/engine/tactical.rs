@@ -12,8 +12,9 @@ const FILE_A: u64 = 0x0101_0101_0101_0101;
 const FILE_H: u64 = FILE_A << 7;
 const PROMOTIONS: [Role; 4] = [Role::Queen, Role::Rook, Role::Bishop, Role::Knight];
 
-/// Every legal capture and promotion of `pos`, which must not be in check.
-pub fn tactical_moves(pos: &Chess) -> MoveList {
+/// Every legal capture and promotion of `pos`, which must not be in check, added to `moves`
+/// (an empty list the caller owns: a returned list would be 2 KB copied at every node).
+pub fn tactical_moves(pos: &Chess, moves: &mut MoveList) {
     debug_assert!(!pos.is_check());
     let board = pos.board();
     let turn = pos.turn();
@@ -21,10 +22,12 @@ pub fn tactical_moves(pos: &Chess) -> MoveList {
     let them = board.by_color(!turn);
     let occupied = board.occupied();
     let Some(king) = board.king_of(turn) else {
-        return MoveList::new();
+        return;
     };
     // En passant first, checked for legality by shakmaty itself, as `legal_moves` does.
-    let mut moves = pos.en_passant_moves();
+    if pos.maybe_ep_square().is_some() {
+        moves.extend(pos.en_passant_moves());
+    }
 
     let pawns = (board.pawns() & us).0;
     let backranks = Bitboard::BACKRANKS.0;
@@ -46,17 +49,17 @@ pub fn tactical_moves(pos: &Chess) -> MoveList {
             });
         }
         for to in Bitboard(targets & backranks) {
-            push_promotions(&mut moves, shifted(to, -offset), to, board.role_at(to));
+            push_promotions(moves, shifted(to, -offset), to, board.role_at(to));
         }
     }
     let single = Bitboard(pawns).shift(push) & !occupied;
     for to in single & Bitboard::BACKRANKS {
-        push_promotions(&mut moves, shifted(to, -push), to, None);
+        push_promotions(moves, shifted(to, -push), to, None);
     }
 
     for from in board.knights() & us {
         piece_captures(
-            &mut moves,
+            moves,
             board,
             Role::Knight,
             from,
@@ -65,15 +68,15 @@ pub fn tactical_moves(pos: &Chess) -> MoveList {
     }
     for from in board.bishops() & us {
         let targets = attacks::bishop_attacks(from, occupied) & them;
-        piece_captures(&mut moves, board, Role::Bishop, from, targets);
+        piece_captures(moves, board, Role::Bishop, from, targets);
     }
     for from in board.rooks() & us {
         let targets = attacks::rook_attacks(from, occupied) & them;
-        piece_captures(&mut moves, board, Role::Rook, from, targets);
+        piece_captures(moves, board, Role::Rook, from, targets);
     }
     for from in board.queens() & us {
         let targets = attacks::queen_attacks(from, occupied) & them;
-        piece_captures(&mut moves, board, Role::Queen, from, targets);
+        piece_captures(moves, board, Role::Queen, from, targets);
     }
     for to in attacks::king_attacks(king) & them {
         if board.attacks_to(to, !turn, occupied).is_empty() {
@@ -97,7 +100,6 @@ pub fn tactical_moves(pos: &Chess) -> MoveList {
             _ => true,
         });
     }
-    moves
 }
 
 /// Pieces (of either colour) that alone stand between `king` and an enemy slider.
@@ -189,7 +191,9 @@ mod tests {
                 if !pos.is_check() {
                     let expected: Vec<Move> =
                         legal.iter().copied().filter(|&m| is_tactical(m)).collect();
-                    let got: Vec<Move> = tactical_moves(&pos).into_iter().collect();
+                    let mut got = MoveList::new();
+                    tactical_moves(&pos, &mut got);
+                    let got: Vec<Move> = got.into_iter().collect();
                     assert_eq!(
                         got,
                         expected,
