@@ -150,6 +150,27 @@ pub fn mvv_lva(m: Move) -> i32 {
     (victim + promo) * 16 - value(m.role()) / 100
 }
 
+/// A quiet normal move as one integer (role, from, to), equal for two such moves exactly when
+/// the moves are equal; `u32::MAX`, which no move gives, for anything else.
+#[inline]
+fn quiet_key(m: Option<Move>) -> u32 {
+    match m {
+        Some(Move::Normal {
+            role,
+            from,
+            capture: None,
+            to,
+            promotion: None,
+        }) => quiet_key_of(role, encode_squares(from, to, None)),
+        _ => u32::MAX,
+    }
+}
+
+#[inline]
+fn quiet_key_of(role: Role, code: u16) -> u32 {
+    u32::from(code) | (role as u32) << 16
+}
+
 /// A move list with scores, handed out best first.
 pub struct Picker {
     moves: ArrayVec<Move, 256>,
@@ -174,20 +195,28 @@ impl Picker {
         history: &History,
     ) {
         let color = pos.turn();
+        let killer_keys = killers.map(quiet_key);
         for &m in list {
             let score = match m {
-                // Most moves: the fields read once instead of through an accessor each.
+                // Most moves: the fields read once instead of through an accessor each, and
+                // compared with the killers as one integer.
                 Move::Normal {
+                    role,
                     from,
                     capture: None,
                     to,
                     promotion: None,
-                    ..
                 } => {
-                    if tt_move != 0 && encode_squares(from, to, None) == tt_move {
+                    let code = encode_squares(from, to, None);
+                    let key = quiet_key_of(role, code);
+                    if tt_move != 0 && code == tt_move {
                         Self::TT_MOVE
+                    } else if key == killer_keys[0] {
+                        KILLER[0]
+                    } else if key == killer_keys[1] {
+                        KILLER[1]
                     } else {
-                        Self::quiet(m, from, to, color, killers, history)
+                        history.at(color, from, to)
                     }
                 }
                 _ => Self::score(pos, m, tt_move, killers, history),
