@@ -98,15 +98,23 @@ fn file_mask(file: usize) -> u64 {
 /// The files either side of `file`.
 #[inline]
 fn neighbour_files(file: usize) -> u64 {
-    let mut mask = 0;
-    if file > 0 {
-        mask |= file_mask(file - 1);
-    }
-    if file < 7 {
-        mask |= file_mask(file + 1);
-    }
-    mask
+    NEIGHBOUR_FILES[file]
 }
+
+const NEIGHBOUR_FILES: [u64; 8] = {
+    let mut table = [0u64; 8];
+    let mut file = 0;
+    while file < 8 {
+        if file > 0 {
+            table[file] |= FILE_A << (file - 1);
+        }
+        if file < 7 {
+            table[file] |= FILE_A << (file + 1);
+        }
+        file += 1;
+    }
+    table
+};
 
 /// Every square on the ranks in front of `rank` as `color` advances.
 #[inline]
@@ -148,19 +156,34 @@ fn pawn_attacks(color: Color, pawns: u64) -> u64 {
 /// three ranks towards the enemy.
 #[inline]
 fn king_zone(color: Color, king: Square) -> u64 {
-    let file = king.file() as usize;
-    let rank = king.rank() as usize;
-    let files = file_mask(file) | neighbour_files(file);
-    let (low, high) = match color {
-        Color::White => (rank, (rank + 3).min(7)),
-        Color::Black => (rank.saturating_sub(3), rank),
-    };
-    let mut ranks = 0u64;
-    for r in low..=high {
-        ranks |= 0xFFu64 << (8 * r);
-    }
-    files & ranks
+    KING_ZONES[color as usize][king as usize]
 }
+
+/// [`king_zone`] by colour and square, worked out once.
+const KING_ZONES: [[u64; 64]; 2] = {
+    let mut table = [[0u64; 64]; 2];
+    let mut sq = 0;
+    while sq < 64 {
+        let (file, rank) = (sq % 8, sq / 8);
+        let files = (FILE_A << file) | NEIGHBOUR_FILES[file];
+        let mut white = 0u64;
+        let mut black = 0u64;
+        let mut r = 0;
+        while r < 8 {
+            if r >= rank && r <= rank + 3 {
+                white |= 0xFFu64 << (8 * r);
+            }
+            if r <= rank && r + 3 >= rank {
+                black |= 0xFFu64 << (8 * r);
+            }
+            r += 1;
+        }
+        table[Color::White as usize][sq] = files & white;
+        table[Color::Black as usize][sq] = files & black;
+        sq += 1;
+    }
+    table
+};
 
 /// Reports material and piece-square features (the engine keeps these incrementally instead).
 pub fn pieces<K: Sink>(board: &Board, sink: &mut K) {
