@@ -3,7 +3,7 @@
 
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 
-use shakmaty::{Chess, Move, Position, Role, Square};
+use shakmaty::{Bitboard, Chess, Color, Move, Piece, Position, Role, Square, attacks};
 
 use super::score::{from_tt, to_tt};
 
@@ -152,15 +152,73 @@ pub fn decode_move(pos: &Chess, code: u16) -> Option<Move> {
         {
             Move::EnPassant { from, to }
         }
-        role => Move::Normal {
-            role,
-            from,
-            capture: board.role_at(to),
-            to,
-            promotion,
-        },
+        role => {
+            let m = Move::Normal {
+                role,
+                from,
+                capture: board.role_at(to),
+                to,
+                promotion,
+            };
+            return normal_is_legal(pos, role, from, to, promotion).then_some(m);
+        }
     };
     pos.is_legal(m).then_some(m)
+}
+
+/// Whether the normal move `role` `from`-`to` (with `promotion`) is legal in `pos`: the piece
+/// can go there, and its own king is not attacked afterwards. (shakmaty's `is_legal` generates
+/// moves to do this; this runs at every node with a table move.)
+fn normal_is_legal(
+    pos: &Chess,
+    role: Role,
+    from: Square,
+    to: Square,
+    promotion: Option<Role>,
+) -> bool {
+    let board = pos.board();
+    let turn = pos.turn();
+    let occupied = board.occupied();
+    if board.by_color(turn).contains(to) {
+        return false;
+    }
+    let reaches = match role {
+        Role::Pawn => {
+            let forward = if turn == Color::White { 8 } else { -8 };
+            let start = if turn == Color::White { 1 } else { 6 };
+            let promotes = Bitboard::BACKRANKS.contains(to);
+            let fits = match promotion {
+                None => !promotes,
+                Some(r) => promotes && !matches!(r, Role::Pawn | Role::King),
+            };
+            if !fits {
+                return false;
+            }
+            let single = from.offset(forward);
+            if attacks::pawn_attacks(turn, from).contains(to) {
+                board.by_color(!turn).contains(to)
+            } else if Some(to) == single {
+                !occupied.contains(to)
+            } else {
+                from.rank() as u32 == start
+                    && single.is_some_and(|s| !occupied.contains(s))
+                    && from.offset(2 * forward) == Some(to)
+                    && !occupied.contains(to)
+            }
+        }
+        _ if promotion.is_some() => false,
+        role => attacks::attacks(to, Piece { color: turn, role }, occupied).contains(from),
+    };
+    if !reaches {
+        return false;
+    }
+    let Some(king) = board.king_of(turn) else {
+        return false;
+    };
+    let king = if role == Role::King { to } else { king };
+    let after = occupied.without(from).with(to);
+    (board.attacks_to(king, !turn, after) & board.by_color(!turn) & !Bitboard::from_square(to))
+        .is_empty()
 }
 
 /// The largest table in MB (UCI `Hash` and the `--hash` flags accept 1 to this).
@@ -308,8 +366,9 @@ mod tests {
     use shakmaty::CastlingMode;
     use shakmaty::fen::Fen;
 
-    /// Every legal move comes back from its code, and no code gives a move that is not legal,
-    /// in positions with castling, en passant, promotions and pins.
+    /// Every legal move comes back from its code, and no code gives a move that is not legal:
+    /// positions with castling, en passant, promotions, pins and checks, and the positions of a
+    /// fixed random walk from each.
     #[test]
     fn a_move_code_decodes_to_that_legal_move_and_nothing_else() {
         let fens = [
@@ -318,27 +377,45 @@ mod tests {
             "8/8/8/2k5/3Pp3/8/8/4K2B b - d3 0 1",
             "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
             "4k3/1P6/8/8/8/8/6p1/4K2R w K - 0 1",
+            // In check from a knight; double check; a pinned rook; black pawns on their start.
+            "rnbqkb1r/pppppppp/8/8/8/5n2/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "4k3/8/8/8/1b6/8/3n4/r3K3 w - - 0 1",
+            "4k3/4r3/8/8/8/8/4R3/4K2q w - - 0 1",
+            "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1",
         ];
-        for fen in fens {
-            let pos: Chess = fen
+        let mut checked = 0;
+        for (i, fen) in fens.iter().enumerate() {
+            let mut pos: Chess = fen
                 .parse::<Fen>()
                 .unwrap()
                 .into_position(CastlingMode::Standard)
                 .unwrap();
-            let legal = pos.legal_moves();
-            for &m in &legal {
-                assert_eq!(decode_move(&pos, encode_move(m)), Some(m), "{fen} {m:?}");
-            }
-            let mut decoded = 0;
-            for code in 0..=u16::MAX {
-                if let Some(m) = decode_move(&pos, code) {
-                    assert!(legal.contains(&m), "{fen} {code}: {m:?}");
-                    assert_eq!(encode_move(m), code);
-                    decoded += 1;
+            let mut seed = 0x2545_F491_4F6C_DD1Du64 ^ i as u64;
+            for _ in 0..24 {
+                let legal = pos.legal_moves();
+                for &m in &legal {
+                    assert_eq!(decode_move(&pos, encode_move(m)), Some(m), "{fen} {m:?}");
                 }
+                let mut decoded = 0;
+                for code in 0..=u16::MAX {
+                    if let Some(m) = decode_move(&pos, code) {
+                        assert!(legal.contains(&m), "{fen} {code}: {m:?}");
+                        assert_eq!(encode_move(m), code);
+                        decoded += 1;
+                    }
+                }
+                assert_eq!(decoded, legal.len(), "{fen}");
+                checked += 1;
+                if legal.is_empty() {
+                    break;
+                }
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                pos.play_unchecked(legal[(seed >> 8) as usize % legal.len()]);
             }
-            assert_eq!(decoded, legal.len(), "{fen}");
         }
+        assert!(checked > 150, "{checked}");
     }
 
     #[test]
