@@ -327,6 +327,20 @@ impl Picker {
         Some((self.moves[self.next - 1], top))
     }
 
+    /// Keeps only the moves not yet handed out that `keep` accepts, in their order.
+    pub fn retain_rest(&mut self, mut keep: impl FnMut(Move) -> bool) {
+        let mut to = self.next;
+        for from in self.next..self.moves.len() {
+            if keep(self.moves[from]) {
+                self.moves[to] = self.moves[from];
+                self.scores[to] = self.scores[from];
+                to += 1;
+            }
+        }
+        self.moves.truncate(to);
+        self.scores.truncate(to);
+    }
+
     /// True when the ordering score marks a capture that loses material.
     #[inline]
     pub fn is_bad_capture(score: i32) -> bool {

@@ -623,8 +623,9 @@ impl<'a> Searcher<'a> {
 
         let killers = self.killers[ply];
         // The hash table's move is tried before any move is generated: when it cuts off, as it
-        // mostly does, generating and scoring the rest is saved. The order is the picker's
-        // all the same (it would hand the table's move out first).
+        // mostly does, generating and scoring the rest is saved. The picker would hand it out
+        // first too; the difference is that the quiet moves are scored after its search, with
+        // the history as that search left it.
         let mut table_move = if ply > 0 {
             decode_move(pos, tt_move)
         } else {
@@ -644,6 +645,8 @@ impl<'a> Searcher<'a> {
         let mut quiets_tried: ArrayVec<Move, 64> = ArrayVec::new();
         let color = pos.turn();
         let lmr = lmr_table();
+        // Set once late-move or futility pruning has dropped the remaining quiet moves.
+        let mut quiets_dropped = false;
         // Quiet moves tried before the rest are pruned near the leaves.
         let late_moves = if improving {
             4 + depth * depth * 2
@@ -692,6 +695,13 @@ impl<'a> Searcher<'a> {
                     || (depth <= 3 && static_eval + 120 * depth + 60 <= alpha))
                 && !gives_check(pos, m)
             {
+                // Every condition above only gets truer as the node goes on, so every later
+                // quiet move that gives no check would be pruned too: drop them all now
+                // instead of picking them one by one.
+                if !quiets_dropped && filled {
+                    quiets_dropped = true;
+                    picker.retain_rest(|m| is_tactical(m) || gives_check(pos, m));
+                }
                 continue;
             }
             // A quiet move that puts a piece where it is simply lost, near the leaves.
