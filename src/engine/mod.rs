@@ -3,6 +3,7 @@
 //! `Engine::search` runs one search on the calling thread, reporting progress through a
 //! callback; callers put it on a worker thread and stop it through `Control`.
 
+pub mod checks;
 pub mod eval;
 pub mod eval_cache;
 pub mod limits;

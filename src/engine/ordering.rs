@@ -2,7 +2,7 @@
 //! history, and losing captures last. Moves are picked lazily by selection.
 
 use arrayvec::ArrayVec;
-use shakmaty::{Bitboard, Chess, Color, Move, MoveList, Piece, Position, Role, Square, attacks};
+use shakmaty::{Chess, Color, Move, MoveList, Position, Role, Square};
 
 use super::see::{see, value};
 use super::tt::{encode_move, encode_squares};
@@ -107,39 +107,6 @@ pub fn pawn_index(board: &shakmaty::Board) -> usize {
 #[inline]
 pub fn is_tactical(m: Move) -> bool {
     m.is_capture() || m.is_promotion()
-}
-
-/// Whether the legal move `m` gives check, worked out without making it so that pruned moves
-/// cost nothing. Castling and en passant are answered conservatively (`true`: never pruned as
-/// quiet), which only makes the search look at a few more moves.
-#[inline]
-pub fn gives_check(pos: &Chess, m: Move) -> bool {
-    let Move::Normal {
-        role,
-        from,
-        to,
-        promotion,
-        ..
-    } = m
-    else {
-        return true;
-    };
-    let board = pos.board();
-    let us = pos.turn();
-    let Some(king) = board.king_of(!us) else {
-        return false;
-    };
-    let occupied = (board.occupied() ^ Bitboard::from(from)) | Bitboard::from(to);
-    let piece = Piece {
-        color: us,
-        role: promotion.unwrap_or(role),
-    };
-    if attacks::attacks(to, piece, occupied).contains(king) {
-        return true;
-    }
-    // A discovered check: one of our other pieces sees the king once `from` is vacated (a
-    // captured piece on `to` is one of theirs, so it never counts among our attackers).
-    (board.attacks_to(king, us, occupied) & !Bitboard::from(from) & !Bitboard::from(to)).any()
 }
 
 /// MVV-LVA key: most valuable victim first, least valuable attacker breaking ties.

@@ -8,11 +8,12 @@ use std::time::Instant;
 use arrayvec::ArrayVec;
 use shakmaty::{Chess, Color, Move, MoveList, Position};
 
+use super::checks::Checks;
 use super::eval::{Evaluator, game_phase};
 use super::eval_cache::EvalCache;
 use super::limits::Limits;
 use super::node::{Node, key_of};
-use super::ordering::{History, Picker, gives_check, is_tactical, pawn_index};
+use super::ordering::{History, Picker, is_tactical, pawn_index};
 use super::pawn_cache::PawnCache;
 use super::score::{INFINITY, MATE, MATE_BOUND, MAX_PLY, TB_WIN, TB_WIN_BOUND};
 use super::see::{see, value};
@@ -645,6 +646,8 @@ impl<'a> Searcher<'a> {
         let mut quiets_tried: ArrayVec<Move, 64> = ArrayVec::new();
         let color = pos.turn();
         let lmr = lmr_table();
+        // What tells whether a move gives check, worked out when first asked.
+        let mut checks: Option<Checks> = None;
         // Set once late-move or futility pruning has dropped the remaining quiet moves.
         let mut quiets_dropped = false;
         // Quiet moves tried before the rest are pruned near the leaves.
@@ -693,14 +696,15 @@ impl<'a> Searcher<'a> {
                 && depth <= 4
                 && (searched >= late_moves
                     || (depth <= 3 && static_eval + 120 * depth + 60 <= alpha))
-                && !gives_check(pos, m)
+                && !checks.get_or_insert_with(|| Checks::new(pos)).gives(pos, m)
             {
                 // Every condition above only gets truer as the node goes on, so every later
                 // quiet move that gives no check would be pruned too: drop them all now
                 // instead of picking them one by one.
                 if !quiets_dropped && filled {
                     quiets_dropped = true;
-                    picker.retain_rest(|m| is_tactical(m) || gives_check(pos, m));
+                    let checks = checks.get_or_insert_with(|| Checks::new(pos));
+                    picker.retain_rest(|m| is_tactical(m) || checks.gives(pos, m));
                 }
                 continue;
             }
