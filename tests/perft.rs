@@ -3,9 +3,10 @@
 
 mod common;
 
+use knightfall::engine::checks::Checks;
 use knightfall::engine::eval::{Evaluator, Profile};
 use knightfall::engine::node::Node;
-use knightfall::engine::ordering::{gives_check, is_tactical};
+use knightfall::engine::ordering::is_tactical;
 use shakmaty::Position;
 
 fn perft(node: &Node, depth: u32, eval: &Evaluator) -> u64 {
@@ -92,14 +93,15 @@ fn perft_cpw_positions() {
     assert!(checked >= 20, "only {checked} perft counts checked");
 }
 
-/// Counts the moves whose check `gives_check` predicts wrongly over a tree (castling and en
+/// Counts the moves whose check `Checks::gives` predicts wrongly over a tree (castling and en
 /// passant may be over-reported, never missed), and the checks seen.
 fn check_mismatches(pos: &shakmaty::Chess, depth: u32, checks: &mut u64) -> u64 {
     let mut wrong = 0;
+    let predictor = Checks::new(pos);
     for m in pos.legal_moves() {
         let mut after = pos.clone();
         after.play_unchecked(m);
-        let predicted = gives_check(pos, m);
+        let predicted = predictor.gives(pos, m);
         let real = after.is_check();
         *checks += u64::from(real);
         let conservative = matches!(
