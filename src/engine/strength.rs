@@ -58,7 +58,7 @@ pub fn settings(level: u8) -> LevelSettings {
 /// Estimated Elo of levels 1 to 10, from the calibration matches published in the README
 /// (Stockfish `UCI_Elo` scale at 10+0.1). `UCI_Elo` picks the level nearest to the asked rating.
 pub const LEVEL_ELO: [i32; MAX_LEVEL as usize] =
-    [822, 933, 1053, 1347, 1517, 1687, 1824, 1906, 2043, 2322];
+    [983, 1076, 1160, 1396, 1564, 1726, 1832, 1934, 2083, 2323];
 
 /// The lowest rating `UCI_Elo` accepts (level 1's).
 pub fn min_elo() -> i32 {
