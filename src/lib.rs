@@ -1,19 +1,22 @@
 //! Knightfall: a chess engine and terminal game built on `shakmaty`.
 //!
-//! The engine (`engine`) is a library with no terminal code; the UCI loop and the terminal game
-//! drive it from the binary.
+//! The modules are listed in dependency order, and the order is the rule: a module uses only
+//! the modules above it, never one below (`tests/deps.rs` checks it). The engine is a library
+//! with no terminal, no files and no threads but its own helpers; `store` keeps everything on
+//! disk below the screens (`tui`) and the commands (`cmd`) that use it.
 
-pub mod book;
-pub mod bot;
-pub mod cmd;
+pub mod memory;
+pub mod tablebase;
 pub mod engine;
-pub mod external;
+pub mod book;
+pub mod openings;
 pub mod game;
 pub mod line_tree;
-pub mod memory;
-pub mod openings;
+pub mod external;
 pub mod player;
-pub mod review;
-pub mod tablebase;
-pub mod tui;
+pub mod bot;
 pub mod uci;
+pub mod review;
+pub mod store;
+pub mod tui;
+pub mod cmd;

@@ -9,8 +9,9 @@ use anyhow::{Context, Result, bail};
 use clap::Args as ClapArgs;
 
 use crate::game::{Game, TimeControl};
+use crate::store::Paths;
 use crate::tui::app::{Mode, Settings, Side};
-use crate::tui::{self, Options, Paths};
+use crate::tui::{self, Options};
 
 /// Playing levels for Knightfall's sides (shared by `play` and `watch`).
 #[derive(ClapArgs, Debug, Default, Clone)]
@@ -158,7 +159,7 @@ fn check_tc(tc: &Option<String>) -> Result<()> {
 pub fn run(args: &Args, setup_screen: bool) -> Result<()> {
     check_tc(&args.tc)?;
     let paths = Paths::get();
-    let mut settings = tui::load_settings(&paths)?;
+    let mut settings = crate::store::load_settings(&paths)?;
     if let Some(w) = &args.white {
         settings.white = w.clone();
     }
@@ -191,7 +192,7 @@ pub fn run(args: &Args, setup_screen: bool) -> Result<()> {
     args.levels.apply(&mut settings);
     settings.ascii |= args.ascii || !unicode_terminal();
     let game = if args.resume {
-        let game = tui::resume_game(&paths)?;
+        let game = crate::store::resume_game(&paths)?;
         // The game goes on between the same players, unless the flags name others.
         if args.white.is_none() && args.black.is_none() {
             settings.adopt_players(&game);
@@ -240,7 +241,7 @@ pub fn watch(args: &WatchArgs) -> Result<()> {
         Game::from_fen(fen)?;
     }
     // The config file's engines and tables; the sides and clocks come from the flags.
-    let saved = tui::load_settings(&Paths::get())?;
+    let saved = crate::store::load_settings(&Paths::get())?;
     let mut settings = Settings {
         white: args.white.clone(),
         black: args.black.clone(),

@@ -2,22 +2,17 @@
 //! standard output is not a terminal) the game written back annotated.
 
 use std::io::{IsTerminal, Write};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Arc;
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Result, bail};
 
 use crate::engine::Control;
-use crate::game::Game;
 use crate::review::analyse::{self, Settings};
-use crate::review::{DEFAULT_MOVETIME_MS, Review, cache};
+use crate::review::{DEFAULT_MOVETIME_MS, Review};
+use crate::store::listing::MAX_GAMES;
+use crate::store::{Paths, games_folder, read_games, review_cache};
 use crate::tablebase::Tablebases;
-use crate::tui::files::Paths;
-
-/// PGN files larger than this are refused (a million games is about 1 GB; this is plenty).
-const MAX_PGN_BYTES: u64 = 256 << 20;
-/// At most this many games of one file are listed.
-pub const MAX_GAMES: usize = 100_000;
 
 /// Arguments of `review`.
 #[derive(clap::Args, Debug)]
@@ -55,95 +50,6 @@ impl Default for Args {
     }
 }
 
-/// A game in a list to choose from: where it is and what it is.
-#[derive(Clone, Debug)]
-pub struct Listed {
-    /// The file.
-    pub file: PathBuf,
-    /// Which game of the file (from 1).
-    pub index: usize,
-    /// The game, or why it cannot be reviewed.
-    pub game: Result<Game, String>,
-}
-
-impl Listed {
-    /// One line: `2026.11.22  Human - Knightfall (level 3)  0-1  C50 Italian Game`.
-    pub fn line(&self) -> String {
-        match &self.game {
-            Ok(g) => {
-                let [white, black] = &g.names;
-                let result = g.outcome().map_or("*", |o| o.result_str());
-                let opening = g
-                    .opening()
-                    .map(|o| format!("{} {}", o.eco, o.name))
-                    .unwrap_or_default();
-                format!(
-                    "{}  {white} - {black}  {result}  {} moves  {opening}",
-                    g.date,
-                    g.moves().len().div_ceil(2)
-                )
-            }
-            Err(why) => format!("(cannot be reviewed: {why})"),
-        }
-    }
-}
-
-/// Reads the games of a PGN file, refusing what is not a regular, reasonably sized file.
-pub fn read_games(file: &Path) -> Result<Vec<Listed>> {
-    let meta =
-        std::fs::metadata(file).with_context(|| format!("cannot read {}", file.display()))?;
-    if !meta.is_file() {
-        bail!("{} is not a regular file", file.display());
-    }
-    if meta.len() > MAX_PGN_BYTES {
-        bail!(
-            "{} is {} MB; Knightfall reads PGN files up to {} MB",
-            file.display(),
-            meta.len() >> 20,
-            MAX_PGN_BYTES >> 20
-        );
-    }
-    let bytes = std::fs::read(file).with_context(|| format!("cannot read {}", file.display()))?;
-    let text = String::from_utf8_lossy(&bytes);
-    let games: Vec<Listed> = Game::all_from_pgn(&text, MAX_GAMES)
-        .into_iter()
-        .enumerate()
-        .map(|(i, g)| Listed {
-            file: file.to_path_buf(),
-            index: i + 1,
-            game: g.map_err(|e| e.to_string()).and_then(|g| {
-                if g.moves().is_empty() {
-                    Err("it has no moves".to_string())
-                } else {
-                    Ok(g)
-                }
-            }),
-        })
-        .collect();
-    if games.is_empty() {
-        bail!("no game in {}", file.display());
-    }
-    Ok(games)
-}
-
-/// The finished games in the games folder, newest first (the autosaves left out).
-pub fn games_folder(paths: &Paths) -> Vec<Listed> {
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&paths.data)
-        .map(|d| d.filter_map(|e| e.ok()).map(|e| e.path()).collect())
-        .unwrap_or_default();
-    files.retain(|p| {
-        let name = p.file_name().map(|n| n.to_string_lossy().to_string());
-        p.extension().is_some_and(|e| e == "pgn") && !name.is_some_and(|n| n.starts_with("current"))
-    });
-    files.sort();
-    files.reverse();
-    files
-        .iter()
-        .filter_map(|f| read_games(f).ok())
-        .flat_map(|games| games.into_iter().take(1))
-        .collect()
-}
-
 /// The search settings for `args`.
 pub fn settings(args: &Args) -> Settings {
     let tablebases = Tablebases::load(args.syzygy.as_deref().filter(|s| !s.trim().is_empty()));
@@ -166,11 +72,6 @@ fn same_file(a: &std::path::Path, b: &std::path::Path) -> bool {
     }
 }
 
-/// Where reviews are cached.
-pub fn cache_dir(paths: &Paths) -> PathBuf {
-    paths.data.join("reviews")
-}
-
 /// Runs `review`.
 pub fn run(args: &Args) -> Result<()> {
     let paths = Paths::get();
@@ -191,7 +92,7 @@ pub fn run(args: &Args) -> Result<()> {
         None => None,
     };
     if screen {
-        return crate::tui::review::run(args, listed, place, false);
+        return crate::tui::review::run(&settings(args), listed, place, false);
     }
     let chosen = place.map(|i| &listed[i]);
     let Some(chosen) = chosen else {
@@ -227,8 +128,8 @@ pub fn run(args: &Args) -> Result<()> {
         .clone()
         .map_err(|why| anyhow::anyhow!("game {} cannot be reviewed: {why}", chosen.index))?;
     let mut review = Review::new(game, args.movetime);
-    let dir = cache_dir(&paths);
-    cache::load(&dir, &mut review);
+    let dir = paths.reviews();
+    review_cache::load(&dir, &mut review);
     let total = review.evals.len();
     let mut done = review.done();
     let control = Control::default();
@@ -247,12 +148,12 @@ pub fn run(args: &Args) -> Result<()> {
         },
     );
     let _ = writeln!(stderr);
-    if let Err(e) = cache::save(&dir, &review) {
+    if let Err(e) = review_cache::save(&dir, &review) {
         eprintln!("warning: review not cached: {e:#}");
     }
     let text = review.annotated_pgn();
     match &args.out {
-        Some(path) => crate::tui::files::write_atomic(path, &text)?,
+        Some(path) => crate::store::write_atomic(path, &text)?,
         None => print!("{text}"),
     }
     Ok(())

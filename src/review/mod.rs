@@ -4,7 +4,6 @@
 //! line as a variation). Results are cached on disk, so reopening a reviewed game is instant.
 
 pub mod analyse;
-pub mod cache;
 pub mod judge;
 
 use shakmaty::san::SanPlus;

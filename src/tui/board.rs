@@ -20,12 +20,12 @@ use shakmaty::{Chess, Position};
 
 use super::app::{App, Mode, Settings, Side, Tone, click_square};
 use super::event::{self, Event};
-use super::files::{Paths, load_settings, write_atomic};
 use super::terminal;
 use crate::book::Book;
 use crate::engine::{Config, Control, Info, Limits};
 use crate::line_tree::Tree;
 use crate::player::{Known, Player};
+use crate::store::{Paths, load_settings, write_atomic};
 use crate::tablebase::{Tablebases, Wdl};
 
 /// Lines analysed at first, and the most the board shows.
@@ -267,7 +267,7 @@ impl Board {
         let written = std::fs::create_dir_all(&paths.data)
             .map_err(anyhow::Error::from)
             .and_then(|()| match file {
-                Some(_) => super::files::save_as(&path, &text),
+                Some(_) => crate::store::save_as(&path, &text),
                 None => write_atomic(&path, &text),
             });
         match written {

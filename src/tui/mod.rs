@@ -4,7 +4,6 @@
 pub mod app;
 pub mod board;
 pub mod event;
-pub mod files;
 pub mod headless;
 pub mod job;
 pub mod review;
@@ -21,9 +20,9 @@ use anyhow::Result;
 use ratatui::Terminal;
 use ratatui::backend::CrosstermBackend;
 
+use crate::store::{Paths, resume_game, save_settings, write_atomic};
 use app::{After, App, Settings, Tone};
 use event::Event;
-pub use files::{Paths, load_settings, resume_game, save_settings, write_atomic};
 use runner::{Runner, Step};
 
 use crate::game::Game;
@@ -127,12 +126,19 @@ pub fn run(opts: Options) -> Result<()> {
     while let Some(next) = run_game(opts)? {
         match next.after {
             After::Review => {
-                let listed = vec![crate::cmd::review::Listed {
+                let listed = vec![crate::store::Listed {
                     file: next.saved.unwrap_or_default(),
                     index: 1,
                     game: Ok(next.back.game.clone().unwrap_or_default()),
                 }];
-                review::run(&crate::cmd::review::Args::default(), listed, Some(0), true)?;
+                let settings = crate::review::analyse::Settings {
+                    movetime_ms: crate::review::DEFAULT_MOVETIME_MS,
+                    threads: crate::engine::Engine::max_threads(),
+                    tablebases: Some(std::sync::Arc::new(crate::tablebase::Tablebases::load(
+                        syzygy_spec(&next.back).as_deref(),
+                    ))),
+                };
+                review::run(&settings, listed, Some(0), true)?;
             }
             After::Board => {
                 // The board opens at the move shown; the main line is the game.
@@ -175,9 +181,9 @@ fn run_game(opts: Options) -> Result<Option<Next>> {
         let _ = save_settings(&paths, &opts.settings);
     }
     // An autosave that cannot be read is kept aside, not overwritten by the next game.
-    let damaged = files::keep_damaged_autosave(&paths);
+    let damaged = crate::store::keep_damaged_autosave(&paths);
     // Another running Knightfall keeps its autosave; this one writes its own.
-    let slot = files::AutosaveSlot::claim(&paths);
+    let slot = crate::store::AutosaveSlot::claim(&paths);
     paths.autosave = slot.path.clone();
     let mut app = App::new(opts.settings.clone(), game, opts.mode, opts.setup);
     if opts.setup && opts.game.is_none() {
@@ -214,7 +220,7 @@ fn run_game(opts: Options) -> Result<Option<Next>> {
     std::mem::forget(terminal);
     runner.stop();
     let game = &runner.app.game;
-    let saved = files::archive(game, &paths);
+    let saved = crate::store::archive(game, &paths);
     if slot.held_by.is_some() {
         // A second instance's own autosave is not resumable; the game is in its archive file.
         if saved.as_ref().is_ok() {

@@ -17,14 +17,13 @@ use ratatui::backend::CrosstermBackend;
 
 use super::app::{App, Mode};
 use super::event::{self, Event};
-use super::files::{Paths, load_settings};
 use super::terminal;
 use super::ui::review as draw;
-use crate::cmd::review::{Args, Listed, cache_dir, settings};
 use crate::engine::Control;
 use crate::game::Game;
+use crate::review::Review;
 use crate::review::analyse::{self, PositionEval};
-use crate::review::{Review, cache};
+use crate::store::{Listed, Paths, load_settings, review_cache};
 
 /// What the screen shows.
 pub enum View {
@@ -100,17 +99,17 @@ impl Screen {
     }
 
     /// Opens `game` for review: cached results at once, the rest searched in the background.
-    pub fn open(&mut self, game: Game, args: &Args, cache_dir: &std::path::Path) {
+    pub fn open(&mut self, game: Game, settings: &analyse::Settings, cache_dir: &std::path::Path) {
         self.close(cache_dir);
-        let mut review = Review::new(game, args.movetime);
-        cache::load(cache_dir, &mut review);
+        let mut review = Review::new(game, settings.movetime_ms);
+        review_cache::load(cache_dir, &mut review);
         self.search = None;
         if !review.is_complete() {
             let control = Arc::new(Control::default());
             let (tx, results) = unbounded();
             let game = review.game.clone();
             let known = review.evals.clone();
-            let settings = settings(args);
+            let settings = settings.clone();
             let stop = control.clone();
             let handle = thread::Builder::new()
                 .name("review".into())
@@ -144,7 +143,7 @@ impl Screen {
     pub fn close(&mut self, cache_dir: &std::path::Path) {
         self.search = None;
         if let Some(review) = self.review.take().filter(|r| r.done() > 0)
-            && let Err(e) = cache::save(cache_dir, &review)
+            && let Err(e) = review_cache::save(cache_dir, &review)
         {
             self.message = format!("The review could not be cached: {e:#}");
         }
@@ -160,7 +159,7 @@ impl Screen {
         }
         if review.is_complete() {
             self.search = None;
-            if let Err(e) = cache::save(cache_dir, review) {
+            if let Err(e) = review_cache::save(cache_dir, review) {
                 self.message = format!("The review could not be cached: {e:#}");
             }
         }
@@ -219,7 +218,12 @@ impl Screen {
     }
 
     /// Handles a key; returns false to quit.
-    pub fn key(&mut self, key: KeyEvent, args: &Args, cache_dir: &std::path::Path) -> bool {
+    pub fn key(
+        &mut self,
+        key: KeyEvent,
+        args: &analyse::Settings,
+        cache_dir: &std::path::Path,
+    ) -> bool {
         let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
         if ctrl && matches!(key.code, KeyCode::Char('c') | KeyCode::Char('q')) {
             event::request_exit();
@@ -328,9 +332,14 @@ impl Screen {
 }
 
 /// Runs the screen until the player quits (`from_game`: q goes back to the game it came from).
-pub fn run(args: &Args, listed: Vec<Listed>, chosen: Option<usize>, from_game: bool) -> Result<()> {
+pub fn run(
+    args: &analyse::Settings,
+    listed: Vec<Listed>,
+    chosen: Option<usize>,
+    from_game: bool,
+) -> Result<()> {
     let paths = Paths::get();
-    let dir = cache_dir(&paths);
+    let dir = paths.reviews();
     let ascii = load_settings(&paths)?.ascii;
     let mut screen = Screen::new(listed, ascii);
     screen.from_game = from_game;
@@ -359,7 +368,7 @@ pub fn run(args: &Args, listed: Vec<Listed>, chosen: Option<usize>, from_game: b
 fn main_loop(
     term: &mut Terminal<CrosstermBackend<io::Stdout>>,
     screen: &mut Screen,
-    args: &Args,
+    args: &analyse::Settings,
     dir: &std::path::Path,
 ) -> Result<()> {
     let (tx, input) = unbounded();

@@ -9,10 +9,10 @@ use crossbeam_channel::{Receiver, RecvTimeoutError, Sender, unbounded};
 
 use super::app::{Action, App, Effect, Tone};
 use super::event::Event;
-use super::files::{Paths, save_as, save_settings, write_atomic};
 use super::worker::Worker;
 use crate::game::{Game, timestamp};
 use crate::player::Player;
+use crate::store::{Paths, save_as, save_settings, write_atomic};
 
 /// How often the clocks are looked at while they run.
 const TICK: Duration = Duration::from_millis(100);
@@ -139,7 +139,7 @@ impl Runner {
                 }
             }
             Effect::Archive(game) => {
-                if let Err(e) = super::files::archive(&game, paths) {
+                if let Err(e) = crate::store::archive(&game, paths) {
                     app.say(format!("The game was not saved: {e:#}"), Tone::Error);
                 }
             }

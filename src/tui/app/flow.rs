@@ -58,7 +58,7 @@ impl App {
             self.game.names[crate::game::side(color)] =
                 identified.unwrap_or_else(|| self.settings.player_name(color));
             // How to start an external engine again when the game is resumed.
-            let tag = super::settings::engine_tag(color);
+            let tag = crate::store::settings::engine_tag(color);
             self.game.kept_tags.retain(|(name, _)| name != tag);
             if let Side::Uci(command) = self.settings.side(color) {
                 self.game

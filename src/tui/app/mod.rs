@@ -7,10 +7,9 @@ mod commands;
 mod engine;
 mod flow;
 mod keys;
-mod settings;
 pub mod setup;
 
-pub use settings::{KNIGHTFALL, Settings, Side, TC_CHOICES, THINK_CHOICES};
+pub use crate::store::settings::{KNIGHTFALL, Settings, Side, TC_CHOICES, THINK_CHOICES};
 
 use std::time::{Duration, Instant};
 

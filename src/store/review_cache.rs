@@ -9,9 +9,9 @@ use std::path::{Path, PathBuf};
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Color, Position};
 
-use super::Review;
-use super::analyse::PositionEval;
-use super::judge::Eval;
+use crate::review::Review;
+use crate::review::analyse::PositionEval;
+use crate::review::judge::Eval;
 
 /// Cache files larger than this are not read (a review of a 500-move game is under 200 KB).
 const MAX_BYTES: u64 = 4 << 20;
@@ -115,5 +115,5 @@ pub fn save(dir: &Path, review: &Review) -> anyhow::Result<()> {
         );
     }
     std::fs::create_dir_all(dir)?;
-    crate::tui::files::write_atomic(&path(dir, review), &text)
+    super::write_atomic(&path(dir, review), &text)
 }

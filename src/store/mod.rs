@@ -1,0 +1,17 @@
+//! Everything Knightfall keeps on disk, below the screens and the commands that use it: where
+//! files live, atomic writes, the settings and their config file, the games folder (autosave,
+//! archive, lists of games) and the review cache.
+
+pub mod atomic;
+pub mod config;
+pub mod games;
+pub mod listing;
+pub mod paths;
+pub mod review_cache;
+pub mod settings;
+
+pub use atomic::{save_as, write_atomic};
+pub use config::{load_settings, save_settings};
+pub use games::{AutosaveSlot, archive, keep_damaged_autosave, resume_game};
+pub use listing::{Listed, games_folder, read_games};
+pub use paths::Paths;

@@ -1,0 +1,53 @@
+//! Where settings, games and reviews live: `$KNIGHTFALL_HOME` when set (tests), else the
+//! platform's config and data directories.
+
+use std::path::PathBuf;
+
+/// Where settings and games live: `$KNIGHTFALL_HOME` when set (tests), else the platform's
+/// config and data directories.
+#[derive(Clone, Debug)]
+pub struct Paths {
+    /// The config file.
+    pub config: PathBuf,
+    /// Directory for saved games.
+    pub data: PathBuf,
+    /// Where this instance autosaves its game: `current.pgn`, unless another running Knightfall
+    /// holds that (see [`AutosaveSlot`]).
+    pub autosave: PathBuf,
+}
+
+impl Paths {
+    /// The paths for this user.
+    pub fn get() -> Paths {
+        let (config, data) = if let Some(home) = std::env::var_os("KNIGHTFALL_HOME") {
+            let home = PathBuf::from(home);
+            (home.join("config.toml"), home.join("games"))
+        } else {
+            match directories::ProjectDirs::from("", "", "knightfall") {
+                Some(dirs) => (
+                    dirs.config_dir().join("config.toml"),
+                    dirs.data_dir().join("games"),
+                ),
+                None => (
+                    PathBuf::from("knightfall.toml"),
+                    PathBuf::from("knightfall-games"),
+                ),
+            }
+        };
+        Paths {
+            autosave: data.join("current.pgn"),
+            config,
+            data,
+        }
+    }
+
+    /// The in-progress game, rewritten after every move (for `--resume` and crashes).
+    pub fn current(&self) -> PathBuf {
+        self.data.join("current.pgn")
+    }
+
+    /// Where reviews are cached.
+    pub fn reviews(&self) -> PathBuf {
+        self.data.join("reviews")
+    }
+}
