@@ -231,7 +231,7 @@ impl Session {
         let searching = searches.clone();
         let worker = thread::Builder::new()
             .name("search".into())
-            .stack_size(64 * 1024 * 1024)
+            .stack_size(crate::engine::SEARCH_STACK_BYTES)
             .spawn(move || worker(rx, &searching))
             .expect("spawning the search thread");
         let mut session = Session {

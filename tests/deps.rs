@@ -1,5 +1,6 @@
 //! The dependency rule of `src/lib.rs`, checked on the source: each module uses only the modules
-//! listed above it (no cycle, no arrow up).
+//! listed above it (no cycle, no arrow up). `src/tui/mod.rs` states the same rule for the
+//! screens' own modules.
 
 use std::path::{Path, PathBuf};
 
@@ -91,6 +92,17 @@ fn crate_modules_use_only_the_modules_above_them() {
     assert!(
         bad.is_empty(),
         "arrows up the list in lib.rs:\n{}",
+        bad.join("\n")
+    );
+}
+
+#[test]
+fn the_screens_modules_use_only_the_modules_above_them() {
+    let tui = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/tui");
+    let bad = arrows_up(&tui, "mod.rs", &["crate::tui::"], true);
+    assert!(
+        bad.is_empty(),
+        "arrows up the list in tui/mod.rs:\n{}",
         bad.join("\n")
     );
 }

@@ -1,5 +1,7 @@
 //! App-state tests: key events in, state and effects out (no terminal, no engine thread).
 
+use std::time::Instant;
+
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use knightfall::engine::Info;
 use knightfall::game::{Game, Reason};
@@ -19,7 +21,13 @@ fn settings(white: Side, black: Side) -> Settings {
 }
 
 fn new_app(white: Side, black: Side) -> App {
-    let mut app = App::new(settings(white, black), Game::new(), Mode::Play, false);
+    let mut app = App::new(
+        settings(white, black),
+        Game::new(),
+        Mode::Play,
+        false,
+        Instant::now(),
+    );
     app.no_color = true;
     app
 }
@@ -34,9 +42,9 @@ fn ctrl(c: char) -> Action {
 
 fn type_line(app: &mut App, text: &str) -> Vec<Effect> {
     for c in text.chars() {
-        assert!(app.update(key(KeyCode::Char(c))).is_empty());
+        assert!(app.update(key(KeyCode::Char(c)), Instant::now()).is_empty());
     }
-    app.update(key(KeyCode::Enter))
+    app.update(key(KeyCode::Enter), Instant::now())
 }
 
 fn search_of(fx: &[Effect]) -> Option<(u64, Purpose)> {
@@ -74,7 +82,10 @@ fn message(app: &App) -> String {
 #[test]
 fn moves_in_uci_and_san_and_engine_reply() {
     let mut app = new_app(Side::Human, Side::Engine);
-    assert!(app.start().is_empty(), "the human moves first");
+    assert!(
+        app.start(Instant::now()).is_empty(),
+        "the human moves first"
+    );
     let fx = type_line(&mut app, "e2e4");
     assert_eq!(app.game.sans(), ["e4"]);
     let (generation, purpose) = search_of(&fx).expect("the engine starts thinking");
@@ -85,7 +96,10 @@ fn moves_in_uci_and_san_and_engine_reply() {
     assert!(message(&app).contains("Premove d2d4"), "{}", message(&app));
     assert_eq!(app.premove.as_deref(), Some("d2d4"));
     let reply = uci(&app, "c7c5");
-    let fx = app.update(done(generation, Purpose::Play, Some(reply), -20));
+    let fx = app.update(
+        done(generation, Purpose::Play, Some(reply), -20),
+        Instant::now(),
+    );
     assert_eq!(app.game.sans(), ["e4", "c5", "d4"]);
     let (generation, _) = search_of(&fx).expect("the engine thinks again");
     assert!(
@@ -95,7 +109,10 @@ fn moves_in_uci_and_san_and_engine_reply() {
     );
     // An illegal premove is cancelled with the reason; Esc cancels one too.
     type_line(&mut app, "Qh5");
-    app.update(done(generation, Purpose::Play, Some(uci(&app, "d8a5")), 0));
+    app.update(
+        done(generation, Purpose::Play, Some(uci(&app, "d8a5")), 0),
+        Instant::now(),
+    );
     assert_eq!(app.game.ply(), 4);
     assert!(
         message(&app).contains("Premove Qh5 cancelled"),
@@ -107,7 +124,7 @@ fn moves_in_uci_and_san_and_engine_reply() {
     assert!(search_of(&fx).is_some());
     type_line(&mut app, "Nf3");
     assert!(app.premove.is_some());
-    app.update(key(KeyCode::Esc));
+    app.update(key(KeyCode::Esc), Instant::now());
     assert!(app.premove.is_none());
 }
 
@@ -119,11 +136,11 @@ fn the_input_line_helps_where_moves_clash() {
     assert!(message(&app).contains("e2 selected"), "{}", message(&app));
     assert_eq!(app.selected().map(|s| s.to_string()).as_deref(), Some("e2"));
     assert_eq!(app.game.ply(), 0);
-    app.update(key(KeyCode::Esc));
+    app.update(key(KeyCode::Esc), Instant::now());
     // A move typed while browsing an earlier position is not played there, or silently here.
     type_line(&mut app, "e4");
     type_line(&mut app, "e5");
-    app.update(key(KeyCode::Left));
+    app.update(key(KeyCode::Left), Instant::now());
     assert!(app.view.is_some());
     type_line(&mut app, "Nf3");
     assert_eq!(app.game.ply(), 2);
@@ -145,6 +162,7 @@ fn the_input_line_helps_where_moves_clash() {
         Game::from_fen("4k3/P7/8/8/8/8/8/4K3 w - - 0 1").unwrap(),
         Mode::Play,
         false,
+        Instant::now(),
     );
     type_line(&mut app, "a8");
     assert!(message(&app).contains("e.g. a8=Q"), "{}", message(&app));
@@ -178,6 +196,7 @@ fn bad_input_is_refused_with_the_reason_and_changes_nothing() {
         Game::from_fen("4k3/P7/8/8/8/8/8/4K3 w - - 0 1").unwrap(),
         Mode::Play,
         false,
+        Instant::now(),
     );
     type_line(&mut app, "a7a8");
     assert!(message(&app).contains("promotion piece missing"));
@@ -192,27 +211,33 @@ fn stale_engine_results_are_dropped() {
     let (generation, _) = search_of(&fx).unwrap();
     let reply = uci(&app, "e7e5");
     // Undo while the engine thinks: the search is stopped and its answer ignored.
-    let fx = app.update(ctrl('z'));
+    let fx = app.update(ctrl('z'), Instant::now());
     assert!(fx.iter().any(|e| matches!(e, Effect::Stop)));
     assert_eq!(app.game.ply(), 0);
-    app.update(done(generation, Purpose::Play, Some(reply), 0));
+    app.update(
+        done(generation, Purpose::Play, Some(reply), 0),
+        Instant::now(),
+    );
     assert_eq!(app.game.ply(), 0);
     // Progress for an old generation is ignored too.
-    app.update(Action::Engine(EngineEvent::Info {
-        generation,
-        info: Info {
-            depth: 9,
-            seldepth: 9,
-            score: 0,
-            nodes: 1,
-            nps: 1,
-            time_ms: 1,
-            hashfull: 0,
-            tb_hits: 0,
-            pv: vec![],
-            multipv: 1,
-        },
-    }));
+    app.update(
+        Action::Engine(EngineEvent::Info {
+            generation,
+            info: Info {
+                depth: 9,
+                seldepth: 9,
+                score: 0,
+                nodes: 1,
+                nps: 1,
+                time_ms: 1,
+                hashfull: 0,
+                tb_hits: 0,
+                pv: vec![],
+                multipv: 1,
+            },
+        }),
+        Instant::now(),
+    );
     assert_eq!(app.analysis.depth, 0);
 }
 
@@ -222,7 +247,10 @@ fn undo_against_the_engine_takes_back_both_moves() {
     let fx = type_line(&mut app, "d2d4");
     let (generation, _) = search_of(&fx).unwrap();
     let reply = uci(&app, "d7d5");
-    app.update(done(generation, Purpose::Play, Some(reply), 0));
+    app.update(
+        done(generation, Purpose::Play, Some(reply), 0),
+        Instant::now(),
+    );
     assert_eq!(app.game.ply(), 2);
     let fx = type_line(&mut app, "undo");
     assert_eq!(app.game.ply(), 0);
@@ -232,7 +260,7 @@ fn undo_against_the_engine_takes_back_both_moves() {
     let mut app = app_hh();
     type_line(&mut app, "e4");
     type_line(&mut app, "e5");
-    app.update(ctrl('z'));
+    app.update(ctrl('z'), Instant::now());
     assert_eq!(app.game.sans(), ["e4"]);
 }
 
@@ -244,13 +272,13 @@ fn app_hh() -> App {
 fn flip_help_fen_moves_and_quit() {
     let mut app = app_hh();
     assert!(!app.flipped);
-    app.update(ctrl('f'));
+    app.update(ctrl('f'), Instant::now());
     assert!(app.flipped);
     type_line(&mut app, "flip");
     assert!(!app.flipped);
-    app.update(key(KeyCode::Char('?')));
+    app.update(key(KeyCode::Char('?')), Instant::now());
     assert!(app.show_help);
-    app.update(key(KeyCode::Char('x')));
+    app.update(key(KeyCode::Char('x')), Instant::now());
     assert!(!app.show_help, "any key closes the help");
     assert!(app.input.is_empty());
     type_line(&mut app, "fen");
@@ -260,7 +288,7 @@ fn flip_help_fen_moves_and_quit() {
     );
     type_line(&mut app, "moves");
     assert!(message(&app).starts_with("20 legal moves: Na3 Nc3 Nf3 Nh3 a3 a4"));
-    let fx = app.update(ctrl('c'));
+    let fx = app.update(ctrl('c'), Instant::now());
     assert!(fx.iter().any(|e| matches!(e, Effect::Quit)));
     let fx = type_line(&mut app, "quit");
     assert!(fx.iter().any(|e| matches!(e, Effect::Quit)));
@@ -277,13 +305,13 @@ fn browsing_earlier_positions() {
     for m in ["e4", "e5", "Nf3"] {
         type_line(&mut app, m);
     }
-    app.update(key(KeyCode::Left));
+    app.update(key(KeyCode::Left), Instant::now());
     assert_eq!(app.shown_ply(), 2);
-    app.update(key(KeyCode::Home));
+    app.update(key(KeyCode::Home), Instant::now());
     assert_eq!(app.shown_ply(), 0);
-    app.update(key(KeyCode::Right));
+    app.update(key(KeyCode::Right), Instant::now());
     assert_eq!(app.shown_ply(), 1);
-    app.update(key(KeyCode::End));
+    app.update(key(KeyCode::End), Instant::now());
     assert_eq!(app.shown_ply(), 3);
     assert_eq!(app.view, None);
 }
@@ -305,7 +333,7 @@ fn game_end_announces_and_offers_another() {
     );
     type_line(&mut app, "a3");
     assert!(message(&app).contains("game is over"));
-    app.update(key(KeyCode::Char('y')));
+    app.update(key(KeyCode::Char('y')), Instant::now());
     assert_eq!(app.game.ply(), 0);
     assert!(!app.game.is_over());
 }
@@ -316,10 +344,10 @@ fn resign_and_draws() {
     type_line(&mut app, "resign");
     assert!(message(&app).contains("Resign this game? (y/n)"));
     assert!(!app.game.is_over(), "it asks first");
-    app.update(key(KeyCode::Char('n')));
+    app.update(key(KeyCode::Char('n')), Instant::now());
     assert!(!app.game.is_over());
-    app.update(ctrl('r'));
-    let fx = app.update(key(KeyCode::Char('y')));
+    app.update(ctrl('r'), Instant::now());
+    let fx = app.update(key(KeyCode::Char('y')), Instant::now());
     // The finished game is kept in its own file at once.
     assert!(
         fx.iter()
@@ -338,16 +366,22 @@ fn resign_and_draws() {
     assert_eq!(app.game.outcome().unwrap().reason, Reason::Agreement);
     // Against the engine it judges by its score (its own view).
     let mut app = new_app(Side::Human, Side::Engine);
-    let fx = app.update(ctrl('d'));
+    let fx = app.update(ctrl('d'), Instant::now());
     let (generation, purpose) = search_of(&fx).unwrap();
     assert_eq!(purpose, Purpose::DrawOffer);
     // Root is White's move: +20 for White is -20 for the engine, not enough to accept.
-    app.update(done(generation, Purpose::DrawOffer, None, 20));
+    app.update(
+        done(generation, Purpose::DrawOffer, None, 20),
+        Instant::now(),
+    );
     assert!(!app.game.is_over());
     assert!(message(&app).contains("declines"), "{}", message(&app));
-    let fx = app.update(ctrl('d'));
+    let fx = app.update(ctrl('d'), Instant::now());
     let (generation, _) = search_of(&fx).unwrap();
-    app.update(done(generation, Purpose::DrawOffer, None, 150));
+    app.update(
+        done(generation, Purpose::DrawOffer, None, 150),
+        Instant::now(),
+    );
     assert_eq!(app.game.outcome().unwrap().reason, Reason::Agreement);
 }
 
@@ -358,7 +392,7 @@ fn hint_suggests_a_move_in_san() {
     let (generation, purpose) = search_of(&fx).unwrap();
     assert_eq!(purpose, Purpose::Hint);
     let m = uci(&app, "g1f3");
-    app.update(done(generation, Purpose::Hint, Some(m), 30));
+    app.update(done(generation, Purpose::Hint, Some(m), 30), Instant::now());
     assert_eq!(message(&app), "Hint: Nf3");
     assert_eq!(app.game.ply(), 0, "a hint plays nothing");
 }
@@ -367,15 +401,15 @@ fn hint_suggests_a_move_in_san() {
 fn selected_piece_targets_and_click_moves() {
     let mut app = app_hh();
     for c in "g1".chars() {
-        app.update(key(KeyCode::Char(c)));
+        app.update(key(KeyCode::Char(c)), Instant::now());
     }
     let mut t: Vec<String> = app.targets().iter().map(|s| s.to_string()).collect();
     t.sort();
     assert_eq!(t, ["f3", "h3"]);
-    app.update(key(KeyCode::Esc));
-    app.update(Action::Click(shakmaty::Square::E2));
+    app.update(key(KeyCode::Esc), Instant::now());
+    app.update(Action::Click(shakmaty::Square::E2), Instant::now());
     assert_eq!(app.input, "e2");
-    app.update(Action::Click(shakmaty::Square::E4));
+    app.update(Action::Click(shakmaty::Square::E4), Instant::now());
     assert_eq!(app.game.sans(), ["e4"]);
     let _ = CastlingMode::Standard;
 }
@@ -384,11 +418,11 @@ fn selected_piece_targets_and_click_moves() {
 fn engine_moves_first_when_it_plays_white() {
     let mut app = new_app(Side::Engine, Side::Human);
     assert!(app.flipped, "the human sees the board from Black's side");
-    let fx = app.start();
+    let fx = app.start(Instant::now());
     let (generation, purpose) = search_of(&fx).unwrap();
     assert_eq!(purpose, Purpose::Play);
     let m = uci(&app, "e2e4");
-    app.update(done(generation, Purpose::Play, Some(m), 30));
+    app.update(done(generation, Purpose::Play, Some(m), 30), Instant::now());
     assert_eq!(app.game.sans(), ["e4"]);
     assert_eq!(app.analysis.score_white, Some(30));
 }
@@ -401,11 +435,11 @@ fn watch_pause_stops_the_search_and_the_clocks() {
         tc: "1+0".to_string(),
         ..Settings::default()
     };
-    let mut app = App::new(settings, Game::new(), Mode::Watch, false);
-    let fx = app.start();
+    let mut app = App::new(settings, Game::new(), Mode::Watch, false, Instant::now());
+    let fx = app.start(Instant::now());
     let (generation, _) = search_of(&fx).unwrap();
     assert!(app.needs_ticks(), "clocks run");
-    let fx = app.update(key(KeyCode::Char(' ')));
+    let fx = app.update(key(KeyCode::Char(' ')), Instant::now());
     assert!(app.paused);
     assert!(fx.iter().any(|e| matches!(e, Effect::Stop)));
     assert!(
@@ -417,15 +451,15 @@ fn watch_pause_stops_the_search_and_the_clocks() {
     assert_eq!(app.thinking_time(), frozen);
     // The stopped search's answer is stale.
     let m = uci(&app, "e2e4");
-    app.update(done(generation, Purpose::Play, Some(m), 0));
+    app.update(done(generation, Purpose::Play, Some(m), 0), Instant::now());
     assert_eq!(app.game.ply(), 0);
     // One step: a search starts, its move is played, and the game stays paused.
-    let fx = app.update(key(KeyCode::Char('>')));
+    let fx = app.update(key(KeyCode::Char('>')), Instant::now());
     let (generation, _) = search_of(&fx).unwrap();
-    app.update(done(generation, Purpose::Play, Some(m), 0));
+    app.update(done(generation, Purpose::Play, Some(m), 0), Instant::now());
     assert_eq!(app.game.sans(), ["e4"]);
     assert!(app.paused && app.pending.is_none());
-    let fx = app.update(key(KeyCode::Char(' ')));
+    let fx = app.update(key(KeyCode::Char(' ')), Instant::now());
     assert!(!app.paused);
     assert!(search_of(&fx).is_some());
 }
@@ -435,14 +469,17 @@ fn an_engine_failure_is_reported_not_fatal() {
     let mut app = new_app(Side::Human, Side::Engine);
     let fx = type_line(&mut app, "e4");
     let (generation, _) = search_of(&fx).unwrap();
-    app.update(Action::Engine(EngineEvent::Failed {
-        generation,
-        message: "boom".to_string(),
-    }));
+    app.update(
+        Action::Engine(EngineEvent::Failed {
+            generation,
+            message: "boom".to_string(),
+        }),
+        Instant::now(),
+    );
     assert!(app.pending.is_none());
     assert!(message(&app).contains("The engine failed (boom)"));
     // Undo gives the move back to the human.
-    app.update(ctrl('z'));
+    app.update(ctrl('z'), Instant::now());
     assert_eq!(app.game.ply(), 0);
 }
 
@@ -454,18 +491,18 @@ fn watch_delay_holds_a_quick_move_until_the_minimum_time() {
         tc: "1+0".into(),
         ..Settings::default()
     };
-    let mut app = App::new(settings, Game::new(), Mode::Watch, false);
+    let mut app = App::new(settings, Game::new(), Mode::Watch, false, Instant::now());
     app.min_delay = std::time::Duration::from_millis(150);
-    let fx = app.start();
+    let fx = app.start(Instant::now());
     let (generation, _) = search_of(&fx).unwrap();
     let m = uci(&app, "d2d4");
-    app.update(done(generation, Purpose::Play, Some(m), 0));
+    app.update(done(generation, Purpose::Play, Some(m), 0), Instant::now());
     assert_eq!(app.game.ply(), 0, "held back by the delay");
     assert!(app.needs_ticks());
-    app.update(Action::Tick);
+    app.update(Action::Tick, Instant::now());
     assert_eq!(app.game.ply(), 0);
     std::thread::sleep(std::time::Duration::from_millis(170));
-    let fx = app.update(Action::Tick);
+    let fx = app.update(Action::Tick, Instant::now());
     assert_eq!(app.game.sans(), ["d4"]);
     assert!(search_of(&fx).is_some(), "Black starts thinking");
     // The delay is the viewer's: White's clock lost only the (instant) thinking time.
@@ -485,7 +522,7 @@ fn a_draw_offered_while_the_engine_thinks_is_judged_with_its_move() {
     assert!(search_of(&fx).is_none(), "the running search answers");
     let m = uci(&app, "e7e5");
     // The engine (Black, to move) rates its position +0.10: it declines and plays on.
-    app.update(done(generation, Purpose::Play, Some(m), 10));
+    app.update(done(generation, Purpose::Play, Some(m), 10), Instant::now());
     assert_eq!(app.game.sans(), ["e4", "e5"]);
     assert!(message(&app).contains("declines"));
     assert!(app.draw_offer.is_none());
@@ -498,19 +535,19 @@ fn page_keys_browse_ten_moves_at_a_time() {
         type_line(&mut app, m);
     }
     assert_eq!(app.game.ply(), 24);
-    app.update(key(KeyCode::PageUp));
+    app.update(key(KeyCode::PageUp), Instant::now());
     assert_eq!(app.shown_ply(), 4);
-    app.update(key(KeyCode::PageUp));
+    app.update(key(KeyCode::PageUp), Instant::now());
     assert_eq!(app.shown_ply(), 0);
-    app.update(key(KeyCode::PageDown));
+    app.update(key(KeyCode::PageDown), Instant::now());
     assert_eq!(app.shown_ply(), 20);
-    app.update(key(KeyCode::PageDown));
+    app.update(key(KeyCode::PageDown), Instant::now());
     assert_eq!(app.view, None);
 }
 
 #[test]
 fn setup_screen_chooses_colour_and_opponent_level() {
-    let mut app = App::new(Settings::default(), Game::new(), Mode::Play, true);
+    let mut app = setup_app();
     assert_eq!(
         app.setup_fields(),
         [
@@ -521,22 +558,22 @@ fn setup_screen_chooses_colour_and_opponent_level() {
         ]
     );
     assert_eq!(app.settings.level, 10);
-    app.update(key(KeyCode::Down));
-    app.update(key(KeyCode::Left));
+    app.update(key(KeyCode::Down), Instant::now());
+    app.update(key(KeyCode::Left), Instant::now());
     assert_eq!(app.settings.level, 9);
-    app.update(key(KeyCode::Right));
-    app.update(key(KeyCode::Right));
+    app.update(key(KeyCode::Right), Instant::now());
+    app.update(key(KeyCode::Right), Instant::now());
     assert_eq!(app.settings.level, 1, "level wraps from 10 to 1");
     // Up from the first row wraps to the last; Down from the last to the first.
-    app.update(key(KeyCode::Up));
-    app.update(key(KeyCode::Up));
-    app.update(key(KeyCode::Down));
-    app.update(key(KeyCode::Right));
+    app.update(key(KeyCode::Up), Instant::now());
+    app.update(key(KeyCode::Up), Instant::now());
+    app.update(key(KeyCode::Down), Instant::now());
+    app.update(key(KeyCode::Right), Instant::now());
     assert_eq!(
         (&app.settings.white, &app.settings.black),
         (&Side::Engine, &Side::Human)
     );
-    let fx = app.update(key(KeyCode::Enter));
+    let fx = app.update(key(KeyCode::Enter), Instant::now());
     assert!(fx.iter().any(|e| matches!(e, Effect::SaveSettings)));
     assert!(app.flipped, "Black's view");
     // The engine plays White at level 1 and moves first.
@@ -562,26 +599,32 @@ fn random_colour_and_configured_engines() {
         engines: vec![spec],
         ..Settings::default()
     };
-    let mut app = App::new(settings, Game::new(), Mode::Play, true);
-    app.update(key(KeyCode::Right));
-    app.update(key(KeyCode::Right));
+    let mut app = App::new(settings, Game::new(), Mode::Play, true, Instant::now());
+    app.update(key(KeyCode::Right), Instant::now());
+    app.update(key(KeyCode::Right), Instant::now());
     assert!(app.settings.random_colour);
-    app.update(key(KeyCode::Down));
-    app.update(key(KeyCode::Right));
+    app.update(key(KeyCode::Down), Instant::now());
+    app.update(key(KeyCode::Right), Instant::now());
     assert_eq!(app.settings.black, Side::Named("Fairy".into()));
-    app.update(key(KeyCode::Right));
+    app.update(key(KeyCode::Right), Instant::now());
     assert_eq!(
         app.settings.black,
         Side::Engine,
         "after the engines, level 1 again"
     );
     assert_eq!(app.settings.level, 1);
-    app.update(key(KeyCode::Left));
+    app.update(key(KeyCode::Left), Instant::now());
     assert_eq!(app.settings.black, Side::Named("Fairy".into()));
     let mut humans_white = 0;
     for _ in 0..40 {
-        let mut a = App::new(app.settings.clone(), Game::new(), Mode::Play, true);
-        a.update(key(KeyCode::Enter));
+        let mut a = App::new(
+            app.settings.clone(),
+            Game::new(),
+            Mode::Play,
+            true,
+            Instant::now(),
+        );
+        a.update(key(KeyCode::Enter), Instant::now());
         assert!(a.settings.white.is_human() != a.settings.black.is_human());
         humans_white += usize::from(a.settings.white.is_human());
         let engine = if a.settings.white.is_human() { 1 } else { 0 };
@@ -598,17 +641,20 @@ fn new_opens_the_setup_prefilled_and_esc_goes_back() {
     let mut app = new_app(Side::Human, Side::Engine);
     let fx = type_line(&mut app, "e4");
     let (generation, _) = search_of(&fx).unwrap();
-    app.update(done(generation, Purpose::Play, Some(uci(&app, "e7e5")), 0));
+    app.update(
+        done(generation, Purpose::Play, Some(uci(&app, "e7e5")), 0),
+        Instant::now(),
+    );
     type_line(&mut app, "new");
     assert!(message(&app).contains("Leave this game for a new one?"));
     assert_eq!(app.screen, Screen::Game, "it asks first");
-    app.update(key(KeyCode::Char('y')));
+    app.update(key(KeyCode::Char('y')), Instant::now());
     assert_eq!(app.screen, Screen::Setup);
     assert!(app.in_game_setup());
-    app.update(key(KeyCode::Down));
-    app.update(key(KeyCode::Left));
+    app.update(key(KeyCode::Down), Instant::now());
+    app.update(key(KeyCode::Left), Instant::now());
     assert_eq!(app.settings.level, 9);
-    app.update(key(KeyCode::Esc));
+    app.update(key(KeyCode::Esc), Instant::now());
     assert_eq!(app.screen, Screen::Game);
     assert_eq!(
         (app.settings.level, app.game.ply()),
@@ -617,11 +663,11 @@ fn new_opens_the_setup_prefilled_and_esc_goes_back() {
     );
     // Ctrl-N opens it too; Enter starts the new game with the new choice, and the game left
     // behind is kept, marked abandoned.
-    app.update(ctrl('n'));
-    app.update(key(KeyCode::Char('y')));
-    app.update(key(KeyCode::Down));
-    app.update(key(KeyCode::Left));
-    let fx = app.update(key(KeyCode::Enter));
+    app.update(ctrl('n'), Instant::now());
+    app.update(key(KeyCode::Char('y')), Instant::now());
+    app.update(key(KeyCode::Down), Instant::now());
+    app.update(key(KeyCode::Left), Instant::now());
+    let fx = app.update(key(KeyCode::Enter), Instant::now());
     let left = fx.iter().find_map(|e| match e {
         Effect::Archive(g) => Some(g.clone()),
         _ => None,
@@ -641,10 +687,10 @@ fn the_setup_offers_the_unfinished_game() {
     for m in ["e4", "e5", "Nf3"] {
         unfinished.play_text(m, None).unwrap();
     }
-    let mut app = App::new(Settings::default(), Game::new(), Mode::Play, true);
+    let mut app = setup_app();
     app.resume = Some(unfinished);
     assert_eq!(app.setup_fields()[0], Field::Resume);
-    app.update(key(KeyCode::Enter));
+    app.update(key(KeyCode::Enter), Instant::now());
     assert_eq!(app.game.sans(), ["e4", "e5", "Nf3"]);
     assert_eq!(
         app.pending.map(|p| p.1),
@@ -652,10 +698,10 @@ fn the_setup_offers_the_unfinished_game() {
         "Black's engine to move"
     );
     // Or a new game instead.
-    let mut app = App::new(Settings::default(), Game::new(), Mode::Play, true);
+    let mut app = setup_app();
     app.resume = Some(Game::new());
-    app.update(key(KeyCode::Right));
-    app.update(key(KeyCode::Enter));
+    app.update(key(KeyCode::Right), Instant::now());
+    app.update(key(KeyCode::Enter), Instant::now());
     assert!(app.resume.is_none());
 }
 
@@ -666,16 +712,19 @@ fn leaving_the_setup_resumes_a_watched_game() {
         black: Side::Engine,
         ..Settings::default()
     };
-    let mut app = App::new(settings, Game::new(), Mode::Watch, false);
-    let fx = app.start();
+    let mut app = App::new(settings, Game::new(), Mode::Watch, false, Instant::now());
+    let fx = app.start(Instant::now());
     let (generation, _) = search_of(&fx).unwrap();
     type_line(&mut app, "new");
     assert_eq!(app.screen, Screen::Setup);
     // White's move arrives while the screen is up; Black must not start before the game shows.
-    let fx = app.update(done(generation, Purpose::Play, Some(uci(&app, "e2e4")), 0));
+    let fx = app.update(
+        done(generation, Purpose::Play, Some(uci(&app, "e2e4")), 0),
+        Instant::now(),
+    );
     assert_eq!(app.game.ply(), 1);
     assert!(search_of(&fx).is_none());
-    let fx = app.update(key(KeyCode::Esc));
+    let fx = app.update(key(KeyCode::Esc), Instant::now());
     assert_eq!(app.screen, Screen::Game);
     assert!(search_of(&fx).is_some(), "Black thinks again");
 }
@@ -688,20 +737,23 @@ fn undo_after_the_end_reopens_the_game_with_the_clocks_held() {
         tc: "1s+0".into(),
         ..Settings::default()
     };
-    let mut app = App::new(settings, Game::new(), Mode::Play, false);
+    let mut app = App::new(settings, Game::new(), Mode::Play, false, Instant::now());
     let fx = type_line(&mut app, "e4");
     let (generation, _) = search_of(&fx).unwrap();
-    app.update(done(generation, Purpose::Play, Some(uci(&app, "e7e5")), 0));
+    app.update(
+        done(generation, Purpose::Play, Some(uci(&app, "e7e5")), 0),
+        Instant::now(),
+    );
     // White's second runs out.
     std::thread::sleep(std::time::Duration::from_millis(1100));
-    let fx = app.update(Action::Tick);
+    let fx = app.update(Action::Tick, Instant::now());
     assert_eq!(app.game.outcome().unwrap().reason, Reason::Time);
     assert!(
         fx.iter().any(|e| matches!(e, Effect::Archive(_))),
         "kept as it ended"
     );
     // Undo reopens the position before the last move pair, says so, and holds the clocks.
-    app.update(ctrl('z'));
+    app.update(ctrl('z'), Instant::now());
     assert!(!app.game.is_over());
     assert_eq!(app.game.ply(), 0);
     assert!(
@@ -710,11 +762,22 @@ fn undo_after_the_end_reopens_the_game_with_the_clocks_held() {
         message(&app)
     );
     std::thread::sleep(std::time::Duration::from_millis(1100));
-    app.update(Action::Tick);
+    app.update(Action::Tick, Instant::now());
     assert!(!app.game.is_over(), "no flag while the clocks wait");
     assert!(!app.needs_ticks());
     // The next move starts them again.
     let fx = type_line(&mut app, "d4");
     assert!(search_of(&fx).is_some());
     assert!(app.needs_ticks());
+}
+
+/// An app that opens on the new-game screen with the default settings.
+fn setup_app() -> App {
+    App::new(
+        Settings::default(),
+        Game::new(),
+        Mode::Play,
+        true,
+        Instant::now(),
+    )
 }

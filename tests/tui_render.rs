@@ -2,11 +2,14 @@
 //! the analysis panel, ASCII and NO_COLOR modes, the help overlay, the setup screen and a
 //! terminal too small to draw in.
 
+use std::time::Instant;
+
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use knightfall::engine::Info;
 use knightfall::game::Game;
 use knightfall::tui::app::{Action, App, Effect, Mode, Settings, Side};
 use knightfall::tui::job::EngineEvent;
+use knightfall::tui::screen::Drawn;
 use knightfall::tui::ui;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
@@ -19,7 +22,7 @@ fn new_app(white: Side, black: Side, ascii: bool) -> App {
         ascii,
         ..Settings::default()
     };
-    let mut app = App::new(settings, Game::new(), Mode::Play, false);
+    let mut app = App::new(settings, Game::new(), Mode::Play, false, Instant::now());
     app.no_color = false;
     app.truecolor = true;
     app
@@ -27,15 +30,15 @@ fn new_app(white: Side, black: Side, ascii: bool) -> App {
 
 fn type_line(app: &mut App, text: &str) -> Vec<Effect> {
     for c in text.chars() {
-        app.update(Action::Key(KeyEvent::new(
-            KeyCode::Char(c),
-            KeyModifiers::NONE,
-        )));
+        app.update(
+            Action::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE)),
+            Instant::now(),
+        );
     }
-    app.update(Action::Key(KeyEvent::new(
-        KeyCode::Enter,
-        KeyModifiers::NONE,
-    )))
+    app.update(
+        Action::Key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE)),
+        Instant::now(),
+    )
 }
 
 /// The generation of the search among `fx` (the test fails when there is none).
@@ -48,9 +51,16 @@ fn search_generation(fx: &[Effect]) -> u64 {
         .expect("a search request")
 }
 
-fn render(app: &App, w: u16, h: u16) -> String {
+/// Draws `app` into a `w` x `h` test terminal; returns what the frame measured.
+fn draw(app: &App, w: u16, h: u16) -> (Terminal<TestBackend>, Drawn) {
     let mut term = Terminal::new(TestBackend::new(w, h)).unwrap();
-    term.draw(|f| ui::draw(f, app)).unwrap();
+    let mut drawn = Drawn::default();
+    term.draw(|f| drawn = ui::draw(f, app)).unwrap();
+    (term, drawn)
+}
+
+fn render(app: &App, w: u16, h: u16) -> String {
+    let (term, _) = draw(app, w, h);
     let buf = term.backend().buffer();
     let mut out = String::new();
     for y in 0..h {
@@ -98,10 +108,10 @@ fn no_color_marks_last_move_and_targets() {
     app.no_color = true;
     ruy_lopez(&mut app);
     for c in "f6".chars() {
-        app.update(Action::Key(KeyEvent::new(
-            KeyCode::Char(c),
-            KeyModifiers::NONE,
-        )));
+        app.update(
+            Action::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE)),
+            Instant::now(),
+        );
     }
     insta::assert_snapshot!(render(&app, 80, 24));
 }
@@ -112,21 +122,24 @@ fn analysis_panel_while_thinking() {
     let fx = type_line(&mut app, "e2e4");
     let generation = search_generation(&fx);
     let pv = line_of(app.game.position(), &["c7c5", "g1f3", "d7d6", "d2d4"]);
-    app.update(Action::Engine(EngineEvent::Info {
-        generation,
-        info: Info {
-            depth: 12,
-            seldepth: 19,
-            score: 35, // Black's view: White is 0.35 worse
-            nodes: 1_234_567,
-            nps: 987_654,
-            time_ms: 1250,
-            hashfull: 40,
-            tb_hits: 0,
-            pv,
-            multipv: 1,
-        },
-    }));
+    app.update(
+        Action::Engine(EngineEvent::Info {
+            generation,
+            info: Info {
+                depth: 12,
+                seldepth: 19,
+                score: 35, // Black's view: White is 0.35 worse
+                nodes: 1_234_567,
+                nps: 987_654,
+                time_ms: 1250,
+                hashfull: 40,
+                tb_hits: 0,
+                pv,
+                multipv: 1,
+            },
+        }),
+        Instant::now(),
+    );
     insta::assert_snapshot!(render(&app, 80, 24));
 }
 
@@ -146,7 +159,7 @@ fn help_overlay() {
 #[test]
 fn setup_screen() {
     let settings = Settings::default();
-    let app = App::new(settings, Game::new(), Mode::Play, true);
+    let app = App::new(settings, Game::new(), Mode::Play, true, Instant::now());
     insta::assert_snapshot!(render(&app, 80, 24));
 }
 
@@ -166,35 +179,28 @@ fn long_game_scrolls_move_list_to_current_move() {
 
 #[test]
 fn mouse_clicks_map_to_squares_in_both_orientations() {
-    use crossterm::event::{MouseButton, MouseEvent, MouseEventKind};
-    use knightfall::tui::app::click_square;
-    let click = |column, row| MouseEvent {
-        kind: MouseEventKind::Down(MouseButton::Left),
-        column,
-        row,
-        modifiers: KeyModifiers::NONE,
-    };
     let mut app = new_app(Side::Human, Side::Human, false);
-    render(&app, 80, 24);
+    let click = |app: &App, column, row| draw(app, 80, 24).1.click(column, row);
     // 80x24: cells are 5x2, the board starts at column 2; "e" is labelled at column 24.
-    assert_eq!(
-        click_square(&app, &click(24, 12)),
-        Some(shakmaty::Square::E2)
-    );
-    assert_eq!(click_square(&app, &click(2, 0)), Some(shakmaty::Square::A8));
-    assert_eq!(click_square(&app, &click(60, 0)), None);
+    assert!(matches!(
+        click(&app, 24, 12),
+        Some(Action::Click(shakmaty::Square::E2))
+    ));
+    assert!(matches!(
+        click(&app, 2, 0),
+        Some(Action::Click(shakmaty::Square::A8))
+    ));
+    assert!(click(&app, 60, 0).is_none());
     app.flipped = true;
-    render(&app, 80, 24);
-    assert_eq!(
-        click_square(&app, &click(24, 12)),
-        Some(shakmaty::Square::D7)
-    );
+    assert!(matches!(
+        click(&app, 24, 12),
+        Some(Action::Click(shakmaty::Square::D7))
+    ));
     // Clicking e2 then e4 plays the move.
     app.flipped = false;
-    render(&app, 80, 24);
     for (x, y) in [(24, 12), (24, 8)] {
-        let sq = click_square(&app, &click(x, y)).unwrap();
-        app.update(Action::Click(sq));
+        let action = click(&app, x, y).unwrap();
+        app.update(action, Instant::now());
     }
     assert_eq!(app.game.sans(), ["e4"]);
 }
@@ -203,8 +209,7 @@ fn mouse_clicks_map_to_squares_in_both_orientations() {
 fn square_colours_in_true_colour_256_and_no_colour() {
     use ratatui::style::Color as Tui;
     let bg_at = |app: &App, x: u16, y: u16| {
-        let mut term = Terminal::new(TestBackend::new(80, 24)).unwrap();
-        term.draw(|f| ui::draw(f, app)).unwrap();
+        let (term, _) = draw(app, 80, 24);
         term.backend().buffer()[(x, y)].bg
     };
     let mut app = new_app(Side::Human, Side::Human, false);
@@ -280,31 +285,37 @@ fn the_engine_s_line_stays_hidden_on_the_person_s_turn() {
     let fx = type_line(&mut app, "e4");
     let generation = search_generation(&fx);
     let moves = line_of(app.game.position(), &["c7c5", "g1f3", "d7d6"]);
-    app.update(Action::Engine(EngineEvent::Info {
-        generation,
-        info: Info {
-            depth: 10,
-            seldepth: 14,
-            score: 30,
-            nodes: 50_000,
-            nps: 1_000_000,
-            time_ms: 50,
-            hashfull: 1,
-            tb_hits: 0,
-            pv: moves.clone(),
-            multipv: 1,
-        },
-    }));
+    app.update(
+        Action::Engine(EngineEvent::Info {
+            generation,
+            info: Info {
+                depth: 10,
+                seldepth: 14,
+                score: 30,
+                nodes: 50_000,
+                nps: 1_000_000,
+                time_ms: 50,
+                hashfull: 1,
+                tb_hits: 0,
+                pv: moves.clone(),
+                multipv: 1,
+            },
+        }),
+        Instant::now(),
+    );
     // While it thinks, its thinking is on show.
     assert!(render(&app, 80, 24).contains("PV 1... c5 2. Nf3 d6"));
-    app.update(Action::Engine(EngineEvent::Done {
-        generation,
-        purpose: knightfall::tui::job::Purpose::Play,
-        best: Some(moves[0]),
-        score: 30,
-        source: knightfall::player::Source::Search,
-        note: None,
-    }));
+    app.update(
+        Action::Engine(EngineEvent::Done {
+            generation,
+            purpose: knightfall::tui::job::Purpose::Play,
+            best: Some(moves[0]),
+            score: 30,
+            source: knightfall::player::Source::Search,
+            note: None,
+        }),
+        Instant::now(),
+    );
     // Its move is shown; what it expects of the person is not, until asked (Ctrl-V).
     let screen = render(&app, 80, 24);
     assert!(
@@ -312,10 +323,10 @@ fn the_engine_s_line_stays_hidden_on_the_person_s_turn() {
         "{screen}"
     );
     assert!(!screen.contains("Nf3"), "{screen}");
-    app.update(Action::Key(KeyEvent::new(
-        KeyCode::Char('v'),
-        KeyModifiers::CONTROL,
-    )));
+    app.update(
+        Action::Key(KeyEvent::new(KeyCode::Char('v'), KeyModifiers::CONTROL)),
+        Instant::now(),
+    );
     assert!(render(&app, 80, 24).contains("PV 1... c5 2. Nf3 d6"));
 }
 
@@ -336,10 +347,10 @@ fn large_terminal_draws_big_pieces_and_the_search_history() {
     // A hint for Black after the Ruy Lopez: its line is shown.
     let mut app = new_app(Side::Human, Side::Human, false);
     ruy_lopez(&mut app);
-    let fx = app.update(Action::Key(KeyEvent::new(
-        KeyCode::Char('t'),
-        KeyModifiers::CONTROL,
-    )));
+    let fx = app.update(
+        Action::Key(KeyEvent::new(KeyCode::Char('t'), KeyModifiers::CONTROL)),
+        Instant::now(),
+    );
     let generation = search_generation(&fx);
     let pos = app.game.position().clone();
     for (depth, score, ucis) in [
@@ -347,21 +358,24 @@ fn large_terminal_draws_big_pieces_and_the_search_history() {
         (10, 28, &["b7b5", "a4b3", "f8e7"][..]),
         (11, 31, &["f8e7", "f1e1", "b7b5", "a4b3"][..]),
     ] {
-        app.update(Action::Engine(EngineEvent::Info {
-            generation,
-            info: Info {
-                depth,
-                seldepth: depth + 6,
-                score,
-                nodes: 100_000 * u64::from(depth),
-                nps: 1_000_000,
-                time_ms: 100 * u64::from(depth),
-                hashfull: 10,
-                tb_hits: 0,
-                pv: line_of(&pos, ucis),
-                multipv: 1,
-            },
-        }));
+        app.update(
+            Action::Engine(EngineEvent::Info {
+                generation,
+                info: Info {
+                    depth,
+                    seldepth: depth + 6,
+                    score,
+                    nodes: 100_000 * u64::from(depth),
+                    nps: 1_000_000,
+                    time_ms: 100 * u64::from(depth),
+                    hashfull: 10,
+                    tb_hits: 0,
+                    pv: line_of(&pos, ucis),
+                    multipv: 1,
+                },
+            }),
+            Instant::now(),
+        );
     }
     let big = render(&app, 200, 60);
     // Pieces are figures of half blocks, not single glyphs, and the panel lists each depth.

@@ -12,10 +12,14 @@ use knightfall::tui::event::Event;
 use knightfall::tui::runner::{Runner, Step};
 
 fn runner(settings: Settings, game: Game) -> Runner {
-    let app = App::new(settings, game, Mode::Play, false);
-    let mut runner = Runner::new(app, Player::new(Config::default(), None, None), None);
-    assert!(!runner.start());
+    let app = App::new(settings, game, Mode::Play, false, Instant::now());
+    let mut runner = Runner::for_game(app, Player::new(Config::default(), None, None));
+    assert!(!runner.start(Instant::now()));
     runner
+}
+
+fn app_of(r: &Runner) -> &App {
+    r.game().expect("the runner holds a game")
 }
 
 fn type_line(runner: &mut Runner, text: &str) {
@@ -26,7 +30,7 @@ fn type_line(runner: &mut Runner, text: &str) {
             KeyCode::Char(c)
         };
         let key = Event::Key(KeyEvent::new(code, KeyModifiers::NONE));
-        assert_eq!(runner.step(Some(key)), Step::Continue);
+        assert_eq!(runner.step(Some(key), Instant::now()), Step::Continue);
     }
 }
 
@@ -40,10 +44,10 @@ fn run_until(runner: &mut Runner, secs: u64, done: impl Fn(&App) -> bool) {
         }
     });
     let end = Instant::now() + Duration::from_secs(secs);
-    while !done(&runner.app) {
+    while !done(app_of(runner)) {
         assert!(Instant::now() < end, "timed out");
         let ev = runner.next_event().expect("the channel is open");
-        assert_eq!(runner.step(ev), Step::Continue);
+        assert_eq!(runner.step(ev, Instant::now()), Step::Continue);
     }
 }
 
@@ -59,20 +63,20 @@ fn level_one_replies_from_a_depth_one_search_and_hints_search_fully() {
     let mut r = runner(settings, Game::new());
     type_line(&mut r, "e2e4");
     run_until(&mut r, 30, |app| app.game.ply() == 2);
-    let a = &r.app.analysis;
+    let a = &app_of(&r).analysis;
     assert_eq!(a.source, Source::Search);
     assert_eq!(a.depth, 1, "{a:?}");
     assert!(a.nodes > 0 && a.nodes <= 400, "{a:?}");
     // A hint is full strength in the same engine, without clearing anything.
     type_line(&mut r, "hint");
     run_until(&mut r, 30, |app| app.pending.is_none());
-    let a = &r.app.analysis;
+    let a = &app_of(&r).analysis;
     assert!(a.depth >= 6, "hint at depth {}", a.depth);
     assert!(a.nodes > 10_000, "hint searched {} nodes", a.nodes);
     // And the next reply is level 1 again.
     type_line(&mut r, "d2d4");
     run_until(&mut r, 30, |app| app.game.ply() == 4);
-    let a = &r.app.analysis;
+    let a = &app_of(&r).analysis;
     assert_eq!(a.depth, 1, "{a:?}");
     assert!(a.nodes <= 400, "{a:?}");
 }
@@ -89,7 +93,7 @@ fn level_ten_searches_fully() {
     let mut r = runner(settings, Game::new());
     type_line(&mut r, "e2e4");
     run_until(&mut r, 30, |app| app.game.ply() == 2);
-    let a = &r.app.analysis;
+    let a = &app_of(&r).analysis;
     assert!(a.depth >= 6, "{a:?}");
     assert!(a.nodes > 10_000, "{a:?}");
 }
@@ -105,19 +109,15 @@ fn the_search_probes_the_built_in_tablebases() {
         ..Settings::default()
     };
     let with_tables = |settings: &Settings, game: Game| {
-        let app = App::new(settings.clone(), game, Mode::Play, false);
+        let app = App::new(settings.clone(), game, Mode::Play, false, Instant::now());
         let tables = std::sync::Arc::new(knightfall::tablebase::Tablebases::embedded());
-        let mut r = Runner::new(
-            app,
-            Player::new(Config::default(), None, Some(tables)),
-            None,
-        );
-        assert!(!r.start());
+        let mut r = Runner::for_game(app, Player::new(Config::default(), None, Some(tables)));
+        assert!(!r.start(Instant::now()));
         run_until(&mut r, 30, |app| app.game.ply() == 1);
         r
     };
     let r = with_tables(&settings, game);
-    let a = &r.app.analysis;
+    let a = &app_of(&r).analysis;
     assert_eq!(a.source, Source::Search);
     assert!(a.tb_hits > 0, "{a:?}");
     // Four pieces (Black to move after Rxb4 Kc5): the tables choose at the root.
@@ -129,7 +129,7 @@ fn the_search_probes_the_built_in_tablebases() {
         },
         Game::from_fen("8/8/8/2k5/1R6/3K4/3P4/8 b - - 0 1").unwrap(),
     );
-    let a = &r.app.analysis;
+    let a = &app_of(&r).analysis;
     assert_eq!(a.source, Source::Tablebase, "{a:?}");
     assert!(a.pv.contains("tablebase loss"), "{a:?}");
 }
@@ -146,8 +146,8 @@ fn against_external(command: &str) -> (Game, String) {
     let mut r = runner(settings, Game::new());
     type_line(&mut r, "e2e4");
     run_until(&mut r, 30, |app| app.game.is_over() || app.game.ply() == 2);
-    let message = r.app.message.clone().map(|m| m.0).unwrap_or_default();
-    (r.app.game.clone(), message)
+    let message = app_of(&r).message.clone().map(|m| m.0).unwrap_or_default();
+    (app_of(&r).game.clone(), message)
 }
 
 /// A UCI engine in a few lines of shell that answers `go` with `reply`.
@@ -227,7 +227,7 @@ fn every_level_replies_within_its_published_caps() {
         );
         type_line(&mut r, "Bb5");
         run_until(&mut r, 30, |app| app.game.ply() == 2);
-        let a = &r.app.analysis;
+        let a = &app_of(&r).analysis;
         assert!(a.depth >= 1 && a.depth <= depth, "level {level}: {a:?}");
         assert!(a.nodes <= nodes, "level {level}: {a:?}");
         eprintln!("level {level}: depth {} nodes {}", a.depth, a.nodes);
@@ -262,8 +262,8 @@ fn mate_scores_read_from_white_s_view_in_whole_moves() {
         Game::from_fen("6k1/8/8/8/r7/1r6/8/7K b - - 0 1").unwrap(),
     );
     run_until(&mut r, 30, |app| app.game.ply() == 1);
-    let score = r.app.analysis.score_white.expect("a score");
-    assert_eq!(format_score(score), "#-2", "{:?}", r.app.analysis);
+    let score = app_of(&r).analysis.score_white.expect("a score");
+    assert_eq!(format_score(score), "#-2", "{:?}", app_of(&r).analysis);
     // White to move, mated in 1: Black's mate in one more move.
     let settings = Settings {
         white: Side::Engine,
@@ -276,8 +276,8 @@ fn mate_scores_read_from_white_s_view_in_whole_moves() {
         Game::from_fen("6k1/8/8/8/8/r7/1r6/7K w - - 0 1").unwrap(),
     );
     run_until(&mut r, 30, |app| app.game.ply() == 1);
-    let score = r.app.analysis.score_white.expect("a score");
-    assert_eq!(format_score(score), "#-1", "{:?}", r.app.analysis);
+    let score = app_of(&r).analysis.score_white.expect("a score");
+    assert_eq!(format_score(score), "#-1", "{:?}", app_of(&r).analysis);
 }
 
 #[test]
@@ -291,8 +291,8 @@ fn the_engine_takes_a_draw_only_when_worse_or_the_game_is_dead_level() {
         let mut r = runner(settings, game);
         type_line(&mut r, "draw");
         run_until(&mut r, 30, |app| app.pending.is_none());
-        let message = r.app.message.clone().map(|m| m.0).unwrap_or_default();
-        (r.app.game.is_over(), message)
+        let message = app_of(&r).message.clone().map(|m| m.0).unwrap_or_default();
+        (app_of(&r).game.is_over(), message)
     };
     // 1. e4 c5: Black stands a little worse, as in most openings; it plays on.
     let (over, message) = offer(Game::from_pgn("1. e4 c5 *").unwrap());

@@ -2,12 +2,10 @@
 //! side lines included), shown at the end of its main line.
 
 use std::path::PathBuf;
-use std::sync::Arc;
 
 use anyhow::{Context, Result, bail};
 
 use crate::line_tree::Tree;
-use crate::tablebase::Tablebases;
 
 /// Arguments of `board`.
 #[derive(clap::Args, Debug, Default)]
@@ -55,9 +53,28 @@ pub fn run(args: &Args) -> Result<()> {
     while let Some(&c) = tree.node(at).children.first() {
         at = c;
     }
-    let tablebases = Tablebases::load(args.syzygy.as_deref().filter(|s| !s.trim().is_empty()));
-    for warning in tablebases.warnings() {
-        eprintln!("warning: {warning}");
+    let settings = crate::store::load_settings(&crate::store::Paths::get())?;
+    crate::tui::run_board(tree, at, &tool_options(settings, args.syzygy.clone()))
+}
+
+/// Options for a screen opened on its own (the board, a review): the config file's settings,
+/// ASCII pieces where the terminal has no Unicode, and the Syzygy directories given.
+pub fn tool_options(
+    mut settings: crate::tui::app::Settings,
+    syzygy: Option<String>,
+) -> crate::tui::Options {
+    settings.ascii |= !super::play::unicode_terminal();
+    crate::tui::Options {
+        settings,
+        setup: false,
+        mode: crate::tui::app::Mode::Play,
+        game: None,
+        start_fen: None,
+        think_ms: None,
+        min_delay: std::time::Duration::ZERO,
+        remember: false,
+        book: None,
+        no_book: false,
+        syzygy,
     }
-    crate::tui::board::run(tree, at, Arc::new(tablebases), false)
 }

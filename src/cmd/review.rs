@@ -92,7 +92,18 @@ pub fn run(args: &Args) -> Result<()> {
         None => None,
     };
     if screen {
-        return crate::tui::review::run(&settings(args), listed, place, false);
+        if place.is_none() && listed.is_empty() {
+            bail!(
+                "no finished games in {} yet; name a PGN file to review",
+                paths.data.display()
+            );
+        }
+        if let Some(Err(why)) = place.map(|i| &listed[i].game) {
+            bail!("game {} cannot be reviewed: {why}", place.unwrap_or(0) + 1);
+        }
+        let opts =
+            super::board::tool_options(crate::store::load_settings(&paths)?, args.syzygy.clone());
+        return crate::tui::run_review(listed, place, settings(args), &opts);
     }
     let chosen = place.map(|i| &listed[i]);
     let Some(chosen) = chosen else {
@@ -136,13 +147,17 @@ pub fn run(args: &Args) -> Result<()> {
     let settings = settings(args);
     let mut stderr = std::io::stderr();
     let known = review.evals.clone();
+    let mut failed = Vec::new();
     analyse::analyse(
         &review.game.clone(),
         &settings,
         &known,
         &control,
         &mut |ply, eval| {
-            review.evals[ply] = Some(eval);
+            match eval {
+                Ok(eval) => review.evals[ply] = Some(eval),
+                Err(why) => failed.push(format!("position {ply}: {why}")),
+            }
             done += 1;
             let _ = write!(stderr, "\rreviewing: position {done} of {total}");
         },
@@ -150,6 +165,13 @@ pub fn run(args: &Args) -> Result<()> {
     let _ = writeln!(stderr);
     if let Err(e) = review_cache::save(&dir, &review) {
         eprintln!("warning: review not cached: {e:#}");
+    }
+    if !failed.is_empty() {
+        bail!(
+            "the search failed in {} of {total} positions, so the review is incomplete (what was found is kept for next time): {}",
+            failed.len(),
+            failed.join("; ")
+        );
     }
     let text = review.annotated_pgn();
     match &args.out {

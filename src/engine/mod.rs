@@ -41,6 +41,14 @@ pub const DEFAULT_CONTEMPT: i32 = 0;
 /// The largest contempt either way, in centipawns.
 pub const MAX_CONTEMPT: i32 = 100;
 
+/// The stack of every thread that searches (the game's and the UCI loop's search thread, the
+/// Lazy SMP helpers, the review's workers), set once here. `negamax` recurses up to `MAX_PLY`
+/// plies plus quiescence, and each frame holds move lists and a move picker of a few KB: about
+/// 1.5 MB at the deepest in an optimised build and several times that in a debug build, over
+/// the 2 MiB a spawned thread gets by default. The address space is reserved, not used, so a
+/// generous size costs nothing until a search goes that deep.
+pub const SEARCH_STACK_BYTES: usize = 64 << 20;
+
 /// Engine settings that persist across searches.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Config {
@@ -265,15 +273,22 @@ impl Engine {
                 history.age();
                 let (setup, helper_limits, abort, node_counter) =
                     (&setup, &helper_limits, &abort, &node_counter);
-                handles.push(scope.spawn(move || {
-                    let mut helper = setup.searcher(history, helper_limits).with_threads(
-                        node_counter,
-                        Some(abort),
-                        (i % 2) as i32 + 1,
-                    );
-                    helper.run(root, max_depth, &mut |_| {});
-                    helper.nodes
-                }));
+                let spawned = std::thread::Builder::new()
+                    .name(format!("knightfall-helper-{}", i + 1))
+                    .stack_size(SEARCH_STACK_BYTES)
+                    .spawn_scoped(scope, move || {
+                        let mut helper = setup.searcher(history, helper_limits).with_threads(
+                            node_counter,
+                            Some(abort),
+                            (i % 2) as i32 + 1,
+                        );
+                        helper.run(root, max_depth, &mut |_| {});
+                        helper.nodes
+                    });
+                // A helper the system cannot start leaves the search to the others.
+                if let Ok(handle) = spawned {
+                    handles.push(handle);
+                }
             }
             let mut main = setup
                 .searcher(&mut self.history, limits)

@@ -58,15 +58,16 @@ pub struct Settings {
 }
 
 /// Searches the positions of `game` whose entry in `done` is `None` (all of them, for an empty
-/// `done`), calling `on_result(ply, eval)` as each finishes, until all are done or `cancel`'s
-/// stop flag is set (which also ends the searches under way). The positions are taken from the
-/// end of the game backwards.
+/// `done`), calling `on_result(ply, eval)` as each finishes (or `Err` with why its search
+/// failed), until all are done or `cancel`'s stop flag is set (which also ends the searches
+/// under way). The positions are taken from the end of the game backwards, one worker thread
+/// per `settings.threads`.
 pub fn analyse(
     game: &Game,
     settings: &Settings,
     done: &[Option<PositionEval>],
     cancel: &Control,
-    on_result: &mut dyn FnMut(usize, PositionEval),
+    on_result: &mut dyn FnMut(usize, Result<PositionEval, String>),
 ) {
     let plies = game.moves().len();
     let mut todo: Vec<usize> = (0..=plies)
@@ -78,11 +79,11 @@ pub fn analyse(
         Some(eval) => {
             on_result(
                 i,
-                PositionEval {
+                Ok(PositionEval {
                     eval,
                     line: Vec::new(),
                     depth: 0,
-                },
+                }),
             );
             false
         }
@@ -94,52 +95,57 @@ pub fn analyse(
     // The repetition keys of every position (the ones before position i are keys[..i]).
     let keys = game.keys();
     let next = AtomicUsize::new(0);
-    let (tx, rx) = unbounded::<(usize, PositionEval)>();
+    let (tx, rx) = unbounded::<(usize, Result<PositionEval, String>)>();
     let threads = settings.threads.clamp(1, todo.len());
     thread::scope(|scope| {
         for _ in 0..threads {
             let tx = tx.clone();
             let (todo, next) = (&todo, &next);
-            scope.spawn(move || {
-                let mut player = Player::new(
-                    Config {
-                        move_overhead_ms: 0,
-                        ..Config::default()
-                    },
-                    None,
-                    settings.tablebases.clone(),
-                );
-                loop {
-                    let k = next.fetch_add(1, Ordering::Relaxed);
-                    if k >= todo.len() || cancel.stop.load(Ordering::Relaxed) {
-                        break;
-                    }
-                    let ply = todo[k];
-                    let pos = game.position_at(ply);
-                    let limits = Limits::movetime(settings.movetime_ms.max(1));
-                    let decided = player.decide(
-                        pos,
-                        &keys[..ply],
-                        &limits,
-                        Known::SearchOnly,
-                        cancel,
-                        &mut |_| {},
+            // A worker the system cannot start leaves its share of the positions to the others.
+            let _ = thread::Builder::new()
+                .name("knightfall-review".into())
+                .stack_size(crate::engine::SEARCH_STACK_BYTES)
+                .spawn_scoped(scope, move || {
+                    let mut player = Player::new(
+                        Config {
+                            move_overhead_ms: 0,
+                            ..Config::default()
+                        },
+                        None,
+                        settings.tablebases.clone(),
                     );
-                    if cancel.stop.load(Ordering::Relaxed) {
-                        break;
+                    loop {
+                        let k = next.fetch_add(1, Ordering::Relaxed);
+                        if k >= todo.len() || cancel.stop.load(Ordering::Relaxed) {
+                            break;
+                        }
+                        let ply = todo[k];
+                        let pos = game.position_at(ply);
+                        let limits = Limits::movetime(settings.movetime_ms.max(1));
+                        let decided = player.decide(
+                            pos,
+                            &keys[..ply],
+                            &limits,
+                            Known::SearchOnly,
+                            cancel,
+                            &mut |_| {},
+                        );
+                        if cancel.stop.load(Ordering::Relaxed) {
+                            break;
+                        }
+                        let eval = decided.map(|decision| {
+                            let result = decision.result;
+                            PositionEval {
+                                eval: eval_of(result.score, pos.turn()),
+                                line: result.pv,
+                                depth: result.depth,
+                            }
+                        });
+                        if tx.send((ply, eval)).is_err() {
+                            break;
+                        }
                     }
-                    let Ok(decision) = decided else { continue };
-                    let result = decision.result;
-                    let eval = PositionEval {
-                        eval: eval_of(result.score, pos.turn()),
-                        line: result.pv,
-                        depth: result.depth,
-                    };
-                    if tx.send((ply, eval)).is_err() {
-                        break;
-                    }
-                }
-            });
+                });
         }
         drop(tx);
         for (ply, eval) in rx {

@@ -46,6 +46,14 @@ impl Paths {
         self.data.join("current.pgn")
     }
 
+    /// Where panics are logged: `knightfall.log` beside the games folder.
+    pub fn log(&self) -> PathBuf {
+        self.data
+            .parent()
+            .map_or_else(|| self.data.clone(), PathBuf::from)
+            .join("knightfall.log")
+    }
+
     /// Where reviews are cached.
     pub fn reviews(&self) -> PathBuf {
         self.data.join("reviews")

@@ -1,37 +1,123 @@
 //! The analysis board: both sides' moves are the player's (typed or clicked), every line tried is
 //! kept (going back and playing another move starts a side line), and the engine analyses the
-//! position shown without pause, several best lines at once, beside the opening book's moves
-//! and, in tablebase range, every move's tablebase verdict.
+//! position shown, several best lines at once, beside the opening book's moves and, in tablebase
+//! range, every move's tablebase verdict. The analysis stops at a cap (depth or time, whichever
+//! comes first) so a board left alone goes quiet; Space goes deeper, any change starts afresh.
 
-use std::io;
 use std::path::PathBuf;
-use std::sync::Arc;
-use std::sync::atomic::Ordering;
-use std::thread;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
-use anyhow::Result;
-use crossbeam_channel::{Receiver, Sender, select, unbounded};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-use ratatui::Terminal;
-use ratatui::backend::CrosstermBackend;
 use shakmaty::san::SanPlus;
-use shakmaty::{Chess, Position};
+use shakmaty::{Chess, Move, Position};
 
-use super::app::{App, Mode, Settings, Side, Tone, click_square};
-use super::event::{self, Event};
-use super::terminal;
-use crate::book::Book;
-use crate::engine::{Config, Control, Info, Limits};
+use super::input;
+use super::job::{EngineEvent, Mover, Purpose, Request, next_generation};
+use super::keys::{self, KeyHelp, When, ctrl, key};
+use super::screen::Palette;
+use super::screen::{Action, Effect, Tone};
+use crate::engine::{Info, Limits};
+use crate::game::Game;
 use crate::line_tree::Tree;
-use crate::player::{Known, Player};
-use crate::store::{Paths, load_settings, write_atomic};
-use crate::tablebase::{Tablebases, Wdl};
+use crate::tablebase::{RootMove, Wdl};
 
-/// Lines analysed at first, and the most the board shows.
+/// Lines analysed at first.
 pub const DEFAULT_LINES: u32 = 3;
 /// The most lines the board shows.
 pub const MAX_LINES: u32 = 10;
+/// Where an analysis stops unless asked to go deeper: this depth or [`CAP_MS`], whichever is
+/// first. Past depth 30 a position rarely changes its verdict, and 30 s is long to wait.
+pub const CAP_DEPTH: u32 = 30;
+/// The time cap of one analysis, in milliseconds.
+pub const CAP_MS: u64 = 30_000;
+
+/// The analysis board's keys and commands.
+pub const BOARD_KEYS: &[KeyHelp] = &[
+    keys::HELP,
+    KeyHelp {
+        keys: &[key(KeyCode::Char('q'))],
+        shown: "q",
+        word: "back",
+        label: "q back",
+        help: "back to the game the board was opened from (or leave)",
+        when: When::Opened,
+    },
+    KeyHelp {
+        keys: &[key(KeyCode::Char('q'))],
+        shown: "q",
+        word: "quit",
+        label: "q quit",
+        help: "leave the board",
+        when: When::Alone,
+    },
+    keys::EXIT,
+    KeyHelp {
+        keys: &[],
+        shown: "← →",
+        word: "",
+        label: "←→ back/forward",
+        help: "a move back, a move forward along the line",
+        when: When::Always,
+    },
+    KeyHelp {
+        keys: &[],
+        shown: "↑ ↓",
+        word: "",
+        label: "↑↓ other line",
+        help: "the other moves tried from the same position",
+        when: When::Always,
+    },
+    KeyHelp {
+        keys: &[],
+        shown: "Home End PgUp PgDn",
+        word: "",
+        label: "",
+        help: "the start, the end of the line, ten moves back or on",
+        when: When::Always,
+    },
+    KeyHelp {
+        keys: &[key(KeyCode::Char(' '))],
+        shown: "Space",
+        word: "deeper",
+        label: "space deeper",
+        help: "analyse on past the depth and time the analysis stopped at",
+        when: When::Always,
+    },
+    KeyHelp {
+        keys: &[key(KeyCode::Char('+'))],
+        shown: "+",
+        word: "more",
+        label: "+/- lines",
+        help: "analyse one line more (lines N: that many, up to 10)",
+        when: When::Always,
+    },
+    KeyHelp {
+        keys: &[key(KeyCode::Char('-'))],
+        shown: "-",
+        word: "fewer",
+        label: "",
+        help: "analyse one line fewer",
+        when: When::Always,
+    },
+    KeyHelp {
+        keys: &[ctrl('p')],
+        shown: "Ctrl-P",
+        word: "main",
+        label: "^P main line",
+        help: "make the line shown the main line",
+        when: When::Always,
+    },
+    KeyHelp {
+        keys: &[ctrl('s')],
+        shown: "Ctrl-S",
+        word: "save",
+        label: "^S save",
+        help: "save every line as PGN (save FILE: to that file)",
+        when: When::Always,
+    },
+    keys::FLIP,
+    keys::FEN,
+];
 
 /// One analysed line, as the panel shows it.
 #[derive(Clone, Debug, PartialEq)]
@@ -44,13 +130,17 @@ pub struct Line {
     pub san: String,
 }
 
-/// A search request for the analysis thread.
-struct Job {
-    generation: u64,
-    pos: Chess,
-    keys: Vec<u64>,
-    lines: u32,
-    control: Arc<Control>,
+/// Where the analysis of the position shown stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Progress {
+    /// Searching.
+    Running,
+    /// Stopped at its cap, at this depth.
+    Stopped(u32),
+    /// Nothing to search: the game is over in this position.
+    Over,
+    /// The search failed.
+    Failed,
 }
 
 /// The board's state.
@@ -59,8 +149,14 @@ pub struct Board {
     pub tree: Tree,
     /// The position shown.
     pub at: usize,
-    /// Draws the board and edits the move being typed (its game is the path to `at`).
-    pub app: App,
+    /// The game from the start to the position shown.
+    pub game: Game,
+    /// The input line.
+    pub input: String,
+    /// The message line.
+    pub message: Option<(String, Tone)>,
+    /// Help overlay shown.
+    pub show_help: bool,
     /// Lines asked of the engine.
     pub lines_wanted: u32,
     /// The engine's lines for the position shown, best first.
@@ -71,162 +167,249 @@ pub struct Board {
     pub tb_moves: Vec<(String, String)>,
     /// The search counts for the position shown: nodes and nodes per second.
     pub nodes: (u64, u64),
+    /// Where the analysis stands.
+    pub progress: Progress,
+    /// The analysis cap: depth and milliseconds.
+    pub cap: (u32, u64),
     /// Where the tree was last saved, and whether it changed since.
     pub saved: (Option<PathBuf>, bool),
     /// Opened from a game: `q` goes back to it.
     pub from_game: bool,
+    /// Board seen from Black's side.
+    pub flipped: bool,
+    /// Colours and glyphs.
+    pub palette: Palette,
     generation: u64,
-    flipped: bool,
-    ascii: bool,
-    book: Option<Book>,
-    tablebases: Arc<Tablebases>,
-    jobs: Sender<Job>,
-    control: Arc<Control>,
-    infos: Receiver<(u64, Info)>,
 }
 
 impl Board {
-    /// A board over `tree` at its node `at`, with its analysis thread started.
-    pub fn new(tree: Tree, at: usize, tablebases: Arc<Tablebases>, ascii: bool) -> Board {
-        let (jobs, job_rx) = unbounded::<Job>();
-        let (info_tx, infos) = unbounded();
-        let tables = tablebases.clone();
-        thread::Builder::new()
-            .name("analysis".into())
-            .stack_size(64 * 1024 * 1024)
-            .spawn(move || analyse(&job_rx, &info_tx, tables))
-            .expect("spawning the analysis thread");
-        let mut board = Board {
-            app: App::new(Settings::default(), tree.game_to(at), Mode::Play, false),
+    /// A board over `tree` at its node `at`; [`Board::start`] starts its analysis.
+    pub fn new(tree: Tree, at: usize, palette: Palette, from_game: bool) -> Board {
+        Board {
+            game: tree.game_to(at),
             tree,
             at,
+            input: String::new(),
+            message: None,
+            show_help: false,
             lines_wanted: DEFAULT_LINES,
             lines: Vec::new(),
             book_moves: Vec::new(),
             tb_moves: Vec::new(),
             nodes: (0, 0),
+            progress: Progress::Running,
+            cap: (CAP_DEPTH, CAP_MS),
             saved: (None, false),
-            from_game: false,
-            generation: 0,
+            from_game,
             flipped: false,
-            ascii,
-            book: Book::embedded().ok(),
-            tablebases,
-            jobs,
-            control: Arc::new(Control::default()),
-            infos,
-        };
-        board.show(at);
-        board
-    }
-
-    /// Shows node `at`: the board, its book moves and tablebase verdicts, and a new analysis.
-    pub fn show(&mut self, at: usize) {
-        self.at = at;
-        let settings = Settings {
-            white: Side::Human,
-            black: Side::Human,
-            ascii: self.ascii,
-            ..Settings::default()
-        };
-        self.app = App::new(settings, self.tree.game_to(at), Mode::Play, false);
-        // No "play again?" here: a finished position just says how it ended.
-        self.app.ask_again = false;
-        self.app.message = None;
-        if let Some(o) = self.app.game.outcome() {
-            self.app.say(format!("{}.", o.announce()), Tone::Info);
+            palette,
+            generation: 0,
         }
-        self.app.flipped = self.flipped;
-        let pos = self.tree.node(at).pos.clone();
-        self.book_moves = self.book.as_ref().map_or(Vec::new(), |book| {
-            let moves = book.moves(&pos);
-            let total: u32 = moves.iter().map(|m| u32::from(m.weight)).sum();
-            moves
-                .iter()
-                .map(|m| {
-                    (
-                        SanPlus::from_move(pos.clone(), m.mv).to_string(),
-                        (u32::from(m.weight) * 100).checked_div(total).unwrap_or(0),
-                    )
-                })
-                .collect()
-        });
-        self.tb_moves = self
-            .tablebases
-            .rank_root_moves(&pos)
-            .map(|ranked| {
-                ranked
-                    .iter()
-                    .map(|r| {
-                        let verdict = match r.wdl {
-                            Wdl::Win => format!("win, DTZ {}", r.dtz.abs()),
-                            Wdl::Loss => format!("loss, DTZ {}", r.dtz.abs()),
-                            Wdl::CursedWin => "win, but for the 50-move rule".to_string(),
-                            Wdl::BlessedLoss => "loss, but for the 50-move rule".to_string(),
-                            Wdl::Draw => "draw".to_string(),
-                        };
-                        (SanPlus::from_move(pos.clone(), r.mv).to_string(), verdict)
-                    })
-                    .collect()
-            })
-            .unwrap_or_default();
-        self.restart_analysis();
     }
 
-    /// Stops the analysis under way and starts one of the position shown.
-    fn restart_analysis(&mut self) {
-        self.control.stop.store(true, Ordering::Relaxed);
-        self.generation += 1;
+    /// The effects that start the board: the analysis of the position shown.
+    pub fn start(&mut self) -> Vec<Effect> {
+        let mut fx = Vec::new();
+        self.show(self.at, &mut fx);
+        fx
+    }
+
+    /// What must be kept when the board goes: its lines, saved if they changed.
+    pub fn farewell(&mut self) -> Vec<Effect> {
+        let mut fx = Vec::new();
+        if self.saved.1 && self.tree.len() > 1 {
+            self.save(None, &mut fx);
+            self.saved.1 = false;
+        }
+        fx
+    }
+
+    /// Which rows of [`BOARD_KEYS`] apply now.
+    pub fn keys_apply(&self, when: When) -> bool {
+        match when {
+            When::Always => true,
+            When::Opened => self.from_game,
+            When::Alone => !self.from_game,
+            _ => false,
+        }
+    }
+
+    /// The board as drawn: the position shown with its last move, the selection and targets.
+    pub fn pos(&self) -> &Chess {
+        &self.tree.node(self.at).pos
+    }
+
+    /// The move that led to the position shown.
+    pub fn last_move(&self) -> Option<Move> {
+        self.game.moves().last().copied()
+    }
+
+    /// Applies one action and returns what the runner must do.
+    pub fn update(&mut self, action: Action, _now: Instant) -> Vec<Effect> {
+        let mut fx = Vec::new();
+        match action {
+            Action::Key(k) => self.on_key(k, &mut fx),
+            Action::Click(sq) => {
+                if self.show_help {
+                    return fx;
+                }
+                match input::click(&self.game, &self.input, sq) {
+                    input::Click::Move(text) => {
+                        self.input.clear();
+                        self.try_move(&text, &mut fx);
+                    }
+                    input::Click::Select(sq) => self.input = sq.to_string(),
+                    input::Click::Clear => self.input.clear(),
+                }
+            }
+            Action::Engine(ev) => self.on_engine(ev),
+            Action::Note(text, tone) => self.say(text, tone),
+            Action::Saved(path) => {
+                self.say(format!("Saved to {}", path.display()), Tone::Info);
+                self.saved = (Some(path), false);
+            }
+            Action::Front => self.restart(&mut fx),
+            Action::Tick | Action::Graph { .. } => {}
+        }
+        fx
+    }
+
+    fn say(&mut self, text: impl Into<String>, tone: Tone) {
+        self.message = Some((text.into(), tone));
+    }
+
+    /// Shows node `at` and starts its analysis.
+    fn show(&mut self, at: usize, fx: &mut Vec<Effect>) {
+        self.at = at;
+        self.game = self.tree.game_to(at);
+        self.message = self
+            .game
+            .outcome()
+            .map(|o| (format!("{}.", o.announce()), Tone::Info));
+        self.book_moves.clear();
+        self.tb_moves.clear();
+        self.cap = (CAP_DEPTH, CAP_MS);
+        self.restart(fx);
+    }
+
+    /// Stops the analysis under way and starts one of the position shown, to the cap.
+    fn restart(&mut self, fx: &mut Vec<Effect>) {
+        self.generation = next_generation();
         self.lines = vec![None; self.lines_wanted as usize];
         self.nodes = (0, 0);
-        let pos = self.tree.node(self.at).pos.clone();
+        let pos = self.pos().clone();
         if pos.legal_moves().is_empty() {
             self.lines.clear();
+            self.progress = Progress::Over;
+            fx.push(Effect::Stop);
             return;
         }
-        self.control = Arc::new(Control::default());
-        let _ = self.jobs.send(Job {
+        self.progress = Progress::Running;
+        let limits = Limits {
+            depth: Some(self.cap.0),
+            movetime: Some(self.cap.1),
+            multipv: self.lines_wanted,
+            ..Limits::default()
+        };
+        fx.push(Effect::Search(Box::new(Request {
             generation: self.generation,
-            keys: self.app.game.history_keys().to_vec(),
+            purpose: Purpose::Analyse,
             pos,
-            lines: self.lines_wanted,
-            control: self.control.clone(),
-        });
+            history: self.game.history_keys().to_vec(),
+            limits,
+            mover: Mover::Knightfall,
+            start_fen: self.game.start_fen().map(str::to_string),
+            moves: self.game.moves().to_vec(),
+        })));
+    }
+
+    fn on_engine(&mut self, ev: EngineEvent) {
+        match ev {
+            EngineEvent::Info { generation, info } if generation == self.generation => {
+                self.take(&info);
+            }
+            EngineEvent::Sources {
+                generation,
+                book,
+                tablebase,
+            } if generation == self.generation => self.take_sources(&book, &tablebase),
+            EngineEvent::Done { generation, .. } if generation == self.generation => {
+                let depth = self.lines.iter().flatten().map(|l| l.depth).max();
+                self.progress = Progress::Stopped(depth.unwrap_or(0));
+            }
+            EngineEvent::Failed {
+                generation,
+                message,
+            } if generation == self.generation => {
+                self.progress = Progress::Failed;
+                self.say(
+                    format!("The analysis failed ({message}); move or press Space to try again."),
+                    Tone::Error,
+                );
+            }
+            EngineEvent::Warning(text) => self.say(text, Tone::Error),
+            _ => {}
+        }
     }
 
     /// Takes in an analysis report.
-    fn take(&mut self, generation: u64, info: &Info) {
-        if generation != self.generation {
-            return;
-        }
-        let pos = &self.tree.node(self.at).pos;
+    fn take(&mut self, info: &Info) {
+        let pos = self.pos();
         let k = info.multipv.max(1) as usize - 1;
+        let line = Line {
+            depth: info.depth,
+            score_white: pos.turn().fold_wb(info.score, -info.score),
+            san: crate::review::numbered_line(pos, &info.pv, 12),
+        };
         if let Some(slot) = self.lines.get_mut(k) {
-            *slot = Some(Line {
-                depth: info.depth,
-                score_white: pos.turn().fold_wb(info.score, -info.score),
-                san: crate::review::numbered_line(pos, &info.pv, 12),
-            });
+            *slot = Some(line);
         }
         self.nodes = (info.nodes, info.nps);
     }
 
+    /// Takes in the book's moves and the tablebase verdicts of the position shown.
+    fn take_sources(&mut self, book: &[(Move, u16)], tablebase: &[RootMove]) {
+        let pos = self.pos().clone();
+        let total: u32 = book.iter().map(|&(_, w)| u32::from(w)).sum();
+        self.book_moves = book
+            .iter()
+            .map(|&(m, w)| {
+                (
+                    SanPlus::from_move(pos.clone(), m).to_string(),
+                    (u32::from(w) * 100).checked_div(total).unwrap_or(0),
+                )
+            })
+            .collect();
+        self.tb_moves = tablebase
+            .iter()
+            .map(|r| {
+                let verdict = match r.wdl {
+                    Wdl::Win => format!("win, DTZ {}", r.dtz.abs()),
+                    Wdl::Loss => format!("loss, DTZ {}", r.dtz.abs()),
+                    Wdl::CursedWin => "win, but for the 50-move rule".to_string(),
+                    Wdl::BlessedLoss => "loss, but for the 50-move rule".to_string(),
+                    Wdl::Draw => "draw".to_string(),
+                };
+                (SanPlus::from_move(pos.clone(), r.mv).to_string(), verdict)
+            })
+            .collect();
+    }
+
     /// The player's move `m` from the position shown: into the tree, and shown.
-    fn play(&mut self, m: shakmaty::Move) {
+    fn play(&mut self, m: Move, fx: &mut Vec<Effect>) {
         let before = self.tree.len();
         let next = self.tree.play(self.at, m);
         if next == self.at {
-            self.app
-                .say("The board holds as many positions as it can.", Tone::Error);
+            self.say("The board holds as many positions as it can.", Tone::Error);
             return;
         }
         let from = self.at;
-        self.show(next);
+        self.show(next, fx);
         if self.tree.len() > before {
             self.saved.1 = true;
             let tried = self.tree.node(from).children.len();
-            if tried > 1 && self.app.message.is_none() {
-                self.app.say(
+            if tried > 1 && self.message.is_none() {
+                self.say(
                     format!(
                         "A side line: {tried} moves tried from the position before (↑↓ switch)."
                     ),
@@ -245,16 +428,27 @@ impl Board {
         children.get(j).copied()
     }
 
-    /// Saves the tree as PGN with its side lines: to `file`, or a new file in the games folder.
-    fn save(&mut self, file: Option<&str>, paths: &Paths) {
-        let path = match file {
-            Some(f) => PathBuf::from(f),
-            None => self.saved.0.clone().unwrap_or_else(|| {
-                paths
-                    .data
-                    .join(format!("analysis-{}.pgn", crate::game::timestamp()))
-            }),
-        };
+    /// The node `n` moves along the line from the one shown: back towards the start, or on
+    /// along the first moves.
+    fn along(&self, n: i32) -> usize {
+        let mut at = self.at;
+        for _ in 0..n.unsigned_abs() {
+            let next = if n < 0 {
+                self.tree.node(at).parent.map(|(p, _)| p)
+            } else {
+                self.tree.node(at).children.first().copied()
+            };
+            match next {
+                Some(x) => at = x,
+                None => break,
+            }
+        }
+        at
+    }
+
+    /// Asks for the tree to be saved as PGN with its side lines: to `file`, or to the file it
+    /// was saved to before, or a new file in the games folder.
+    fn save(&mut self, file: Option<&str>, fx: &mut Vec<Effect>) {
         let tags = [
             ("Event", "Knightfall analysis".to_string()),
             ("Site", "Knightfall".to_string()),
@@ -263,247 +457,176 @@ impl Board {
             ("Black", "?".to_string()),
             ("Result", "*".to_string()),
         ];
-        let text = self.tree.to_pgn(&tags);
-        let written = std::fs::create_dir_all(&paths.data)
-            .map_err(anyhow::Error::from)
-            .and_then(|()| match file {
-                Some(_) => crate::store::save_as(&path, &text),
-                None => write_atomic(&path, &text),
-            });
-        match written {
-            Ok(()) => {
-                self.app
-                    .say(format!("Saved to {}", path.display()), Tone::Info);
-                self.saved = (Some(path), false);
+        fx.push(Effect::SaveLines {
+            file: file.map(PathBuf::from).or_else(|| self.saved.0.clone()),
+            prefix: "analysis",
+            text: self.tree.to_pgn(&tags),
+        });
+    }
+
+    fn on_key(&mut self, key: KeyEvent, fx: &mut Vec<Effect>) {
+        if self.show_help {
+            // Any key closes the help.
+            self.show_help = false;
+            return;
+        }
+        let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
+        let typing = !self.input.is_empty();
+        let plain_char = !ctrl && matches!(key.code, KeyCode::Char(_));
+        if (ctrl || !plain_char || !typing)
+            && let Some(row) = keys::lookup(BOARD_KEYS, &key, |w| self.keys_apply(w))
+        {
+            return self.command(row.word, None, fx);
+        }
+        if ctrl || input::edit(&mut self.input, &key) {
+            return;
+        }
+        let target = match key.code {
+            KeyCode::Esc => {
+                self.input.clear();
+                self.message = None;
+                return;
             }
-            Err(e) => self.app.say(format!("Not saved: {e:#}"), Tone::Error),
+            KeyCode::Enter => {
+                let text = std::mem::take(&mut self.input);
+                return self.submit(text.trim(), fx);
+            }
+            _ if typing => return,
+            KeyCode::Left => self.tree.node(self.at).parent.map(|(p, _)| p),
+            KeyCode::Right => self.tree.node(self.at).children.first().copied(),
+            KeyCode::Up | KeyCode::Down => {
+                let s = self.sibling(key.code == KeyCode::Down);
+                if s.is_none() {
+                    self.say("No other move was tried here.", Tone::Info);
+                }
+                s
+            }
+            KeyCode::Home => Some(0),
+            KeyCode::End => Some(self.along(i32::MAX)),
+            // Ten moves (twenty plies) along the line shown, as the game's move list pages.
+            KeyCode::PageUp => Some(self.along(-20)),
+            KeyCode::PageDown => Some(self.along(20)),
+            _ => None,
+        };
+        if let Some(at) = target.filter(|&t| t != self.at) {
+            self.show(at, fx);
         }
     }
 
-    /// Handles a key; returns false to quit.
-    fn key(&mut self, key: KeyEvent, paths: &Paths) -> bool {
-        let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
-        let typing = !self.app.input.is_empty();
-        match key.code {
-            KeyCode::Char('c') | KeyCode::Char('q') if ctrl => {
-                event::request_exit();
-                return false;
+    fn set_lines(&mut self, n: u32, fx: &mut Vec<Effect>) {
+        let n = n.clamp(1, MAX_LINES);
+        if n != self.lines_wanted {
+            self.lines_wanted = n;
+            self.restart(fx);
+        }
+        self.say(format!("Analysing {n} lines."), Tone::Info);
+    }
+
+    /// A command, by its word: from the key table or typed.
+    fn command(&mut self, word: &str, arg: Option<&str>, fx: &mut Vec<Effect>) {
+        match word {
+            "help" => self.show_help = true,
+            "back" | "quit" | "q" => {
+                fx.extend(self.farewell());
+                fx.push(Effect::Stop);
+                fx.push(Effect::Close);
             }
-            KeyCode::Char('q') if !typing => return false,
-            KeyCode::Char('s') if ctrl => self.save(None, paths),
-            KeyCode::Char('f') if ctrl => {
-                self.flipped = !self.flipped;
-                self.app.flipped = self.flipped;
+            "exit" => {
+                fx.extend(self.farewell());
+                fx.push(Effect::Stop);
+                fx.push(Effect::Quit);
             }
-            KeyCode::Char('p') if ctrl => {
+            "save" => self.save(arg, fx),
+            "flip" => self.flipped = !self.flipped,
+            "main" => {
                 let main = self
                     .tree
                     .path(self.at)
                     .windows(2)
                     .all(|w| self.tree.node(w[0]).children.first() == Some(&w[1]));
                 if main {
-                    self.app.say("This is the main line already.", Tone::Info);
+                    self.say("This is the main line already.", Tone::Info);
                 } else {
                     self.tree.promote(self.at);
                     self.saved.1 = true;
-                    self.app.say("This line is now the main line.", Tone::Info);
+                    self.say("This line is now the main line.", Tone::Info);
                 }
             }
-            KeyCode::Char('?') if !typing => {
-                self.app.say(super::ui::board_screen::KEYS_HELP, Tone::Info)
-            }
-            KeyCode::Char('+') if !typing => self.set_lines(self.lines_wanted + 1),
-            KeyCode::Char('-') if !typing => self.set_lines(self.lines_wanted.saturating_sub(1)),
-            KeyCode::Left if !typing => {
-                if let Some((p, _)) = self.tree.node(self.at).parent {
-                    self.show(p);
-                }
-            }
-            KeyCode::Right if !typing => {
-                if let Some(&c) = self.tree.node(self.at).children.first() {
-                    self.show(c);
-                }
-            }
-            KeyCode::Up | KeyCode::Down if !typing => {
-                match self.sibling(key.code == KeyCode::Down) {
-                    Some(s) => self.show(s),
-                    None => self.app.say("No other move was tried here.", Tone::Info),
-                }
-            }
-            KeyCode::Home if !typing => self.show(0),
-            KeyCode::End if !typing => {
-                let mut at = self.at;
-                while let Some(&c) = self.tree.node(at).children.first() {
-                    at = c;
-                }
-                self.show(at);
-            }
-            KeyCode::Enter => {
-                let text = self.app.input.trim().to_string();
-                self.app.input.clear();
-                self.command(&text, paths);
-            }
-            _ if ctrl => {}
-            _ => {
-                self.app.update(super::app::Action::Key(key));
-            }
-        }
-        true
-    }
-
-    fn set_lines(&mut self, n: u32) {
-        let n = n.clamp(1, MAX_LINES);
-        if n != self.lines_wanted {
-            self.lines_wanted = n;
-            self.restart_analysis();
-        }
-        self.app.say(format!("Analysing {n} lines."), Tone::Info);
-    }
-
-    /// A typed line: a move, or `save [FILE]`, `lines N`, `fen`, `quit`.
-    fn command(&mut self, text: &str, paths: &Paths) {
-        let mut words = text.split_whitespace();
-        match words.next() {
-            None => {}
-            Some("save") => {
-                let file = words.next().map(str::to_string);
-                self.save(file.as_deref(), paths);
-            }
-            Some("lines") => match words.next().and_then(|w| w.parse::<u32>().ok()) {
-                Some(n) if (1..=MAX_LINES).contains(&n) => self.set_lines(n),
-                _ => self.app.say(
+            "more" => self.set_lines(self.lines_wanted + 1, fx),
+            "fewer" => self.set_lines(self.lines_wanted.saturating_sub(1), fx),
+            "lines" => match arg.and_then(|w| w.parse::<u32>().ok()) {
+                Some(n) if (1..=MAX_LINES).contains(&n) => self.set_lines(n, fx),
+                _ => self.say(
                     format!("lines takes a number from 1 to {MAX_LINES}"),
                     Tone::Error,
                 ),
             },
-            Some("fen") => {
+            "deeper" => match self.progress {
+                Progress::Over => self.say("The game is over in this position.", Tone::Info),
+                Progress::Running => self.say(
+                    format!(
+                        "Analysing to depth {} or {} s.",
+                        self.cap.0,
+                        self.cap.1 / 1000
+                    ),
+                    Tone::Info,
+                ),
+                Progress::Stopped(_) | Progress::Failed => {
+                    if self.progress != Progress::Failed {
+                        self.cap = (self.cap.0 + 10, self.cap.1 + CAP_MS);
+                    }
+                    self.restart(fx);
+                    self.say(
+                        format!(
+                            "Going deeper: to depth {} or {} s.",
+                            self.cap.0,
+                            self.cap.1 / 1000
+                        ),
+                        Tone::Info,
+                    );
+                }
+            },
+            "fen" => {
                 let fen = self.tree.fen(self.at);
-                self.app.say(fen, Tone::Info);
+                self.say(fen, Tone::Info);
             }
-            Some(_) => match self.app.game.parse_move(text) {
-                Ok(m) => self.play(m),
-                Err(e) => self.app.say(e.to_string(), Tone::Error),
-            },
+            _ => {}
         }
     }
 
-    /// A click on a square: the app selects and moves as in a game; a move made goes into the
-    /// tree.
-    fn click(&mut self, square: shakmaty::Square) {
-        let ply = self.app.game.ply();
-        self.app.update(super::app::Action::Click(square));
-        if self.app.game.ply() > ply
-            && let Some(&m) = self.app.game.moves().last()
-        {
-            self.play(m);
+    /// A typed line: a command word (with its argument) or a move.
+    fn submit(&mut self, text: &str, fx: &mut Vec<Effect>) {
+        if text.is_empty() {
+            return;
         }
-    }
-}
-
-impl Drop for Board {
-    fn drop(&mut self) {
-        self.control.stop.store(true, Ordering::Relaxed);
-    }
-}
-
-/// The analysis thread: one search at a time, each until stopped, always of the latest job.
-fn analyse(jobs: &Receiver<Job>, infos: &Sender<(u64, Info)>, tablebases: Arc<Tablebases>) {
-    let mut player = Player::new(
-        Config {
-            hash_mb: 64,
-            move_overhead_ms: 0,
-            threads: crate::engine::Engine::max_threads(),
-            ..Config::default()
-        },
-        None,
-        Some(tablebases),
-    );
-    while let Ok(mut job) = jobs.recv() {
-        // Only the newest position matters.
-        while let Ok(newer) = jobs.try_recv() {
-            job = newer;
-        }
-        let limits = Limits {
-            infinite: true,
-            multipv: job.lines,
-            ..Limits::default()
+        let (word, arg) = match text.split_once(char::is_whitespace) {
+            Some((w, a)) => (w, Some(a.trim()).filter(|a| !a.is_empty())),
+            None => (text, None),
         };
-        let generation = job.generation;
-        let _ = player.decide(
-            &job.pos,
-            &job.keys,
-            &limits,
-            Known::SearchOnly,
-            &job.control,
-            &mut |info| {
-                let _ = infos.send((generation, info.clone()));
-            },
-        );
-    }
-}
-
-/// Runs the board until the player leaves (`q`: back to the game when it came from one); the
-/// tree is saved on the way out if it changed.
-pub fn run(tree: Tree, at: usize, tablebases: Arc<Tablebases>, from_game: bool) -> Result<()> {
-    let paths = Paths::get();
-    let ascii = load_settings(&paths)?.ascii;
-    let mut board = Board::new(tree, at, tablebases, ascii);
-    board.from_game = from_game;
-    let mut term = terminal::setup_terminal()?;
-    let result = main_loop(&mut term, &mut board, &paths);
-    terminal::restore_terminal();
-    std::mem::forget(term);
-    if board.saved.1 && board.tree.len() > 1 {
-        board.save(None, &paths);
-        if let Some(path) = &board.saved.0 {
-            println!("Analysis saved to {}", path.display());
+        let lower = word.to_ascii_lowercase();
+        let known = BOARD_KEYS
+            .iter()
+            .any(|row| !row.word.is_empty() && row.word == lower)
+            || ["lines", "q"].contains(&lower.as_str());
+        if known {
+            return self.command(&lower, arg, fx);
         }
+        self.try_move(text, fx);
     }
-    result
-}
 
-fn main_loop(
-    term: &mut Terminal<CrosstermBackend<io::Stdout>>,
-    board: &mut Board,
-    paths: &Paths,
-) -> Result<()> {
-    let (tx, input) = unbounded();
-    event::route_input_to(tx);
-    let mut trace = super::Trace::open();
-    term.draw(|f| super::ui::board_screen::draw(f, board))?;
-    let infos = board.infos.clone();
-    loop {
-        let mut key_at = None;
-        select! {
-            recv(input) -> ev => match ev {
-                Ok(Event::Key(k)) => {
-                    key_at = Some(Instant::now());
-                    if !board.key(k, paths) {
-                        return Ok(());
-                    }
-                }
-                Ok(Event::Mouse(m)) => {
-                    if let Some(sq) = click_square(&board.app, &m) {
-                        board.click(sq);
-                    }
-                }
-                Ok(Event::Resize) | Ok(Event::Engine(_)) => {}
-                Ok(Event::Terminate) | Err(_) => return Ok(()),
-            },
-            recv(infos) -> r => {
-                if let Ok((generation, info)) = r {
-                    board.take(generation, &info);
-                }
-                // Reports come in bursts (one per line and depth): take them all, draw once.
-                while let Ok((generation, info)) = infos.try_recv() {
-                    board.take(generation, &info);
-                }
-            },
-            default(Duration::from_millis(500)) => {}
+    fn try_move(&mut self, text: &str, fx: &mut Vec<Effect>) {
+        // A square alone with one of the mover's pieces on it selects it.
+        if let Some(from) = input::selected(text, self.pos()) {
+            self.input = from.to_string();
+            self.say(
+                format!("{from} selected: type or click its target."),
+                Tone::Info,
+            );
+            return;
         }
-        term.draw(|f| super::ui::board_screen::draw(f, board))?;
-        if let Some(at) = key_at {
-            trace.note("key_to_screen_us", at.elapsed());
+        match self.game.parse_move(text) {
+            Ok(m) => self.play(m, fx),
+            Err(e) => self.say(e.to_string(), Tone::Error),
         }
     }
 }

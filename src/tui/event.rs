@@ -1,6 +1,5 @@
 //! One channel for everything the main loop reacts to: terminal input and engine reports.
 
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, Once};
 use std::thread;
 
@@ -28,24 +27,8 @@ pub enum Event {
 /// or the board). One reader serves them all, so no key is lost to a screen that has closed.
 static TARGET: Mutex<Option<Sender<Event>>> = Mutex::new(None);
 static STARTED: Once = Once::new();
-/// Set when the player or a signal asked to leave Knightfall altogether (not just a screen).
-static EXIT: AtomicBool = AtomicBool::new(false);
-
-/// Asks to leave Knightfall altogether (Ctrl-C, Ctrl-Q, a signal): no screen comes back.
-pub fn request_exit() {
-    EXIT.store(true, Ordering::SeqCst);
-}
-
-/// Whether leaving Knightfall altogether was asked for.
-pub fn exit_requested() -> bool {
-    EXIT.load(Ordering::SeqCst)
-}
-
 /// Sends `event` to the screen in front, if there is one.
 fn forward(event: Event) {
-    if matches!(event, Event::Terminate) {
-        request_exit();
-    }
     let target = TARGET.lock().ok().and_then(|t| t.clone());
     if let Some(tx) = target {
         let _ = tx.send(event);

@@ -12,7 +12,8 @@ use super::Options;
 use super::app::{App, Mode};
 use super::event::Event;
 use super::job::{EngineEvent, Purpose};
-use super::runner::{Runner, Step};
+use super::runner::{Front, Runner, Step};
+use super::screen::Palette;
 use crate::game::Game;
 use crate::player::Source;
 
@@ -75,21 +76,40 @@ pub fn run(opts: &Options, series: &Series) -> Result<()> {
     let mut rng = XorShift(seed);
     let started = Instant::now();
     let mut tally = Tally::default();
-    let mut app = App::new(opts.settings.clone(), Game::new(), Mode::Watch, false);
+    let mut app = App::new(
+        opts.settings.clone(),
+        Game::new(),
+        Mode::Watch,
+        false,
+        Instant::now(),
+    );
     app.start_fen = opts.start_fen.clone();
     app.min_delay = Duration::ZERO;
     if let Some(ms) = opts.think_ms {
         app.think_ms = ms;
     }
-    let mut runner = Runner::new(app, player, None);
+    let review = super::review_settings(opts);
+    let mut runner = Runner::new(
+        Front::Game(Box::new(app)),
+        player,
+        None,
+        review,
+        Palette::default(),
+    );
     for n in 1..=series.games {
-        let quit = runner.play(new_game(opts, series.random_plies, &mut rng)?);
+        let quit = runner.play(
+            new_game(opts, series.random_plies, &mut rng)?,
+            Instant::now(),
+        );
         if !quit {
             play_out(&mut runner, &mut tally);
         }
-        let game = &runner.app.game;
+        let Some(app) = runner.game() else {
+            bail!("game {n} has no game screen");
+        };
+        let game = &app.game;
         let Some(outcome) = game.outcome() else {
-            let why = runner.app.message.as_ref().map_or("", |m| m.0.as_str());
+            let why = app.message.as_ref().map_or("", |m| m.0.as_str());
             bail!("game {n} stopped before it ended: {why}");
         };
         match outcome.winner {
@@ -145,7 +165,7 @@ fn new_game(opts: &Options, random_plies: u32, rng: &mut XorShift) -> Result<Gam
 
 /// Runs the loop until the game ends, counting where the moves came from.
 fn play_out(runner: &mut Runner, tally: &mut Tally) {
-    while !runner.app.game.is_over() {
+    while runner.game().is_some_and(|app| !app.game.is_over()) {
         let Some(ev) = runner.next_event() else {
             return;
         };
@@ -156,27 +176,28 @@ fn play_out(runner: &mut Runner, tally: &mut Tally) {
             source,
             ..
         })) = &ev
-            && *generation == runner.app.generation
+            && let Some(app) = runner.game()
+            && *generation == app.generation
         {
             match source {
                 Source::Book => tally.book += 1,
                 Source::Tablebase => tally.tablebase += 1,
                 Source::Search => {}
             }
-            if !best.is_some_and(|m| runner.app.game.position().is_legal(m)) {
+            if !best.is_some_and(|m| app.game.position().is_legal(m)) {
                 tally.illegal += 1;
-                eprintln!(
-                    "illegal or missing move {best:?} in {}",
-                    runner.app.game.fen()
-                );
+                eprintln!("illegal or missing move {best:?} in {}", app.game.fen());
             }
         }
-        if runner.step(ev) == Step::Quit {
+        if runner.step(ev, Instant::now()) == Step::Quit {
             return;
         }
         // Knightfall's own search failed and the app paused for a person to decide; there is
         // none here, so the game stops unfinished (and the series reports it).
-        if runner.app.paused && runner.app.pending.is_none() {
+        if runner
+            .game()
+            .is_some_and(|app| app.paused && app.pending.is_none())
+        {
             return;
         }
     }

@@ -1,11 +1,23 @@
-//! What the game asks of the search worker and what comes back: the one vocabulary the app, the
-//! event loop and the worker share (none of them imports another's internals).
+//! What the screens ask of the search service and what comes back: the one vocabulary the
+//! screens, the runner and the service share (none of them imports another's internals).
+
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use shakmaty::{Chess, Move};
 
 use crate::engine::{Info, Limits};
 use crate::external::EngineSpec;
 use crate::player::Source;
+use crate::review::analyse::PositionEval;
+use crate::tablebase::RootMove;
+
+static GENERATION: AtomicU64 = AtomicU64::new(1);
+
+/// A generation no other request of this process has had: a report is matched to the screen
+/// and the state that asked for it, so one screen never takes another's (or an old) result.
+pub fn next_generation() -> u64 {
+    GENERATION.fetch_add(1, Ordering::Relaxed) + 1
+}
 
 /// What a search is for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -16,6 +28,8 @@ pub enum Purpose {
     Hint,
     /// Judging a draw offer.
     DrawOffer,
+    /// The analysis board's lines (`limits.multipv` of them), up to the limits' cap.
+    Analyse,
 }
 
 /// Who answers a request.
@@ -101,5 +115,28 @@ pub enum EngineEvent {
         source: Source,
         /// A note for the panel (the tablebase verdict), if any.
         note: Option<String>,
+    },
+    /// A position of a review was searched (or its search failed, and why).
+    Reviewed {
+        /// Generation of the review.
+        generation: u64,
+        /// The position: plies from the game's start.
+        ply: usize,
+        /// What the search found.
+        eval: Result<PositionEval, String>,
+    },
+    /// What the book and the tablebases know of an analysed position, before the search.
+    Sources {
+        /// Generation of the request.
+        generation: u64,
+        /// The book's moves with their weights.
+        book: Vec<(Move, u16)>,
+        /// Every move's tablebase verdict, best first (empty out of the tables' range).
+        tablebase: Vec<RootMove>,
+    },
+    /// Every position of a review was searched (or the review was stopped).
+    ReviewDone {
+        /// Generation of the review.
+        generation: u64,
     },
 }

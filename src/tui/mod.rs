@@ -1,32 +1,35 @@
-//! The terminal game: the main loop over one event channel (shared with the headless watcher),
-//! the app and its screen, settings and saved games on disk.
+//! The terminal screens: the game, the new-game form, the analysis board and the review, all
+//! built one way (see `screen`): a state that turns actions into effects, drawn by `ui`, run by
+//! the one loop in `runner` with the search `service` behind it. The modules are listed in
+//! dependency order: each uses only those above it (`tests/deps.rs` checks it).
 
+pub mod job;
+pub mod keys;
+pub mod event;
+pub mod terminal;
+pub mod service;
+pub mod screen;
+pub mod input;
 pub mod app;
 pub mod board;
-pub mod event;
-pub mod headless;
-pub mod job;
 pub mod review;
-pub mod runner;
-pub mod terminal;
 pub mod ui;
-pub mod worker;
+pub mod runner;
+pub mod headless;
 
 use std::fs;
 use std::io::{self, Write};
 use std::time::{Duration, Instant};
 
 use anyhow::Result;
-use ratatui::Terminal;
-use ratatui::backend::CrosstermBackend;
 
-use crate::store::{Paths, resume_game, save_settings, write_atomic};
-use app::{After, App, Settings, Tone};
+use app::{App, Settings, Tone};
 use event::Event;
-use runner::{Runner, Step};
+use runner::{Front, Runner, Step};
 
 use crate::game::Game;
 use crate::player::Player;
+use crate::store::{Paths, resume_game, save_settings, write_atomic};
 
 /// How the game starts.
 #[derive(Clone, Debug)]
@@ -118,57 +121,9 @@ impl Trace {
     }
 }
 
-/// Runs the terminal game until the player quits; a review or the board asked for from the
-/// game opens when it closes, and leaving either goes back to the game.
+/// Runs the terminal game until the player quits; the board and reviews open over it and
+/// close back to it.
 pub fn run(opts: Options) -> Result<()> {
-    let mut opts = opts;
-    // A loop, not recursion: each pass's game (its engine and tables) is gone before the next.
-    while let Some(next) = run_game(opts)? {
-        match next.after {
-            After::Review => {
-                let listed = vec![crate::store::Listed {
-                    file: next.saved.unwrap_or_default(),
-                    index: 1,
-                    game: Ok(next.back.game.clone().unwrap_or_default()),
-                }];
-                let settings = crate::review::analyse::Settings {
-                    movetime_ms: crate::review::DEFAULT_MOVETIME_MS,
-                    threads: crate::engine::Engine::max_threads(),
-                    tablebases: Some(std::sync::Arc::new(crate::tablebase::Tablebases::load(
-                        syzygy_spec(&next.back).as_deref(),
-                    ))),
-                };
-                review::run(&settings, listed, Some(0), true)?;
-            }
-            After::Board => {
-                // The board opens at the move shown; the main line is the game.
-                let game = next.back.game.clone().unwrap_or_default();
-                let tree = crate::line_tree::Tree::from_game(&game);
-                let tables = crate::tablebase::Tablebases::load(syzygy_spec(&next.back).as_deref());
-                board::run(tree, next.at, std::sync::Arc::new(tables), true)?;
-            }
-        }
-        if event::exit_requested() {
-            break;
-        }
-        opts = next.back;
-    }
-    Ok(())
-}
-
-/// What follows a game that closed for a review or the board.
-struct Next {
-    after: After,
-    /// The move shown when it closed.
-    at: usize,
-    /// The game's archive file, if it has one.
-    saved: Option<std::path::PathBuf>,
-    /// How to go back to the game as it was (its file is kept: a continuation replaces it).
-    back: Options,
-}
-
-/// One run of the game screen: `Some` when the player asked for a review or the board.
-fn run_game(opts: Options) -> Result<Option<Next>> {
     let t0 = Instant::now();
     let mut paths = Paths::get();
     let mut game = opts.game.clone().unwrap_or_default();
@@ -185,7 +140,7 @@ fn run_game(opts: Options) -> Result<Option<Next>> {
     // Another running Knightfall keeps its autosave; this one writes its own.
     let slot = crate::store::AutosaveSlot::claim(&paths);
     paths.autosave = slot.path.clone();
-    let mut app = App::new(opts.settings.clone(), game, opts.mode, opts.setup);
+    let mut app = App::new(opts.settings.clone(), game, opts.mode, opts.setup, t0);
     if opts.setup && opts.game.is_none() {
         // The new-game screen offers the unfinished game, if there is one.
         app.resume = resume_game(&paths).ok();
@@ -211,15 +166,21 @@ fn run_game(opts: Options) -> Result<Option<Next>> {
     if !warnings.is_empty() {
         app.say(warnings.join("; "), Tone::Error);
     }
-    let mut runner = Runner::new(app, player, Some(paths.clone()));
-    let mut terminal = terminal::setup_terminal()?;
-    let result = main_loop(&mut terminal, &mut runner, t0);
-    terminal::restore_terminal();
-    // The cursor is back already; ratatui's own clean-up would report a closed terminal on
-    // stderr, and printing to a closed terminal panics. Nothing else is left to release.
-    std::mem::forget(terminal);
-    runner.stop();
-    let game = &runner.app.game;
+    let palette = app.palette();
+    let mut runner = Runner::new(
+        Front::Game(Box::new(app)),
+        player,
+        Some(paths.clone()),
+        review_settings(&opts),
+        palette,
+    );
+    let result = serve(&mut runner, t0, |r, now| r.start(now));
+    let notes = runner.farewell();
+    say_after(&notes);
+    let Some(app) = runner.game() else {
+        return result;
+    };
+    let game = &app.game;
     let saved = crate::store::archive(game, &paths);
     if slot.held_by.is_some() {
         // A second instance's own autosave is not resumable; the game is in its archive file.
@@ -231,54 +192,115 @@ fn run_game(opts: Options) -> Result<Option<Next>> {
     }
     result?;
     // The terminal may be gone (SIGHUP): a line nobody can read is not an error.
-    let mut out = io::stdout();
     match &saved {
         Ok(Some(path)) => {
-            let _ = writeln!(out, "Game saved to {}", path.display());
+            let _ = writeln!(io::stdout(), "Game saved to {}", path.display());
         }
         Ok(None) => {}
         Err(e) => {
             let _ = writeln!(io::stderr(), "knightfall: the game was not saved: {e:#}");
         }
     }
-    Ok(runner.app.after.map(|after| Next {
-        after,
-        at: runner.app.shown_ply(),
-        saved: saved.ok().flatten(),
-        back: Options {
-            settings: runner.app.settings.clone(),
-            setup: false,
-            mode: runner.app.mode,
-            game: Some(runner.app.game.clone()),
-            remember: false,
-            ..opts
-        },
-    }))
+    Ok(())
 }
 
-fn main_loop(
-    terminal: &mut Terminal<CrosstermBackend<io::Stdout>>,
+/// How a review searches: the default time per position, every core the settings allow, the
+/// tablebases the options name.
+fn review_settings(opts: &Options) -> crate::review::analyse::Settings {
+    crate::review::analyse::Settings {
+        movetime_ms: crate::review::DEFAULT_MOVETIME_MS,
+        threads: match opts.settings.threads {
+            0 => crate::engine::Engine::max_threads(),
+            n => n,
+        },
+        tablebases: Some(std::sync::Arc::new(crate::tablebase::Tablebases::load(
+            syzygy_spec(opts).as_deref(),
+        ))),
+    }
+}
+
+/// Runs the analysis board over `tree` at its node `at` until the player leaves it.
+pub fn run_board(tree: crate::line_tree::Tree, at: usize, opts: &Options) -> Result<()> {
+    let t0 = Instant::now();
+    let (player, warnings) = open_player(opts);
+    let mut board = board::Board::new(tree, at, ui::Palette::from_env(opts.settings.ascii), false);
+    if !warnings.is_empty() {
+        board.message = Some((warnings.join("; "), Tone::Error));
+    }
+    let palette = board.palette;
+    let mut runner = Runner::new(
+        Front::Board(Box::new(board)),
+        player,
+        Some(Paths::get()),
+        review_settings(opts),
+        palette,
+    );
+    let result = serve(&mut runner, t0, |r, now| r.start(now));
+    say_after(&runner.farewell());
+    result
+}
+
+/// Runs the review screen over `listed` (game `chosen` at once, if given), searching with
+/// `settings`, until the player leaves it.
+pub fn run_review(
+    listed: Vec<crate::store::Listed>,
+    chosen: Option<usize>,
+    settings: crate::review::analyse::Settings,
+    opts: &Options,
+) -> Result<()> {
+    let t0 = Instant::now();
+    // Reviews search with players of their own; the service's serves nothing else here.
+    let player = Player::new(crate::engine::Config::default(), None, None);
+    let palette = ui::Palette::from_env(opts.settings.ascii);
+    let screen = review::ReviewScreen::new(listed, settings.clone(), palette, false);
+    let mut runner = Runner::new(
+        Front::Review(Box::new(screen)),
+        player,
+        Some(Paths::get()),
+        settings,
+        palette,
+    );
+    let result = serve(&mut runner, t0, |r, now| r.start_review(chosen, now));
+    say_after(&runner.farewell());
+    result
+}
+
+/// Prints what the screens said on the way out, once the terminal is back (it may be gone
+/// after SIGHUP: a line nobody can read is not an error).
+fn say_after(notes: &[String]) {
+    for note in notes {
+        let _ = writeln!(io::stdout(), "{note}");
+    }
+}
+
+/// The one main loop: sets the terminal up, starts the screen in front with `start`, then
+/// applies events and redraws until the screens are done; the terminal is given back however
+/// it ends.
+fn serve(
     runner: &mut Runner,
     t0: Instant,
+    start: impl FnOnce(&mut Runner, Instant) -> bool,
 ) -> Result<()> {
+    let mut guard = terminal::Guard::new()?;
+    let terminal = guard.terminal();
     event::route_input_to(runner.sender());
     let mut trace = Trace::open();
-    if runner.start() {
+    if start(runner, Instant::now()) {
         return Ok(());
     }
-    let start = Instant::now();
-    terminal.draw(|f| ui::draw(f, &runner.app))?;
+    let first = Instant::now();
+    terminal.draw(|f| runner.draw(f))?;
     trace.note("first_frame_us", t0.elapsed());
-    trace.note("frame_us", start.elapsed());
+    trace.note("frame_us", first.elapsed());
     while let Some(ev) = runner.next_event() {
         let got = Instant::now();
         let is_key = matches!(ev, Some(Event::Key(_)));
-        if runner.step(ev) == Step::Quit {
+        if runner.step(ev, got) == Step::Quit {
             break;
         }
-        let start = Instant::now();
-        terminal.draw(|f| ui::draw(f, &runner.app))?;
-        trace.note("frame_us", start.elapsed());
+        let drawing = Instant::now();
+        terminal.draw(|f| runner.draw(f))?;
+        trace.note("frame_us", drawing.elapsed());
         if is_key {
             trace.note("key_to_screen_us", got.elapsed());
         }

@@ -1,31 +1,120 @@
 //! The review screen: the board at the move shown, each side's accuracy and mistakes, the
 //! evaluation graph with the move shown marked, the move list with verdicts, and for a flagged
-//! move the engine's better move (shown on the board on request). The game is searched in the
-//! background (every core) and the screen fills in as results arrive; a list of games comes
-//! first when none was chosen.
+//! move the engine's better move (shown on the board on request). The search service reviews the
+//! game in the background (cached positions first) and the screen fills in as results arrive; a
+//! list of games comes first when none was chosen.
 
-use std::io;
-use std::sync::Arc;
-use std::thread;
-use std::time::Duration;
+use std::time::Instant;
 
-use anyhow::Result;
-use crossbeam_channel::{Receiver, select, unbounded};
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEventKind};
-use ratatui::Terminal;
-use ratatui::backend::CrosstermBackend;
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use shakmaty::{Chess, Move};
 
-use super::app::{App, Mode};
-use super::event::{self, Event};
-use super::terminal;
-use super::ui::review as draw;
-use crate::engine::Control;
+use super::job::{EngineEvent, next_generation};
+use super::keys::{self, KeyHelp, When, key};
+use super::screen::Palette;
+use super::screen::{Action, Effect};
+use super::service::ReviewJob;
 use crate::game::Game;
-use crate::review::Review;
-use crate::review::analyse::{self, PositionEval};
-use crate::store::{Listed, Paths, load_settings, review_cache};
+use crate::review::analyse;
+use crate::review::{MoveNote, Review};
+use crate::store::Listed;
+
+/// The review screen's keys.
+pub const REVIEW_KEYS: &[KeyHelp] = &[
+    KeyHelp {
+        keys: &[],
+        shown: "↑ ↓ Enter",
+        word: "",
+        label: "↑↓ choose  Enter review",
+        help: "choose a game and review it",
+        when: When::Choosing,
+    },
+    KeyHelp {
+        keys: &[],
+        shown: "← →",
+        word: "",
+        label: "←→ move",
+        help: "a move back, a move on",
+        when: When::Reviewing,
+    },
+    KeyHelp {
+        keys: &[],
+        shown: "Home End",
+        word: "",
+        label: "Home/End",
+        help: "the start, the end",
+        when: When::Reviewing,
+    },
+    KeyHelp {
+        keys: &[key(KeyCode::Char('n'))],
+        shown: "n",
+        word: "next",
+        label: "n/p flagged",
+        help: "the next inaccuracy, mistake or blunder",
+        when: When::Reviewing,
+    },
+    KeyHelp {
+        keys: &[key(KeyCode::Char('p')), key(KeyCode::Char('N'))],
+        shown: "p N",
+        word: "previous",
+        label: "",
+        help: "the one before",
+        when: When::Reviewing,
+    },
+    KeyHelp {
+        keys: &[key(KeyCode::Char('b'))],
+        shown: "b",
+        word: "better",
+        label: "b better",
+        help: "show the engine's better move on the board (again: the move played)",
+        when: When::Reviewing,
+    },
+    KeyHelp {
+        keys: &[key(KeyCode::Char('f'))],
+        shown: "f",
+        word: "flip",
+        label: "f flip",
+        help: "turn the board around",
+        when: When::Reviewing,
+    },
+    KeyHelp {
+        keys: &[],
+        shown: "click",
+        word: "",
+        label: "click graph",
+        help: "a click on the graph shows that move",
+        when: When::Reviewing,
+    },
+    KeyHelp {
+        keys: &[key(KeyCode::Esc)],
+        shown: "Esc",
+        word: "list",
+        label: "Esc list",
+        help: "back to the list of games",
+        when: When::InGame,
+    },
+    keys::HELP,
+    KeyHelp {
+        keys: &[key(KeyCode::Char('q')), key(KeyCode::Esc)],
+        shown: "q",
+        word: "back",
+        label: "q back",
+        help: "back to the game the review was opened from",
+        when: When::Opened,
+    },
+    KeyHelp {
+        keys: &[key(KeyCode::Char('q')), key(KeyCode::Esc)],
+        shown: "q",
+        word: "quit",
+        label: "q quit",
+        help: "leave the review",
+        when: When::Alone,
+    },
+    keys::EXIT,
+];
 
 /// What the screen shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum View {
     /// Choosing a game.
     Pick,
@@ -34,134 +123,204 @@ pub enum View {
 }
 
 /// The screen's state.
-pub struct Screen {
+pub struct ReviewScreen {
     /// The games to choose from.
     pub listed: Vec<Listed>,
     /// The highlighted one.
     pub selected: usize,
     /// Choosing or reviewing.
     pub view: View,
-    /// The review under way.
+    /// The review shown.
     pub review: Option<Review>,
     /// The position shown (0 = the start).
     pub ply: usize,
     /// Whether the board shows the engine's better move instead of the game's.
     pub show_better: bool,
-    /// The board's drawing state (a browsing game app; only its board is drawn).
-    pub board: Option<App>,
     /// A message for the message line.
     pub message: String,
-    /// Where the graph was drawn: x, y, width, height (for mouse clicks).
-    pub graph_area: std::cell::Cell<Option<(u16, u16, u16, u16)>>,
     /// Opened from a game: q goes back to it.
     pub from_game: bool,
-    /// The search, while it runs.
-    search: Option<Search>,
-    ascii: bool,
-    flipped: bool,
+    /// The search is under way.
+    pub searching: bool,
+    /// Positions whose search failed.
+    pub failed: usize,
+    /// Help overlay shown.
+    pub show_help: bool,
+    /// Board seen from Black's side.
+    pub flipped: bool,
+    /// Colours and glyphs.
+    pub palette: Palette,
+    /// How positions are searched.
+    settings: analyse::Settings,
+    /// Found since the review was opened or last cached.
+    unsaved: bool,
+    generation: u64,
 }
 
-struct Search {
-    control: Arc<Control>,
-    results: Receiver<(usize, PositionEval)>,
-    handle: Option<thread::JoinHandle<()>>,
-}
-
-impl Drop for Search {
-    fn drop(&mut self) {
-        self.control
-            .stop
-            .store(true, std::sync::atomic::Ordering::Relaxed);
-        if let Some(h) = self.handle.take() {
-            let _ = h.join();
-        }
-    }
-}
-
-impl Screen {
-    /// A screen over `listed`, reviewing `chosen` at once if given.
-    pub fn new(listed: Vec<Listed>, ascii: bool) -> Screen {
-        Screen {
+impl ReviewScreen {
+    /// A screen over `listed`; `settings` says how positions are searched.
+    pub fn new(
+        listed: Vec<Listed>,
+        settings: analyse::Settings,
+        palette: Palette,
+        from_game: bool,
+    ) -> ReviewScreen {
+        ReviewScreen {
             listed,
             selected: 0,
             view: View::Pick,
             review: None,
             ply: 0,
             show_better: false,
-            board: None,
             message: String::new(),
-            graph_area: std::cell::Cell::new(None),
-            search: None,
-            from_game: false,
-            ascii,
+            from_game,
+            searching: false,
+            failed: 0,
+            show_help: false,
             flipped: false,
+            palette,
+            settings,
+            unsaved: false,
+            generation: 0,
         }
     }
 
-    /// Opens `game` for review: cached results at once, the rest searched in the background.
-    pub fn open(&mut self, game: Game, settings: &analyse::Settings, cache_dir: &std::path::Path) {
-        self.close(cache_dir);
-        let mut review = Review::new(game, settings.movetime_ms);
-        review_cache::load(cache_dir, &mut review);
-        self.search = None;
-        if !review.is_complete() {
-            let control = Arc::new(Control::default());
-            let (tx, results) = unbounded();
-            let game = review.game.clone();
-            let known = review.evals.clone();
-            let settings = settings.clone();
-            let stop = control.clone();
-            let handle = thread::Builder::new()
-                .name("review".into())
-                .stack_size(64 * 1024 * 1024)
-                .spawn(move || {
-                    analyse::analyse(&game, &settings, &known, &stop, &mut |ply, eval| {
-                        let _ = tx.send((ply, eval));
-                    });
-                })
-                .ok();
-            self.search = Some(Search {
-                control,
-                results,
-                handle,
-            });
+    /// The effects that open game `chosen` of the list at once, if given.
+    pub fn start(&mut self, chosen: Option<usize>) -> Vec<Effect> {
+        let mut fx = Vec::new();
+        if let Some(i) = chosen {
+            self.selected = i;
+            self.open_selected(&mut fx);
         }
+        fx
+    }
+
+    /// Which rows of [`REVIEW_KEYS`] apply now.
+    pub fn keys_apply(&self, when: When) -> bool {
+        match when {
+            When::Always => true,
+            When::Choosing => self.view == View::Pick,
+            When::Reviewing => self.view == View::Review,
+            // Back to the list from a review, when there is a list.
+            When::InGame => self.view == View::Review && self.listed.len() > 1,
+            When::Opened => self.from_game,
+            When::Alone => !self.from_game,
+            _ => false,
+        }
+    }
+
+    fn open_selected(&mut self, fx: &mut Vec<Effect>) {
+        match self.listed.get(self.selected).map(|l| l.game.clone()) {
+            Some(Ok(game)) => self.open(game, fx),
+            Some(Err(why)) => self.message = format!("That game cannot be reviewed: {why}"),
+            None => {}
+        }
+    }
+
+    /// Opens `game` for review: the service sends the cached positions, then searches the rest.
+    fn open(&mut self, game: Game, fx: &mut Vec<Effect>) {
+        self.close(fx);
+        let review = Review::new(game, self.settings.movetime_ms);
+        self.generation = next_generation();
+        self.searching = true;
+        self.failed = 0;
+        fx.push(Effect::Review(Box::new(ReviewJob {
+            generation: self.generation,
+            game: review.game.clone(),
+            settings: self.settings.clone(),
+            known: Vec::new(),
+        })));
         self.ply = 0;
         self.show_better = false;
         self.review = Some(review);
         self.view = View::Review;
         self.message.clear();
-        self.refresh_board();
-    }
-
-    /// The search's results channel, while it runs.
-    fn results(&self) -> Option<Receiver<(usize, PositionEval)>> {
-        self.search.as_ref().map(|s| s.results.clone())
     }
 
     /// Stops the review shown, keeping whatever was searched for next time.
-    pub fn close(&mut self, cache_dir: &std::path::Path) {
-        self.search = None;
-        if let Some(review) = self.review.take().filter(|r| r.done() > 0)
-            && let Err(e) = review_cache::save(cache_dir, &review)
-        {
-            self.message = format!("The review could not be cached: {e:#}");
+    fn close(&mut self, fx: &mut Vec<Effect>) {
+        if self.searching {
+            fx.push(Effect::Stop);
+            self.searching = false;
+        }
+        self.generation = next_generation();
+        fx.extend(self.farewell());
+        self.review = None;
+    }
+
+    /// What must be kept when the screen goes: what the review found since it was cached.
+    pub fn farewell(&mut self) -> Vec<Effect> {
+        match &self.review {
+            Some(review) if self.unsaved && review.done() > 0 => {
+                self.unsaved = false;
+                vec![Effect::CacheReview(Box::new(review.clone()))]
+            }
+            _ => Vec::new(),
         }
     }
 
-    /// Takes in a search result; saves the review when it is the last one.
-    pub fn take(&mut self, ply: usize, eval: PositionEval, cache_dir: &std::path::Path) {
-        let Some(review) = self.review.as_mut() else {
-            return;
-        };
-        if let Some(slot) = review.evals.get_mut(ply) {
-            *slot = Some(eval);
-        }
-        if review.is_complete() {
-            self.search = None;
-            if let Err(e) = review_cache::save(cache_dir, review) {
-                self.message = format!("The review could not be cached: {e:#}");
+    /// Applies one action and returns what the runner must do.
+    pub fn update(&mut self, action: Action, _now: Instant) -> Vec<Effect> {
+        let mut fx = Vec::new();
+        match action {
+            Action::Key(k) => {
+                if self.show_help {
+                    self.show_help = false;
+                } else {
+                    self.message.clear();
+                    self.on_key(k, &mut fx);
+                }
             }
+            Action::Engine(ev) => self.on_engine(ev, &mut fx),
+            Action::Graph { offset, width } => {
+                let plies = self.plies();
+                let ply = if width <= 1 {
+                    0
+                } else {
+                    (usize::from(offset) * plies + usize::from(width - 1) / 2)
+                        / usize::from(width - 1)
+                };
+                self.go_to(ply);
+            }
+            Action::Note(text, _) => self.message = text,
+            Action::Click(_) | Action::Tick | Action::Front | Action::Saved(_) => {}
+        }
+        fx
+    }
+
+    fn on_engine(&mut self, ev: EngineEvent, fx: &mut Vec<Effect>) {
+        match ev {
+            EngineEvent::Reviewed {
+                generation,
+                ply,
+                eval,
+            } if generation == self.generation => {
+                let Some(review) = self.review.as_mut() else {
+                    return;
+                };
+                match eval {
+                    Ok(eval) => {
+                        if let Some(slot) = review.evals.get_mut(ply) {
+                            *slot = Some(eval);
+                        }
+                        self.unsaved = true;
+                    }
+                    Err(why) => {
+                        self.failed += 1;
+                        self.message = format!(
+                            "The search of position {ply} failed ({why}); {} position{} not reviewed.",
+                            self.failed,
+                            if self.failed == 1 { "" } else { "s" }
+                        );
+                    }
+                }
+            }
+            EngineEvent::ReviewDone { generation } if generation == self.generation => {
+                self.searching = false;
+                fx.extend(self.farewell());
+            }
+            EngineEvent::Warning(text) => self.message = text,
+            _ => {}
         }
     }
 
@@ -174,117 +333,93 @@ impl Screen {
     pub fn go_to(&mut self, ply: usize) {
         self.ply = ply.min(self.plies());
         self.show_better = false;
-        self.refresh_board();
     }
 
-    /// Rebuilds the board's drawing state for the position shown.
-    fn refresh_board(&mut self) {
-        let Some(review) = &self.review else {
-            self.board = None;
-            return;
-        };
-        let mut settings = super::app::Settings {
-            ascii: self.ascii,
-            ..super::app::Settings::default()
-        };
-        settings.white = super::app::Side::Human;
-        settings.black = super::app::Side::Human;
-        let mut game = review.game.clone();
-        let mut view = Some(self.ply);
+    /// The board as shown: the position after the move shown, or with the engine's better
+    /// move played instead; and the move that led to it.
+    pub fn board(&self) -> Option<(Chess, Option<Move>)> {
+        let review = self.review.as_ref()?;
         if self.show_better
-            && let Some(better) = self.ply.checked_sub(1).and_then(|i| {
-                review
-                    .evals
-                    .get(i)?
-                    .as_ref()?
-                    .line
-                    .first()
-                    .copied()
-                    .map(|m| (i, m))
-            })
+            && let Some(i) = self.ply.checked_sub(1)
+            && let Some(m) = review
+                .evals
+                .get(i)
+                .and_then(|e| e.as_ref()?.line.first().copied())
         {
-            // The position before the move, with the engine's move played instead.
-            let (i, m) = better;
-            while game.ply() > i {
-                game.undo();
+            let mut pos = review.game.position_at(i).clone();
+            if shakmaty::Position::is_legal(&pos, m) {
+                shakmaty::Position::play_unchecked(&mut pos, m);
+                return Some((pos, Some(m)));
             }
-            let _ = game.play_on(m);
-            view = None;
         }
-        let mut app = App::new(settings, game, Mode::Play, false);
-        app.flipped = self.flipped;
-        app.view = view;
-        self.board = Some(app);
+        let last = self.ply.checked_sub(1).map(|i| review.game.moves()[i]);
+        Some((review.game.position_at(self.ply).clone(), last))
     }
 
-    /// Handles a key; returns false to quit.
-    pub fn key(
-        &mut self,
-        key: KeyEvent,
-        args: &analyse::Settings,
-        cache_dir: &std::path::Path,
-    ) -> bool {
-        let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
-        if ctrl && matches!(key.code, KeyCode::Char('c') | KeyCode::Char('q')) {
-            event::request_exit();
-            return false;
+    fn on_key(&mut self, key: KeyEvent, fx: &mut Vec<Effect>) {
+        if let Some(row) = keys::lookup(REVIEW_KEYS, &key, |w| self.keys_apply(w)) {
+            return self.command(row.word, fx);
+        }
+        if key.modifiers.contains(KeyModifiers::CONTROL) {
+            return;
         }
         match self.view {
-            View::Pick => match key.code {
-                KeyCode::Up | KeyCode::Char('k') => self.selected = self.selected.saturating_sub(1),
-                KeyCode::Down | KeyCode::Char('j') => {
-                    self.selected = (self.selected + 1).min(self.listed.len().saturating_sub(1));
+            View::Pick => {
+                let last = self.listed.len().saturating_sub(1);
+                match key.code {
+                    KeyCode::Up | KeyCode::Char('k') => {
+                        self.selected = self.selected.saturating_sub(1)
+                    }
+                    KeyCode::Down | KeyCode::Char('j') => {
+                        self.selected = (self.selected + 1).min(last)
+                    }
+                    KeyCode::PageUp => self.selected = self.selected.saturating_sub(10),
+                    KeyCode::PageDown => self.selected = (self.selected + 10).min(last),
+                    KeyCode::Enter => self.open_selected(fx),
+                    _ => {}
                 }
-                KeyCode::PageUp => self.selected = self.selected.saturating_sub(10),
-                KeyCode::PageDown => {
-                    self.selected = (self.selected + 10).min(self.listed.len().saturating_sub(1));
-                }
-                KeyCode::Enter => match self.listed.get(self.selected).map(|l| l.game.clone()) {
-                    Some(Ok(game)) => self.open(game, args, cache_dir),
-                    Some(Err(why)) => self.message = format!("That game cannot be reviewed: {why}"),
-                    None => {}
-                },
-                KeyCode::Char('q') | KeyCode::Esc => return false,
-                _ => {}
-            },
+            }
             View::Review => match key.code {
                 KeyCode::Left | KeyCode::Char('h') => self.go_to(self.ply.saturating_sub(1)),
                 KeyCode::Right | KeyCode::Char('l') => self.go_to(self.ply + 1),
                 KeyCode::Home | KeyCode::Up => self.go_to(0),
                 KeyCode::End | KeyCode::Down => self.go_to(self.plies()),
-                KeyCode::Char('n') => self.jump_flagged(true),
-                KeyCode::Char('p') | KeyCode::Char('N') => self.jump_flagged(false),
-                KeyCode::Char('b') => {
-                    let better = self.note_shown().and_then(|n| n.better);
-                    if better.is_some() {
-                        self.show_better = !self.show_better;
-                        self.refresh_board();
-                    } else {
-                        self.message =
-                            "The engine has no better move here than the one played.".into();
-                    }
-                }
-                KeyCode::Char('f') => {
-                    self.flipped = !self.flipped;
-                    self.refresh_board();
-                }
-                KeyCode::Char('q') => return false,
-                KeyCode::Esc => {
-                    if self.listed.len() > 1 {
-                        self.close(cache_dir);
-                        self.view = View::Pick;
-                    } else {
-                        return false;
-                    }
-                }
                 _ => {}
             },
         }
-        true
+    }
+
+    fn command(&mut self, word: &str, fx: &mut Vec<Effect>) {
+        match word {
+            "help" => self.show_help = true,
+            "next" => self.jump_flagged(true),
+            "previous" => self.jump_flagged(false),
+            "better" => {
+                if self.note_shown().and_then(|n| n.better).is_some() {
+                    self.show_better = !self.show_better;
+                } else {
+                    self.message = "The engine has no better move here than the one played.".into();
+                }
+            }
+            "flip" => self.flipped = !self.flipped,
+            "list" => {
+                self.close(fx);
+                self.view = View::Pick;
+            }
+            "back" | "quit" => {
+                self.close(fx);
+                fx.push(Effect::Close);
+            }
+            "exit" => {
+                self.close(fx);
+                fx.push(Effect::Quit);
+            }
+            _ => {}
+        }
     }
 
     /// The review's note on the move that led to the position shown.
-    pub fn note_shown(&self) -> Option<crate::review::MoveNote> {
+    pub fn note_shown(&self) -> Option<MoveNote> {
         let review = self.review.as_ref()?;
         review.note(self.ply.checked_sub(1)?)
     }
@@ -310,97 +445,5 @@ impl Screen {
                 }
             }
         }
-    }
-
-    /// A mouse click: on the graph it jumps to the move under it.
-    pub fn click(&mut self, column: u16, row: u16) {
-        let Some((x, y, w, h)) = self.graph_area.get() else {
-            return;
-        };
-        if column < x || column >= x + w || row < y || row >= y + h || w == 0 {
-            return;
-        }
-        let plies = self.plies();
-        let offset = usize::from(column - x);
-        let ply = if w <= 1 {
-            0
-        } else {
-            (offset * plies + usize::from(w - 1) / 2) / usize::from(w - 1)
-        };
-        self.go_to(ply);
-    }
-}
-
-/// Runs the screen until the player quits (`from_game`: q goes back to the game it came from).
-pub fn run(
-    args: &analyse::Settings,
-    listed: Vec<Listed>,
-    chosen: Option<usize>,
-    from_game: bool,
-) -> Result<()> {
-    let paths = Paths::get();
-    let dir = paths.reviews();
-    let ascii = load_settings(&paths)?.ascii;
-    let mut screen = Screen::new(listed, ascii);
-    screen.from_game = from_game;
-    if let Some(i) = chosen {
-        screen.selected = i;
-        match screen.listed[i].game.clone() {
-            Ok(game) => screen.open(game, args, &dir),
-            Err(why) => anyhow::bail!("game {} cannot be reviewed: {why}", i + 1),
-        }
-    } else if screen.listed.is_empty() {
-        anyhow::bail!(
-            "no finished games in {} yet; name a PGN file to review",
-            paths.data.display()
-        );
-    }
-    let mut term = terminal::setup_terminal()?;
-    let result = main_loop(&mut term, &mut screen, args, &dir);
-    terminal::restore_terminal();
-    std::mem::forget(term);
-    // Whatever was searched is kept for next time.
-    screen.close(&dir);
-    drop(screen);
-    result
-}
-
-fn main_loop(
-    term: &mut Terminal<CrosstermBackend<io::Stdout>>,
-    screen: &mut Screen,
-    args: &analyse::Settings,
-    dir: &std::path::Path,
-) -> Result<()> {
-    let (tx, input) = unbounded();
-    event::route_input_to(tx);
-    term.draw(|f| draw::draw(f, screen))?;
-    loop {
-        let never = crossbeam_channel::never();
-        let results = screen.results().unwrap_or(never);
-        select! {
-            recv(input) -> ev => match ev {
-                Ok(Event::Key(k)) => {
-                    screen.message.clear();
-                    if !screen.key(k, args, dir) {
-                        return Ok(());
-                    }
-                }
-                Ok(Event::Mouse(m)) => {
-                    if let MouseEventKind::Down(MouseButton::Left) = m.kind {
-                        screen.click(m.column, m.row);
-                    }
-                }
-                // Engine reports left over from the game are of no interest here.
-                Ok(Event::Resize) | Ok(Event::Engine(_)) => {}
-                Ok(Event::Terminate) | Err(_) => return Ok(()),
-            },
-            recv(results) -> r => match r {
-                Ok((ply, eval)) => screen.take(ply, eval, dir),
-                // The search ended (all done, or it failed): nothing more will come.
-                Err(_) => screen.search = None,
-            },
-            default(Duration::from_millis(500)) => {}
-        }
-        term.draw(|f| draw::draw(f, screen))?;
     }
 }

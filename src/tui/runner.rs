@@ -1,18 +1,28 @@
-//! The game loop the screen and `watch --headless` share: one event channel, the app applying
-//! each event, and the effects it asks for carried out (searches, saves). The screen draws after
-//! each step; the headless watcher does not, and that is the only difference.
+//! The one loop every screen runs in: one event channel (terminal input, signals, the search
+//! service's reports), the screen in front applying each event, and the effects it asks for
+//! carried out here: searches and reviews by the service, files through `store`, screens opened
+//! and closed. The screens are a stack: the game at the bottom, the board or a review opened
+//! from it on top; closing the top one brings back the one below. `watch --headless` runs the
+//! same loop without drawing.
 
 use std::path::Path;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use crossbeam_channel::{Receiver, RecvTimeoutError, Sender, unbounded};
+use crossterm::event::{MouseButton, MouseEventKind};
+use ratatui::Frame;
 
-use super::app::{Action, App, Effect, Tone};
+use super::app::App;
+use super::board::Board;
 use super::event::Event;
-use super::worker::Worker;
+use super::review::ReviewScreen;
+use super::screen::{Action, Drawn, Effect, Open, Tone};
+use super::service::Service;
+use super::ui::{self, Palette};
 use crate::game::{Game, timestamp};
 use crate::player::Player;
-use crate::store::{Paths, save_as, save_settings, write_atomic};
+use crate::review::{Review, analyse};
+use crate::store::{self, Paths};
 
 /// How often the clocks are looked at while they run.
 const TICK: Duration = Duration::from_millis(100);
@@ -26,34 +36,114 @@ pub enum Step {
     Quit,
 }
 
-/// The app, the search worker and the channel that feeds them.
+/// A screen, as the runner holds it.
+pub enum Front {
+    /// The game (with its new-game form).
+    Game(Box<App>),
+    /// The analysis board.
+    Board(Box<Board>),
+    /// A review, or the list of games to review.
+    Review(Box<ReviewScreen>),
+}
+
+impl Front {
+    fn update(&mut self, action: Action, now: Instant) -> Vec<Effect> {
+        match self {
+            Front::Game(app) => app.update(action, now),
+            Front::Board(board) => board.update(action, now),
+            Front::Review(review) => review.update(action, now),
+        }
+    }
+
+    fn draw(&self, frame: &mut Frame) -> Drawn {
+        match self {
+            Front::Game(app) => ui::draw(frame, app),
+            Front::Board(board) => ui::board_screen::draw(frame, board),
+            Front::Review(review) => ui::review::draw(frame, review),
+        }
+    }
+
+    fn needs_ticks(&self) -> bool {
+        match self {
+            Front::Game(app) => app.needs_ticks(),
+            Front::Board(_) | Front::Review(_) => false,
+        }
+    }
+}
+
+/// The screens, the search service and the channel that feeds them.
 pub struct Runner {
-    /// The game's state.
-    pub app: App,
-    worker: Worker,
+    stack: Vec<Front>,
+    service: Service,
     tx: Sender<Event>,
     rx: Receiver<Event>,
     /// Where settings and games are written; `None` writes nothing (headless).
     files: Option<Paths>,
+    /// What the last frame measured, for the mouse.
+    drawn: Drawn,
+    /// How a review opened from a screen searches.
+    review: analyse::Settings,
+    /// How screens opened from a screen are drawn.
+    palette: Palette,
 }
 
 impl Runner {
-    /// A runner for `app` with `player` on a new worker thread.
-    pub fn new(app: App, player: Player, files: Option<Paths>) -> Runner {
+    /// A runner with `first` in front and `player` in the search service.
+    pub fn new(
+        first: Front,
+        player: Player,
+        files: Option<Paths>,
+        review: analyse::Settings,
+        palette: Palette,
+    ) -> Runner {
         let (tx, rx) = unbounded::<Event>();
         let engine_events = tx.clone();
-        let worker = Worker::spawn(
+        let service = Service::spawn(
             move |e| {
                 let _ = engine_events.send(Event::Engine(e));
             },
             player,
         );
         Runner {
-            app,
-            worker,
+            stack: vec![first],
+            service,
             tx,
             rx,
             files,
+            drawn: Drawn::default(),
+            review,
+            palette,
+        }
+    }
+
+    /// A runner for `app` alone, writing no files (headless games and tests).
+    pub fn for_game(app: App, player: Player) -> Runner {
+        let review = analyse::Settings {
+            movetime_ms: crate::review::DEFAULT_MOVETIME_MS,
+            threads: 1,
+            tablebases: None,
+        };
+        Runner::new(
+            Front::Game(Box::new(app)),
+            player,
+            None,
+            review,
+            Palette::default(),
+        )
+    }
+
+    /// The game at the bottom of the stack, if the screens started from one.
+    pub fn game(&self) -> Option<&App> {
+        match self.stack.first() {
+            Some(Front::Game(app)) => Some(app),
+            _ => None,
+        }
+    }
+
+    fn game_mut(&mut self) -> Option<&mut App> {
+        match self.stack.first_mut() {
+            Some(Front::Game(app)) => Some(app),
+            _ => None,
         }
     }
 
@@ -62,21 +152,38 @@ impl Runner {
         self.tx.clone()
     }
 
-    /// Starts the app (the engine may move first); returns true to quit.
-    pub fn start(&mut self) -> bool {
-        let fx = self.app.start();
-        self.run_effects(fx)
+    /// Starts the screen in front (the engine may move first, the board analyses, a review
+    /// searches); returns true to quit.
+    pub fn start(&mut self, now: Instant) -> bool {
+        let fx = match self.stack.last_mut() {
+            Some(Front::Game(app)) => app.start(now),
+            Some(Front::Board(board)) => board.start(),
+            Some(Front::Review(_)) | None => Vec::new(),
+        };
+        self.run_effects(fx, now)
     }
 
-    /// Starts `game` in the same app, on the same engines (headless series).
-    pub fn play(&mut self, game: Game) -> bool {
-        let fx = self.app.play(game);
-        self.run_effects(fx)
+    /// Starts a review screen on game `chosen` of its list; returns true to quit.
+    pub fn start_review(&mut self, chosen: Option<usize>, now: Instant) -> bool {
+        let fx = match self.stack.last_mut() {
+            Some(Front::Review(review)) => review.start(chosen),
+            _ => Vec::new(),
+        };
+        self.run_effects(fx, now)
+    }
+
+    /// Starts `game` in the game at the bottom, on the same engines (headless series).
+    pub fn play(&mut self, game: Game, now: Instant) -> bool {
+        let fx = match self.game_mut() {
+            Some(app) => app.play(game),
+            None => return true,
+        };
+        self.run_effects(fx, now)
     }
 
     /// Waits for the next event; `Some(None)` is a clock tick, `None` means every sender is gone.
     pub fn next_event(&self) -> Option<Option<Event>> {
-        if self.app.needs_ticks() {
+        if self.stack.last().is_some_and(Front::needs_ticks) {
             match self.rx.recv_timeout(TICK) {
                 Ok(ev) => Some(Some(ev)),
                 Err(RecvTimeoutError::Timeout) => Some(None),
@@ -87,12 +194,16 @@ impl Runner {
         }
     }
 
-    /// Applies one event (`None`: a tick) and carries out what the app asks for.
-    pub fn step(&mut self, ev: Option<Event>) -> Step {
+    /// Applies one event that arrived at `now` (`None`: a tick) to the screen in front and
+    /// carries out what it asks for.
+    pub fn step(&mut self, ev: Option<Event>, now: Instant) -> Step {
         let action = match ev {
             None => Some(Action::Tick),
             Some(Event::Key(k)) => Some(Action::Key(k)),
-            Some(Event::Mouse(m)) => super::app::click_square(&self.app, &m).map(Action::Click),
+            Some(Event::Mouse(m)) => match m.kind {
+                MouseEventKind::Down(MouseButton::Left) => self.drawn.click(m.column, m.row),
+                _ => None,
+            },
             Some(Event::Resize) => None,
             Some(Event::Engine(e)) => Some(Action::Engine(e)),
             Some(Event::Terminate) => return Step::Quit,
@@ -100,72 +211,191 @@ impl Runner {
         let Some(action) = action else {
             return Step::Continue;
         };
-        let fx = self.app.update(action);
-        if self.run_effects(fx) {
+        if self.apply(action, now) {
             Step::Quit
         } else {
             Step::Continue
         }
     }
 
-    /// Stops the running search.
+    /// Draws the screen in front and keeps what the frame measured.
+    pub fn draw(&mut self, frame: &mut Frame) {
+        if let Some(front) = self.stack.last() {
+            self.drawn = front.draw(frame);
+        }
+    }
+
+    /// Stops the service's running job.
     pub fn stop(&self) {
-        self.worker.stop();
+        self.service.stop();
+    }
+
+    /// Lets every screen keep what it must before the program ends (a review's findings, the
+    /// board's lines); returns what to tell the player once the terminal is back.
+    pub fn farewell(&mut self) -> Vec<String> {
+        let mut fx = Vec::new();
+        for front in &mut self.stack {
+            match front {
+                Front::Review(review) => fx.extend(review.farewell()),
+                Front::Board(board) => fx.extend(board.farewell()),
+                Front::Game(_) => {}
+            }
+        }
+        self.service.stop();
+        fx.into_iter()
+            .filter_map(|effect| match self.write(effect)? {
+                Action::Saved(path) => Some(format!("Analysis saved to {}", path.display())),
+                Action::Note(text, _) => Some(text),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// Applies `action` to the screen in front; returns true to quit.
+    fn apply(&mut self, action: Action, now: Instant) -> bool {
+        let fx = match self.stack.last_mut() {
+            Some(front) => front.update(action, now),
+            None => return true,
+        };
+        self.run_effects(fx, now)
     }
 
     /// Carries out effects; returns true to quit.
-    fn run_effects(&mut self, fx: Vec<Effect>) -> bool {
-        let mut quit = false;
+    fn run_effects(&mut self, fx: Vec<Effect>, now: Instant) -> bool {
+        // What the effects have to tell the screen in front, applied after them.
+        let mut replies = Vec::new();
         for effect in fx {
             match effect {
-                Effect::Search(req) => self.worker.start(req),
-                Effect::Stop => self.worker.stop(),
-                Effect::NewGame => self.worker.new_game(),
-                Effect::Quit => quit = true,
-                other => self.write(other),
+                Effect::Search(req) => self.service.start(req),
+                Effect::Stop => self.service.stop(),
+                Effect::NewGame => self.service.new_game(),
+                Effect::Review(job) => self.service.review(self.with_cache(job)),
+                Effect::Quit => return true,
+                Effect::Open(open) => {
+                    if self.open(*open, now) {
+                        return true;
+                    }
+                }
+                Effect::Close => {
+                    self.stack.pop();
+                    if self.stack.is_empty() {
+                        return true;
+                    }
+                    replies.push(Action::Front);
+                }
+                other => replies.extend(self.write(other)),
             }
         }
-        quit
+        replies.into_iter().any(|action| self.apply(action, now))
     }
 
-    /// Carries out a file effect, when this runner writes files.
-    fn write(&mut self, effect: Effect) {
-        let Some(paths) = &self.files else { return };
-        let app = &mut self.app;
+    /// Opens a screen in front of the others; returns true to quit.
+    fn open(&mut self, open: Open, now: Instant) -> bool {
+        let fx = match open {
+            Open::Board { tree, at } => {
+                let mut board = Board::new(tree, at, self.palette, true);
+                let fx = board.start();
+                self.stack.push(Front::Board(Box::new(board)));
+                fx
+            }
+            Open::Review { listed, chosen } => {
+                let mut review = ReviewScreen::new(listed, self.review.clone(), self.palette, true);
+                let fx = review.start(chosen);
+                self.stack.push(Front::Review(Box::new(review)));
+                fx
+            }
+        };
+        self.run_effects(fx, now)
+    }
+
+    /// A review job with what the cache knows filled in.
+    fn with_cache(
+        &self,
+        mut job: Box<super::service::ReviewJob>,
+    ) -> Box<super::service::ReviewJob> {
+        if let Some(paths) = &self.files {
+            let mut review = Review::new(job.game.clone(), job.settings.movetime_ms);
+            store::review_cache::load(&paths.reviews(), &mut review);
+            job.known = review.evals;
+        }
+        job
+    }
+
+    /// Carries out a file effect, when this runner writes files; returns what the screen in
+    /// front should hear of it.
+    fn write(&mut self, effect: Effect) -> Option<Action> {
+        let paths = self.files.clone()?;
+        let note = |r: anyhow::Result<()>, ok: String, fail: &str| {
+            Some(match r {
+                Ok(()) => Action::Note(ok, Tone::Info),
+                Err(e) => Action::Note(format!("{fail}: {e:#}"), Tone::Error),
+            })
+        };
         match effect {
             Effect::SaveSettings => {
-                if let Err(e) = save_settings(paths, &app.settings) {
-                    app.say(format!("Settings not saved: {e:#}"), Tone::Error);
-                }
+                let app = self.game()?;
+                store::save_settings(&paths, &app.settings)
+                    .err()
+                    .map(|e| Action::Note(format!("Settings not saved: {e:#}"), Tone::Error))
             }
-            Effect::Archive(game) => {
-                if let Err(e) = crate::store::archive(&game, paths) {
-                    app.say(format!("The game was not saved: {e:#}"), Tone::Error);
-                }
-            }
+            Effect::Archive(game) => store::archive(&game, &paths)
+                .err()
+                .map(|e| Action::Note(format!("The game was not saved: {e:#}"), Tone::Error)),
             Effect::Autosave => {
-                if let Err(e) = write_atomic(&paths.autosave, &app.game.to_pgn()) {
-                    app.say(format!("Autosave failed: {e:#}"), Tone::Error);
-                }
+                let text = self.game()?.game.to_pgn();
+                store::write_atomic(&paths.autosave, &text)
+                    .err()
+                    .map(|e| Action::Note(format!("Autosave failed: {e:#}"), Tone::Error))
             }
             Effect::Save(None) => {
+                let text = self.game()?.game.to_pgn();
                 let path = paths.data.join(format!("{}.pgn", timestamp()));
-                match write_atomic(&path, &app.game.to_pgn()) {
-                    Ok(()) => app.say(format!("Saved to {}", path.display()), Tone::Info),
-                    Err(e) => app.say(format!("Not saved: {e:#}"), Tone::Error),
-                }
+                let r = store::write_atomic(&path, &text);
+                note(r, format!("Saved to {}", path.display()), "Not saved")
             }
-            Effect::Save(Some(file)) => match save_as(Path::new(&file), &app.game.to_pgn()) {
-                Ok(()) => app.say(format!("Saved to {file}"), Tone::Info),
-                Err(e) => app.say(format!("Not saved: {e:#}"), Tone::Error),
-            },
-            Effect::Search(_) | Effect::Stop | Effect::NewGame | Effect::Quit => {}
+            Effect::Save(Some(file)) => {
+                let text = self.game()?.game.to_pgn();
+                let r = store::save_as(Path::new(&file), &text);
+                note(r, format!("Saved to {file}"), "Not saved")
+            }
+            Effect::SaveLines { file, prefix, text } => {
+                let (path, r) = match file {
+                    Some(path) => {
+                        let r = store::save_as(&path, &text);
+                        (path, r)
+                    }
+                    None => {
+                        let path = paths.data.join(format!("{prefix}-{}.pgn", timestamp()));
+                        let r = store::write_atomic(&path, &text);
+                        (path, r)
+                    }
+                };
+                Some(match r {
+                    Ok(()) => Action::Saved(path),
+                    Err(e) => Action::Note(format!("Not saved: {e:#}"), Tone::Error),
+                })
+            }
+            Effect::CacheReview(review) => store::review_cache::save(&paths.reviews(), &review)
+                .err()
+                .map(|e| {
+                    Action::Note(
+                        format!("The review could not be cached: {e:#}"),
+                        Tone::Error,
+                    )
+                }),
+            Effect::Search(_)
+            | Effect::Stop
+            | Effect::NewGame
+            | Effect::Review(_)
+            | Effect::Open(_)
+            | Effect::Close
+            | Effect::Quit => None,
         }
     }
 }
 
 impl Drop for Runner {
     fn drop(&mut self) {
-        self.worker.stop();
+        self.service.stop();
     }
 }

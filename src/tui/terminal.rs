@@ -1,8 +1,14 @@
-//! Terminal setup and teardown: raw mode, the alternate screen and mouse capture on the way in;
-//! everything back on the way out, on quit, Ctrl-C, SIGTERM, SIGHUP and panic.
+//! The terminal, set up once and always given back: [`Guard`] turns on raw mode, the alternate
+//! screen and mouse capture, and restores all of it when dropped, on quit, Ctrl-C, SIGTERM,
+//! SIGHUP and on panic. The panic hook is installed once for the whole process: it restores the
+//! terminal when the screen's thread panics, and logs a panic on any thread to a file in the data
+//! folder, so a search that dies is never silent.
 
 use std::io::{self, Write};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::mem::ManuallyDrop;
+use std::path::PathBuf;
+use std::sync::Once;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use anyhow::{Context, Result};
 use crossterm::event::{DisableMouseCapture, EnableMouseCapture};
@@ -13,7 +19,19 @@ use crossterm::terminal::{
 use ratatui::Terminal;
 use ratatui::backend::CrosstermBackend;
 
+/// The terminal the screens draw on.
+pub type Term = Terminal<CrosstermBackend<io::Stdout>>;
+
 static RESTORED: AtomicBool = AtomicBool::new(true);
+static HOOK: Once = Once::new();
+/// Panics on threads other than the screen's while the screen was up (searches report theirs
+/// as events; this says at the end that the log has more).
+static OTHER_PANICS: AtomicUsize = AtomicUsize::new(0);
+
+/// Where panics are logged.
+fn log_file() -> PathBuf {
+    crate::store::Paths::get().log()
+}
 
 /// Puts the terminal back: raw mode off, main screen, cursor and mouse as they were.
 pub fn restore_terminal() {
@@ -31,30 +49,105 @@ pub fn restore_terminal() {
     let _ = out.flush();
 }
 
-pub fn setup_terminal() -> Result<Terminal<CrosstermBackend<io::Stdout>>> {
-    let previous = std::panic::take_hook();
-    let screen_thread = std::thread::current().id();
-    std::panic::set_hook(Box::new(move |info| {
-        // Only a panic on the thread that draws the screen ends the program, so only that one
-        // gives the terminal back. Search threads (the game's, Lazy SMP helpers, analysis and
-        // review workers) catch theirs or end alone, and the screen reports it; printing the
-        // message over the running screen would garble it.
-        if std::thread::current().id() != screen_thread {
-            return;
-        }
-        restore_terminal();
-        previous(info);
-    }));
-    enable_raw_mode().context("the terminal game needs a terminal (raw mode failed)")?;
-    RESTORED.store(false, Ordering::SeqCst);
-    // From here on a failure must give the terminal back before it is reported.
-    let entered = (|| -> Result<Terminal<CrosstermBackend<io::Stdout>>> {
-        let mut out = io::stdout();
-        execute!(out, EnterAlternateScreen, EnableMouseCapture)?;
-        Ok(Terminal::new(CrosstermBackend::new(out))?)
-    })();
-    if entered.is_err() {
-        restore_terminal();
+/// Appends a panic's thread, place and message to the log file.
+fn log_panic(info: &std::panic::PanicHookInfo) {
+    let thread = std::thread::current();
+    let name = thread.name().unwrap_or("unnamed");
+    let line = format!(
+        "{} panic on thread '{name}': {info}\n",
+        crate::game::timestamp()
+    );
+    let file = log_file();
+    if let Some(dir) = file.parent() {
+        let _ = std::fs::create_dir_all(dir);
     }
-    entered
+    if let Ok(mut f) = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&file)
+    {
+        let _ = f.write_all(line.as_bytes());
+    }
+}
+
+/// Installs the panic hook, once for the process. A panic on the thread that draws the screen
+/// ends the program: the terminal comes back first and the message is printed on it. A panic
+/// on any other thread (a search caught by the service, an engine's helper) is only logged,
+/// since printing over the running screen would garble it; the screen shows the failure.
+fn install_panic_hook() {
+    HOOK.call_once(|| {
+        let previous = std::panic::take_hook();
+        let screen_thread = std::thread::current().id();
+        std::panic::set_hook(Box::new(move |info| {
+            log_panic(info);
+            if std::thread::current().id() != screen_thread {
+                OTHER_PANICS.fetch_add(1, Ordering::SeqCst);
+                return;
+            }
+            restore_terminal();
+            previous(info);
+            let _ = writeln!(
+                io::stderr(),
+                "knightfall: logged in {}",
+                log_file().display()
+            );
+        }));
+    });
+}
+
+/// The terminal in the screens' mode for as long as the guard lives.
+pub struct Guard {
+    terminal: ManuallyDrop<Term>,
+}
+
+impl Guard {
+    /// Sets the terminal up for the screens (and the panic hook, the first time).
+    pub fn new() -> Result<Guard> {
+        install_panic_hook();
+        OTHER_PANICS.store(0, Ordering::SeqCst);
+        enable_raw_mode().context("the terminal game needs a terminal (raw mode failed)")?;
+        RESTORED.store(false, Ordering::SeqCst);
+        // From here on a failure must give the terminal back before it is reported.
+        let entered = (|| -> Result<Term> {
+            let mut out = io::stdout();
+            execute!(out, EnterAlternateScreen, EnableMouseCapture)?;
+            Ok(Terminal::new(CrosstermBackend::new(out))?)
+        })();
+        match entered {
+            Ok(terminal) => Ok(Guard {
+                terminal: ManuallyDrop::new(terminal),
+            }),
+            Err(e) => {
+                restore_terminal();
+                Err(e)
+            }
+        }
+    }
+
+    /// The terminal to draw on.
+    pub fn terminal(&mut self) -> &mut Term {
+        &mut self.terminal
+    }
+}
+
+impl Drop for Guard {
+    fn drop(&mut self) {
+        let shown = self.terminal.show_cursor().is_ok();
+        restore_terminal();
+        if shown {
+            // SAFETY: the terminal is dropped once, here, and never used again.
+            unsafe { ManuallyDrop::drop(&mut self.terminal) };
+        }
+        // Otherwise the terminal is gone (SIGHUP): ratatui's own clean-up would try the cursor
+        // again and report the failure on a closed stderr, which panics. Nothing else is held.
+        let others = OTHER_PANICS.swap(0, Ordering::SeqCst);
+        if others > 0 {
+            let _ = writeln!(
+                io::stderr(),
+                "knightfall: {others} search thread panic{} logged in {}",
+                if others == 1 { " was" } else { "s were" },
+                log_file().display()
+            );
+        }
+    }
 }

@@ -1,9 +1,10 @@
 //! The clocks as the screen sees them: thinking time of the side to move, pauses, flag falls,
 //! and the watch delay that holds a quick move back.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use super::{App, Effect, Screen};
+use crate::tui::job::next_generation;
 
 impl App {
     /// Whether a tick is needed to keep the screen current (clocks running, a delay pending).
@@ -24,7 +25,7 @@ impl App {
         } else if self.clock_stopped() {
             self.paused_spent
         } else {
-            self.turn_started.elapsed()
+            self.now.saturating_duration_since(self.turn_started)
         }
     }
 
@@ -36,15 +37,13 @@ impl App {
 
     /// Starts the side to move's thinking time from zero.
     pub(super) fn restart_clock(&mut self) {
-        self.turn_started = Instant::now();
+        self.turn_started = self.now;
         self.paused_spent = Duration::ZERO;
     }
 
     /// Restarts the clock of the side to move where the pause stopped it.
     pub(super) fn unfreeze_clock(&mut self) {
-        self.turn_started = Instant::now()
-            .checked_sub(self.paused_spent)
-            .unwrap_or_else(Instant::now);
+        self.turn_started = self.now.checked_sub(self.paused_spent).unwrap_or(self.now);
     }
 
     pub(super) fn on_tick(&mut self, fx: &mut Vec<Effect>) {
@@ -63,7 +62,7 @@ impl App {
             let spent = self.thinking_time();
             if self.game.is_flagged(turn, spent.saturating_sub(grace)) {
                 self.game.flag(turn);
-                self.generation += 1;
+                self.generation = next_generation();
                 if self.pending.take().is_some() {
                     fx.push(Effect::Stop);
                 }
@@ -71,7 +70,9 @@ impl App {
                 return;
             }
         }
-        if self.queued.is_some() && self.last_move_at.elapsed() >= self.min_delay && !self.paused
+        if self.queued.is_some()
+            && self.now.saturating_duration_since(self.last_move_at) >= self.min_delay
+            && !self.paused
             || self.queued.is_some() && self.step
         {
             self.step = false;

@@ -3,9 +3,11 @@
 
 use shakmaty::Color;
 
-use super::{After, Analysis, App, Confirm, Effect, Tone, color_name};
+use super::{Analysis, App, Confirm, Effect, Tone, color_name};
 use crate::engine::Limits;
 use crate::tui::job::Purpose;
+use crate::tui::job::next_generation;
+use crate::tui::screen::Open;
 
 impl App {
     /// Runs a command typed as a word or given by its key.
@@ -16,6 +18,22 @@ impl App {
                 fx.push(Effect::Quit);
             }
             "help" => self.show_help = true,
+            "yes" | "no" => {
+                let yes = word == "yes";
+                if self.confirm.is_some() {
+                    self.answer(yes, fx);
+                } else if self.ask_again && yes {
+                    let game = self.fresh_game();
+                    self.begin_game(game, fx);
+                    self.say("New game.", Tone::Info);
+                } else if self.ask_again {
+                    self.ask_again = false;
+                    self.say(
+                        "Type new to play again, review to review the game, quit to leave.",
+                        Tone::Info,
+                    );
+                }
+            }
             "flip" => self.flipped = !self.flipped,
             "line" => {
                 self.reveal_line = !self.reveal_line;
@@ -56,9 +74,17 @@ impl App {
                 let against_engine =
                     self.settings.white.is_human() != self.settings.black.is_human();
                 if self.game.is_over() || self.game.clocks().is_none() || !against_engine {
-                    self.after = Some(After::Board);
-                    fx.push(Effect::Stop);
-                    fx.push(Effect::Quit);
+                    self.leave_for(fx);
+                    let tree = crate::line_tree::Tree::from_game(&self.game);
+                    // The node of the position shown: the main line is the game's moves.
+                    let mut at = 0;
+                    for _ in 0..self.shown_ply() {
+                        match tree.node(at).children.first() {
+                            Some(&c) => at = c,
+                            None => break,
+                        }
+                    }
+                    fx.push(Effect::Open(Box::new(Open::Board { tree, at })));
                 } else {
                     self.say(
                         "The analysis board opens after the game (or in untimed games): not while the engine's clock runs.",
@@ -68,9 +94,16 @@ impl App {
             }
             "review" => {
                 if self.game.is_over() {
-                    self.after = Some(After::Review);
-                    fx.push(Effect::Stop);
-                    fx.push(Effect::Quit);
+                    self.leave_for(fx);
+                    let listed = vec![crate::store::Listed {
+                        file: std::path::PathBuf::new(),
+                        index: 1,
+                        game: Ok(self.game.clone()),
+                    }];
+                    fx.push(Effect::Open(Box::new(Open::Review {
+                        listed,
+                        chosen: Some(0),
+                    })));
                 } else {
                     self.say(
                         "A review is for a finished game; this one is still going.",
@@ -109,7 +142,7 @@ impl App {
                 }
                 self.paused = pause;
                 if pause {
-                    self.generation += 1;
+                    self.generation = next_generation();
                     if self.pending.take().is_some() {
                         fx.push(Effect::Stop);
                     }
@@ -136,6 +169,15 @@ impl App {
             }
             _ => {}
         }
+    }
+
+    /// Steps aside for another screen: the search stops, and nothing of it is waited for.
+    fn leave_for(&mut self, fx: &mut Vec<Effect>) {
+        self.generation = next_generation();
+        self.pending = None;
+        self.queued = None;
+        self.analysis.thinking = None;
+        fx.push(Effect::Stop);
     }
 
     /// Asks a yes/no question before doing something that cannot be taken back.
@@ -173,7 +215,7 @@ impl App {
     }
 
     pub(super) fn end_now(&mut self, fx: &mut Vec<Effect>) {
-        self.generation += 1;
+        self.generation = next_generation();
         if self.pending.take().is_some() {
             fx.push(Effect::Stop);
         }
@@ -242,7 +284,7 @@ impl App {
         self.draw_offer = None;
         self.analysis = Analysis::default();
         self.premove = None;
-        self.generation += 1;
+        self.generation = next_generation();
         if self.pending.take().is_some() {
             fx.push(Effect::Stop);
         }

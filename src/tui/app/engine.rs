@@ -67,7 +67,7 @@ impl App {
         let (mover, level) = match purpose {
             // A hint is Knightfall's honest best, whoever the opponent is.
             Purpose::Hint => (Mover::Knightfall, crate::engine::strength::MAX_LEVEL),
-            Purpose::Play | Purpose::DrawOffer => {
+            Purpose::Play | Purpose::DrawOffer | Purpose::Analyse => {
                 let side = self.settings.side(engine_side);
                 let mover = match self.settings.engine_spec(side) {
                     Some(spec) if purpose == Purpose::Play => Mover::External(spec),
@@ -110,6 +110,10 @@ impl App {
                 }
             }
             EngineEvent::Warning(text) => self.say(text, Tone::Error),
+            // The board's and the reviews' reports: not the game's.
+            EngineEvent::Sources { .. }
+            | EngineEvent::Reviewed { .. }
+            | EngineEvent::ReviewDone { .. } => {}
             EngineEvent::Identified { generation, name } => {
                 // A bare command's engine is named by what it says it is; a configured one
                 // keeps the name the player gave it.
@@ -192,6 +196,7 @@ impl App {
                         }
                     }
                     Purpose::DrawOffer => self.judge_draw(-score, fx),
+                    Purpose::Analyse => {}
                     Purpose::Play => {
                         if self.draw_offer.is_some_and(|(c, _)| c != root_turn) {
                             self.judge_draw(score, fx);
@@ -202,7 +207,8 @@ impl App {
                         let Some(m) = best else { return };
                         if self.mode == Mode::Watch
                             && !self.paused
-                            && (self.last_move_at.elapsed() < self.min_delay)
+                            && (self.now.saturating_duration_since(self.last_move_at)
+                                < self.min_delay)
                         {
                             self.queued = Some((m, self.thinking_time()));
                             return;

@@ -1,11 +1,12 @@
 //! The game moving on: a move played, the bookkeeping after it, the end announced, a fresh game.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use shakmaty::{CastlingMode, Color, Move};
 
 use super::{Analysis, App, Effect, Mode, Side, Tone};
 use crate::game::Game;
+use crate::tui::job::next_generation;
 
 impl App {
     /// Starts playing `game` with the current settings; returns what the runner must do.
@@ -31,14 +32,14 @@ impl App {
         self.draw_offer = None;
         self.analysis = Analysis::default();
         self.paused = false;
-        self.generation += 1;
+        self.generation = next_generation();
         if self.pending.take().is_some() {
             fx.push(Effect::Stop);
         }
         fx.push(Effect::NewGame);
         self.queued = None;
         self.restart_clock();
-        self.last_move_at = Instant::now();
+        self.last_move_at = self.now;
         if self.game.is_over() {
             self.announce_end();
         }
@@ -108,7 +109,7 @@ impl App {
 
     /// Bookkeeping after the move list changed: new generation, clocks, engine, end of game.
     pub(super) fn after_change(&mut self, fx: &mut Vec<Effect>) {
-        self.generation += 1;
+        self.generation = next_generation();
         // A question about the position before is void now.
         self.confirm = None;
         self.clock_held = false;
@@ -118,7 +119,7 @@ impl App {
         self.queued = None;
         self.analysis.thinking = None;
         self.restart_clock();
-        self.last_move_at = Instant::now();
+        self.last_move_at = self.now;
         if self.game.is_over() {
             self.premove = None;
             self.game_over(fx);

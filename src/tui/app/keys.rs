@@ -2,14 +2,167 @@
 //! moves typed in UCI or SAN.
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-use shakmaty::{Move, Position, Square};
+use shakmaty::{Position, Square};
 
 use super::{App, Effect, Mode, Screen, Tone, color_name};
+use crate::tui::input;
+use crate::tui::keys::{self, KeyHelp, When, ctrl, key};
 
-/// The longest input line, in characters: room for a file path after `save`.
-const MAX_INPUT: usize = 240;
+/// The game screen's keys and commands. A letter without Ctrl counts only on an empty input
+/// line (otherwise it is being typed); rows without keys are the screen's own navigation.
+pub const GAME_KEYS: &[KeyHelp] = &[
+    keys::HELP,
+    KeyHelp {
+        keys: &[ctrl('q'), ctrl('c')],
+        shown: "Ctrl-Q Ctrl-C",
+        word: "quit",
+        label: "^Q quit",
+        help: "leave (the game is saved as PGN)",
+        when: When::Always,
+    },
+    KeyHelp {
+        keys: &[key(KeyCode::Char('r')), key(KeyCode::Char('R'))],
+        shown: "r",
+        word: "review",
+        label: "r review",
+        help: "a finished game's review",
+        when: When::Over,
+    },
+    KeyHelp {
+        keys: &[key(KeyCode::Char(' ')), ctrl('p')],
+        shown: "Space Ctrl-P",
+        word: "pause",
+        label: "space pause",
+        help: "watching: pause and resume",
+        when: When::Watching,
+    },
+    KeyHelp {
+        keys: &[key(KeyCode::Char('>'))],
+        shown: ">",
+        word: "step",
+        label: "> step",
+        help: "watching: one move while paused",
+        when: When::Watching,
+    },
+    KeyHelp {
+        keys: &[ctrl('z')],
+        shown: "Ctrl-Z",
+        word: "undo",
+        label: "^Z undo",
+        help: "take back (your move and the engine's reply)",
+        when: When::Always,
+    },
+    keys::FLIP,
+    KeyHelp {
+        keys: &[ctrl('t')],
+        shown: "Ctrl-T",
+        word: "hint",
+        label: "^T hint",
+        help: "the engine's suggestion for your move",
+        when: When::Playing,
+    },
+    KeyHelp {
+        keys: &[ctrl('d')],
+        shown: "Ctrl-D",
+        word: "draw",
+        label: "^D draw",
+        help: "offer a draw (the engine judges by its score)",
+        when: When::Playing,
+    },
+    KeyHelp {
+        keys: &[ctrl('r')],
+        shown: "Ctrl-R",
+        word: "resign",
+        label: "^R resign",
+        help: "resign the game",
+        when: When::Playing,
+    },
+    KeyHelp {
+        keys: &[ctrl('s')],
+        shown: "Ctrl-S",
+        word: "save",
+        label: "^S save",
+        help: "save the game as PGN (save FILE: to that file)",
+        when: When::Always,
+    },
+    KeyHelp {
+        keys: &[ctrl('n')],
+        shown: "Ctrl-N",
+        word: "new",
+        label: "^N new",
+        help: "new game: choose colour, opponent and clock",
+        when: When::Always,
+    },
+    KeyHelp {
+        keys: &[ctrl('b')],
+        shown: "Ctrl-B",
+        word: "board",
+        label: "^B board",
+        help: "the analysis board at this move",
+        when: When::Always,
+    },
+    KeyHelp {
+        keys: &[ctrl('l')],
+        shown: "Ctrl-L",
+        word: "moves",
+        label: "^L moves",
+        help: "list the legal moves",
+        when: When::Playing,
+    },
+    KeyHelp {
+        keys: &[ctrl('v')],
+        shown: "Ctrl-V",
+        word: "line",
+        label: "^V line",
+        help: "show or hide the engine's expected line",
+        when: When::Playing,
+    },
+    keys::FEN,
+    KeyHelp {
+        keys: &[],
+        shown: "←→ Home End",
+        word: "",
+        label: "←→ browse",
+        help: "earlier positions (PgUp PgDn: ten moves; Esc: back)",
+        when: When::Always,
+    },
+    KeyHelp {
+        keys: &[key(KeyCode::Char('y')), key(KeyCode::Char('Y'))],
+        shown: "y",
+        word: "yes",
+        label: "y yes",
+        help: "yes; after a game: play again with the same settings",
+        when: When::Asking,
+    },
+    KeyHelp {
+        keys: &[
+            key(KeyCode::Char('n')),
+            key(KeyCode::Char('N')),
+            key(KeyCode::Esc),
+        ],
+        shown: "n Esc",
+        word: "no",
+        label: "n no",
+        help: "answer no",
+        when: When::Asking,
+    },
+];
 
 impl App {
+    /// Which rows of [`GAME_KEYS`] apply now.
+    pub fn keys_apply(&self, when: When) -> bool {
+        let asking = self.confirm.is_some() || self.ask_again;
+        match when {
+            When::Always => true,
+            When::Asking => asking,
+            When::Over => self.game.is_over(),
+            When::Playing => self.mode == Mode::Play && !self.game.is_over(),
+            When::Watching => self.mode == Mode::Watch && !self.game.is_over(),
+            When::InGame => !self.game.is_over(),
+            When::Opened | When::Alone | When::Choosing | When::Reviewing => false,
+        }
+    }
+
     pub(super) fn on_key(&mut self, key: KeyEvent, fx: &mut Vec<Effect>) {
         let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
         if ctrl && matches!(key.code, KeyCode::Char('c') | KeyCode::Char('q')) {
@@ -26,72 +179,20 @@ impl App {
             self.on_setup_key(key, fx);
             return;
         }
-        if ctrl {
-            let word = match key.code {
-                KeyCode::Char('z') => "undo",
-                KeyCode::Char('f') => "flip",
-                KeyCode::Char('t') => "hint",
-                KeyCode::Char('r') => "resign",
-                KeyCode::Char('d') => "draw",
-                KeyCode::Char('s') => "save",
-                KeyCode::Char('n') => "new",
-                KeyCode::Char('e') => "fen",
-                KeyCode::Char('l') => "moves",
-                KeyCode::Char('p') => "pause",
-                KeyCode::Char('v') => "line",
-                KeyCode::Char('b') => "board",
-                _ => return,
-            };
-            self.command(word, None, fx);
+        // A plain key is a command only on an empty input line; otherwise it is being typed.
+        let plain_char = !ctrl && matches!(key.code, KeyCode::Char(_));
+        if (ctrl || !plain_char || self.input.is_empty())
+            && let Some(row) = keys::lookup(GAME_KEYS, &key, |w| self.keys_apply(w))
+            && !row.word.is_empty()
+        {
+            self.command(row.word, None, fx);
             return;
         }
-        if self.confirm.is_some() && self.input.is_empty() {
-            match key.code {
-                KeyCode::Char('y') | KeyCode::Char('Y') => return self.answer(true, fx),
-                KeyCode::Char('n') | KeyCode::Char('N') | KeyCode::Esc => {
-                    return self.answer(false, fx);
-                }
-                _ => {}
-            }
-        }
-        if self.ask_again && self.input.is_empty() {
-            match key.code {
-                KeyCode::Char('y') | KeyCode::Char('Y') => {
-                    let game = self.fresh_game();
-                    self.begin_game(game, fx);
-                    self.say("New game.", Tone::Info);
-                    return;
-                }
-                KeyCode::Char('n') | KeyCode::Char('N') | KeyCode::Esc => {
-                    self.ask_again = false;
-                    self.say(
-                        "Type new to play again, review to review the game, quit to leave.",
-                        Tone::Info,
-                    );
-                    return;
-                }
-                KeyCode::Char('r') | KeyCode::Char('R') => {
-                    self.command("review", None, fx);
-                    return;
-                }
-                _ => {}
-            }
+        if ctrl {
+            return;
         }
         match key.code {
-            KeyCode::F(1) => self.show_help = true,
-            KeyCode::Char('?') if self.input.is_empty() => self.show_help = true,
-            KeyCode::Char(' ') if self.input.is_empty() && self.mode == Mode::Watch => {
-                self.command("pause", None, fx)
-            }
-            KeyCode::Char('>') if self.input.is_empty() && self.mode == Mode::Watch => {
-                self.command("step", None, fx)
-            }
-            KeyCode::Char(c) if self.input.chars().count() < MAX_INPUT && !c.is_control() => {
-                self.input.push(c);
-            }
-            KeyCode::Backspace => {
-                self.input.pop();
-            }
+            _ if input::edit(&mut self.input, &key) => {}
             KeyCode::Esc => {
                 self.input.clear();
                 self.view = None;
@@ -129,58 +230,26 @@ impl App {
         if self.screen != Screen::Game || self.show_help {
             return;
         }
-        let pos = self.game.position();
-        let own = pos
-            .board()
-            .piece_at(sq)
-            .is_some_and(|p| p.color == pos.turn());
-        match self.selected() {
-            Some(from) if !own => {
-                let mut text = format!("{from}{sq}");
-                if let Err(crate::game::MoveError::PromotionMissing(_)) =
-                    self.game.parse_move(&text)
-                {
-                    text.push('q');
-                }
+        match input::click(&self.game, &self.input, sq) {
+            input::Click::Move(text) => {
                 self.input.clear();
                 self.submit(&text, fx);
             }
-            _ if own => self.input = sq.to_string(),
-            _ => self.input.clear(),
+            input::Click::Select(sq) => self.input = sq.to_string(),
+            input::Click::Clear => self.input.clear(),
         }
     }
 
     /// The square typed so far when the input names one of the mover's pieces.
     pub fn selected(&self) -> Option<Square> {
-        let sq: Square = self.input.trim().parse().ok()?;
-        let pos = self.game.position();
-        pos.board()
-            .piece_at(sq)
-            .filter(|p| p.color == pos.turn())
-            .map(|_| sq)
+        input::selected(&self.input, self.game.position())
     }
 
     /// Legal targets of the selected piece, for highlighting.
     pub fn targets(&self) -> Vec<Square> {
-        let Some(from) = self.selected() else {
-            return Vec::new();
-        };
-        self.game
-            .position()
-            .legal_moves()
-            .iter()
-            .filter(|m| m.from() == Some(from))
-            .map(|m| match m {
-                Move::Castle { king, rook } => {
-                    if rook.file() > king.file() {
-                        Square::from_coords(shakmaty::File::G, king.rank())
-                    } else {
-                        Square::from_coords(shakmaty::File::C, king.rank())
-                    }
-                }
-                _ => m.to(),
-            })
-            .collect()
+        self.selected()
+            .map(|from| input::targets(self.game.position(), from))
+            .unwrap_or_default()
     }
 
     pub(super) fn submit(&mut self, text: &str, fx: &mut Vec<Effect>) {
@@ -194,11 +263,12 @@ impl App {
             None => (text, None),
         };
         let lower = word.to_ascii_lowercase();
-        const WORDS: [&str; 19] = [
-            "new", "undo", "flip", "hint", "resign", "draw", "save", "fen", "moves", "help",
-            "quit", "exit", "pause", "resume", "step", "q", "line", "review", "board",
-        ];
-        if WORDS.contains(&lower.as_str()) {
+        // The table's words, and a few other spellings.
+        let known = GAME_KEYS
+            .iter()
+            .any(|row| row.word == lower && row.word != "yes" && row.word != "no")
+            || ["exit", "q", "resume"].contains(&lower.as_str());
+        if known {
             self.command(&lower, arg, fx);
             return;
         }

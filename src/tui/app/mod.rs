@@ -13,13 +13,14 @@ pub use crate::store::settings::{KNIGHTFALL, Settings, Side, TC_CHOICES, THINK_C
 
 use std::time::{Duration, Instant};
 
-use crossterm::event::{KeyEvent, MouseButton, MouseEvent, MouseEventKind};
 use shakmaty::san::SanPlus;
-use shakmaty::{Chess, Color, Move, Position, Square};
+use shakmaty::{Chess, Color, Move, Position};
 
-use super::job::{EngineEvent, Purpose, Request};
+use super::job::{Purpose, next_generation};
+pub use super::screen::{Action, Effect, Tone};
 use crate::game::Game;
 use crate::player::Source;
+pub use keys::GAME_KEYS;
 
 /// The engine accepts a draw offer when its score, from its own side, is at most this: it must
 /// judge itself clearly worse, not merely a little behind as Black is in most openings.
@@ -79,45 +80,6 @@ pub enum Screen {
     Game,
 }
 
-/// Kinds of message for the message line.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Tone {
-    /// Plain information.
-    Info,
-    /// A refused entry.
-    Error,
-}
-
-/// Something the runner must do after an update.
-#[derive(Clone, Debug)]
-pub enum Effect {
-    /// Start this search (stopping any other).
-    Search(Box<Request>),
-    /// Stop the running search.
-    Stop,
-    /// Clear the engine's tables.
-    NewGame,
-    /// Rewrite the in-progress game file (after every change, for resume and crashes).
-    Autosave,
-    /// Keep this game in its own file in the games folder (it ended, or was left for another).
-    Archive(Box<Game>),
-    /// Save the game as PGN, to this file or a new timestamped file in the data directory.
-    Save(Option<String>),
-    /// Write the settings to the config file.
-    SaveSettings,
-    /// Leave the program.
-    Quit,
-}
-
-/// A screen that takes over from the game.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum After {
-    /// The review of the finished game.
-    Review,
-    /// The analysis board at the move shown.
-    Board,
-}
-
 /// A step that asks first.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Confirm {
@@ -134,19 +96,6 @@ pub enum Mode {
     Play,
     /// Engine against engine, to watch.
     Watch,
-}
-
-/// An incoming event, as the app sees it.
-#[derive(Clone, Debug)]
-pub enum Action {
-    /// A key press.
-    Key(KeyEvent),
-    /// A left click on a board square.
-    Click(Square),
-    /// An engine report.
-    Engine(EngineEvent),
-    /// Time passed (clocks, watch delay).
-    Tick,
 }
 
 /// The whole state of the terminal game.
@@ -189,8 +138,6 @@ pub struct App {
     pub view: Option<usize>,
     /// Asking "play again?" after a finished game.
     pub ask_again: bool,
-    /// A screen the player asked for that takes over when the game screen closes.
-    pub after: Option<After>,
     /// A question waiting for y or n.
     pub confirm: Option<Confirm>,
     /// The message was set by the action being applied (older ones clear when a move is made).
@@ -225,13 +172,14 @@ pub struct App {
     queued: Option<(Move, Duration)>,
     /// Single step requested while paused.
     step: bool,
-    /// Where the board was last drawn: (x, y, cell width, cell height), for mouse clicks.
-    pub board_geometry: std::cell::Cell<Option<(u16, u16, u16, u16)>>,
+    /// The time of the event being applied (of the last one, while drawing): the clocks read
+    /// it, so they run on the events' time and never on the wall clock inside an update.
+    now: Instant,
 }
 
 impl App {
-    /// A new app; `setup` opens the new-game screen first.
-    pub fn new(settings: Settings, game: Game, mode: Mode, setup: bool) -> App {
+    /// A new app at the moment `now`; `setup` opens the new-game screen first.
+    pub fn new(settings: Settings, game: Game, mode: Mode, setup: bool, now: Instant) -> App {
         let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
         let mut app = App {
             think_ms: [settings.think_ms; 2],
@@ -254,7 +202,6 @@ impl App {
             show_help: false,
             view: None,
             ask_again: false,
-            after: None,
             confirm: None,
             message_fresh: false,
             premove: None,
@@ -262,17 +209,17 @@ impl App {
             reveal_line: false,
             paused: false,
             min_delay: Duration::ZERO,
-            generation: 1,
+            generation: next_generation(),
             pending: None,
             search_root: None,
             draw_offer: None,
             start_fen: None,
-            turn_started: Instant::now(),
+            turn_started: now,
             paused_spent: Duration::ZERO,
-            last_move_at: Instant::now(),
+            last_move_at: now,
             queued: None,
             step: false,
-            board_geometry: std::cell::Cell::new(None),
+            now,
         };
         if app.game.clocks().is_none() {
             app.game.set_time_control(app.settings.time_control());
@@ -284,8 +231,9 @@ impl App {
         app
     }
 
-    /// Effects to run once at start (the engine may move first).
-    pub fn start(&mut self) -> Vec<Effect> {
+    /// Effects to run once at start, at `now` (the engine may move first).
+    pub fn start(&mut self, now: Instant) -> Vec<Effect> {
+        self.now = now;
         let mut fx = Vec::new();
         self.restart_clock();
         self.maybe_search(&mut fx);
@@ -312,17 +260,41 @@ impl App {
         !self.is_engine(self.game.turn())
     }
 
-    /// Applies one action and returns what the runner must do.
-    pub fn update(&mut self, action: Action) -> Vec<Effect> {
+    /// Applies one action that happened at `now` and returns what the runner must do.
+    pub fn update(&mut self, action: Action, now: Instant) -> Vec<Effect> {
         let mut fx = Vec::new();
+        self.now = now.max(self.now);
         self.message_fresh = false;
         match action {
             Action::Key(key) => self.on_key(key, &mut fx),
             Action::Click(sq) => self.on_click(sq, &mut fx),
             Action::Engine(ev) => self.on_engine(ev, &mut fx),
             Action::Tick => self.on_tick(&mut fx),
+            Action::Front => self.on_front(&mut fx),
+            Action::Note(text, tone) => self.say(text, tone),
+            Action::Saved(path) => {
+                self.say(format!("Analysis saved to {}", path.display()), Tone::Info)
+            }
+            Action::Graph { .. } => {}
         }
         fx
+    }
+
+    /// Back in front after the board or a review: the clock of the side to move starts again
+    /// and the engine goes on if it is its turn.
+    fn on_front(&mut self, fx: &mut Vec<Effect>) {
+        self.restart_clock();
+        self.last_move_at = self.now;
+        self.maybe_search(fx);
+    }
+
+    /// The colours and glyphs the board is drawn with.
+    pub fn palette(&self) -> crate::tui::screen::Palette {
+        crate::tui::screen::Palette {
+            no_color: self.no_color,
+            truecolor: self.truecolor,
+            ascii: self.settings.ascii,
+        }
     }
 }
 
@@ -351,29 +323,4 @@ pub fn pv_san(root: &Chess, pv: &[Move]) -> String {
         out.push(' ');
     }
     out.trim_end().to_string()
-}
-
-/// Maps a mouse event to a board square using the last drawn geometry.
-pub fn click_square(app: &App, ev: &MouseEvent) -> Option<Square> {
-    if ev.kind != MouseEventKind::Down(MouseButton::Left) {
-        return None;
-    }
-    let (x0, y0, cw, ch) = app.board_geometry.get()?;
-    if ev.column < x0 || ev.row < y0 || cw == 0 || ch == 0 {
-        return None;
-    }
-    let col = (ev.column - x0) / cw;
-    let row = (ev.row - y0) / ch;
-    if col >= 8 || row >= 8 {
-        return None;
-    }
-    let (file, rank) = if app.flipped {
-        (7 - col, row)
-    } else {
-        (col, 7 - row)
-    };
-    Some(Square::from_coords(
-        shakmaty::File::new(u32::from(file)),
-        shakmaty::Rank::new(u32::from(rank)),
-    ))
 }

@@ -101,7 +101,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
         }
         None => String::new(),
     };
-    lines.push(Line::styled(bar, fg(app, Tui::Gray)));
+    lines.push(Line::styled(bar, fg(app.palette(), Tui::Gray)));
     let mut counts = vec![
         Span::styled("Nodes ", bold()),
         Span::raw(format!("{:<8}", human_count(a.nodes))),

@@ -5,10 +5,10 @@ use ratatui::Frame;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::{Color as Tui, Modifier, Style};
-use shakmaty::{Color, File, Move, Piece, Position, Rank, Square};
+use shakmaty::{Chess, Color, File, Move, Piece, Position, Rank, Square};
 
-use super::art;
-use crate::tui::app::App;
+use super::{Palette, art};
+use crate::tui::screen::BoardArea;
 
 /// Board width (labels included) for a given space.
 pub fn width_for(width: u16, height: u16) -> u16 {
@@ -51,19 +51,59 @@ pub fn glyph(piece: Piece, ascii: bool, no_color: bool) -> &'static str {
     }
 }
 
-/// Draws the board into `area`.
-pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
+/// Everything the board widget draws: a position and what is marked on it. Each screen makes
+/// one from its own state; none builds another screen's state to draw a board.
+#[derive(Clone, Debug)]
+pub struct BoardView<'a> {
+    /// The position.
+    pub pos: &'a Chess,
+    /// The move that led to it, marked.
+    pub last: Option<Move>,
+    /// The selected piece's square.
+    pub selected: Option<Square>,
+    /// Where the selected piece may go.
+    pub targets: Vec<Square>,
+    /// Seen from Black's side.
+    pub flipped: bool,
+    /// Colours and glyphs.
+    pub palette: Palette,
+}
+
+impl<'a> BoardView<'a> {
+    /// A view of `pos` with nothing marked but the last move.
+    pub fn new(pos: &'a Chess, last: Option<Move>, flipped: bool, palette: Palette) -> Self {
+        BoardView {
+            pos,
+            last,
+            selected: None,
+            targets: Vec::new(),
+            flipped,
+            palette,
+        }
+    }
+
+    /// The square of the king in check, if the side to move is in check.
+    pub fn check(&self) -> Option<Square> {
+        if self.pos.is_check() {
+            self.pos.board().king_of(self.pos.turn())
+        } else {
+            None
+        }
+    }
+}
+
+/// Draws the board into `area`; returns where it went (for the mouse), if it fitted.
+pub fn draw(frame: &mut Frame, area: Rect, view: &BoardView) -> Option<BoardArea> {
     let (cw, ch) = cell_size(area.width, area.height);
     let x0 = area.x + 2;
     let y0 = area.y;
     if area.width < cw * 8 + 3 || area.height < ch * 8 + 1 {
-        return;
+        return None;
     }
-    app.board_geometry.set(Some((x0, y0, cw, ch)));
-    let ply = app.shown_ply();
-    let pos = app.game.position_at(ply);
-    let last: Option<&Move> = ply.checked_sub(1).map(|i| &app.game.moves()[i]);
-    let last_squares: Vec<Square> = last
+    let pos = view.pos;
+    let flipped = view.flipped;
+    let last_squares: Vec<Square> = view
+        .last
         .map(|m| match m {
             // Castling is stored king-takes-rook; mark where the king went.
             Move::Castle { king, rook } => {
@@ -72,7 +112,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
                 } else {
                     File::C
                 };
-                vec![*king, Square::from_coords(file, king.rank())]
+                vec![king, Square::from_coords(file, king.rank())]
             }
             _ => {
                 let mut v = vec![m.to()];
@@ -81,21 +121,11 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
             }
         })
         .unwrap_or_default();
-    let check = if pos.is_check() {
-        pos.board().king_of(pos.turn())
-    } else {
-        None
-    };
-    let targets = if app.view.is_none() {
-        app.targets()
-    } else {
-        Vec::new()
-    };
-    let selected = app.selected().filter(|_| app.view.is_none());
+    let check = view.check();
     let buf = frame.buffer_mut();
     for row in 0..8u16 {
         for col in 0..8u16 {
-            let (file, rank) = if app.flipped {
+            let (file, rank) = if flipped {
                 (7 - col, row)
             } else {
                 (col, 7 - row)
@@ -104,7 +134,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
             let light = (file + rank) % 2 == 1;
             let mark = if check == Some(sq) {
                 Mark::Check
-            } else if selected == Some(sq) || targets.contains(&sq) {
+            } else if view.selected == Some(sq) || view.targets.contains(&sq) {
                 Mark::Target
             } else if last_squares.contains(&sq) {
                 Mark::Last
@@ -112,14 +142,21 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
                 Mark::None
             };
             let cell = Rect::new(x0 + col * cw, y0 + row * ch, cw, ch);
-            draw_square(buf, cell, app, light, mark, pos.board().piece_at(sq));
+            draw_square(
+                buf,
+                cell,
+                view.palette,
+                light,
+                mark,
+                pos.board().piece_at(sq),
+            );
         }
         let label = Rect::new(area.x, y0 + row * ch + ch / 2, 1, 1);
-        let rank = if app.flipped { row + 1 } else { 8 - row };
+        let rank = if flipped { row + 1 } else { 8 - row };
         buf.set_string(label.x, label.y, rank.to_string(), Style::default());
     }
     for col in 0..8u16 {
-        let file = if app.flipped { 7 - col } else { col };
+        let file = if flipped { 7 - col } else { col };
         let c = char::from(b'a' + file as u8);
         buf.set_string(
             x0 + col * cw + cw / 2,
@@ -128,6 +165,13 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
             Style::default(),
         );
     }
+    Some(BoardArea {
+        x: x0,
+        y: y0,
+        cell_w: cw,
+        cell_h: ch,
+        flipped,
+    })
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -141,12 +185,12 @@ enum Mark {
 fn draw_square(
     buf: &mut Buffer,
     cell: Rect,
-    app: &App,
+    palette: Palette,
     light: bool,
     mark: Mark,
     piece: Option<Piece>,
 ) {
-    let style = square_style(app, light, mark);
+    let style = square_style(palette, light, mark);
     for y in cell.y..cell.y + cell.height {
         for x in cell.x..cell.x + cell.width {
             buf[(x, y)].set_symbol(" ").set_style(style);
@@ -154,32 +198,32 @@ fn draw_square(
     }
     let cx = cell.x + cell.width / 2;
     let cy = cell.y + cell.height / 2;
-    let plain = app.no_color || app.settings.ascii;
+    let plain = palette.no_color || palette.ascii;
     match piece {
         Some(p) => {
             let mut s = style;
-            if !app.no_color {
+            if !palette.no_color {
                 s = s
                     .fg(p.color.fold_wb(Tui::Rgb(255, 255, 255), Tui::Rgb(0, 0, 0)))
                     .add_modifier(Modifier::BOLD);
-                if !app.truecolor {
+                if !palette.truecolor {
                     s = s.fg(p.color.fold_wb(Tui::Indexed(231), Tui::Indexed(16)));
                 }
             }
             match art::scale(cell.width, cell.height).filter(|_| !plain) {
                 Some(scale) => art::draw(buf, cell, p.role, scale, s),
                 None => {
-                    buf[(cx, cy)].set_symbol(glyph(p, app.settings.ascii, app.no_color));
+                    buf[(cx, cy)].set_symbol(glyph(p, palette.ascii, palette.no_color));
                     buf[(cx, cy)].set_style(s);
                 }
             }
         }
         None if plain && !light => {
-            buf[(cx, cy)].set_symbol(if app.settings.ascii { "." } else { "·" });
+            buf[(cx, cy)].set_symbol(if palette.ascii { "." } else { "·" });
         }
         None => {}
     }
-    if app.no_color && mark != Mark::None {
+    if palette.no_color && mark != Mark::None {
         // Without colour, brackets show highlighted squares.
         let (l, r) = match mark {
             Mark::Check => ("!", "!"),
@@ -193,8 +237,8 @@ fn draw_square(
     }
 }
 
-fn square_style(app: &App, light: bool, mark: Mark) -> Style {
-    if app.no_color {
+fn square_style(palette: Palette, light: bool, mark: Mark) -> Style {
+    if palette.no_color {
         return Style::default();
     }
     let rgb = match (mark, light) {
@@ -206,7 +250,7 @@ fn square_style(app: &App, light: bool, mark: Mark) -> Style {
         (Mark::None, true) => (240, 217, 181),
         (Mark::None, false) => (181, 136, 99),
     };
-    let bg = if app.truecolor {
+    let bg = if palette.truecolor {
         Tui::Rgb(rgb.0, rgb.1, rgb.2)
     } else {
         // Nearest xterm-256 cube colour (levels 0, 95, 135, 175, 215, 255).

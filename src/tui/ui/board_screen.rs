@@ -8,24 +8,19 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
 
 use super::analysis::{format_score, human_count};
-use super::{board, bold, input};
-use crate::tui::board::Board;
+use super::board::BoardView;
+use super::{board, bold, input as ui_input};
+use crate::tui::board::{BOARD_KEYS, Board, Progress};
+use crate::tui::input;
+use crate::tui::keys;
+use crate::tui::screen::Drawn;
 
-/// The keys in full, for `?`.
-pub const KEYS_HELP: &str = "Type a move (e4, Nf3) and Enter, or click. ←→ back/forward, ↑↓ other moves tried, +/- lines, ^P main line, ^S save, ^F flip; 'lines N', 'save FILE', 'fen'.";
-
-/// The keys, for the footer.
-const KEYS: &str = "type or click moves  ←→ back/forward  ↑↓ other line  +/- lines  ^P main line  ^S save  ^F flip  q quit";
-/// The keys when the board was opened from a game.
-const KEYS_FROM_GAME: &str =
-    "q back to the game  type or click moves  ←→ back/forward  ↑↓ other line  +/- lines  ^S save";
-
-/// Draws the screen.
-pub fn draw(frame: &mut Frame, b: &Board) {
+/// Draws the screen; returns where the board went.
+pub fn draw(frame: &mut Frame, b: &Board) -> Drawn {
+    let mut drawn = Drawn::default();
     let area = frame.area();
     if super::too_small(frame, area, "the board") {
-        b.app.board_geometry.set(None);
-        return;
+        return drawn;
     }
     let rows = super::game_rows(area);
     let board_w = board::width_for(
@@ -37,14 +32,20 @@ pub fn draw(frame: &mut Frame, b: &Board) {
         Constraint::Min(super::SIDE_MIN),
     ])
     .split(rows[0]);
-    board::draw(frame, cols[0], &b.app);
+    let mut view = BoardView::new(b.pos(), b.last_move(), b.flipped, b.palette);
+    view.selected = input::selected(&b.input, b.pos());
+    view.targets = view
+        .selected
+        .map(|from| input::targets(b.pos(), from))
+        .unwrap_or_default();
+    drawn.board = board::draw(frame, cols[0], &view);
     let extra = if b.tb_moves.is_empty() {
         b.book_moves.len().min(4)
     } else {
         b.tb_moves.len().min(6)
     };
     let side = Layout::vertical([
-        Constraint::Length(b.lines_wanted as u16 + 2),
+        Constraint::Length(b.lines_wanted as u16 + 3),
         Constraint::Length(extra.max(1) as u16 + 2),
         Constraint::Min(3),
     ])
@@ -52,15 +53,20 @@ pub fn draw(frame: &mut Frame, b: &Board) {
     draw_lines(frame, side[0], b);
     draw_sources(frame, side[1], b);
     draw_path(frame, side[2], b);
-    input::draw_message(frame, rows[1], &b.app);
-    input::draw_input(frame, rows[2], &b.app);
-    frame.render_widget(
-        Paragraph::new(Line::styled(
-            if b.from_game { KEYS_FROM_GAME } else { KEYS },
-            Style::default().add_modifier(Modifier::DIM),
-        )),
-        rows[3],
-    );
+    ui_input::draw_message(frame, rows[1], b.message.as_ref(), b.palette);
+    ui_input::draw_input(frame, rows[2], "move> ", &b.input, !b.show_help);
+    let footer = keys::footer(BOARD_KEYS, |w| b.keys_apply(w));
+    ui_input::draw_keys(frame, rows[3], &footer, b.palette);
+    if b.show_help {
+        let mut lines = vec![
+            "Type a move (e4, Nf3, e2e4) and Enter, or click a piece and its square.".to_string(),
+            "Going back and playing another move starts a side line; every line is kept."
+                .to_string(),
+        ];
+        lines.extend(keys::help_lines(BOARD_KEYS, |w| b.keys_apply(w)));
+        super::help::draw(frame, area, &lines);
+    }
+    drawn
 }
 
 fn draw_lines(frame: &mut Frame, area: Rect, b: &Board) {
@@ -76,8 +82,17 @@ fn draw_lines(frame: &mut Frame, area: Rect, b: &Board) {
     let inner = block.inner(area);
     frame.render_widget(block, area);
     let mut lines: Vec<Line> = Vec::new();
-    if b.lines.is_empty() {
-        lines.push(Line::raw("The game is over in this position."));
+    match b.progress {
+        Progress::Over => lines.push(Line::raw("The game is over in this position.")),
+        Progress::Running => lines.push(Line::styled(
+            format!("analysing to depth {} or {} s", b.cap.0, b.cap.1 / 1000),
+            Style::default().add_modifier(Modifier::DIM),
+        )),
+        Progress::Stopped(d) => lines.push(Line::styled(
+            format!("stopped at depth {d} - press Space to go deeper"),
+            Style::default().add_modifier(Modifier::DIM),
+        )),
+        Progress::Failed => lines.push(Line::raw("The analysis failed; Space tries again.")),
     }
     for (k, line) in b.lines.iter().enumerate() {
         lines.push(match line {
@@ -120,7 +135,7 @@ fn draw_sources(frame: &mut Frame, area: Rect, b: &Board) {
 /// The line from the start to the position shown and on along the main moves, the position
 /// shown marked, `(+n)` where other moves were tried.
 fn draw_path(frame: &mut Frame, area: Rect, b: &Board) {
-    let game = &b.app.game;
+    let game = &b.game;
     let title = match crate::openings::classify(game.keys()) {
         Some(o) => format!(" {} {} ", o.eco, o.name),
         None => " Line ".to_string(),

@@ -1,4 +1,4 @@
-//! The help overlay: every key and command.
+//! The help overlay: every key and command of the screen in front, from its key table.
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -6,42 +6,29 @@ use ratatui::text::Line;
 use ratatui::widgets::{Block, Borders, Clear, Paragraph};
 
 use super::centered;
-use crate::tui::app::App;
+use crate::tui::app::{App, GAME_KEYS};
+use crate::tui::keys;
 
-/// Keys and commands, one per line.
-pub const HELP: [&str; 22] = [
-    "Moves: type UCI (e2e4, e7e8q, e1g1) or SAN (Nf3, O-O, exd5), Enter",
-    "Type a square (e2) or click a piece to see its moves; click a target",
-    "",
-    "Key      Command      What it does",
-    "Ctrl-N   new          new game: choose colour, opponent and clock",
-    "Ctrl-Z   undo         take back (your move and the engine's reply)",
-    "Ctrl-F   flip         turn the board around",
-    "Ctrl-T   hint         the engine's suggestion for your move",
-    "Ctrl-R   resign       resign the game",
-    "Ctrl-D   draw         offer a draw (the engine judges by its score)",
-    "Ctrl-S   save [FILE]  save the game as PGN",
-    "Ctrl-E   fen          show the position's FEN",
-    "Ctrl-L   moves        list the legal moves",
-    "Ctrl-V   line         show or hide the engine's expected line",
-    "Ctrl-B   board        the analysis board at this move",
-    "r        review       a finished game's review (r at \"Play again?\")",
-    "← → PgUp PgDn Home End  browse earlier positions; Esc: back",
-    "Space / Ctrl-P  pause  watch mode: pause and resume",
-    ">        step         watch mode: one move while paused",
-    "? F1     help         this help",
-    "Ctrl-Q Ctrl-C  quit   leave (the game is saved as PGN)",
-    "Press any key to close.",
-];
+/// The game's help: how to enter moves, then the keys that work now.
+pub fn game_lines(app: &App) -> Vec<String> {
+    let mut lines = vec![
+        "Moves: type UCI (e2e4, e7e8q, e1g1) or SAN (Nf3, O-O, exd5), Enter".to_string(),
+        "Type a square (e2) or click a piece to see its moves; click a target".to_string(),
+    ];
+    lines.extend(keys::help_lines(GAME_KEYS, |w| app.keys_apply(w)));
+    lines
+}
 
-/// Draws the overlay.
-pub fn draw(frame: &mut Frame, area: Rect, _app: &App) {
-    let w = HELP.iter().map(|l| l.chars().count()).max().unwrap_or(0) as u16 + 4;
-    let rect = centered(area, w, HELP.len() as u16 + 2);
+/// Draws the help overlay with `lines`.
+pub fn draw(frame: &mut Frame, area: Rect, lines: &[String]) {
+    let title = " Help: the keys that work now (any key closes) ";
+    let widest = lines.iter().map(|l| l.chars().count()).max().unwrap_or(0);
+    let w = widest.max(title.chars().count()) as u16 + 2;
+    let rect = centered(area, w, lines.len() as u16 + 2);
     frame.render_widget(Clear, rect);
-    let lines: Vec<Line> = HELP.iter().map(|l| Line::raw(*l)).collect();
+    let lines: Vec<Line> = lines.iter().map(|l| Line::raw(l.clone())).collect();
     frame.render_widget(
-        Paragraph::new(lines).block(Block::default().borders(Borders::ALL).title(" Help ")),
+        Paragraph::new(lines).block(Block::default().borders(Borders::ALL).title(title)),
         rect,
     );
 }

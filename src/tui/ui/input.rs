@@ -10,8 +10,9 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
 use shakmaty::Color;
 
-use super::{bold, fg};
-use crate::tui::app::{App, Mode, Tone, color_name};
+use super::{Palette, bold, fg};
+use crate::tui::app::{App, GAME_KEYS, Tone, color_name};
+use crate::tui::keys;
 
 /// A clock reading: `4:59`, `0:09.3` under ten seconds.
 pub fn format_clock(d: Duration) -> String {
@@ -63,7 +64,7 @@ pub fn draw_status(frame: &mut Frame, area: Rect, app: &App) {
             if app.view.is_some() {
                 spans.push(Span::styled(
                     format!("  viewing ply {}", app.shown_ply()),
-                    fg(app, Tui::Yellow),
+                    fg(app.palette(), Tui::Yellow),
                 ));
             }
             if app.paused {
@@ -115,11 +116,16 @@ pub fn captured_line(app: &App) -> Line<'static> {
 }
 
 /// Draws the message line.
-pub fn draw_message(frame: &mut Frame, area: Rect, app: &App) {
-    if let Some((text, tone)) = &app.message {
+pub fn draw_message(
+    frame: &mut Frame,
+    area: Rect,
+    message: Option<&(String, Tone)>,
+    palette: Palette,
+) {
+    if let Some((text, tone)) = message {
         let style = match tone {
-            Tone::Error => fg(app, Tui::Red).add_modifier(Modifier::BOLD),
-            Tone::Info => fg(app, Tui::Cyan),
+            Tone::Error => fg(palette, Tui::Red).add_modifier(Modifier::BOLD),
+            Tone::Info => fg(palette, Tui::Cyan),
         };
         frame.render_widget(
             Paragraph::new(Line::styled(text.clone(), style)).wrap(Wrap { trim: true }),
@@ -128,50 +134,33 @@ pub fn draw_message(frame: &mut Frame, area: Rect, app: &App) {
     }
 }
 
-/// Draws the input line and places the cursor.
-pub fn draw_input(frame: &mut Frame, area: Rect, app: &App) {
-    let prompt = if app.mode == Mode::Watch {
-        "cmd> "
-    } else {
-        "move> "
-    };
-    let text = format!("{prompt}{}", app.input);
+/// Draws the input line after `prompt` and places the cursor at its end (`cursor`).
+pub fn draw_input(frame: &mut Frame, area: Rect, prompt: &str, input: &str, cursor: bool) {
+    let text = format!("{prompt}{input}");
     let x = area.x + u16::try_from(text.chars().count()).unwrap_or(area.width);
     frame.render_widget(Paragraph::new(Line::styled(text, bold())), area);
-    if !app.show_help && x < area.x + area.width {
+    if cursor && x < area.x + area.width {
         frame.set_cursor_position(Cursor::new(x, area.y));
     }
 }
 
-/// The footer: the keys that apply now.
-pub fn footer_text(app: &App) -> &'static str {
-    if app.confirm.is_some() {
-        return "y yes  n no";
-    }
-    if app.game.is_over() {
-        return if app.ask_again {
-            "y again  n no  r review  ^B board  ^N new  ^Z undo  ←→ browse  ? help  ^Q quit"
-        } else {
-            "review  ^B board  ^N new game  ^Z undo  ^S save  ←→ browse  ? help  ^Q quit"
-        };
-    }
-    if app.premove.is_some() {
-        return "Esc cancel the premove  ? help  ^Q quit";
-    }
-    match app.mode {
-        Mode::Watch => {
-            "? help ^Q quit space pause > step ^B board ^Z undo ^F flip ^S save ^N new ←→"
-        }
-        Mode::Play => {
-            "? help ^Q quit ^Z undo ^F flip ^T hint ^D draw ^R resign ^S save ^N new ^L moves ^V line ←→ browse"
-        }
-    }
-}
-
-/// Draws the footer.
-pub fn draw_footer(frame: &mut Frame, area: Rect, app: &App) {
+/// Draws a footer line of keys.
+pub fn draw_keys(frame: &mut Frame, area: Rect, text: &str, palette: Palette) {
     frame.render_widget(
-        Paragraph::new(Line::styled(footer_text(app), fg(app, Tui::DarkGray))),
+        Paragraph::new(Line::styled(text.to_string(), fg(palette, Tui::DarkGray))),
         area,
     );
+}
+
+/// The footer: the keys that apply now, from the game's key table.
+pub fn footer_text(app: &App) -> String {
+    if app.premove.is_some() {
+        return "Esc cancel the premove  ? help  ^Q quit".to_string();
+    }
+    keys::footer(GAME_KEYS, |w| app.keys_apply(w))
+}
+
+/// Draws the game's footer.
+pub fn draw_footer(frame: &mut Frame, area: Rect, app: &App) {
+    draw_keys(frame, area, &footer_text(app), app.palette());
 }

@@ -1,4 +1,5 @@
-//! Drawing: each module renders one part of the screen from `&App` and changes nothing.
+//! Drawing: each module renders one screen, or one part of one, from that screen's state and
+//! changes nothing; what a frame measured for the mouse comes back as [`Drawn`].
 
 pub mod analysis;
 pub mod art;
@@ -17,6 +18,8 @@ use ratatui::text::Line;
 use ratatui::widgets::{Paragraph, Wrap};
 
 use super::app::{App, Screen};
+use super::screen::Drawn;
+pub use super::screen::Palette;
 
 /// The smallest terminal the game draws in.
 pub const MIN_SIZE: (u16, u16) = (60, 18);
@@ -24,20 +27,19 @@ pub const MIN_SIZE: (u16, u16) = (60, 18);
 /// Width of the column right of the board.
 pub const SIDE_MIN: u16 = 32;
 
-/// Draws the whole screen.
-pub fn draw(frame: &mut Frame, app: &App) {
+/// Draws the game screen (or the new-game screen over it).
+pub fn draw(frame: &mut Frame, app: &App) -> Drawn {
+    let mut drawn = Drawn::default();
     let area = frame.area();
     if area.width < MIN_SIZE.0 || area.height < MIN_SIZE.1 {
-        app.board_geometry.set(None);
         let text = format!(
             "Terminal too small: {}x{}; Knightfall needs at least {}x{}. Enlarge it, or Ctrl-C to quit.",
             area.width, area.height, MIN_SIZE.0, MIN_SIZE.1
         );
         frame.render_widget(Paragraph::new(text).wrap(Wrap { trim: true }), area);
-        return;
+        return drawn;
     }
     if app.screen == Screen::Setup {
-        app.board_geometry.set(None);
         setup::draw(frame, area, app);
     } else {
         let rows = game_rows(area);
@@ -45,7 +47,7 @@ pub fn draw(frame: &mut Frame, app: &App) {
         let board_w = board::width_for(main.width.saturating_sub(SIDE_MIN), main.height);
         let cols = Layout::horizontal([Constraint::Length(board_w), Constraint::Min(SIDE_MIN)])
             .split(main);
-        board::draw(frame, cols[0], app);
+        drawn.board = board::draw(frame, cols[0], &game_board(app));
         // A tall side column gives the analysis panel room for the search's history.
         let analysis_h = if cols[1].height >= 30 {
             (cols[1].height - 4) / 2
@@ -61,13 +63,33 @@ pub fn draw(frame: &mut Frame, app: &App) {
         input::draw_status(frame, side[0], app);
         analysis::draw(frame, side[1], app);
         moves::draw(frame, side[2], app);
-        input::draw_message(frame, rows[1], app);
-        input::draw_input(frame, rows[2], app);
+        input::draw_message(frame, rows[1], app.message.as_ref(), app.palette());
+        let prompt = if app.mode == super::app::Mode::Watch {
+            "cmd> "
+        } else {
+            "move> "
+        };
+        input::draw_input(frame, rows[2], prompt, &app.input, !app.show_help);
         input::draw_footer(frame, rows[3], app);
     }
     if app.show_help {
-        help::draw(frame, area, app);
+        help::draw(frame, area, &help::game_lines(app));
     }
+    drawn
+}
+
+/// The game's board as the player sees it: the position shown, its last move, the piece
+/// selected and its targets (only on the current position).
+pub fn game_board(app: &App) -> board::BoardView<'_> {
+    let ply = app.shown_ply();
+    let last = ply.checked_sub(1).map(|i| app.game.moves()[i]);
+    let mut view =
+        board::BoardView::new(app.game.position_at(ply), last, app.flipped, app.palette());
+    if app.view.is_none() {
+        view.selected = app.selected();
+        view.targets = app.targets();
+    }
+    view
 }
 
 /// The rows of a screen with a board: the board and its side column, a two-line message, the
@@ -97,8 +119,8 @@ pub fn too_small(frame: &mut Frame, area: Rect, what: &str) -> bool {
 }
 
 /// A style that is plain when colours are off.
-pub fn fg(app: &App, color: Tui) -> Style {
-    if app.no_color {
+pub fn fg(palette: Palette, color: Tui) -> Style {
+    if palette.no_color {
         Style::default()
     } else {
         Style::default().fg(color)

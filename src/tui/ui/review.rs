@@ -8,16 +8,21 @@ use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
 use shakmaty::Color;
 
 use super::board;
+use super::board::BoardView;
+use super::input as ui_input;
 use super::moves::move_rows;
 use crate::review::judge::{Judgement, winning_chances};
 use crate::review::{Review, numbered_line};
-use crate::tui::review::{Screen, View};
+use crate::tui::keys;
+use crate::tui::review::{REVIEW_KEYS, ReviewScreen as Screen, View};
+use crate::tui::screen::Drawn;
 
-/// Draws the screen.
-pub fn draw(frame: &mut Frame, screen: &Screen) {
+/// Draws the screen; returns where the board and the graph went.
+pub fn draw(frame: &mut Frame, screen: &Screen) -> Drawn {
+    let mut drawn = Drawn::default();
     let area = frame.area();
     if super::too_small(frame, area, "the review") {
-        return;
+        return drawn;
     }
     let rows = Layout::vertical([
         Constraint::Min(10),
@@ -27,7 +32,7 @@ pub fn draw(frame: &mut Frame, screen: &Screen) {
     .split(area);
     match screen.view {
         View::Pick => draw_list(frame, rows[0], screen),
-        View::Review => draw_review(frame, rows[0], screen),
+        View::Review => draw_review(frame, rows[0], screen, &mut drawn),
     }
     let message = if !screen.message.is_empty() {
         Line::styled(screen.message.clone(), Style::default().fg(Tui::Yellow))
@@ -35,29 +40,20 @@ pub fn draw(frame: &mut Frame, screen: &Screen) {
         note_line(screen)
     };
     frame.render_widget(Paragraph::new(message).wrap(Wrap { trim: true }), rows[1]);
-    let keys = match screen.view {
-        View::Pick => "↑↓ choose  Enter review  q quit",
-        View::Review if screen.listed.len() > 1 => {
-            "←→ move  Home/End  n/p flagged  b better  f flip  click graph  Esc list  q quit"
-        }
-        View::Review if screen.from_game => {
-            "←→ move  Home/End  n/p flagged moves  b better move  f flip  click graph  q back"
-        }
-        View::Review => {
-            "←→ move  Home/End  n/p flagged moves  b better move  f flip  click graph  q quit"
-        }
-    };
-    frame.render_widget(
-        Paragraph::new(Line::styled(keys, Style::default().fg(Tui::DarkGray))),
-        rows[2],
-    );
-    if screen.board.as_ref().is_some_and(|a| a.no_color) {
+    let footer = keys::footer(REVIEW_KEYS, |w| screen.keys_apply(w));
+    ui_input::draw_keys(frame, rows[2], &footer, screen.palette);
+    if screen.palette.no_color {
         // NO_COLOR: the verdicts keep their symbols, the move shown stays reversed.
         for cell in frame.buffer_mut().content.iter_mut() {
             cell.fg = Tui::Reset;
             cell.bg = Tui::Reset;
         }
     }
+    if screen.show_help {
+        let lines = keys::help_lines(REVIEW_KEYS, |w| screen.keys_apply(w));
+        super::help::draw(frame, area, &lines);
+    }
+    drawn
 }
 
 fn draw_list(frame: &mut Frame, area: Rect, screen: &Screen) {
@@ -87,8 +83,8 @@ fn draw_list(frame: &mut Frame, area: Rect, screen: &Screen) {
     frame.render_widget(Paragraph::new(lines), inner);
 }
 
-fn draw_review(frame: &mut Frame, area: Rect, screen: &Screen) {
-    let (Some(review), Some(app)) = (&screen.review, &screen.board) else {
+fn draw_review(frame: &mut Frame, area: Rect, screen: &Screen, drawn: &mut Drawn) {
+    let (Some(review), Some((pos, last))) = (&screen.review, screen.board()) else {
         return;
     };
     let board_w = board::width_for(area.width.saturating_sub(super::SIDE_MIN), area.height);
@@ -97,7 +93,8 @@ fn draw_review(frame: &mut Frame, area: Rect, screen: &Screen) {
         Constraint::Min(super::SIDE_MIN),
     ])
     .split(area);
-    board::draw(frame, cols[0], app);
+    let view = BoardView::new(&pos, last, screen.flipped, screen.palette);
+    drawn.board = board::draw(frame, cols[0], &view);
     let side_h = cols[1].height;
     let graph_h = (side_h / 3).max(6);
     let side = Layout::vertical([
@@ -107,7 +104,7 @@ fn draw_review(frame: &mut Frame, area: Rect, screen: &Screen) {
     ])
     .split(cols[1]);
     draw_summary(frame, side[0], review);
-    draw_graph(frame, side[1], screen, review);
+    drawn.graph = draw_graph(frame, side[1], screen, review);
     draw_moves(frame, side[2], screen, review);
 }
 
@@ -177,7 +174,13 @@ fn verdict_style(j: Judgement) -> Style {
 
 /// The evaluation graph: White's winning chances per position (above the middle line White is
 /// better), the shown move marked, flagged moves in their verdict's colour.
-fn draw_graph(frame: &mut Frame, area: Rect, screen: &Screen, review: &Review) {
+/// Draws the evaluation graph; returns its inner area (for clicks).
+fn draw_graph(
+    frame: &mut Frame,
+    area: Rect,
+    screen: &Screen,
+    review: &Review,
+) -> Option<(u16, u16, u16, u16)> {
     let eval_text = review
         .eval(screen.ply)
         .map_or("…".to_string(), |e| e.display());
@@ -186,12 +189,10 @@ fn draw_graph(frame: &mut Frame, area: Rect, screen: &Screen, review: &Review) {
         .title(format!(" Evaluation {eval_text} "));
     let inner = block.inner(area);
     frame.render_widget(block, area);
-    screen
-        .graph_area
-        .set(Some((inner.x, inner.y, inner.width, inner.height)));
+    let area = Some((inner.x, inner.y, inner.width, inner.height));
     let (w, h) = (usize::from(inner.width), usize::from(inner.height));
     if w < 2 || h < 2 {
-        return;
+        return area;
     }
     let plies = review.evals.len() - 1;
     let column_of = |ply: usize| (ply * (w - 1)).checked_div(plies).unwrap_or(0);
@@ -252,6 +253,7 @@ fn draw_graph(frame: &mut Frame, area: Rect, screen: &Screen, review: &Review) {
                 .set_style(style);
         }
     }
+    area
 }
 
 fn draw_moves(frame: &mut Frame, area: Rect, screen: &Screen, review: &Review) {

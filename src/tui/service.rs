@@ -1,8 +1,12 @@
-//! The background search thread: it owns Knightfall's `Player` (and so the engine's
-//! transposition table) and any external engines playing, takes one request at a time, and
-//! reports progress and the result as events tagged with the request's generation, so the app
-//! can drop results for positions it has left.
+//! The search service: one background thread that owns Knightfall's `Player` (and so the
+//! engine's transposition table) and any external engines playing, and serves every screen: a
+//! game's moves, hints and draw judgements, the analysis board's lines and a review's positions
+//! (on a pool of `threads` workers). It takes one job at a time: a new one stops the one under
+//! way, so the latest request always wins. Progress and results come back as events tagged with
+//! the request's generation, so a screen drops what it no longer asked for; a failure or a panic
+//! comes back as an event too, never as silence.
 
+use std::panic::{self, AssertUnwindSafe};
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex};
 use std::thread;
@@ -14,7 +18,9 @@ use shakmaty::Position;
 use super::job::{EngineEvent, Mover, Purpose, Request};
 use crate::engine::{Control, Info};
 use crate::external::{EngineSpec, External, ExternalError};
+use crate::game::Game;
 use crate::player::{Known, Player, Source};
+use crate::review::analyse::{self, PositionEval};
 
 /// The search thread's name, as a debugger or a panic message shows it.
 pub const THREAD_NAME: &str = "knightfall-search";
@@ -22,24 +28,39 @@ pub const THREAD_NAME: &str = "knightfall-search";
 /// How often progress reports may reach the screen.
 const INFO_INTERVAL: Duration = Duration::from_millis(100);
 
+/// A review to run: the positions of `game` not yet in `known`, searched by `settings`.
+#[derive(Clone, Debug)]
+pub struct ReviewJob {
+    /// The review's generation.
+    pub generation: u64,
+    /// The game reviewed.
+    pub game: Game,
+    /// How each position is searched (time, threads, tablebases).
+    pub settings: analyse::Settings,
+    /// What is known already (from the cache), by ply.
+    pub known: Vec<Option<PositionEval>>,
+}
+
 enum Job {
     Search(Box<Request>, Arc<Control>),
+    Review(Box<ReviewJob>, Arc<Control>),
     NewGame,
 }
 
-/// Handle to the worker thread.
-pub struct Worker {
+/// Handle to the service's thread.
+pub struct Service {
     jobs: crossbeam_channel::Sender<Job>,
     current: Arc<Mutex<Option<Arc<Control>>>>,
 }
 
-impl Worker {
-    /// Starts the worker with `player`; its reports go to `sink`.
-    pub fn spawn(sink: impl Fn(EngineEvent) + Send + 'static, mut player: Player) -> Worker {
+impl Service {
+    /// Starts the service with `player`; its reports go to `sink`.
+    pub fn spawn(sink: impl Fn(EngineEvent) + Send + 'static, mut player: Player) -> Service {
         let (jobs, rx) = unbounded::<Job>();
         let current: Arc<Mutex<Option<Arc<Control>>>> = Arc::default();
         thread::Builder::new()
             .name(THREAD_NAME.into())
+            .stack_size(crate::engine::SEARCH_STACK_BYTES)
             .spawn(move || {
                 // External engines by the side they play, started when first asked.
                 let mut externals: [Option<External>; 2] = [None, None];
@@ -60,30 +81,57 @@ impl Worker {
                             if control.stop.load(Ordering::Relaxed) {
                                 continue;
                             }
-                            match &req.mover {
-                                Mover::Knightfall => search(&mut player, &req, &control, &sink),
-                                Mover::External(spec) => {
-                                    let slot = &mut externals[crate::game::side(req.pos.turn())];
-                                    external(slot, spec, &req, &control, &sink);
-                                }
+                            let served =
+                                panic::catch_unwind(AssertUnwindSafe(|| match &req.mover {
+                                    Mover::Knightfall => search(&mut player, &req, &control, &sink),
+                                    Mover::External(spec) => {
+                                        let slot =
+                                            &mut externals[crate::game::side(req.pos.turn())];
+                                        external(slot, spec, &req, &control, &sink);
+                                    }
+                                }));
+                            if let Err(payload) = served {
+                                // The engines may be in any state: start them afresh.
+                                externals = [None, None];
+                                sink(EngineEvent::Failed {
+                                    generation: req.generation,
+                                    message: crate::player::panic_message(payload.as_ref()),
+                                });
+                            }
+                        }
+                        Job::Review(job, control) => {
+                            if !control.stop.load(Ordering::Relaxed) {
+                                review(&job, &control, &sink);
                             }
                         }
                     }
                 }
             })
             .expect("spawning the search thread");
-        Worker { jobs, current }
+        Service { jobs, current }
     }
 
-    /// Stops any running search and starts `req`.
-    pub fn start(&self, req: Box<Request>) {
+    /// A fresh control for the next job, the running one stopped.
+    fn replace_current(&self) -> Arc<Control> {
         let control = Arc::new(Control::default());
         if let Ok(mut cur) = self.current.lock()
             && let Some(old) = cur.replace(control.clone())
         {
             old.stop.store(true, Ordering::Relaxed);
         }
+        control
+    }
+
+    /// Stops any running job and starts the search `req`.
+    pub fn start(&self, req: Box<Request>) {
+        let control = self.replace_current();
         let _ = self.jobs.send(Job::Search(req, control));
+    }
+
+    /// Stops any running job and starts the review `job`.
+    pub fn review(&self, job: Box<ReviewJob>) {
+        let control = self.replace_current();
+        let _ = self.jobs.send(Job::Review(job, control));
     }
 
     /// Stops the running search, if any; its result will arrive and be judged stale.
@@ -102,20 +150,21 @@ impl Worker {
     }
 }
 
-impl Drop for Worker {
+impl Drop for Service {
     fn drop(&mut self) {
         self.stop();
     }
 }
 
-/// Passes progress reports on at most every `INFO_INTERVAL`, keeping the last one held back,
-/// except that the first report of each new depth always goes (the panel lists the depths).
+/// Passes progress reports on at most every `INFO_INTERVAL`, keeping the last one of each line
+/// held back, except that the first report of each new depth of a line always goes (the panel
+/// lists the depths, and the analysis board shows every line).
 struct Throttle<'a, F: Fn(EngineEvent)> {
     sink: &'a F,
     generation: u64,
     last: Instant,
-    last_depth: u32,
-    unsent: Option<Info>,
+    /// By line (`multipv` - 1): the depth last sent, and the report held back.
+    lines: Vec<(u32, Option<Info>)>,
     /// The latest score reported, from the side to move's view.
     score: i32,
 }
@@ -128,9 +177,8 @@ impl<'a, F: Fn(EngineEvent)> Throttle<'a, F> {
             last: Instant::now()
                 .checked_sub(INFO_INTERVAL)
                 .unwrap_or_else(Instant::now),
-            unsent: None,
+            lines: Vec::new(),
             score: 0,
-            last_depth: 0,
         }
     }
 
@@ -138,26 +186,32 @@ impl<'a, F: Fn(EngineEvent)> Throttle<'a, F> {
         if info.multipv <= 1 {
             self.score = info.score;
         }
-        if self.last.elapsed() >= INFO_INTERVAL || info.depth > self.last_depth {
+        let k = info.multipv.max(1) as usize - 1;
+        if self.lines.len() <= k {
+            self.lines.resize(k + 1, (0, None));
+        }
+        let line = &mut self.lines[k];
+        if self.last.elapsed() >= INFO_INTERVAL || info.depth > line.0 {
             self.last = Instant::now();
-            self.last_depth = info.depth;
-            self.unsent = None;
+            *line = (info.depth, None);
             (self.sink)(EngineEvent::Info {
                 generation: self.generation,
                 info: info.clone(),
             });
         } else {
-            self.unsent = Some(info.clone());
+            line.1 = Some(info.clone());
         }
     }
 
-    /// Sends the report the throttle held back: the panel should end on the final depth and PV.
+    /// Sends the reports the throttle held back: the panel should end on the final depth and PV.
     fn flush(&mut self) {
-        if let Some(info) = self.unsent.take() {
-            (self.sink)(EngineEvent::Info {
-                generation: self.generation,
-                info,
-            });
+        for (_, unsent) in &mut self.lines {
+            if let Some(info) = unsent.take() {
+                (self.sink)(EngineEvent::Info {
+                    generation: self.generation,
+                    info,
+                });
+            }
         }
     }
 }
@@ -232,9 +286,22 @@ fn external(
 fn search(player: &mut Player, req: &Request, control: &Control, sink: &impl Fn(EngineEvent)) {
     let generation = req.generation;
     let known = match req.purpose {
-        Purpose::DrawOffer => Known::SearchOnly,
+        Purpose::DrawOffer | Purpose::Analyse => Known::SearchOnly,
         Purpose::Play | Purpose::Hint => Known::Allowed,
     };
+    if req.purpose == Purpose::Analyse {
+        sink(EngineEvent::Sources {
+            generation,
+            book: player.book().map_or(Vec::new(), |b| {
+                b.moves(&req.pos).iter().map(|m| (m.mv, m.weight)).collect()
+            }),
+            tablebase: player
+                .engine_mut()
+                .tablebases()
+                .and_then(|t| t.rank_root_moves(&req.pos).ok())
+                .unwrap_or_default(),
+        });
+    }
     let mut throttle = Throttle::new(sink, generation);
     let decided = player.decide(
         &req.pos,
@@ -266,4 +333,33 @@ fn search(player: &mut Player, req: &Request, control: &Control, sink: &impl Fn(
         source: decision.source,
         note: decision.note(),
     });
+}
+
+/// Runs a review on `job.settings.threads` workers, reporting each position as it is done.
+fn review(job: &ReviewJob, control: &Control, sink: &impl Fn(EngineEvent)) {
+    let generation = job.generation;
+    // What was known already (the cache) comes back first, so the screen fills in at once.
+    for (ply, eval) in job.known.iter().enumerate() {
+        if let Some(eval) = eval {
+            sink(EngineEvent::Reviewed {
+                generation,
+                ply,
+                eval: Ok(eval.clone()),
+            });
+        }
+    }
+    analyse::analyse(
+        &job.game,
+        &job.settings,
+        &job.known,
+        control,
+        &mut |ply, eval| {
+            sink(EngineEvent::Reviewed {
+                generation,
+                ply,
+                eval,
+            })
+        },
+    );
+    sink(EngineEvent::ReviewDone { generation });
 }

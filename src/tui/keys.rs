@@ -1,0 +1,194 @@
+//! Key tables: each screen declares its keys once (the keys, the typed word, the footer label,
+//! the help text, and when they apply). The screen's key handling looks its keys up here, and
+//! the footer, the help overlay and the README's key table are all made from the same rows.
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+
+/// One key a row answers to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Binding {
+    /// The key.
+    pub code: KeyCode,
+    /// With Ctrl held.
+    pub ctrl: bool,
+}
+
+/// A plain key.
+pub const fn key(code: KeyCode) -> Binding {
+    Binding { code, ctrl: false }
+}
+
+/// A key with Ctrl.
+pub const fn ctrl(c: char) -> Binding {
+    Binding {
+        code: KeyCode::Char(c),
+        ctrl: true,
+    }
+}
+
+/// When a row applies: the screen says which of these hold now.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum When {
+    /// Always.
+    Always,
+    /// A game in progress with a person playing.
+    Playing,
+    /// A game in progress between engines, watched.
+    Watching,
+    /// A game in progress, played or watched.
+    InGame,
+    /// The game is over.
+    Over,
+    /// A question waits for y or n.
+    Asking,
+    /// A screen opened from another one (q goes back).
+    Opened,
+    /// A screen started on its own (q leaves).
+    Alone,
+    /// Choosing a game from a list.
+    Choosing,
+    /// Reviewing a game.
+    Reviewing,
+}
+
+/// One row of a key table.
+#[derive(Clone, Copy, Debug)]
+pub struct KeyHelp {
+    /// The keys that do it (empty: a typed word only).
+    pub keys: &'static [Binding],
+    /// The keys as the help and the README write them.
+    pub shown: &'static str,
+    /// The typed word that does the same, if any (`""`: none).
+    pub word: &'static str,
+    /// The footer's short label (`""`: not in the footer).
+    pub label: &'static str,
+    /// The help text.
+    pub help: &'static str,
+    /// When it applies.
+    pub when: When,
+}
+
+/// The help row every screen has.
+pub const HELP: KeyHelp = KeyHelp {
+    keys: &[key(KeyCode::Char('?')), key(KeyCode::F(1))],
+    shown: "? F1",
+    word: "help",
+    label: "? help",
+    help: "this help",
+    when: When::Always,
+};
+
+/// The row that turns the board around, on screens with Ctrl keys free.
+pub const FLIP: KeyHelp = KeyHelp {
+    keys: &[ctrl('f')],
+    shown: "Ctrl-F",
+    word: "flip",
+    label: "^F flip",
+    help: "turn the board around",
+    when: When::Always,
+};
+
+/// The row that leaves Knightfall from a screen whose q only closes it.
+pub const EXIT: KeyHelp = KeyHelp {
+    keys: &[ctrl('q'), ctrl('c')],
+    shown: "Ctrl-Q Ctrl-C",
+    word: "exit",
+    label: "",
+    help: "leave Knightfall",
+    when: When::Always,
+};
+
+/// The row that shows the position's FEN.
+pub const FEN: KeyHelp = KeyHelp {
+    keys: &[ctrl('e')],
+    shown: "Ctrl-E",
+    word: "fen",
+    label: "",
+    help: "show the position's FEN",
+    when: When::Always,
+};
+
+/// The row of `table` that `key` stands for, among the rows `applies` accepts.
+pub fn lookup(
+    table: &'static [KeyHelp],
+    key: &KeyEvent,
+    applies: impl Fn(When) -> bool,
+) -> Option<&'static KeyHelp> {
+    let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
+    table.iter().find(|row| {
+        applies(row.when)
+            && row.keys.iter().any(|b| {
+                b.ctrl == ctrl
+                    && match (b.code, key.code) {
+                        // Letters with Ctrl arrive in either case (Shift, Caps Lock).
+                        (KeyCode::Char(a), KeyCode::Char(c)) if ctrl => a.eq_ignore_ascii_case(&c),
+                        (a, c) => a == c,
+                    }
+            })
+    })
+}
+
+/// The footer: the labels of the rows that apply, in table order, but the answers to a
+/// question first (they are what the player needs now).
+pub fn footer(table: &[KeyHelp], applies: impl Fn(When) -> bool) -> String {
+    let shown = |row: &&KeyHelp| !row.label.is_empty() && applies(row.when);
+    let asking = table
+        .iter()
+        .filter(shown)
+        .filter(|r| r.when == When::Asking);
+    let rest = table
+        .iter()
+        .filter(shown)
+        .filter(|r| r.when != When::Asking);
+    asking
+        .chain(rest)
+        .map(|row| row.label)
+        .collect::<Vec<_>>()
+        .join("  ")
+}
+
+/// The help overlay's lines: a heading, then keys, word and text of every row that applies
+/// now, aligned (the README lists them all).
+pub fn help_lines(table: &[KeyHelp], applies: impl Fn(When) -> bool) -> Vec<String> {
+    let rows = table
+        .iter()
+        .filter(|r| applies(r.when))
+        .map(|r| (r.shown, r.word, r.help));
+    let heading = std::iter::once(("Key", "Command", "What it does"));
+    let all: Vec<(&str, &str, &str)> = heading.chain(rows).collect();
+    aligned(&all)
+}
+
+/// Three columns, each as wide as its widest cell.
+fn aligned(rows: &[(&str, &str, &str)]) -> Vec<String> {
+    let keys_w = rows.iter().map(|r| r.0.chars().count()).max().unwrap_or(0);
+    let word_w = rows.iter().map(|r| r.1.chars().count()).max().unwrap_or(0);
+    rows.iter()
+        .map(|(keys, word, help)| {
+            format!("{keys:keys_w$}  {word:word_w$}  {help}")
+                .trim_end()
+                .to_string()
+        })
+        .collect()
+}
+
+/// The table as Markdown, as the README shows it.
+pub fn markdown(table: &[KeyHelp]) -> String {
+    let mut out = String::from("| Key | Command | What it does |\n|---|---|---|\n");
+    for r in table {
+        let cell = |s: &str| {
+            if s.is_empty() {
+                String::new()
+            } else {
+                format!("`{}`", s.replace('|', "\\|"))
+            }
+        };
+        out.push_str(&format!(
+            "| {} | {} | {} |\n",
+            cell(r.shown),
+            cell(r.word),
+            r.help.replace('|', "\\|")
+        ));
+    }
+    out
+}

@@ -1,0 +1,195 @@
+//! The house style every screen follows: a state that takes one [`Action`] at a time, with the
+//! moment it happened, and answers with the [`Effect`]s the runner carries out (searches, files,
+//! other screens). A screen's `update` touches neither the disk nor the clock, and its drawing
+//! only reads it, so tests drive a screen by its actions alone.
+
+use std::path::PathBuf;
+
+use crossterm::event::KeyEvent;
+use shakmaty::Square;
+
+use super::job::{EngineEvent, Request};
+use super::service::ReviewJob;
+use crate::game::Game;
+use crate::line_tree::Tree;
+use crate::review::Review;
+use crate::store::Listed;
+
+/// An incoming event, as a screen sees it.
+#[derive(Clone, Debug)]
+pub enum Action {
+    /// A key press.
+    Key(KeyEvent),
+    /// A left click on a board square.
+    Click(Square),
+    /// A left click on the evaluation graph: this many columns from its left edge, of `width`.
+    Graph {
+        /// Columns from the graph's left edge.
+        offset: u16,
+        /// The graph's width.
+        width: u16,
+    },
+    /// A report from the search service.
+    Engine(EngineEvent),
+    /// Time passed (clocks, the watch delay).
+    Tick,
+    /// The screen is in front again (the one above it closed).
+    Front,
+    /// How a file effect went, for the message line.
+    Note(String, Tone),
+    /// A tree of lines was saved to this file.
+    Saved(PathBuf),
+}
+
+/// Kinds of message for the message line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tone {
+    /// Plain information.
+    Info,
+    /// A refused entry or a failure.
+    Error,
+}
+
+/// Something the runner must do after an update.
+#[derive(Clone, Debug)]
+pub enum Effect {
+    /// Start this search (stopping any other job of the service).
+    Search(Box<Request>),
+    /// Stop the service's running job.
+    Stop,
+    /// Clear the engine's tables.
+    NewGame,
+    /// Start this review (stopping any other job of the service).
+    Review(Box<ReviewJob>),
+    /// Rewrite the in-progress game file (after every change, for resume and crashes).
+    Autosave,
+    /// Keep this game in its own file in the games folder (it ended, or was left for another).
+    Archive(Box<Game>),
+    /// Save the game as PGN, to this file or a new timestamped file in the games folder.
+    Save(Option<String>),
+    /// Write the settings to the config file.
+    SaveSettings,
+    /// Save a tree of lines as PGN: to this file, or (`None`) a new file in the games folder
+    /// named with this prefix. [`Action::Saved`] or a [`Action::Note`] says how it went.
+    SaveLines {
+        /// The file the player named, if any.
+        file: Option<PathBuf>,
+        /// The name's prefix for a new file in the games folder.
+        prefix: &'static str,
+        /// The PGN text.
+        text: String,
+    },
+    /// Keep what a review found, for next time.
+    CacheReview(Box<Review>),
+    /// Open a screen in front of this one.
+    Open(Box<Open>),
+    /// Close this screen; the one below comes back (or the program ends).
+    Close,
+    /// Leave the program.
+    Quit,
+}
+
+/// A screen to open.
+#[derive(Clone, Debug)]
+pub enum Open {
+    /// The analysis board over `tree`, at its node `at`.
+    Board {
+        /// Every line.
+        tree: Tree,
+        /// The node shown first.
+        at: usize,
+    },
+    /// The review of a game, or a list of games to choose from.
+    Review {
+        /// The games.
+        listed: Vec<Listed>,
+        /// The one reviewed at once, if any.
+        chosen: Option<usize>,
+    },
+}
+
+/// Where the board was drawn: its top-left square's corner, a square's width and height in
+/// cells, and which way round it is.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct BoardArea {
+    /// Column of the board's first square.
+    pub x: u16,
+    /// Row of the board's first square.
+    pub y: u16,
+    /// A square's width in cells.
+    pub cell_w: u16,
+    /// A square's height in cells.
+    pub cell_h: u16,
+    /// Seen from Black's side.
+    pub flipped: bool,
+}
+
+impl BoardArea {
+    /// The square under a terminal cell, if the cell is on the board.
+    pub fn square_at(&self, column: u16, row: u16) -> Option<Square> {
+        if column < self.x || row < self.y || self.cell_w == 0 || self.cell_h == 0 {
+            return None;
+        }
+        let col = (column - self.x) / self.cell_w;
+        let row = (row - self.y) / self.cell_h;
+        if col >= 8 || row >= 8 {
+            return None;
+        }
+        let (file, rank) = if self.flipped {
+            (7 - col, row)
+        } else {
+            (col, 7 - row)
+        };
+        Some(Square::from_coords(
+            shakmaty::File::new(u32::from(file)),
+            shakmaty::Rank::new(u32::from(rank)),
+        ))
+    }
+}
+
+/// What a frame measured, for the mouse: where the board and the evaluation graph are.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Drawn {
+    /// The board's place on the screen.
+    pub board: Option<BoardArea>,
+    /// The evaluation graph's place: x, y, width, height.
+    pub graph: Option<(u16, u16, u16, u16)>,
+}
+
+impl Drawn {
+    /// The action a left click at `column`, `row` stands for, if any.
+    pub fn click(&self, column: u16, row: u16) -> Option<Action> {
+        if let Some(sq) = self.board.and_then(|b| b.square_at(column, row)) {
+            return Some(Action::Click(sq));
+        }
+        let (x, y, w, h) = self.graph?;
+        (column >= x && column < x + w && row >= y && row < y + h).then_some(Action::Graph {
+            offset: column - x,
+            width: w,
+        })
+    }
+}
+
+/// How the screen is drawn: colours (none with `NO_COLOR`, 24-bit with `COLORTERM`) and glyphs
+/// (ASCII letters when the terminal has no Unicode or the player asked for them).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Palette {
+    /// No colours.
+    pub no_color: bool,
+    /// 24-bit colour; otherwise the 256-colour palette.
+    pub truecolor: bool,
+    /// ASCII letters for the pieces.
+    pub ascii: bool,
+}
+
+impl Palette {
+    /// The palette the environment asks for (`NO_COLOR`, `COLORTERM`), with ASCII pieces or not.
+    pub fn from_env(ascii: bool) -> Palette {
+        Palette {
+            no_color: std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty()),
+            truecolor: std::env::var("COLORTERM")
+                .is_ok_and(|v| v.contains("truecolor") || v.contains("24bit")),
+            ascii,
+        }
+    }
+}
