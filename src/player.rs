@@ -99,7 +99,13 @@ pub struct Player {
     book_enabled: bool,
     book_options: BookOptions,
     rng: BookRng,
+    /// Every search panics (`KNIGHTFALL_FAIL_SEARCH` set): how the tests make a search fail,
+    /// to see that every screen says so.
+    fail_searches: bool,
 }
+
+/// Set, this makes every search panic, for tests of how a failed search is reported.
+pub const FAIL_SEARCH_VAR: &str = "KNIGHTFALL_FAIL_SEARCH";
 
 impl Player {
     /// A player with `config`, `book` and `tablebases`.
@@ -112,6 +118,7 @@ impl Player {
             book_enabled: true,
             book_options: BookOptions::default(),
             rng: BookRng::from_entropy(),
+            fail_searches: std::env::var_os(FAIL_SEARCH_VAR).is_some(),
         }
     }
 
@@ -183,7 +190,11 @@ impl Player {
             }
         }
         let engine = &mut self.engine;
+        let fail = self.fail_searches;
         let searched = panic::catch_unwind(AssertUnwindSafe(|| {
+            if fail {
+                panic!("the search was made to fail ({FAIL_SEARCH_VAR} is set)");
+            }
             engine.search(pos, history, &limits, control, on_info)
         }));
         match searched {

@@ -988,3 +988,79 @@ fn a_level_beyond_ten_in_the_settings_file_opens_as_level_ten() {
     assert!(s.text().contains("EXIT=0"), "{}", s.text());
     let _ = std::fs::remove_dir_all(&home);
 }
+
+#[test]
+fn the_board_pages_back_as_one_view_and_f1_opens_its_help() {
+    let home = temp_home("board-page");
+    let pgn = home.join("game.pgn");
+    std::fs::write(
+        &pgn,
+        "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Bxc6 dxc6 5. O-O Bg4 6. d3 Bxf3 7. Qxf3 f6 \
+         8. Rd1 g6 9. Nd2 b5 10. Nb3 Kf7 11. d4 exd4 12. Rxd4 Qe7 13. Be3 Ke6 *\n",
+    )
+    .unwrap();
+    let script = format!("\"$KNIGHTFALL_BIN\" board {}{STTY_AFTER}", pgn.display());
+    let mut s = start(&home, &script);
+    s.wait_for_screen("the engine on move 13", 20, |sc| sc.contains(" 14. "));
+    // PageUp: ten moves back, to the position after 3... a6; the engine lines, the book and
+    // the opening name are all of that position.
+    s.send(b"\x1b[5~");
+    let screen = s.wait_for_screen("the position after 3... a6", 20, |sc| {
+        sc.matches(" 4. ").count() >= 3 && sc.contains("Book") && sc.contains("Bxc6")
+    });
+    assert!(screen.contains("Ruy Lopez"), "{screen}");
+    assert!(
+        !screen.contains(" 14. Q") && !screen.contains("14... "),
+        "{screen}"
+    );
+    // F1 shows the board's own help; the next key closes it and nothing typed is lost.
+    s.send(b"\x1bOP");
+    s.wait_for_screen("the help", 10, |sc| {
+        sc.contains("Help: the keys that work now")
+    });
+    s.send(b"\x1b");
+    s.wait_for_screen("the help closed", 10, |sc| !sc.contains("Help: the keys"));
+    s.send(b"Ba4\r");
+    let screen = s.wait_for_screen("the side line", 10, |sc| sc.contains("A side line"));
+    assert!(!screen.contains("malformed"), "{screen}");
+    s.send(b"q");
+    s.wait_for("the shell", 20, |s| s.text().contains("DONE"));
+    let text = s.text();
+    assert!(text.contains("EXIT=0"), "{text}");
+    assert!(text.contains("Analysis saved to"), "{text}");
+    let _ = std::fs::remove_dir_all(&home);
+}
+
+#[test]
+fn a_failed_search_shows_on_the_board_and_in_the_review_and_is_logged() {
+    let home = temp_home("fail");
+    let script = format!(
+        "KNIGHTFALL_FAIL_SEARCH=1 \"$KNIGHTFALL_BIN\" board --fen '{KIWIPETE}'{STTY_AFTER}"
+    );
+    let mut s = start(&home, &script);
+    s.wait_for_screen("the failure on the board", 20, |sc| {
+        sc.contains("The analysis failed") && sc.contains("KNIGHTFALL_FAIL_SEARCH")
+    });
+    s.send(b"q");
+    s.wait_for("the shell", 20, |s| s.text().contains("DONE"));
+    let text = s.text();
+    assert!(text.contains("EXIT=0"), "{text}");
+    assert!(text.contains("search thread panic was logged"), "{text}");
+    let log = std::fs::read_to_string(home.join("knightfall.log")).unwrap();
+    assert!(log.contains("panic on thread 'knightfall-search'"), "{log}");
+
+    let pgn = home.join("short.pgn");
+    std::fs::write(&pgn, "1. e4 e5 2. Nf3 Nc6 *\n").unwrap();
+    let script = format!(
+        "KNIGHTFALL_FAIL_SEARCH=1 \"$KNIGHTFALL_BIN\" review {} --movetime 50 --threads 1{STTY_AFTER}",
+        pgn.display()
+    );
+    let mut s = start(&home, &script);
+    s.wait_for_screen("the failure in the review", 20, |sc| {
+        sc.contains("failed (the search was made to fail") && sc.contains("not reviewed")
+    });
+    s.send(b"q");
+    s.wait_for("the shell", 20, |s| s.text().contains("DONE"));
+    assert!(s.text().contains("EXIT=0"), "{}", s.text());
+    let _ = std::fs::remove_dir_all(&home);
+}

@@ -85,6 +85,8 @@ pub struct Runner {
     review: analyse::Settings,
     /// How screens opened from a screen are drawn.
     palette: Palette,
+    /// What the effects had to say when no screen was left to say it (printed at the end).
+    parting: Vec<String>,
 }
 
 impl Runner {
@@ -113,6 +115,7 @@ impl Runner {
             drawn: Drawn::default(),
             review,
             palette,
+            parting: Vec::new(),
         }
     }
 
@@ -242,13 +245,9 @@ impl Runner {
             }
         }
         self.service.stop();
-        fx.into_iter()
-            .filter_map(|effect| match self.write(effect)? {
-                Action::Saved(path) => Some(format!("Analysis saved to {}", path.display())),
-                Action::Note(text, _) => Some(text),
-                _ => None,
-            })
-            .collect()
+        let replies: Vec<Action> = fx.into_iter().filter_map(|e| self.write(e)).collect();
+        self.part(replies);
+        std::mem::take(&mut self.parting)
     }
 
     /// Applies `action` to the screen in front; returns true to quit.
@@ -270,7 +269,7 @@ impl Runner {
                 Effect::Stop => self.service.stop(),
                 Effect::NewGame => self.service.new_game(),
                 Effect::Review(job) => self.service.review(self.with_cache(job)),
-                Effect::Quit => return true,
+                Effect::Quit => return self.part(replies),
                 Effect::Open(open) => {
                     if self.open(*open, now) {
                         return true;
@@ -279,7 +278,7 @@ impl Runner {
                 Effect::Close => {
                     self.stack.pop();
                     if self.stack.is_empty() {
-                        return true;
+                        return self.part(replies);
                     }
                     replies.push(Action::Front);
                 }
@@ -287,6 +286,17 @@ impl Runner {
             }
         }
         replies.into_iter().any(|action| self.apply(action, now))
+    }
+
+    /// Keeps what `replies` had to tell for the end, as the program leaves; returns true.
+    fn part(&mut self, replies: Vec<Action>) -> bool {
+        self.parting
+            .extend(replies.into_iter().filter_map(|action| match action {
+                Action::Saved(path) => Some(format!("Analysis saved to {}", path.display())),
+                Action::Note(text, _) => Some(text),
+                _ => None,
+            }));
+        true
     }
 
     /// Opens a screen in front of the others; returns true to quit.

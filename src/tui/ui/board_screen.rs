@@ -89,7 +89,7 @@ fn draw_lines(frame: &mut Frame, area: Rect, b: &Board) {
             Style::default().add_modifier(Modifier::DIM),
         )),
         Progress::Stopped(d) => lines.push(Line::styled(
-            format!("stopped at depth {d} - press Space to go deeper"),
+            format!("stopped at depth {d} - Space goes deeper"),
             Style::default().add_modifier(Modifier::DIM),
         )),
         Progress::Failed => lines.push(Line::raw("The analysis failed; Space tries again.")),
