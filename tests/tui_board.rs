@@ -3,6 +3,8 @@
 //! (the capped analysis, deeper on Space), how a failed search shows, the help overlay, and
 //! `TestBackend` snapshots of the screen.
 
+mod common;
+
 use std::time::Instant;
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
@@ -115,14 +117,7 @@ fn render(b: &Board, w: u16, h: u16) -> (String, Drawn) {
     let mut term = Terminal::new(TestBackend::new(w, h)).unwrap();
     let mut drawn = Drawn::default();
     term.draw(|f| drawn = ui::board_screen::draw(f, b)).unwrap();
-    let buf = term.backend().buffer();
-    let mut out = String::new();
-    for y in 0..h {
-        let line: String = (0..w).map(|x| buf[(x, y)].symbol()).collect();
-        out.push_str(line.trim_end());
-        out.push('\n');
-    }
-    (out, drawn)
+    (common::screen_text(&term), drawn)
 }
 
 #[test]

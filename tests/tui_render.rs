@@ -2,6 +2,8 @@
 //! the analysis panel, ASCII and NO_COLOR modes, the help overlay, the setup screen and a
 //! terminal too small to draw in.
 
+mod common;
+
 use std::time::Instant;
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
@@ -61,17 +63,7 @@ fn draw(app: &App, w: u16, h: u16) -> (Terminal<TestBackend>, Drawn) {
 
 fn render(app: &App, w: u16, h: u16) -> String {
     let (term, _) = draw(app, w, h);
-    let buf = term.backend().buffer();
-    let mut out = String::new();
-    for y in 0..h {
-        let mut line = String::new();
-        for x in 0..w {
-            line.push_str(buf[(x, y)].symbol());
-        }
-        out.push_str(line.trim_end());
-        out.push('\n');
-    }
-    out
+    common::screen_text(&term)
 }
 
 fn ruy_lopez(app: &mut App) {

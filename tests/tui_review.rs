@@ -2,6 +2,8 @@
 //! failures) filling it in, what it keeps in the cache and when, the keys, the graph under the
 //! mouse, and a `TestBackend` snapshot.
 
+mod common;
+
 use std::time::Instant;
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
@@ -77,14 +79,7 @@ fn render(s: &ReviewScreen, w: u16, h: u16) -> (String, Drawn) {
     let mut term = Terminal::new(TestBackend::new(w, h)).unwrap();
     let mut drawn = Drawn::default();
     term.draw(|f| drawn = ui::review::draw(f, s)).unwrap();
-    let buf = term.backend().buffer();
-    let mut out = String::new();
-    for y in 0..h {
-        let line: String = (0..w).map(|x| buf[(x, y)].symbol()).collect();
-        out.push_str(line.trim_end());
-        out.push('\n');
-    }
-    (out, drawn)
+    (common::screen_text(&term), drawn)
 }
 
 /// Fills in every position of the trap game, White's 5. Nxf7 the blunder.

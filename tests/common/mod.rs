@@ -51,3 +51,15 @@ impl Rng {
         (self.next() % n as u64) as usize
     }
 }
+
+/// The text a `TestBackend` shows, one line per row, trailing blanks trimmed.
+pub fn screen_text(term: &ratatui::Terminal<ratatui::backend::TestBackend>) -> String {
+    let buf = term.backend().buffer();
+    let mut out = String::new();
+    for y in 0..buf.area.height {
+        let line: String = (0..buf.area.width).map(|x| buf[(x, y)].symbol()).collect();
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+    out
+}
