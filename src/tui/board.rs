@@ -39,7 +39,7 @@ pub const BOARD_KEYS: &[KeyHelp] = &[
         shown: "q",
         word: "back",
         label: "q back",
-        help: "back to the game the board was opened from (or leave)",
+        help: "back to the game the board was opened from",
         when: When::Opened,
     },
     KeyHelp {

@@ -148,14 +148,19 @@ pub fn footer(table: &[KeyHelp], applies: impl Fn(When) -> bool) -> String {
 }
 
 /// The help overlay's lines: a heading, then keys, word and text of every row that applies
-/// now, aligned (the README lists them all).
-pub fn help_lines(table: &[KeyHelp], applies: impl Fn(When) -> bool) -> Vec<String> {
+/// now, aligned (the README lists them all). `typed`: the screen has an input line, so the
+/// words can be typed too.
+pub fn help_lines(table: &[KeyHelp], typed: bool, applies: impl Fn(When) -> bool) -> Vec<String> {
     let rows = table
         .iter()
         .filter(|r| applies(r.when))
-        .map(|r| (r.shown, r.word, r.help));
-    let heading = std::iter::once(("Key", "Command", "What it does"));
-    let all: Vec<(&str, &str, &str)> = heading.chain(rows).collect();
+        .map(|r| (r.shown, if typed { r.word } else { "" }, r.help));
+    let heading = if typed {
+        ("Key", "Command", "What it does")
+    } else {
+        ("Key", "", "What it does")
+    };
+    let all: Vec<(&str, &str, &str)> = std::iter::once(heading).chain(rows).collect();
     aligned(&all)
 }
 
@@ -165,17 +170,29 @@ fn aligned(rows: &[(&str, &str, &str)]) -> Vec<String> {
     let word_w = rows.iter().map(|r| r.1.chars().count()).max().unwrap_or(0);
     rows.iter()
         .map(|(keys, word, help)| {
-            format!("{keys:keys_w$}  {word:word_w$}  {help}")
-                .trim_end()
-                .to_string()
+            let line = if word_w == 0 {
+                format!("{keys:keys_w$}  {help}")
+            } else {
+                format!("{keys:keys_w$}  {word:word_w$}  {help}")
+            };
+            line.trim_end().to_string()
         })
         .collect()
 }
 
-/// The table as Markdown, as the README shows it.
-pub fn markdown(table: &[KeyHelp]) -> String {
-    let mut out = String::from("| Key | Command | What it does |\n|---|---|---|\n");
+/// The table as Markdown, as the README shows it (`typed`: with the words typed on the input
+/// line).
+pub fn markdown(table: &[KeyHelp], typed: bool) -> String {
+    let mut out = if typed {
+        String::from("| Key | Command | What it does |\n|---|---|---|\n")
+    } else {
+        String::from("| Key | What it does |\n|---|---|\n")
+    };
     for r in table {
+        if !typed {
+            out.push_str(&format!("| `{}` | {} |\n", r.shown, r.help));
+            continue;
+        }
         let cell = |s: &str| {
             if s.is_empty() {
                 String::new()

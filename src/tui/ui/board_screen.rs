@@ -63,7 +63,7 @@ pub fn draw(frame: &mut Frame, b: &Board) -> Drawn {
             "Going back and playing another move starts a side line; every line is kept."
                 .to_string(),
         ];
-        lines.extend(keys::help_lines(BOARD_KEYS, |w| b.keys_apply(w)));
+        lines.extend(keys::help_lines(BOARD_KEYS, true, |w| b.keys_apply(w)));
         super::help::draw(frame, area, &lines);
     }
     drawn

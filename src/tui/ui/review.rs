@@ -50,7 +50,7 @@ pub fn draw(frame: &mut Frame, screen: &Screen) -> Drawn {
         }
     }
     if screen.show_help {
-        let lines = keys::help_lines(REVIEW_KEYS, |w| screen.keys_apply(w));
+        let lines = keys::help_lines(REVIEW_KEYS, false, |w| screen.keys_apply(w));
         super::help::draw(frame, area, &lines);
     }
     drawn

@@ -1,0 +1,43 @@
+//! The README's key tables are the screens' own key tables: each screen declares its keys once
+//! (`GAME_KEYS`, `BOARD_KEYS`, `REVIEW_KEYS`), and the README shows them as the code makes them.
+//! When a key changes, this test fails until the README says so too; its message is the table
+//! to paste.
+
+use knightfall::tui::app::GAME_KEYS;
+use knightfall::tui::board::BOARD_KEYS;
+use knightfall::tui::keys::{KeyHelp, markdown};
+use knightfall::tui::review::REVIEW_KEYS;
+
+fn readme() -> String {
+    std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap()
+}
+
+fn check(name: &str, table: &[KeyHelp], typed: bool) {
+    let expected = markdown(table, typed);
+    assert!(
+        readme().contains(&expected),
+        "README.md lacks the {name} key table as the code has it; it should read:\n\n{expected}"
+    );
+}
+
+#[test]
+fn the_games_keys_are_the_readmes() {
+    check("game", GAME_KEYS, true);
+}
+
+#[test]
+fn the_boards_keys_are_the_readmes() {
+    check("analysis board", BOARD_KEYS, true);
+}
+
+#[test]
+fn the_reviews_keys_are_the_readmes() {
+    check("review", REVIEW_KEYS, false);
+}
+
+#[test]
+fn a_table_that_differs_is_caught() {
+    let mut changed = GAME_KEYS.to_vec();
+    changed[0].help = "something else";
+    assert!(!readme().contains(&markdown(&changed, true)));
+}
