@@ -73,7 +73,8 @@ fn done(generation: u64, purpose: Purpose, best: Option<Move>, score: i32) -> Ac
 }
 
 fn message(app: &App) -> String {
-    app.message
+    app.line
+        .message
         .as_ref()
         .map(|m| m.0.clone())
         .unwrap_or_default()
@@ -94,7 +95,7 @@ fn moves_in_uci_and_san_and_engine_reply() {
     // Typed while the engine thinks: a premove, played the moment the engine has moved.
     type_line(&mut app, "d2d4");
     assert!(message(&app).contains("Premove d2d4"), "{}", message(&app));
-    assert_eq!(app.premove.as_deref(), Some("d2d4"));
+    assert_eq!(app.offers.premove.as_deref(), Some("d2d4"));
     let reply = uci(&app, "c7c5");
     let fx = app.update(
         done(generation, Purpose::Play, Some(reply), -20),
@@ -123,9 +124,9 @@ fn moves_in_uci_and_san_and_engine_reply() {
     assert_eq!(app.game.sans(), ["e4", "c5", "d4", "Qa5+", "Bd2"]);
     assert!(search_of(&fx).is_some());
     type_line(&mut app, "Nf3");
-    assert!(app.premove.is_some());
+    assert!(app.offers.premove.is_some());
     app.update(key(KeyCode::Esc), Instant::now());
-    assert!(app.premove.is_none());
+    assert!(app.offers.premove.is_none());
 }
 
 #[test]
@@ -185,11 +186,11 @@ fn bad_input_is_refused_with_the_reason_and_changes_nothing() {
     for (text, reason) in cases {
         let fx = type_line(&mut app, text);
         assert!(fx.is_empty(), "{text}");
-        let (msg, tone) = app.message.clone().unwrap();
+        let (msg, tone) = app.line.message.clone().unwrap();
         assert_eq!(tone, Tone::Error);
         assert!(msg.contains(reason), "{text}: {msg}");
         assert_eq!(app.game.ply(), 0);
-        assert!(app.input.is_empty());
+        assert!(app.line.text.is_empty());
     }
     let mut app = App::new(
         settings(Side::Human, Side::Human),
@@ -238,7 +239,7 @@ fn stale_engine_results_are_dropped() {
         }),
         Instant::now(),
     );
-    assert_eq!(app.analysis.depth, 0);
+    assert_eq!(app.search.analysis.depth, 0);
 }
 
 #[test]
@@ -280,7 +281,7 @@ fn flip_help_fen_moves_and_quit() {
     assert!(app.show_help);
     app.update(key(KeyCode::Char('x')), Instant::now());
     assert!(!app.show_help, "any key closes the help");
-    assert!(app.input.is_empty());
+    assert!(app.line.text.is_empty());
     type_line(&mut app, "fen");
     assert_eq!(
         message(&app),
@@ -408,7 +409,7 @@ fn selected_piece_targets_and_click_moves() {
     assert_eq!(t, ["f3", "h3"]);
     app.update(key(KeyCode::Esc), Instant::now());
     app.update(Action::Click(shakmaty::Square::E2), Instant::now());
-    assert_eq!(app.input, "e2");
+    assert_eq!(app.line.text, "e2");
     app.update(Action::Click(shakmaty::Square::E4), Instant::now());
     assert_eq!(app.game.sans(), ["e4"]);
     let _ = CastlingMode::Standard;
@@ -424,7 +425,7 @@ fn engine_moves_first_when_it_plays_white() {
     let m = uci(&app, "e2e4");
     app.update(done(generation, Purpose::Play, Some(m), 30), Instant::now());
     assert_eq!(app.game.sans(), ["e4"]);
-    assert_eq!(app.analysis.score_white, Some(30));
+    assert_eq!(app.search.analysis.score_white, Some(30));
 }
 
 #[test]
@@ -440,7 +441,7 @@ fn watch_pause_stops_the_search_and_the_clocks() {
     let (generation, _) = search_of(&fx).unwrap();
     assert!(app.needs_ticks(), "clocks run");
     let fx = app.update(key(KeyCode::Char(' ')), Instant::now());
-    assert!(app.paused);
+    assert!(app.watch.paused);
     assert!(fx.iter().any(|e| matches!(e, Effect::Stop)));
     assert!(
         !app.needs_ticks(),
@@ -458,9 +459,9 @@ fn watch_pause_stops_the_search_and_the_clocks() {
     let (generation, _) = search_of(&fx).unwrap();
     app.update(done(generation, Purpose::Play, Some(m), 0), Instant::now());
     assert_eq!(app.game.sans(), ["e4"]);
-    assert!(app.paused && app.pending.is_none());
+    assert!(app.watch.paused && app.search.pending.is_none());
     let fx = app.update(key(KeyCode::Char(' ')), Instant::now());
-    assert!(!app.paused);
+    assert!(!app.watch.paused);
     assert!(search_of(&fx).is_some());
 }
 
@@ -476,7 +477,7 @@ fn an_engine_failure_is_reported_not_fatal() {
         }),
         Instant::now(),
     );
-    assert!(app.pending.is_none());
+    assert!(app.search.pending.is_none());
     assert!(message(&app).contains("The engine failed (boom)"));
     // Undo gives the move back to the human.
     app.update(ctrl('z'), Instant::now());
@@ -492,7 +493,7 @@ fn watch_delay_holds_a_quick_move_until_the_minimum_time() {
         ..Settings::default()
     };
     let mut app = App::new(settings, Game::new(), Mode::Watch, false, Instant::now());
-    app.min_delay = std::time::Duration::from_millis(150);
+    app.watch.min_delay = std::time::Duration::from_millis(150);
     let fx = app.start(Instant::now());
     let (generation, _) = search_of(&fx).unwrap();
     let m = uci(&app, "d2d4");
@@ -525,7 +526,7 @@ fn a_draw_offered_while_the_engine_thinks_is_judged_with_its_move() {
     app.update(done(generation, Purpose::Play, Some(m), 10), Instant::now());
     assert_eq!(app.game.sans(), ["e4", "e5"]);
     assert!(message(&app).contains("declines"));
-    assert!(app.draw_offer.is_none());
+    assert!(app.offers.draw_offer.is_none());
 }
 
 #[test]
@@ -688,21 +689,21 @@ fn the_setup_offers_the_unfinished_game() {
         unfinished.play_text(m, None).unwrap();
     }
     let mut app = setup_app();
-    app.resume = Some(unfinished);
+    app.setup.resume = Some(unfinished);
     assert_eq!(app.setup_fields()[0], Field::Resume);
     app.update(key(KeyCode::Enter), Instant::now());
     assert_eq!(app.game.sans(), ["e4", "e5", "Nf3"]);
     assert_eq!(
-        app.pending.map(|p| p.1),
+        app.search.pending.map(|p| p.1),
         Some(Purpose::Play),
         "Black's engine to move"
     );
     // Or a new game instead.
     let mut app = setup_app();
-    app.resume = Some(Game::new());
+    app.setup.resume = Some(Game::new());
     app.update(key(KeyCode::Right), Instant::now());
     app.update(key(KeyCode::Enter), Instant::now());
-    assert!(app.resume.is_none());
+    assert!(app.setup.resume.is_none());
 }
 
 #[test]

@@ -63,20 +63,20 @@ fn level_one_replies_from_a_depth_one_search_and_hints_search_fully() {
     let mut r = runner(settings, Game::new());
     type_line(&mut r, "e2e4");
     run_until(&mut r, 30, |app| app.game.ply() == 2);
-    let a = &app_of(&r).analysis;
+    let a = &app_of(&r).search.analysis;
     assert_eq!(a.source, Source::Search);
     assert_eq!(a.depth, 1, "{a:?}");
     assert!(a.nodes > 0 && a.nodes <= 400, "{a:?}");
     // A hint is full strength in the same engine, without clearing anything.
     type_line(&mut r, "hint");
-    run_until(&mut r, 30, |app| app.pending.is_none());
-    let a = &app_of(&r).analysis;
+    run_until(&mut r, 30, |app| app.search.pending.is_none());
+    let a = &app_of(&r).search.analysis;
     assert!(a.depth >= 6, "hint at depth {}", a.depth);
     assert!(a.nodes > 10_000, "hint searched {} nodes", a.nodes);
     // And the next reply is level 1 again.
     type_line(&mut r, "d2d4");
     run_until(&mut r, 30, |app| app.game.ply() == 4);
-    let a = &app_of(&r).analysis;
+    let a = &app_of(&r).search.analysis;
     assert_eq!(a.depth, 1, "{a:?}");
     assert!(a.nodes <= 400, "{a:?}");
 }
@@ -93,7 +93,7 @@ fn level_ten_searches_fully() {
     let mut r = runner(settings, Game::new());
     type_line(&mut r, "e2e4");
     run_until(&mut r, 30, |app| app.game.ply() == 2);
-    let a = &app_of(&r).analysis;
+    let a = &app_of(&r).search.analysis;
     assert!(a.depth >= 6, "{a:?}");
     assert!(a.nodes > 10_000, "{a:?}");
 }
@@ -117,7 +117,7 @@ fn the_search_probes_the_built_in_tablebases() {
         r
     };
     let r = with_tables(&settings, game);
-    let a = &app_of(&r).analysis;
+    let a = &app_of(&r).search.analysis;
     assert_eq!(a.source, Source::Search);
     assert!(a.tb_hits > 0, "{a:?}");
     // Four pieces (Black to move after Rxb4 Kc5): the tables choose at the root.
@@ -129,7 +129,7 @@ fn the_search_probes_the_built_in_tablebases() {
         },
         Game::from_fen("8/8/8/2k5/1R6/3K4/3P4/8 b - - 0 1").unwrap(),
     );
-    let a = &app_of(&r).analysis;
+    let a = &app_of(&r).search.analysis;
     assert_eq!(a.source, Source::Tablebase, "{a:?}");
     assert!(a.pv.contains("tablebase loss"), "{a:?}");
 }
@@ -146,7 +146,12 @@ fn against_external(command: &str) -> (Game, String) {
     let mut r = runner(settings, Game::new());
     type_line(&mut r, "e2e4");
     run_until(&mut r, 30, |app| app.game.is_over() || app.game.ply() == 2);
-    let message = app_of(&r).message.clone().map(|m| m.0).unwrap_or_default();
+    let message = app_of(&r)
+        .line
+        .message
+        .clone()
+        .map(|m| m.0)
+        .unwrap_or_default();
     (app_of(&r).game.clone(), message)
 }
 
@@ -227,7 +232,7 @@ fn every_level_replies_within_its_published_caps() {
         );
         type_line(&mut r, "Bb5");
         run_until(&mut r, 30, |app| app.game.ply() == 2);
-        let a = &app_of(&r).analysis;
+        let a = &app_of(&r).search.analysis;
         assert!(a.depth >= 1 && a.depth <= depth, "level {level}: {a:?}");
         assert!(a.nodes <= nodes, "level {level}: {a:?}");
         eprintln!("level {level}: depth {} nodes {}", a.depth, a.nodes);
@@ -262,8 +267,13 @@ fn mate_scores_read_from_white_s_view_in_whole_moves() {
         Game::from_fen("6k1/8/8/8/r7/1r6/8/7K b - - 0 1").unwrap(),
     );
     run_until(&mut r, 30, |app| app.game.ply() == 1);
-    let score = app_of(&r).analysis.score_white.expect("a score");
-    assert_eq!(format_score(score), "#-2", "{:?}", app_of(&r).analysis);
+    let score = app_of(&r).search.analysis.score_white.expect("a score");
+    assert_eq!(
+        format_score(score),
+        "#-2",
+        "{:?}",
+        app_of(&r).search.analysis
+    );
     // White to move, mated in 1: Black's mate in one more move.
     let settings = Settings {
         white: Side::Engine,
@@ -276,8 +286,13 @@ fn mate_scores_read_from_white_s_view_in_whole_moves() {
         Game::from_fen("6k1/8/8/8/8/r7/1r6/7K w - - 0 1").unwrap(),
     );
     run_until(&mut r, 30, |app| app.game.ply() == 1);
-    let score = app_of(&r).analysis.score_white.expect("a score");
-    assert_eq!(format_score(score), "#-1", "{:?}", app_of(&r).analysis);
+    let score = app_of(&r).search.analysis.score_white.expect("a score");
+    assert_eq!(
+        format_score(score),
+        "#-1",
+        "{:?}",
+        app_of(&r).search.analysis
+    );
 }
 
 #[test]
@@ -290,8 +305,13 @@ fn the_engine_takes_a_draw_only_when_worse_or_the_game_is_dead_level() {
         };
         let mut r = runner(settings, game);
         type_line(&mut r, "draw");
-        run_until(&mut r, 30, |app| app.pending.is_none());
-        let message = app_of(&r).message.clone().map(|m| m.0).unwrap_or_default();
+        run_until(&mut r, 30, |app| app.search.pending.is_none());
+        let message = app_of(&r)
+            .line
+            .message
+            .clone()
+            .map(|m| m.0)
+            .unwrap_or_default();
         (app_of(&r).game.is_over(), message)
     };
     // 1. e4 c5: Black stands a little worse, as in most openings; it plays on.

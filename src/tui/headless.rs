@@ -84,9 +84,9 @@ pub fn run(opts: &Options, series: &Series) -> Result<()> {
         Instant::now(),
     );
     app.start_fen = opts.start_fen.clone();
-    app.min_delay = Duration::ZERO;
+    app.watch.min_delay = Duration::ZERO;
     if let Some(ms) = opts.think_ms {
-        app.think_ms = ms;
+        app.watch.think_ms = ms;
     }
     let review = super::review_settings(opts);
     let mut runner = Runner::new(
@@ -109,7 +109,7 @@ pub fn run(opts: &Options, series: &Series) -> Result<()> {
         };
         let game = &app.game;
         let Some(outcome) = game.outcome() else {
-            let why = app.message.as_ref().map_or("", |m| m.0.as_str());
+            let why = app.line.message.as_ref().map_or("", |m| m.0.as_str());
             bail!("game {n} stopped before it ended: {why}");
         };
         match outcome.winner {
@@ -177,7 +177,7 @@ fn play_out(runner: &mut Runner, tally: &mut Tally) {
             ..
         })) = &ev
             && let Some(app) = runner.game()
-            && *generation == app.generation
+            && *generation == app.search.generation
         {
             match source {
                 Source::Book => tally.book += 1,
@@ -196,7 +196,7 @@ fn play_out(runner: &mut Runner, tally: &mut Tally) {
         // none here, so the game stops unfinished (and the series reports it).
         if runner
             .game()
-            .is_some_and(|app| app.paused && app.pending.is_none())
+            .is_some_and(|app| app.watch.paused && app.search.pending.is_none())
         {
             return;
         }

@@ -143,12 +143,12 @@ pub fn run(opts: Options) -> Result<()> {
     let mut app = App::new(opts.settings.clone(), game, opts.mode, opts.setup, t0);
     if opts.setup && opts.game.is_none() {
         // The new-game screen offers the unfinished game, if there is one.
-        app.resume = resume_game(&paths).ok();
+        app.setup.resume = resume_game(&paths).ok();
     }
     app.start_fen = opts.start_fen.clone();
-    app.min_delay = opts.min_delay;
+    app.watch.min_delay = opts.min_delay;
     if let Some(ms) = opts.think_ms {
-        app.think_ms = ms;
+        app.watch.think_ms = ms;
     }
     let (player, mut warnings) = open_player(&opts);
     if let Some(pid) = slot.held_by {

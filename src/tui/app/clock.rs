@@ -12,38 +12,41 @@ impl App {
         self.screen == Screen::Game
             && !self.game.is_over()
             && !self.clock_stopped()
-            && (self.game.clocks().is_some() || self.queued.is_some())
+            && (self.game.clocks().is_some() || self.watch.queued.is_some())
     }
 
     /// Time the side to move has used on this move so far. A move held back by the watch delay
     /// stopped its clock when it arrived: the delay is for the viewer, not charged to the player.
     pub fn thinking_time(&self) -> Duration {
-        if let Some((_, thought)) = self.queued {
+        if let Some((_, thought)) = self.watch.queued {
             thought
-        } else if self.clock_held {
+        } else if self.clock.held {
             Duration::ZERO
         } else if self.clock_stopped() {
-            self.paused_spent
+            self.clock.paused_spent
         } else {
-            self.now.saturating_duration_since(self.turn_started)
+            self.now.saturating_duration_since(self.clock.started)
         }
     }
 
     /// Paused with nothing running, or held after a finished game was reopened: the clocks
     /// stand still.
     pub(super) fn clock_stopped(&self) -> bool {
-        self.paused && self.pending.is_none() || self.clock_held
+        self.watch.paused && self.search.pending.is_none() || self.clock.held
     }
 
     /// Starts the side to move's thinking time from zero.
     pub(super) fn restart_clock(&mut self) {
-        self.turn_started = self.now;
-        self.paused_spent = Duration::ZERO;
+        self.clock.started = self.now;
+        self.clock.paused_spent = Duration::ZERO;
     }
 
     /// Restarts the clock of the side to move where the pause stopped it.
     pub(super) fn unfreeze_clock(&mut self) {
-        self.turn_started = self.now.checked_sub(self.paused_spent).unwrap_or(self.now);
+        self.clock.started = self
+            .now
+            .checked_sub(self.clock.paused_spent)
+            .unwrap_or(self.now);
     }
 
     pub(super) fn on_tick(&mut self, fx: &mut Vec<Effect>) {
@@ -62,21 +65,21 @@ impl App {
             let spent = self.thinking_time();
             if self.game.is_flagged(turn, spent.saturating_sub(grace)) {
                 self.game.flag(turn);
-                self.generation = next_generation();
-                if self.pending.take().is_some() {
+                self.search.generation = next_generation();
+                if self.search.pending.take().is_some() {
                     fx.push(Effect::Stop);
                 }
                 self.game_over(fx);
                 return;
             }
         }
-        if self.queued.is_some()
-            && self.now.saturating_duration_since(self.last_move_at) >= self.min_delay
-            && !self.paused
-            || self.queued.is_some() && self.step
+        if self.watch.queued.is_some()
+            && self.now.saturating_duration_since(self.watch.last_move_at) >= self.watch.min_delay
+            && !self.watch.paused
+            || self.watch.queued.is_some() && self.watch.step
         {
-            self.step = false;
-            if let Some((m, thought)) = self.queued.take() {
+            self.watch.step = false;
+            if let Some((m, thought)) = self.watch.queued.take() {
                 self.play_move_after(m, thought, fx);
             }
         }

@@ -20,14 +20,14 @@ impl App {
             "help" => self.show_help = true,
             "yes" | "no" => {
                 let yes = word == "yes";
-                if self.confirm.is_some() {
+                if self.offers.confirm.is_some() {
                     self.answer(yes, fx);
-                } else if self.ask_again && yes {
+                } else if self.offers.ask_again && yes {
                     let game = self.fresh_game();
                     self.begin_game(game, fx);
                     self.say("New game.", Tone::Info);
-                } else if self.ask_again {
-                    self.ask_again = false;
+                } else if self.offers.ask_again {
+                    self.offers.ask_again = false;
                     self.say(
                         "Type new to play again, review to review the game, quit to leave.",
                         Tone::Info,
@@ -36,8 +36,12 @@ impl App {
             }
             "flip" => self.flipped = !self.flipped,
             "line" => {
-                self.reveal_line = !self.reveal_line;
-                let what = if self.reveal_line { "shown" } else { "hidden" };
+                self.search.reveal_line = !self.search.reveal_line;
+                let what = if self.search.reveal_line {
+                    "shown"
+                } else {
+                    "hidden"
+                };
                 self.say(format!("The engine's expected line is {what}."), Tone::Info);
             }
             "fen" => {
@@ -134,31 +138,31 @@ impl App {
             "draw" => self.offer_draw(fx),
             "pause" | "resume" => {
                 let pause = match word {
-                    "pause" => !self.paused,
+                    "pause" => !self.watch.paused,
                     _ => false,
                 };
-                if pause && !self.paused {
-                    self.paused_spent = self.thinking_time();
+                if pause && !self.watch.paused {
+                    self.clock.paused_spent = self.thinking_time();
                 }
-                self.paused = pause;
+                self.watch.paused = pause;
                 if pause {
-                    self.generation = next_generation();
-                    if self.pending.take().is_some() {
+                    self.search.generation = next_generation();
+                    if self.search.pending.take().is_some() {
                         fx.push(Effect::Stop);
                     }
-                    self.analysis.thinking = None;
+                    self.search.analysis.thinking = None;
                     self.say("Paused: space resumes, > plays one move.", Tone::Info);
                 } else {
-                    self.message = None;
+                    self.line.message = None;
                     self.unfreeze_clock();
                     self.maybe_search(fx);
                 }
             }
             "step" => {
-                if self.paused {
-                    self.step = true;
+                if self.watch.paused {
+                    self.watch.step = true;
                     self.unfreeze_clock();
-                    if self.queued.is_some() {
+                    if self.watch.queued.is_some() {
                         self.on_tick(fx);
                     } else {
                         self.maybe_search(fx);
@@ -173,22 +177,22 @@ impl App {
 
     /// Steps aside for another screen: the search stops, and nothing of it is waited for.
     fn leave_for(&mut self, fx: &mut Vec<Effect>) {
-        self.generation = next_generation();
-        self.pending = None;
-        self.queued = None;
-        self.analysis.thinking = None;
+        self.search.generation = next_generation();
+        self.search.pending = None;
+        self.watch.queued = None;
+        self.search.analysis.thinking = None;
         fx.push(Effect::Stop);
     }
 
     /// Asks a yes/no question before doing something that cannot be taken back.
     fn ask(&mut self, what: Confirm, question: &str) {
-        self.confirm = Some(what);
+        self.offers.confirm = Some(what);
         self.say(question, Tone::Info);
     }
 
     /// The answer to the pending question.
     pub(super) fn answer(&mut self, yes: bool, fx: &mut Vec<Effect>) {
-        let Some(what) = self.confirm.take() else {
+        let Some(what) = self.offers.confirm.take() else {
             return;
         };
         if !yes {
@@ -215,11 +219,11 @@ impl App {
     }
 
     pub(super) fn end_now(&mut self, fx: &mut Vec<Effect>) {
-        self.generation = next_generation();
-        if self.pending.take().is_some() {
+        self.search.generation = next_generation();
+        if self.search.pending.take().is_some() {
             fx.push(Effect::Stop);
         }
-        self.analysis.thinking = None;
+        self.search.analysis.thinking = None;
         self.game_over(fx);
     }
 
@@ -232,14 +236,14 @@ impl App {
         let vs_engine = self.is_engine(Color::White) != self.is_engine(Color::Black);
         if !vs_engine {
             // Two humans (or two engines): the other side accepts by offering back.
-            match self.draw_offer {
+            match self.offers.draw_offer {
                 Some((c, ply)) if c != turn && ply + 1 >= self.game.ply() => {
                     self.game.agree_draw();
-                    self.draw_offer = None;
+                    self.offers.draw_offer = None;
                     self.end_now(fx);
                 }
                 _ => {
-                    self.draw_offer = Some((turn, self.game.ply()));
+                    self.offers.draw_offer = Some((turn, self.game.ply()));
                     self.say(
                         format!(
                             "{} offers a draw; {} accepts by typing draw.",
@@ -257,7 +261,7 @@ impl App {
         } else {
             Color::White
         };
-        self.draw_offer = Some((human, self.game.ply()));
+        self.offers.draw_offer = Some((human, self.game.ply()));
         self.say(
             "You offer a draw; the engine is thinking about it...",
             Tone::Info,
@@ -280,20 +284,20 @@ impl App {
             self.game.undo();
         }
         self.view = None;
-        self.ask_again = false;
-        self.draw_offer = None;
-        self.analysis = Analysis::default();
-        self.premove = None;
-        self.generation = next_generation();
-        if self.pending.take().is_some() {
+        self.offers.ask_again = false;
+        self.offers.draw_offer = None;
+        self.search.analysis = Analysis::default();
+        self.offers.premove = None;
+        self.search.generation = next_generation();
+        if self.search.pending.take().is_some() {
             fx.push(Effect::Stop);
         }
-        self.queued = None;
+        self.watch.queued = None;
         self.restart_clock();
         if was_over {
             // The finished game is kept as it ended; play goes on from before its last move,
             // and nobody's clock runs until the next move is made.
-            self.clock_held = true;
+            self.clock.held = true;
             self.say(
                 "The game had ended and is saved as it was; play goes on from before the last \
                  move, and the clocks start with the next move.",

@@ -19,7 +19,7 @@ impl App {
     pub fn line_hidden(&self) -> bool {
         let turn = self.game.turn();
         self.mode == Mode::Play
-            && !self.reveal_line
+            && !self.search.reveal_line
             && !self.game.is_over()
             && self.settings.side(turn).is_human()
             && !self.settings.side(!turn).is_human()
@@ -29,20 +29,21 @@ impl App {
     pub(super) fn maybe_search(&mut self, fx: &mut Vec<Effect>) {
         if self.screen != Screen::Game
             || self.game.is_over()
-            || self.paused && !self.step
+            || self.watch.paused && !self.watch.step
             || !self.is_engine(self.game.turn())
             || self
+                .search
                 .pending
-                .is_some_and(|(g, p)| g == self.generation && p == Purpose::Play)
-            || self.queued.is_some()
+                .is_some_and(|(g, p)| g == self.search.generation && p == Purpose::Play)
+            || self.watch.queued.is_some()
         {
             return;
         }
-        self.step = false;
+        self.watch.step = false;
         let turn = self.game.turn();
         let mut limits = match self.game.clocks() {
             Some(c) => c.limits(),
-            None => Limits::movetime(self.think_ms[crate::game::side(turn)].max(1)),
+            None => Limits::movetime(self.watch.think_ms[crate::game::side(turn)].max(1)),
         };
         // A game's move plays on in level positions (full strength only; hints, reviews and
         // the analysis board call a draw a draw).
@@ -52,16 +53,16 @@ impl App {
 
     pub(super) fn request(&mut self, purpose: Purpose, limits: Limits, fx: &mut Vec<Effect>) {
         let pos = self.game.position().clone();
-        self.search_root = Some(pos.clone());
-        self.pending = Some((self.generation, purpose));
-        self.analysis = Analysis {
+        self.search.root = Some(pos.clone());
+        self.search.pending = Some((self.search.generation, purpose));
+        self.search.analysis = Analysis {
             thinking: Some(pos.turn()),
             ..Analysis::default()
         };
         let turn = pos.turn();
         // A hint's line is what was asked for; the engine's own line would give away what it
         // expects the person to play, so it stays hidden until asked for.
-        self.reveal_line = purpose == Purpose::Hint;
+        self.search.reveal_line = purpose == Purpose::Hint;
         // The engine's side: the mover, or for a draw offer the side that did not offer.
         let engine_side = if self.is_engine(turn) { turn } else { !turn };
         let (mover, level) = match purpose {
@@ -77,7 +78,7 @@ impl App {
             }
         };
         fx.push(Effect::Search(Box::new(Request {
-            generation: self.generation,
+            generation: self.search.generation,
             purpose,
             pos,
             history: self.game.history_keys().to_vec(),
@@ -91,7 +92,7 @@ impl App {
     pub(super) fn on_engine(&mut self, ev: EngineEvent, fx: &mut Vec<Effect>) {
         match ev {
             EngineEvent::Info { generation, info } => {
-                if generation == self.generation && self.pending.is_some() {
+                if generation == self.search.generation && self.search.pending.is_some() {
                     self.take_info(&info);
                 }
             }
@@ -99,10 +100,10 @@ impl App {
                 generation,
                 message,
             } => {
-                if generation == self.generation {
-                    self.pending = None;
-                    self.analysis.thinking = None;
-                    self.paused = self.mode == Mode::Watch;
+                if generation == self.search.generation {
+                    self.search.pending = None;
+                    self.search.analysis.thinking = None;
+                    self.watch.paused = self.mode == Mode::Watch;
                     self.say(
                         format!("The engine failed ({message}); undo, new or quit."),
                         Tone::Error,
@@ -117,11 +118,11 @@ impl App {
             EngineEvent::Identified { generation, name } => {
                 // A bare command's engine is named by what it says it is; a configured one
                 // keeps the name the player gave it.
-                if generation == self.generation
+                if generation == self.search.generation
                     && let Side::Uci(command) = self.settings.side(self.game.turn()).clone()
                 {
-                    self.identified.retain(|(c, _)| *c != command);
-                    self.identified.push((command, name));
+                    self.search.identified.retain(|(c, _)| *c != command);
+                    self.search.identified.push((command, name));
                     self.name_players();
                 }
             }
@@ -130,8 +131,8 @@ impl App {
                 message,
                 illegal,
             } => {
-                if generation == self.generation
-                    && self.pending.is_some_and(|(_, p)| p == Purpose::Play)
+                if generation == self.search.generation
+                    && self.search.pending.is_some_and(|(_, p)| p == Purpose::Play)
                 {
                     let reason = if illegal {
                         Reason::Forfeit
@@ -149,7 +150,9 @@ impl App {
                 source,
                 note,
             } => {
-                if generation != self.generation || self.pending != Some((generation, purpose)) {
+                if generation != self.search.generation
+                    || self.search.pending != Some((generation, purpose))
+                {
                     return; // stale: the game moved on
                 }
                 if purpose == Purpose::Play
@@ -165,17 +168,17 @@ impl App {
                     self.forfeit(format!("the engine {what}"), Reason::Forfeit, fx);
                     return;
                 }
-                self.pending = None;
-                self.analysis.thinking = None;
+                self.search.pending = None;
+                self.search.analysis.thinking = None;
                 let root_turn = self.game.turn();
                 let white_score = root_turn.fold_wb(score, -score);
-                self.analysis.score_white = Some(white_score);
+                self.search.analysis.score_white = Some(white_score);
                 if source != Source::Search {
                     // No search ran: the panel shows the move and where it came from.
-                    self.analysis = Analysis {
+                    self.search.analysis = Analysis {
                         score_white: (source == Source::Tablebase).then_some(white_score),
                         source,
-                        pv: match (&self.search_root, best) {
+                        pv: match (&self.search.root, best) {
                             (Some(root), Some(m)) => {
                                 let line = pv_san(root, &[m]);
                                 match note {
@@ -198,7 +201,7 @@ impl App {
                     Purpose::DrawOffer => self.judge_draw(-score, fx),
                     Purpose::Analyse => {}
                     Purpose::Play => {
-                        if self.draw_offer.is_some_and(|(c, _)| c != root_turn) {
+                        if self.offers.draw_offer.is_some_and(|(c, _)| c != root_turn) {
                             self.judge_draw(score, fx);
                             if self.game.is_over() {
                                 return;
@@ -206,11 +209,11 @@ impl App {
                         }
                         let Some(m) = best else { return };
                         if self.mode == Mode::Watch
-                            && !self.paused
-                            && (self.now.saturating_duration_since(self.last_move_at)
-                                < self.min_delay)
+                            && !self.watch.paused
+                            && (self.now.saturating_duration_since(self.watch.last_move_at)
+                                < self.watch.min_delay)
                         {
-                            self.queued = Some((m, self.thinking_time()));
+                            self.watch.queued = Some((m, self.thinking_time()));
                             return;
                         }
                         self.play_move(m, fx);
@@ -226,13 +229,13 @@ impl App {
         let note = format!("{} forfeits: {why}", color_name(loser));
         self.game.forfeit(loser, reason, note.clone());
         self.end_now(fx);
-        let result = self.message.take().map(|(m, _)| m).unwrap_or_default();
+        let result = self.line.message.take().map(|(m, _)| m).unwrap_or_default();
         self.say(format!("{note}. {result}"), Tone::Error);
     }
 
     /// The engine answers a pending draw offer with its own-side score.
     pub(super) fn judge_draw(&mut self, engine_score: i32, fx: &mut Vec<Effect>) {
-        self.draw_offer = None;
+        self.offers.draw_offer = None;
         let pos = self.game.position();
         let engine = if self.is_engine(pos.turn()) {
             pos.turn()
@@ -258,24 +261,24 @@ impl App {
     }
 
     pub(super) fn take_info(&mut self, info: &Info) {
-        let Some(root) = &self.search_root else {
+        let Some(root) = &self.search.root else {
             return;
         };
         let turn = root.turn();
-        self.analysis.depth = info.depth;
-        self.analysis.seldepth = info.seldepth;
-        self.analysis.nodes = info.nodes;
-        self.analysis.nps = info.nps;
-        self.analysis.tb_hits = info.tb_hits;
-        self.analysis.score_white = Some(turn.fold_wb(info.score, -info.score));
-        self.analysis.pv = pv_san(root, &info.pv);
-        self.analysis.source = Source::Search;
+        self.search.analysis.depth = info.depth;
+        self.search.analysis.seldepth = info.seldepth;
+        self.search.analysis.nodes = info.nodes;
+        self.search.analysis.nps = info.nps;
+        self.search.analysis.tb_hits = info.tb_hits;
+        self.search.analysis.score_white = Some(turn.fold_wb(info.score, -info.score));
+        self.search.analysis.pv = pv_san(root, &info.pv);
+        self.search.analysis.source = Source::Search;
         let iteration = Iteration {
             depth: info.depth,
             score_white: turn.fold_wb(info.score, -info.score),
-            pv: self.analysis.pv.clone(),
+            pv: self.search.analysis.pv.clone(),
         };
-        let history = &mut self.analysis.history;
+        let history = &mut self.search.analysis.history;
         match history.last_mut() {
             Some(last) if last.depth == info.depth => *last = iteration,
             _ => {

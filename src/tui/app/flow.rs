@@ -25,21 +25,21 @@ impl App {
             fx.push(Effect::Archive(Box::new(self.game.clone())));
         }
         self.game = game;
-        self.clock_held = false;
+        self.clock.held = false;
         self.name_players();
         self.view = None;
-        self.ask_again = false;
-        self.draw_offer = None;
-        self.analysis = Analysis::default();
-        self.paused = false;
-        self.generation = next_generation();
-        if self.pending.take().is_some() {
+        self.offers.ask_again = false;
+        self.offers.draw_offer = None;
+        self.search.analysis = Analysis::default();
+        self.watch.paused = false;
+        self.search.generation = next_generation();
+        if self.search.pending.take().is_some() {
             fx.push(Effect::Stop);
         }
         fx.push(Effect::NewGame);
-        self.queued = None;
+        self.watch.queued = None;
         self.restart_clock();
-        self.last_move_at = self.now;
+        self.watch.last_move_at = self.now;
         if self.game.is_over() {
             self.announce_end();
         }
@@ -50,6 +50,7 @@ impl App {
         for color in Color::ALL {
             let identified = match self.settings.side(color) {
                 Side::Uci(command) => self
+                    .search
                     .identified
                     .iter()
                     .find(|(c, _)| c == command)
@@ -95,33 +96,34 @@ impl App {
             return;
         }
         // What was said about the position before (a hint, an error) is stale now.
-        if !self.message_fresh {
-            self.message = None;
+        if !self.line.fresh {
+            self.line.message = None;
         }
         if self
+            .offers
             .draw_offer
             .is_some_and(|(c, ply)| c != mover && ply + 1 < self.game.ply())
         {
-            self.draw_offer = None;
+            self.offers.draw_offer = None;
         }
         self.after_change(fx);
     }
 
     /// Bookkeeping after the move list changed: new generation, clocks, engine, end of game.
     pub(super) fn after_change(&mut self, fx: &mut Vec<Effect>) {
-        self.generation = next_generation();
+        self.search.generation = next_generation();
         // A question about the position before is void now.
-        self.confirm = None;
-        self.clock_held = false;
-        if self.pending.take().is_some() {
+        self.offers.confirm = None;
+        self.clock.held = false;
+        if self.search.pending.take().is_some() {
             fx.push(Effect::Stop);
         }
-        self.queued = None;
-        self.analysis.thinking = None;
+        self.watch.queued = None;
+        self.search.analysis.thinking = None;
         self.restart_clock();
-        self.last_move_at = self.now;
+        self.watch.last_move_at = self.now;
         if self.game.is_over() {
-            self.premove = None;
+            self.offers.premove = None;
             self.game_over(fx);
         } else {
             fx.push(Effect::Autosave);
@@ -135,7 +137,7 @@ impl App {
         if !self.human_to_move() {
             return;
         }
-        let Some(text) = self.premove.take() else {
+        let Some(text) = self.offers.premove.take() else {
             return;
         };
         match self.game.parse_move(&text) {
@@ -153,8 +155,8 @@ impl App {
 
     pub(super) fn announce_end(&mut self) {
         if let Some(o) = self.game.outcome() {
-            self.ask_again = self.mode == Mode::Play;
-            let ask = if self.ask_again {
+            self.offers.ask_again = self.mode == Mode::Play;
+            let ask = if self.offers.ask_again {
                 " Play again with the same settings? (y/n; r reviews this game)"
             } else {
                 ""

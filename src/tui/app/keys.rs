@@ -151,7 +151,7 @@ pub const GAME_KEYS: &[KeyHelp] = &[
 impl App {
     /// Which rows of [`GAME_KEYS`] apply now.
     pub fn keys_apply(&self, when: When) -> bool {
-        let asking = self.confirm.is_some() || self.ask_again;
+        let asking = self.offers.confirm.is_some() || self.offers.ask_again;
         match when {
             When::Always => true,
             When::Asking => asking,
@@ -181,7 +181,7 @@ impl App {
         }
         // A plain key is a command only on an empty input line; otherwise it is being typed.
         let plain_char = !ctrl && matches!(key.code, KeyCode::Char(_));
-        if (ctrl || !plain_char || self.input.is_empty())
+        if (ctrl || !plain_char || self.line.text.is_empty())
             && let Some(row) = keys::lookup(GAME_KEYS, &key, |w| self.keys_apply(w))
             && !row.word.is_empty()
         {
@@ -192,15 +192,15 @@ impl App {
             return;
         }
         match key.code {
-            _ if input::edit(&mut self.input, &key) => {}
+            _ if input::edit(&mut self.line.text, &key) => {}
             KeyCode::Esc => {
-                self.input.clear();
+                self.line.text.clear();
                 self.view = None;
-                self.message = None;
-                self.premove = None;
+                self.line.message = None;
+                self.offers.premove = None;
             }
             KeyCode::Enter => {
-                let text = std::mem::take(&mut self.input);
+                let text = std::mem::take(&mut self.line.text);
                 self.submit(text.trim(), fx);
             }
             KeyCode::Left | KeyCode::Up => {
@@ -230,19 +230,19 @@ impl App {
         if self.screen != Screen::Game || self.show_help {
             return;
         }
-        match input::click(&self.game, &self.input, sq) {
+        match input::click(&self.game, &self.line.text, sq) {
             input::Click::Move(text) => {
-                self.input.clear();
+                self.line.text.clear();
                 self.submit(&text, fx);
             }
-            input::Click::Select(sq) => self.input = sq.to_string(),
-            input::Click::Clear => self.input.clear(),
+            input::Click::Select(sq) => self.line.text = sq.to_string(),
+            input::Click::Clear => self.line.text.clear(),
         }
     }
 
     /// The square typed so far when the input names one of the mover's pieces.
     pub fn selected(&self) -> Option<Square> {
-        input::selected(&self.input, self.game.position())
+        input::selected(&self.line.text, self.game.position())
     }
 
     /// Legal targets of the selected piece, for highlighting.
@@ -254,7 +254,7 @@ impl App {
 
     pub(super) fn submit(&mut self, text: &str, fx: &mut Vec<Effect>) {
         // Typing something else answers a pending question with no.
-        self.confirm = None;
+        self.offers.confirm = None;
         if text.is_empty() {
             return;
         }
@@ -292,7 +292,7 @@ impl App {
         if !self.human_to_move() {
             if vs_engine {
                 // A premove: tried the moment the engine has moved.
-                self.premove = Some(text.to_string());
+                self.offers.premove = Some(text.to_string());
                 self.say(
                     format!(
                         "Premove {text}: played after the engine's move if legal (Esc cancels)."
@@ -318,7 +318,7 @@ impl App {
                 .is_some_and(|p| p.color == pos.turn())
         });
         if let Some(from) = own {
-            self.input = from.to_string();
+            self.line.text = from.to_string();
             let example = self
                 .targets()
                 .first()

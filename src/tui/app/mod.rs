@@ -98,80 +98,124 @@ pub enum Mode {
     Watch,
 }
 
-/// The whole state of the terminal game.
+/// The new-game form: which row is chosen, the unfinished game it offers, and the settings to
+/// go back to when it was opened from a game.
+#[derive(Clone, Debug, Default)]
+pub struct SetupForm {
+    /// The chosen row.
+    pub field: usize,
+    /// The unfinished game the form offers to resume.
+    pub resume: Option<Game>,
+    /// Whether the resume row says "resume" (otherwise "new game").
+    pub resume_chosen: bool,
+    /// The settings before the form was opened from a game (Esc restores them).
+    backup: Option<Settings>,
+}
+
+/// Watching engines: pause, single steps, the least time between moves and each side's time
+/// per move.
+#[derive(Clone, Debug)]
+pub struct WatchControl {
+    /// Paused.
+    pub paused: bool,
+    /// The least time between moves.
+    pub min_delay: Duration,
+    /// Per-side engine think time override, milliseconds.
+    pub think_ms: [u64; 2],
+    /// A move the engine chose, waiting for the delay, with the time it took.
+    queued: Option<(Move, Duration)>,
+    /// Single step requested while paused.
+    step: bool,
+    /// When the last move was made (for the delay).
+    last_move_at: Instant,
+}
+
+/// The clock of the side to move, as the screen runs it between moves.
+#[derive(Clone, Debug)]
+struct TurnClock {
+    /// When the side to move started thinking.
+    started: Instant,
+    /// Thinking time used before a pause (clocks stop while paused).
+    paused_spent: Duration,
+    /// The clocks wait for the next move (a finished game was reopened by undo).
+    held: bool,
+}
+
+/// The input line and the message line.
+#[derive(Clone, Debug, Default)]
+pub struct InputLine {
+    /// What is typed.
+    pub text: String,
+    /// The message line.
+    pub message: Option<(String, Tone)>,
+    /// The message was set by the action being applied (older ones clear when a move is made).
+    fresh: bool,
+}
+
+/// What waits for an answer or a turn: a premove, a draw offer, a question, "play again?".
+#[derive(Clone, Debug, Default)]
+pub struct Pending {
+    /// A move typed while the engine was thinking, tried as soon as it is the person's turn.
+    pub premove: Option<String>,
+    /// A draw offer: who offered and at which ply.
+    pub draw_offer: Option<(Color, usize)>,
+    /// A question waiting for y or n.
+    pub confirm: Option<Confirm>,
+    /// Asking "play again?" after a finished game.
+    pub ask_again: bool,
+}
+
+/// The game's traffic with the search service and what the analysis panel shows of it.
+#[derive(Clone, Debug)]
+pub struct SearchState {
+    /// The game's generation: renewed on every change of the move list.
+    pub generation: u64,
+    /// The running search's generation and purpose.
+    pub pending: Option<(u64, Purpose)>,
+    /// The analysis panel.
+    pub analysis: Analysis,
+    /// The person asked to see the engine's expected line (Ctrl-V), or it is a hint's.
+    pub reveal_line: bool,
+    /// The root of the running search, to turn its PV into SAN.
+    root: Option<Chess>,
+    /// Names external engines gave for themselves (`id name`), by command line.
+    identified: Vec<(String, String)>,
+}
+
+/// The whole state of the terminal game, by concern.
 pub struct App {
     /// The game being played.
     pub game: Game,
     /// Current settings.
     pub settings: Settings,
-    /// Per-side engine think time override (watch mode), milliseconds.
-    pub think_ms: [u64; 2],
     /// Play or watch.
     pub mode: Mode,
     /// Which screen is up.
     pub screen: Screen,
-    /// Selected row on the new-game screen.
-    pub setup_field: usize,
-    /// The unfinished game the new-game screen offers to resume.
-    pub resume: Option<Game>,
-    /// Whether the new-game screen's resume row says "resume".
-    pub setup_resume: bool,
-    /// The settings before the new-game screen was opened from a game (Esc restores them).
-    setup_backup: Option<Settings>,
-    /// Names external engines gave for themselves (`id name`), by command line.
-    identified: Vec<(String, String)>,
+    /// The new-game form.
+    pub setup: SetupForm,
+    /// Watching engines.
+    pub watch: WatchControl,
+    /// The input and message lines.
+    pub line: InputLine,
+    /// Premove, draw offer, questions.
+    pub offers: Pending,
+    /// The search service's work for the game.
+    pub search: SearchState,
     /// Board seen from Black's side.
     pub flipped: bool,
     /// No colours (`NO_COLOR`).
     pub no_color: bool,
     /// 24-bit colour available (`COLORTERM`); otherwise the 256-colour palette.
     pub truecolor: bool,
-    /// The input line.
-    pub input: String,
-    /// The message line.
-    pub message: Option<(String, Tone)>,
-    /// The analysis panel.
-    pub analysis: Analysis,
     /// Help overlay shown.
     pub show_help: bool,
     /// Looking at an earlier position (ply), not the current one.
     pub view: Option<usize>,
-    /// Asking "play again?" after a finished game.
-    pub ask_again: bool,
-    /// A question waiting for y or n.
-    pub confirm: Option<Confirm>,
-    /// The message was set by the action being applied (older ones clear when a move is made).
-    message_fresh: bool,
-    /// A move typed while the engine was thinking, tried as soon as it is the person's turn.
-    pub premove: Option<String>,
-    /// The clocks wait for the next move (a finished game was reopened by undo).
-    clock_held: bool,
-    /// The person asked to see the engine's expected line (Ctrl-V), or it is a hint's.
-    pub reveal_line: bool,
-    /// Watch mode paused.
-    pub paused: bool,
-    /// Watch mode: the least time between moves.
-    pub min_delay: Duration,
-    /// The game's generation: bumped on every change of the move list.
-    pub generation: u64,
-    /// The running search's generation and purpose.
-    pub pending: Option<(u64, Purpose)>,
-    /// The root of the running search, to turn its PV into SAN.
-    search_root: Option<Chess>,
-    /// A draw offer: who offered and at which ply.
-    pub draw_offer: Option<(Color, usize)>,
     /// The start position for new games (None: standard).
     pub start_fen: Option<String>,
-    /// When the side to move started thinking.
-    turn_started: Instant,
-    /// Thinking time used before a pause (clocks stop while paused).
-    paused_spent: Duration,
-    /// When the last move was made (watch delay).
-    last_move_at: Instant,
-    /// A move the engine chose, waiting for the watch delay, with the time it took.
-    queued: Option<(Move, Duration)>,
-    /// Single step requested while paused.
-    step: bool,
+    /// The side to move's clock between moves.
+    clock: TurnClock,
     /// The time of the event being applied (of the last one, while drawing): the clocks read
     /// it, so they run on the events' time and never on the wall clock inside an update.
     now: Instant,
@@ -182,43 +226,44 @@ impl App {
     pub fn new(settings: Settings, game: Game, mode: Mode, setup: bool, now: Instant) -> App {
         let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
         let mut app = App {
-            think_ms: [settings.think_ms; 2],
+            watch: WatchControl {
+                paused: false,
+                min_delay: Duration::ZERO,
+                think_ms: [settings.think_ms; 2],
+                queued: None,
+                step: false,
+                last_move_at: now,
+            },
             flipped: !settings.white.is_human() && settings.black.is_human(),
             settings,
             game,
             mode,
             screen: if setup { Screen::Setup } else { Screen::Game },
-            setup_field: 0,
-            resume: None,
-            setup_resume: true,
-            setup_backup: None,
-            identified: Vec::new(),
+            setup: SetupForm {
+                resume_chosen: true,
+                ..SetupForm::default()
+            },
             no_color,
             truecolor: std::env::var("COLORTERM")
                 .is_ok_and(|v| v.contains("truecolor") || v.contains("24bit")),
-            input: String::new(),
-            message: None,
-            analysis: Analysis::default(),
+            line: InputLine::default(),
+            offers: Pending::default(),
+            search: SearchState {
+                generation: next_generation(),
+                pending: None,
+                analysis: Analysis::default(),
+                reveal_line: false,
+                root: None,
+                identified: Vec::new(),
+            },
             show_help: false,
             view: None,
-            ask_again: false,
-            confirm: None,
-            message_fresh: false,
-            premove: None,
-            clock_held: false,
-            reveal_line: false,
-            paused: false,
-            min_delay: Duration::ZERO,
-            generation: next_generation(),
-            pending: None,
-            search_root: None,
-            draw_offer: None,
             start_fen: None,
-            turn_started: now,
-            paused_spent: Duration::ZERO,
-            last_move_at: now,
-            queued: None,
-            step: false,
+            clock: TurnClock {
+                started: now,
+                paused_spent: Duration::ZERO,
+                held: false,
+            },
             now,
         };
         if app.game.clocks().is_none() {
@@ -247,8 +292,8 @@ impl App {
 
     /// Sets the message line.
     pub fn say(&mut self, text: impl Into<String>, tone: Tone) {
-        self.message = Some((text.into(), tone));
-        self.message_fresh = true;
+        self.line.message = Some((text.into(), tone));
+        self.line.fresh = true;
     }
 
     /// Whether an engine (Knightfall or another) moves for `color`.
@@ -264,7 +309,7 @@ impl App {
     pub fn update(&mut self, action: Action, now: Instant) -> Vec<Effect> {
         let mut fx = Vec::new();
         self.now = now.max(self.now);
-        self.message_fresh = false;
+        self.line.fresh = false;
         match action {
             Action::Key(key) => self.on_key(key, &mut fx),
             Action::Click(sq) => self.on_click(sq, &mut fx),
@@ -284,7 +329,7 @@ impl App {
     /// and the engine goes on if it is its turn.
     fn on_front(&mut self, fx: &mut Vec<Effect>) {
         self.restart_clock();
-        self.last_move_at = self.now;
+        self.watch.last_move_at = self.now;
         self.maybe_search(fx);
     }
 

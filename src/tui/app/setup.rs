@@ -121,7 +121,7 @@ impl App {
     /// The rows of the new-game screen, top to bottom.
     pub fn setup_fields(&self) -> Vec<Field> {
         let mut fields = Vec::with_capacity(5);
-        if self.resume.is_some() {
+        if self.setup.resume.is_some() {
             fields.push(Field::Resume);
         }
         fields.extend([
@@ -135,28 +135,28 @@ impl App {
 
     /// Whether the new-game screen was opened from a game (Esc goes back to it).
     pub fn in_game_setup(&self) -> bool {
-        self.setup_backup.is_some()
+        self.setup.backup.is_some()
     }
 
     /// Opens the new-game screen over the game, prefilled with its settings.
     pub(super) fn open_setup(&mut self) {
-        self.setup_backup = Some(self.settings.clone());
+        self.setup.backup = Some(self.settings.clone());
         self.screen = Screen::Setup;
-        self.setup_field = 0;
-        self.input.clear();
+        self.setup.field = 0;
+        self.line.text.clear();
     }
 
     pub(super) fn on_setup_key(&mut self, key: KeyEvent, fx: &mut Vec<Effect>) {
         let rows = self.setup_fields().len();
         match key.code {
-            KeyCode::Up => self.setup_field = (self.setup_field + rows - 1) % rows,
-            KeyCode::Down | KeyCode::Tab => self.setup_field = (self.setup_field + 1) % rows,
+            KeyCode::Up => self.setup.field = (self.setup.field + rows - 1) % rows,
+            KeyCode::Down | KeyCode::Tab => self.setup.field = (self.setup.field + 1) % rows,
             KeyCode::Left | KeyCode::Right | KeyCode::Char(' ') => {
                 let forward = key.code != KeyCode::Left;
                 self.cycle_setup(forward);
             }
             KeyCode::Enter => self.start_from_setup(fx),
-            KeyCode::Esc | KeyCode::Char('q') => match self.setup_backup.take() {
+            KeyCode::Esc | KeyCode::Char('q') => match self.setup.backup.take() {
                 // Opened from a game: back to it, nothing changed.
                 Some(saved) => {
                     self.settings = saved;
@@ -179,12 +179,12 @@ impl App {
                 (i + n - 1) % n
             }
         };
-        let Some(&field) = self.setup_fields().get(self.setup_field) else {
+        let Some(&field) = self.setup_fields().get(self.setup.field) else {
             return;
         };
         let s = &mut self.settings;
         match field {
-            Field::Resume => self.setup_resume = !self.setup_resume,
+            Field::Resume => self.setup.resume_chosen = !self.setup.resume_chosen,
             Field::YouPlay => {
                 let i = YouPlay::ALL
                     .iter()
@@ -236,7 +236,7 @@ impl App {
 
     /// Enter: resume the unfinished game or start a new one with the choices made.
     fn start_from_setup(&mut self, fx: &mut Vec<Effect>) {
-        self.setup_backup = None;
+        self.setup.backup = None;
         if self.settings.random_colour {
             let human_white = crate::book::BookRng::from_entropy().below(2) == 0;
             let opp = opponent(&self.settings);
@@ -252,18 +252,18 @@ impl App {
             .count();
         if humans == 0 {
             self.mode = Mode::Watch;
-            if self.min_delay.is_zero() {
-                self.min_delay = Duration::from_millis(800);
+            if self.watch.min_delay.is_zero() {
+                self.watch.min_delay = Duration::from_millis(800);
             }
         } else {
             self.mode = Mode::Play;
         }
         self.screen = Screen::Game;
-        self.think_ms = [self.settings.think_ms; 2];
+        self.watch.think_ms = [self.settings.think_ms; 2];
         self.flipped = !self.settings.white.is_human() && self.settings.black.is_human();
         fx.push(Effect::SaveSettings);
-        let resumed = if self.setup_resume {
-            self.resume.take()
+        let resumed = if self.setup.resume_chosen {
+            self.setup.resume.take()
         } else {
             None
         };
@@ -276,7 +276,7 @@ impl App {
             }
             None => self.fresh_game(),
         };
-        self.resume = None;
+        self.setup.resume = None;
         self.begin_game(game, fx);
         let you = match (
             self.settings.white.is_human(),

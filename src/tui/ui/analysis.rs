@@ -69,7 +69,7 @@ fn shown_line(pv: &str) -> String {
 
 /// Draws the panel.
 pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
-    let a = &app.analysis;
+    let a = &app.search.analysis;
     let title = match a.thinking {
         Some(c) => format!(" Analysis: thinking for {} ", color_name(c)),
         None => " Analysis ".to_string(),

@@ -67,7 +67,7 @@ pub fn draw_status(frame: &mut Frame, area: Rect, app: &App) {
                     fg(app.palette(), Tui::Yellow),
                 ));
             }
-            if app.paused {
+            if app.watch.paused {
                 spans.push(Span::styled("  PAUSED", bold()));
             }
         }
@@ -154,7 +154,7 @@ pub fn draw_keys(frame: &mut Frame, area: Rect, text: &str, palette: Palette) {
 
 /// The footer: the keys that apply now, from the game's key table.
 pub fn footer_text(app: &App) -> String {
-    if app.premove.is_some() {
+    if app.offers.premove.is_some() {
         return "Esc cancel the premove  ? help  ^Q quit".to_string();
     }
     keys::footer(GAME_KEYS, |w| app.keys_apply(w))

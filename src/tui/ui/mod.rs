@@ -63,13 +63,13 @@ pub fn draw(frame: &mut Frame, app: &App) -> Drawn {
         input::draw_status(frame, side[0], app);
         analysis::draw(frame, side[1], app);
         moves::draw(frame, side[2], app);
-        input::draw_message(frame, rows[1], app.message.as_ref(), app.palette());
+        input::draw_message(frame, rows[1], app.line.message.as_ref(), app.palette());
         let prompt = if app.mode == super::app::Mode::Watch {
             "cmd> "
         } else {
             "move> "
         };
-        input::draw_input(frame, rows[2], prompt, &app.input, !app.show_help);
+        input::draw_input(frame, rows[2], prompt, &app.line.text, !app.show_help);
         input::draw_footer(frame, rows[3], app);
     }
     if app.show_help {

@@ -19,7 +19,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
         let (name, value) = match field {
             Field::Resume => (
                 "Game",
-                match (&app.resume, app.setup_resume) {
+                match (&app.setup.resume, app.setup.resume_chosen) {
                     (Some(g), true) => format!("resume ({} plies)", g.ply()),
                     _ => "new game".to_string(),
                 },
@@ -48,7 +48,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
             ),
             Field::ThinkTime => ("Engine time per move", format!("{} ms", s.think_ms)),
         };
-        let style = if i == app.setup_field {
+        let style = if i == app.setup.field {
             Style::default().add_modifier(Modifier::REVERSED)
         } else {
             Style::default()
