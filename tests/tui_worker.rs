@@ -22,6 +22,16 @@ fn app_of(r: &Runner) -> &App {
     r.game().expect("the runner holds a game")
 }
 
+/// The message line's text.
+fn message_of(r: &Runner) -> String {
+    app_of(r)
+        .line
+        .message
+        .clone()
+        .map(|m| m.0)
+        .unwrap_or_default()
+}
+
 fn type_line(runner: &mut Runner, text: &str) {
     for c in text.chars().chain(['\r']) {
         let code = if c == '\r' {
@@ -146,12 +156,7 @@ fn against_external(command: &str) -> (Game, String) {
     let mut r = runner(settings, Game::new());
     type_line(&mut r, "e2e4");
     run_until(&mut r, 30, |app| app.game.is_over() || app.game.ply() == 2);
-    let message = app_of(&r)
-        .line
-        .message
-        .clone()
-        .map(|m| m.0)
-        .unwrap_or_default();
+    let message = message_of(&r);
     (app_of(&r).game.clone(), message)
 }
 
@@ -306,12 +311,7 @@ fn the_engine_takes_a_draw_only_when_worse_or_the_game_is_dead_level() {
         let mut r = runner(settings, game);
         type_line(&mut r, "draw");
         run_until(&mut r, 30, |app| app.search.pending.is_none());
-        let message = app_of(&r)
-            .line
-            .message
-            .clone()
-            .map(|m| m.0)
-            .unwrap_or_default();
+        let message = message_of(&r);
         (app_of(&r).game.is_over(), message)
     };
     // 1. e4 c5: Black stands a little worse, as in most openings; it plays on.

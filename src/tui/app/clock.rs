@@ -4,7 +4,6 @@
 use std::time::Duration;
 
 use super::{App, Effect, Screen};
-use crate::tui::job::next_generation;
 
 impl App {
     /// Whether a tick is needed to keep the screen current (clocks running, a delay pending).
@@ -65,10 +64,7 @@ impl App {
             let spent = self.thinking_time();
             if self.game.is_flagged(turn, spent.saturating_sub(grace)) {
                 self.game.flag(turn);
-                self.search.generation = next_generation();
-                if self.search.pending.take().is_some() {
-                    fx.push(Effect::Stop);
-                }
+                self.drop_search(fx);
                 self.game_over(fx);
                 return;
             }

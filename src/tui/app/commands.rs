@@ -6,7 +6,6 @@ use shakmaty::Color;
 use super::{Analysis, App, Confirm, Effect, Tone, color_name};
 use crate::engine::Limits;
 use crate::tui::job::Purpose;
-use crate::tui::job::next_generation;
 use crate::tui::screen::Open;
 
 impl App {
@@ -146,10 +145,7 @@ impl App {
                 }
                 self.watch.paused = pause;
                 if pause {
-                    self.search.generation = next_generation();
-                    if self.search.pending.take().is_some() {
-                        fx.push(Effect::Stop);
-                    }
+                    self.drop_search(fx);
                     self.search.analysis.thinking = None;
                     self.say("Paused: space resumes, > plays one move.", Tone::Info);
                 } else {
@@ -177,11 +173,9 @@ impl App {
 
     /// Steps aside for another screen: the search stops, and nothing of it is waited for.
     fn leave_for(&mut self, fx: &mut Vec<Effect>) {
-        self.search.generation = next_generation();
-        self.search.pending = None;
+        self.drop_search(fx);
         self.watch.queued = None;
         self.search.analysis.thinking = None;
-        fx.push(Effect::Stop);
     }
 
     /// Asks a yes/no question before doing something that cannot be taken back.
@@ -219,10 +213,7 @@ impl App {
     }
 
     pub(super) fn end_now(&mut self, fx: &mut Vec<Effect>) {
-        self.search.generation = next_generation();
-        if self.search.pending.take().is_some() {
-            fx.push(Effect::Stop);
-        }
+        self.drop_search(fx);
         self.search.analysis.thinking = None;
         self.game_over(fx);
     }
@@ -288,10 +279,7 @@ impl App {
         self.offers.draw_offer = None;
         self.search.analysis = Analysis::default();
         self.offers.premove = None;
-        self.search.generation = next_generation();
-        if self.search.pending.take().is_some() {
-            fx.push(Effect::Stop);
-        }
+        self.drop_search(fx);
         self.watch.queued = None;
         self.restart_clock();
         if was_over {

@@ -32,10 +32,7 @@ impl App {
         self.offers.draw_offer = None;
         self.search.analysis = Analysis::default();
         self.watch.paused = false;
-        self.search.generation = next_generation();
-        if self.search.pending.take().is_some() {
-            fx.push(Effect::Stop);
-        }
+        self.drop_search(fx);
         fx.push(Effect::NewGame);
         self.watch.queued = None;
         self.restart_clock();
@@ -109,15 +106,20 @@ impl App {
         self.after_change(fx);
     }
 
-    /// Bookkeeping after the move list changed: new generation, clocks, engine, end of game.
-    pub(super) fn after_change(&mut self, fx: &mut Vec<Effect>) {
+    /// Forgets the search under way (its reports will be stale) and stops it.
+    pub(super) fn drop_search(&mut self, fx: &mut Vec<Effect>) {
         self.search.generation = next_generation();
-        // A question about the position before is void now.
-        self.offers.confirm = None;
-        self.clock.held = false;
         if self.search.pending.take().is_some() {
             fx.push(Effect::Stop);
         }
+    }
+
+    /// Bookkeeping after the move list changed: new generation, clocks, engine, end of game.
+    pub(super) fn after_change(&mut self, fx: &mut Vec<Effect>) {
+        self.drop_search(fx);
+        // A question about the position before is void now.
+        self.offers.confirm = None;
+        self.clock.held = false;
         self.watch.queued = None;
         self.search.analysis.thinking = None;
         self.restart_clock();
