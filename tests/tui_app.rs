@@ -1,6 +1,6 @@
 //! App-state tests: key events in, state and effects out (no terminal, no engine thread).
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use knightfall::engine::Info;
@@ -448,7 +448,8 @@ fn watch_pause_stops_the_search_and_the_clocks() {
         "no ticks while paused: idle CPU stays at zero"
     );
     let frozen = app.thinking_time();
-    std::thread::sleep(std::time::Duration::from_millis(30));
+    // Time passes (the events say so): the paused clock does not move.
+    app.update(Action::Tick, Instant::now() + Duration::from_secs(30));
     assert_eq!(app.thinking_time(), frozen);
     // The stopped search's answer is stale.
     let m = uci(&app, "e2e4");
@@ -492,25 +493,28 @@ fn watch_delay_holds_a_quick_move_until_the_minimum_time() {
         tc: "1+0".into(),
         ..Settings::default()
     };
-    let mut app = App::new(settings, Game::new(), Mode::Watch, false, Instant::now());
-    app.watch.min_delay = std::time::Duration::from_millis(150);
-    let fx = app.start(Instant::now());
+    let t0 = Instant::now();
+    let mut app = App::new(settings, Game::new(), Mode::Watch, false, t0);
+    app.watch.min_delay = Duration::from_millis(150);
+    let fx = app.start(t0);
     let (generation, _) = search_of(&fx).unwrap();
     let m = uci(&app, "d2d4");
-    app.update(done(generation, Purpose::Play, Some(m), 0), Instant::now());
+    // The engine answers in 20 ms; the move waits for the rest of the 150 ms.
+    let at = |ms| t0 + Duration::from_millis(ms);
+    app.update(done(generation, Purpose::Play, Some(m), 0), at(20));
     assert_eq!(app.game.ply(), 0, "held back by the delay");
     assert!(app.needs_ticks());
-    app.update(Action::Tick, Instant::now());
+    app.update(Action::Tick, at(120));
     assert_eq!(app.game.ply(), 0);
-    std::thread::sleep(std::time::Duration::from_millis(170));
-    let fx = app.update(Action::Tick, Instant::now());
+    let fx = app.update(Action::Tick, at(170));
     assert_eq!(app.game.sans(), ["d4"]);
     assert!(search_of(&fx).is_some(), "Black starts thinking");
     // The delay is the viewer's: White's clock lost only the (instant) thinking time.
     let left = app.game.clocks().unwrap().left(Color::White);
-    assert!(
-        left >= std::time::Duration::from_millis(59_950),
-        "White has {left:?} left"
+    assert_eq!(
+        left,
+        Duration::from_millis(59_980),
+        "White paid its 20 ms alone"
     );
 }
 
@@ -738,23 +742,26 @@ fn undo_after_the_end_reopens_the_game_with_the_clocks_held() {
         tc: "1s+0".into(),
         ..Settings::default()
     };
-    let mut app = App::new(settings, Game::new(), Mode::Play, false, Instant::now());
+    let t0 = Instant::now();
+    let at = |ms| t0 + Duration::from_millis(ms);
+    let mut app = App::new(settings, Game::new(), Mode::Play, false, t0);
     let fx = type_line(&mut app, "e4");
     let (generation, _) = search_of(&fx).unwrap();
     app.update(
         done(generation, Purpose::Play, Some(uci(&app, "e7e5")), 0),
-        Instant::now(),
+        at(100),
     );
     // White's second runs out.
-    std::thread::sleep(std::time::Duration::from_millis(1100));
-    let fx = app.update(Action::Tick, Instant::now());
+    app.update(Action::Tick, at(600));
+    assert!(!app.game.is_over());
+    let fx = app.update(Action::Tick, at(1200));
     assert_eq!(app.game.outcome().unwrap().reason, Reason::Time);
     assert!(
         fx.iter().any(|e| matches!(e, Effect::Archive(_))),
         "kept as it ended"
     );
     // Undo reopens the position before the last move pair, says so, and holds the clocks.
-    app.update(ctrl('z'), Instant::now());
+    app.update(ctrl('z'), at(1300));
     assert!(!app.game.is_over());
     assert_eq!(app.game.ply(), 0);
     assert!(
@@ -762,8 +769,7 @@ fn undo_after_the_end_reopens_the_game_with_the_clocks_held() {
         "{}",
         message(&app)
     );
-    std::thread::sleep(std::time::Duration::from_millis(1100));
-    app.update(Action::Tick, Instant::now());
+    app.update(Action::Tick, at(5000));
     assert!(!app.game.is_over(), "no flag while the clocks wait");
     assert!(!app.needs_ticks());
     // The next move starts them again.
