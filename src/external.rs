@@ -90,7 +90,10 @@ impl EngineSpec {
 mod options_table {
     use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-    pub fn serialize<S: Serializer>(v: &[(String, String)], s: S) -> Result<S::Ok, S::Error> {
+    pub(super) fn serialize<S: Serializer>(
+        v: &[(String, String)],
+        s: S,
+    ) -> Result<S::Ok, S::Error> {
         let map: toml::Table = v
             .iter()
             .map(|(k, v)| (k.clone(), toml::Value::String(v.clone())))
@@ -98,7 +101,9 @@ mod options_table {
         map.serialize(s)
     }
 
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<(String, String)>, D::Error> {
+    pub(super) fn deserialize<'de, D: Deserializer<'de>>(
+        d: D,
+    ) -> Result<Vec<(String, String)>, D::Error> {
         let map = toml::Table::deserialize(d)?;
         Ok(map
             .into_iter()

@@ -569,6 +569,8 @@ impl Game {
         }
     }
 
+    /// Plays `m`, charging the mover's clock `spent` (when the game has clocks); a finished
+    /// game or an illegal move is refused and changes nothing.
     pub fn play(&mut self, m: Move, spent: Option<Duration>) -> Result<(), MoveError> {
         if self.is_over() {
             return Err(MoveError::GameOver);

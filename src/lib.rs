@@ -5,7 +5,7 @@
 //! with no terminal, no files and no threads but its own helpers; `store` keeps everything on
 //! disk below the screens (`tui`) and the commands (`cmd`) that use it.
 
-pub mod memory;
+pub(crate) mod memory;
 pub mod tablebase;
 pub mod engine;
 pub mod book;
@@ -14,7 +14,7 @@ pub mod game;
 pub mod line_tree;
 pub mod external;
 pub mod player;
-pub mod bot;
+pub(crate) mod bot;
 pub mod uci;
 pub mod review;
 pub mod store;

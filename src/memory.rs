@@ -3,7 +3,7 @@
 
 /// Megabytes the kernel says can be allocated without swapping (`MemAvailable` in
 /// `/proc/meminfo`), or `None` where that is not known.
-pub fn available_mb() -> Option<u64> {
+pub(crate) fn available_mb() -> Option<u64> {
     let text = std::fs::read_to_string("/proc/meminfo").ok()?;
     let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
     let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
@@ -12,7 +12,7 @@ pub fn available_mb() -> Option<u64> {
 
 /// Checks that `mb` more megabytes fit in what the machine can spare (with a tenth to spare
 /// for everything else); `freed` megabytes are given back first (the table being replaced).
-pub fn check_fits(mb: u64, freed: u64) -> Result<(), String> {
+pub(crate) fn check_fits(mb: u64, freed: u64) -> Result<(), String> {
     match available_mb() {
         Some(free) if mb > (free + freed) * 9 / 10 => Err(format!(
             "{mb} MB is more than this machine can spare ({} MB free)",

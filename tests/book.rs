@@ -1,6 +1,11 @@
 //! Polyglot book: keys, lookups, move choice, errors, the embedded book, the builder and the
 //! `knightfall book` command, against the vectors in `../shared/data/polyglot`.
 
+#![allow(
+    clippy::unwrap_used,
+    reason = "a test's helpers fail loudly, where the failure is"
+)]
+
 mod common;
 
 use std::borrow::Cow;

@@ -1,5 +1,10 @@
 //! The measuring commands, run as a user would: `eval`, `analyse`, `bench`.
 
+#![allow(
+    clippy::unwrap_used,
+    reason = "a test's helpers fail loudly, where the failure is"
+)]
+
 mod common;
 
 use std::process::Command;

@@ -2,6 +2,11 @@
 //! listed above it (no cycle, no arrow up). `src/tui/mod.rs` states the same rule for the
 //! screens' own modules.
 
+#![allow(
+    clippy::unwrap_used,
+    reason = "a test's helpers fail loudly, where the failure is"
+)]
+
 use std::path::{Path, PathBuf};
 
 /// The `pub mod NAME;` / `mod NAME;` lines of `file`, in order.

@@ -1,6 +1,11 @@
 //! Evaluation: the notebooks' exact values for the simplified profile, and incremental updates
 //! agreeing with from-scratch evaluation through thousands of random games.
 
+#![allow(
+    clippy::unwrap_used,
+    reason = "a test's helpers fail loudly, where the failure is"
+)]
+
 mod common;
 
 use knightfall::engine::eval::{Evaluator, Profile, is_king_endgame};

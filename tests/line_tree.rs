@@ -1,5 +1,10 @@
 //! The analysis board's lines: side lines kept, written as PGN variations, read back the same.
 
+#![allow(
+    clippy::unwrap_used,
+    reason = "a test's helpers fail loudly, where the failure is"
+)]
+
 use knightfall::line_tree::Tree;
 use shakmaty::san::San;
 use shakmaty::{Chess, Position};

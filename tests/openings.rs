@@ -1,6 +1,11 @@
 //! Opening names from lichess's table (embedded), classified as lichess does: the last named
 //! position a game reached, so transpositions are named by position.
 
+#![allow(
+    clippy::unwrap_used,
+    reason = "a test's helpers fail loudly, where the failure is"
+)]
+
 use knightfall::game::Game;
 use knightfall::openings;
 

@@ -1,6 +1,11 @@
 //! Perft through the engine's own make-move path (`Node::play`, with its incremental key and
 //! evaluation) and its capture filter, against the published counts.
 
+#![allow(
+    clippy::unwrap_used,
+    reason = "a test's helpers fail loudly, where the failure is"
+)]
+
 mod common;
 
 use knightfall::engine::checks::Checks;

@@ -2,6 +2,11 @@
 //! the tables say (a win is won within the fifty-move rule, a draw held) while choosing the
 //! moves by search, so that it mates the way a player would.
 
+#![allow(
+    clippy::unwrap_used,
+    reason = "a test's helpers fail loudly, where the failure is"
+)]
+
 mod common;
 
 use std::sync::Arc;

@@ -3,6 +3,11 @@
 //! When a key changes, this test fails until the README says so too; its message is the table
 //! to paste.
 
+#![allow(
+    clippy::unwrap_used,
+    reason = "a test's helpers fail loudly, where the failure is"
+)]
+
 use knightfall::tui::app::GAME_KEYS;
 use knightfall::tui::board::BOARD_KEYS;
 use knightfall::tui::keys::{KeyHelp, markdown};

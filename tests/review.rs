@@ -2,6 +2,11 @@
 //! process: the annotated PGN (an eval on every move, NAGs where the game went wrong, the better
 //! move named), read back by our PGN reader and by python-chess; the cache; the PGN edge cases.
 
+#![allow(
+    clippy::unwrap_used,
+    reason = "a test's helpers fail loudly, where the failure is"
+)]
+
 mod common;
 
 use std::path::{Path, PathBuf};

@@ -1,6 +1,11 @@
 //! The endgame scale: how much of an endgame advantage counts, by material, on positions
 //! whose outcome a chess player knows, and its effect on the evaluation a user sees.
 
+#![allow(
+    clippy::unwrap_used,
+    reason = "a test's helpers fail loudly, where the failure is"
+)]
+
 mod common;
 
 use knightfall::engine::scale::{FULL, endgame_scale};

@@ -1,5 +1,10 @@
 //! Search behaviour: mate suites, draw rules, endgame technique without tablebases, limits.
 
+#![allow(
+    clippy::unwrap_used,
+    reason = "a test's helpers fail loudly, where the failure is"
+)]
+
 mod common;
 
 use std::sync::atomic::Ordering;

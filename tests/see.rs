@@ -1,5 +1,10 @@
 //! Static exchange evaluation on the notebooks' cases and a few classic ones.
 
+#![allow(
+    clippy::unwrap_used,
+    reason = "a test's helpers fail loudly, where the failure is"
+)]
+
 mod common;
 
 use knightfall::engine::see::see;

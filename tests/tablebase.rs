@@ -1,6 +1,11 @@
 //! Syzygy probing against `../shared/syzygy` and the expectations in
 //! `../shared/data/syzygy-vectors`, root move choice, damaged tables, and `knightfall tb`.
 
+#![allow(
+    clippy::unwrap_used,
+    reason = "a test's helpers fail loudly, where the failure is"
+)]
+
 mod common;
 
 use std::path::{Path, PathBuf};

@@ -3,6 +3,11 @@
 //! the passed ones, which pawns shield a king, which pieces hang, what attacks the king zone,
 //! how far each piece reaches.
 
+#![allow(
+    clippy::unwrap_used,
+    reason = "a test's helpers fail loudly, where the failure is"
+)]
+
 mod common;
 
 use std::collections::BTreeMap;

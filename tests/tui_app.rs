@@ -1,5 +1,10 @@
 //! App-state tests: key events in, state and effects out (no terminal, no engine thread).
 
+#![allow(
+    clippy::unwrap_used,
+    reason = "a test's helpers fail loudly, where the failure is"
+)]
+
 use std::time::{Duration, Instant};
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};

@@ -3,6 +3,11 @@
 //! (the capped analysis, deeper on Space), how a failed search shows, the help overlay, and
 //! `TestBackend` snapshots of the screen.
 
+#![allow(
+    clippy::unwrap_used,
+    reason = "a test's helpers fail loudly, where the failure is"
+)]
+
 mod common;
 
 use std::time::Instant;

@@ -1,6 +1,11 @@
 //! `knightfall watch --headless`: engine games without a screen, written as PGN that reads back
 //! with legal moves and results that match the final positions.
 
+#![allow(
+    clippy::unwrap_used,
+    reason = "a test's helpers fail loudly, where the failure is"
+)]
+
 use std::process::Command;
 
 use knightfall::game::Game;

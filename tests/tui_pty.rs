@@ -5,6 +5,11 @@
 //! terminal shows it (through a VT100 emulator): the level's depth and nodes in the analysis
 //! panel, tablebase hits, the engine opening as White, and an external engine killed mid-game.
 
+#![allow(
+    clippy::unwrap_used,
+    reason = "a test's helpers fail loudly, where the failure is"
+)]
+
 use std::io::{Read, Write};
 use std::path::Path;
 use std::sync::{Arc, Mutex};

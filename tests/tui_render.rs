@@ -2,6 +2,11 @@
 //! the analysis panel, ASCII and NO_COLOR modes, the help overlay, the setup screen and a
 //! terminal too small to draw in.
 
+#![allow(
+    clippy::unwrap_used,
+    reason = "a test's helpers fail loudly, where the failure is"
+)]
+
 mod common;
 
 use std::time::Instant;

@@ -2,6 +2,11 @@
 //! failures) filling it in, what it keeps in the cache and when, the keys, the graph under the
 //! mouse, and a `TestBackend` snapshot.
 
+#![allow(
+    clippy::unwrap_used,
+    reason = "a test's helpers fail loudly, where the failure is"
+)]
+
 mod common;
 
 use std::time::Instant;

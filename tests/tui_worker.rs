@@ -1,6 +1,11 @@
 //! The terminal game's engine path through the real worker thread: the app asks, the worker's
 //! `Player` searches, and the analysis panel's state shows what the search really did.
 
+#![allow(
+    clippy::unwrap_used,
+    reason = "a test's helpers fail loudly, where the failure is"
+)]
+
 use std::time::{Duration, Instant};
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};

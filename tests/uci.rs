@@ -1,5 +1,10 @@
 //! UCI transcripts: the real binary driven through a pipe.
 
+#![allow(
+    clippy::unwrap_used,
+    reason = "a test's helpers fail loudly, where the failure is"
+)]
+
 mod common;
 
 use std::io::{BufRead, BufReader, Write};

@@ -12,6 +12,7 @@ pub struct Checks {
 }
 
 impl Checks {
+    /// The enemy king and the discovering pieces of `pos`, for the side to move.
     pub fn new(pos: &Chess) -> Checks {
         let board = pos.board();
         let us = board.by_color(pos.turn());

@@ -6,7 +6,7 @@
 
 use std::sync::OnceLock;
 
-use shakmaty::{Bitboard, Board, Chess, Color, Move, Position, Role, Square};
+use shakmaty::{Board, Chess, Color, Move, Position, Role, Square};
 
 use super::params::{self, S};
 use super::pawn_cache::PawnCache;
@@ -170,11 +170,6 @@ impl Evaluator {
             w
         });
         Evaluator { terms, ..self }
-    }
-
-    /// Which profile this is.
-    pub fn profile(&self) -> Profile {
-        self.profile
     }
 
     /// Sums every piece of `board` from scratch.
@@ -562,9 +557,4 @@ fn centre_distance(sq: Square) -> i32 {
 
 fn manhattan(a: Square, b: Square) -> i32 {
     (a.file() as i32 - b.file() as i32).abs() + (a.rank() as i32 - b.rank() as i32).abs()
-}
-
-/// True when neither side has any material beyond what a loose `Bitboard` of pawns and kings.
-pub fn only_kings_and_pawns(board: &Board) -> bool {
-    (board.occupied() & !(board.pawns() | board.kings())) == Bitboard::EMPTY
 }

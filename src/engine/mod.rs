@@ -182,12 +182,6 @@ impl Engine {
         self.tt.clear();
     }
 
-    /// Switches the evaluation profile.
-    pub fn set_profile(&mut self, profile: Profile) {
-        self.config.profile = profile;
-        self.tt.clear();
-    }
-
     /// The Syzygy tables the search probes, if any.
     pub fn tablebases(&self) -> Option<&Arc<Tablebases>> {
         self.tablebases.as_ref()

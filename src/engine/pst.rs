@@ -7,6 +7,7 @@
 /// Piece values of the Simplified Evaluation Function: pawn, knight, bishop, rook, queen, king.
 pub const SIMPLIFIED_VALUES: [i32; 6] = [100, 320, 330, 500, 900, 0];
 
+/// The Simplified Evaluation Function's tables: pawn, knight, bishop, rook, queen, king.
 #[rustfmt::skip]
 pub const SIMPLIFIED: [[i32; 64]; 6] = [
     // pawn
@@ -90,10 +91,12 @@ pub const SIMPLIFIED_KING_ENDGAME: [i32; 64] = [
     -50,-30,-30,-30,-30,-30,-30,-50,
 ];
 
-/// PeSTO piece values, middlegame then endgame: pawn, knight, bishop, rook, queen, king.
+/// PeSTO's middlegame piece values: pawn, knight, bishop, rook, queen, king.
 pub const PESTO_VALUES_MG: [i32; 6] = [82, 337, 365, 477, 1025, 0];
+/// PeSTO's endgame piece values, in the same order.
 pub const PESTO_VALUES_EG: [i32; 6] = [94, 281, 297, 512, 936, 0];
 
+/// PeSTO's middlegame tables: pawn, knight, bishop, rook, queen, king.
 #[rustfmt::skip]
 pub const PESTO_MG: [[i32; 64]; 6] = [
     [
@@ -158,6 +161,7 @@ pub const PESTO_MG: [[i32; 64]; 6] = [
     ],
 ];
 
+/// PeSTO's endgame tables, in the same order.
 #[rustfmt::skip]
 pub const PESTO_EG: [[i32; 64]; 6] = [
     [

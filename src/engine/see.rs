@@ -116,9 +116,3 @@ pub fn see(pos: &Chess, m: Move) -> i32 {
     }
     gains[0]
 }
-
-/// True when `m` wins at least `threshold` centipawns in the exchange.
-#[inline]
-pub fn see_ge(pos: &Chess, m: Move, threshold: i32) -> bool {
-    see(pos, m) >= threshold
-}

@@ -69,20 +69,10 @@ impl Clock {
         self.start = Instant::now();
     }
 
-    /// Time since the search started.
-    pub fn elapsed(&self) -> Duration {
-        self.start.elapsed()
-    }
-
     /// True once the hard deadline has passed.
     #[inline]
     pub fn hard_expired(&self) -> bool {
         self.hard.is_some_and(|hard| self.start.elapsed() >= hard)
-    }
-
-    /// True when no new iteration should start.
-    pub fn soft_expired(&self) -> bool {
-        self.soft_expired_scaled(1.0)
     }
 
     /// True when no new iteration should start, the soft limit of a game clock scaled by

@@ -126,13 +126,6 @@ impl Judgement {
             Judgement::Blunder => "Blunder",
         }
     }
-
-    /// All three, mildest first.
-    pub const ALL: [Judgement; 3] = [
-        Judgement::Inaccuracy,
-        Judgement::Mistake,
-        Judgement::Blunder,
-    ];
 }
 
 /// Why a move was judged: lost winning chances, or a forced mate allowed or let go.

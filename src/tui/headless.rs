@@ -19,7 +19,7 @@ use crate::player::Source;
 
 /// A series of headless games.
 #[derive(Clone, Debug)]
-pub struct Series {
+pub(crate) struct Series {
     /// How many games.
     pub games: u32,
     /// Where to write them as PGN.
@@ -52,7 +52,7 @@ impl XorShift {
 }
 
 /// Plays the series and prints one line per game and a summary.
-pub fn run(opts: &Options, series: &Series) -> Result<()> {
+pub(crate) fn run(opts: &Options, series: &Series) -> Result<()> {
     let mut out = match &series.pgn {
         // Appended, as other tools write a series: running it again must not empty the games
         // of the last run.

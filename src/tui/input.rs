@@ -7,11 +7,11 @@ use shakmaty::{Chess, Move, Position, Square};
 use crate::game::{Game, MoveError};
 
 /// The longest input line, in characters: room for a file path after `save`.
-pub const MAX_INPUT: usize = 240;
+pub(crate) const MAX_INPUT: usize = 240;
 
 /// Applies `key` to the input line if it edits it (a character, Backspace); returns whether it
 /// did.
-pub fn edit(line: &mut String, key: &KeyEvent) -> bool {
+pub(crate) fn edit(line: &mut String, key: &KeyEvent) -> bool {
     if key.modifiers.contains(KeyModifiers::CONTROL) {
         return false;
     }
@@ -31,7 +31,7 @@ pub fn edit(line: &mut String, key: &KeyEvent) -> bool {
 }
 
 /// The square typed on the input line when it holds one of the mover's pieces.
-pub fn selected(line: &str, pos: &Chess) -> Option<Square> {
+pub(crate) fn selected(line: &str, pos: &Chess) -> Option<Square> {
     let sq: Square = line.trim().parse().ok()?;
     pos.board()
         .piece_at(sq)
@@ -40,7 +40,7 @@ pub fn selected(line: &str, pos: &Chess) -> Option<Square> {
 }
 
 /// Where the piece on `from` may go (castling as the king's two-square step).
-pub fn targets(pos: &Chess, from: Square) -> Vec<Square> {
+pub(crate) fn targets(pos: &Chess, from: Square) -> Vec<Square> {
     pos.legal_moves()
         .iter()
         .filter(|m| m.from() == Some(from))
@@ -60,7 +60,7 @@ pub fn targets(pos: &Chess, from: Square) -> Vec<Square> {
 
 /// What a click on `sq` means, given what the input line holds.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Click {
+pub(crate) enum Click {
     /// One of the mover's pieces: select it (the input line becomes its square).
     Select(Square),
     /// A move from the selected piece, in UCI (a promotion to a queen unless typed otherwise).
@@ -70,7 +70,7 @@ pub enum Click {
 }
 
 /// The meaning of a click on `sq` in `game`'s position with `line` on the input line.
-pub fn click(game: &Game, line: &str, sq: Square) -> Click {
+pub(crate) fn click(game: &Game, line: &str, sq: Square) -> Click {
     let pos = game.position();
     let own = pos
         .board()

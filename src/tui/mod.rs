@@ -6,16 +6,16 @@
 pub mod job;
 pub mod keys;
 pub mod event;
-pub mod terminal;
+pub(crate) mod terminal;
 pub mod service;
 pub mod screen;
-pub mod input;
+pub(crate) mod input;
 pub mod app;
 pub mod board;
 pub mod review;
 pub mod ui;
 pub mod runner;
-pub mod headless;
+pub(crate) mod headless;
 
 use std::fs;
 use std::io::{self, Write};

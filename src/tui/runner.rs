@@ -228,11 +228,6 @@ impl Runner {
         }
     }
 
-    /// Stops the service's running job.
-    pub fn stop(&self) {
-        self.service.stop();
-    }
-
     /// Lets every screen keep what it must before the program ends (a review's findings, the
     /// board's lines); returns what to tell the player once the terminal is back.
     pub fn farewell(&mut self) -> Vec<String> {

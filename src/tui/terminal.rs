@@ -20,7 +20,7 @@ use ratatui::Terminal;
 use ratatui::backend::CrosstermBackend;
 
 /// The terminal the screens draw on.
-pub type Term = Terminal<CrosstermBackend<io::Stdout>>;
+pub(crate) type Term = Terminal<CrosstermBackend<io::Stdout>>;
 
 static RESTORED: AtomicBool = AtomicBool::new(true);
 static HOOK: Once = Once::new();
@@ -34,7 +34,7 @@ fn log_file() -> PathBuf {
 }
 
 /// Puts the terminal back: raw mode off, main screen, cursor and mouse as they were.
-pub fn restore_terminal() {
+pub(crate) fn restore_terminal() {
     if RESTORED.swap(true, Ordering::SeqCst) {
         return;
     }
@@ -96,13 +96,13 @@ fn install_panic_hook() {
 }
 
 /// The terminal in the screens' mode for as long as the guard lives.
-pub struct Guard {
+pub(crate) struct Guard {
     terminal: ManuallyDrop<Term>,
 }
 
 impl Guard {
     /// Sets the terminal up for the screens (and the panic hook, the first time).
-    pub fn new() -> Result<Guard> {
+    pub(crate) fn new() -> Result<Guard> {
         install_panic_hook();
         OTHER_PANICS.store(0, Ordering::SeqCst);
         enable_raw_mode().context("the terminal game needs a terminal (raw mode failed)")?;
@@ -125,7 +125,7 @@ impl Guard {
     }
 
     /// The terminal to draw on.
-    pub fn terminal(&mut self) -> &mut Term {
+    pub(crate) fn terminal(&mut self) -> &mut Term {
         &mut self.terminal
     }
 }

@@ -9,7 +9,7 @@ use shakmaty::{CastlingMode, Chess};
 /// `../shared` beside the checkout, or `None` (with a message) when it is absent. Under CI
 /// (`CI` set to anything but `false`/`0`) a missing file fails the test instead, so that a green
 /// CI run means these tests ran.
-pub fn shared(relative: &str) -> Option<PathBuf> {
+pub(crate) fn shared(relative: &str) -> Option<PathBuf> {
     let path = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared")).join(relative);
     if path.exists() {
         return Some(path);
@@ -28,7 +28,7 @@ pub fn shared(relative: &str) -> Option<PathBuf> {
 }
 
 /// Parses a FEN (or the first four or six fields of an EPD line) into a position.
-pub fn position(fen: &str) -> Chess {
+pub(crate) fn position(fen: &str) -> Chess {
     let fen: Fen = fen
         .parse()
         .unwrap_or_else(|e| panic!("bad FEN {fen:?}: {e}"));
@@ -37,23 +37,23 @@ pub fn position(fen: &str) -> Chess {
 }
 
 /// A small deterministic random number generator (xorshift64*), so runs are repeatable.
-pub struct Rng(pub u64);
+pub(crate) struct Rng(pub u64);
 
 impl Rng {
-    pub fn next(&mut self) -> u64 {
+    pub(crate) fn next(&mut self) -> u64 {
         self.0 ^= self.0 >> 12;
         self.0 ^= self.0 << 25;
         self.0 ^= self.0 >> 27;
         self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
     }
 
-    pub fn below(&mut self, n: usize) -> usize {
+    pub(crate) fn below(&mut self, n: usize) -> usize {
         (self.next() % n as u64) as usize
     }
 }
 
 /// The text a `TestBackend` shows, one line per row, trailing blanks trimmed.
-pub fn screen_text(term: &ratatui::Terminal<ratatui::backend::TestBackend>) -> String {
+pub(crate) fn screen_text(term: &ratatui::Terminal<ratatui::backend::TestBackend>) -> String {
     let buf = term.backend().buffer();
     let mut out = String::new();
     for y in 0..buf.area.height {

@@ -19,7 +19,7 @@ use shakmaty::Color;
 use shakmaty::fen::Fen;
 
 #[derive(clap::Args)]
-pub struct Args {
+pub(crate) struct Args {
     /// Positions written by `gen` (`FEN;result;game` lines) or `tools/sf-selfplay.py`
     /// (`FEN;result;game;score`); several files may be given.
     #[arg(long, required = true)]
@@ -262,7 +262,7 @@ fn gradient(entries: &[Entry], w: &[[f64; 2]], k: f64) -> Vec<[f64; 2]> {
     grad
 }
 
-pub fn run(args: &Args) -> Result<()> {
+pub(crate) fn run(args: &Args) -> Result<()> {
     let started = std::time::Instant::now();
     if !(0.0..=1.0).contains(&args.score_weight) {
         bail!("--score-weight must lie in 0..=1");

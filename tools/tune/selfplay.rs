@@ -19,7 +19,7 @@ use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Position};
 
 #[derive(clap::Args)]
-pub struct Args {
+pub(crate) struct Args {
     /// Games to play.
     #[arg(long, default_value_t = 4000)]
     games: usize,
@@ -57,7 +57,7 @@ impl Rng {
     }
 }
 
-pub fn run(args: &Args) -> Result<()> {
+pub(crate) fn run(args: &Args) -> Result<()> {
     let text = std::fs::read_to_string(&args.openings)
         .with_context(|| format!("reading {}", args.openings.display()))?;
     let mut openings = Vec::new();

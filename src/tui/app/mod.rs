@@ -9,7 +9,7 @@ mod flow;
 mod keys;
 pub mod setup;
 
-pub use crate::store::settings::{KNIGHTFALL, Settings, Side, TC_CHOICES, THINK_CHOICES};
+pub use crate::store::settings::{Settings, Side, TC_CHOICES, THINK_CHOICES};
 
 use std::time::{Duration, Instant};
 

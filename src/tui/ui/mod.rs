@@ -14,7 +14,6 @@ pub mod setup;
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Color as Tui, Modifier, Style};
-use ratatui::text::Line;
 use ratatui::widgets::{Paragraph, Wrap};
 
 use super::app::{App, Screen};
@@ -142,9 +141,4 @@ pub fn centered(area: Rect, w: u16, h: u16) -> Rect {
         w,
         h,
     )
-}
-
-/// One line of text.
-pub fn line(text: impl Into<String>, style: Style) -> Line<'static> {
-    Line::styled(text.into(), style)
 }
