@@ -11,8 +11,7 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use knightfall::engine::Info;
 use knightfall::game::{Game, Reason};
 use knightfall::player::Source;
-use knightfall::tui::app::setup::Field;
-use knightfall::tui::app::{Action, App, Effect, Mode, Screen, Settings, Side, Tone};
+use knightfall::tui::app::{Action, App, Effect, Mode, Settings, Side, Tone};
 use knightfall::tui::job::{EngineEvent, Purpose};
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Color, Move};
@@ -30,7 +29,6 @@ fn new_app(white: Side, black: Side) -> App {
         settings(white, black),
         Game::new(),
         Mode::Play,
-        false,
         Instant::now(),
     );
     app.no_color = true;
@@ -167,7 +165,6 @@ fn the_input_line_helps_where_moves_clash() {
         },
         Game::from_fen("4k3/P7/8/8/8/8/8/4K3 w - - 0 1").unwrap(),
         Mode::Play,
-        false,
         Instant::now(),
     );
     type_line(&mut app, "a8");
@@ -201,7 +198,6 @@ fn bad_input_is_refused_with_the_reason_and_changes_nothing() {
         settings(Side::Human, Side::Human),
         Game::from_fen("4k3/P7/8/8/8/8/8/4K3 w - - 0 1").unwrap(),
         Mode::Play,
-        false,
         Instant::now(),
     );
     type_line(&mut app, "a7a8");
@@ -441,7 +437,7 @@ fn watch_pause_stops_the_search_and_the_clocks() {
         tc: "1+0".to_string(),
         ..Settings::default()
     };
-    let mut app = App::new(settings, Game::new(), Mode::Watch, false, Instant::now());
+    let mut app = App::new(settings, Game::new(), Mode::Watch, Instant::now());
     let fx = app.start(Instant::now());
     let (generation, _) = search_of(&fx).unwrap();
     assert!(app.needs_ticks(), "clocks run");
@@ -499,7 +495,7 @@ fn watch_delay_holds_a_quick_move_until_the_minimum_time() {
         ..Settings::default()
     };
     let t0 = Instant::now();
-    let mut app = App::new(settings, Game::new(), Mode::Watch, false, t0);
+    let mut app = App::new(settings, Game::new(), Mode::Watch, t0);
     app.watch.min_delay = Duration::from_millis(150);
     let fx = app.start(t0);
     let (generation, _) = search_of(&fx).unwrap();
@@ -556,190 +552,6 @@ fn page_keys_browse_ten_moves_at_a_time() {
 }
 
 #[test]
-fn setup_screen_chooses_colour_and_opponent_level() {
-    let mut app = setup_app();
-    assert_eq!(
-        app.setup_fields(),
-        [
-            Field::YouPlay,
-            Field::Opponent,
-            Field::TimeControl,
-            Field::ThinkTime
-        ]
-    );
-    assert_eq!(app.settings.level, 10);
-    app.update(key(KeyCode::Down), Instant::now());
-    app.update(key(KeyCode::Left), Instant::now());
-    assert_eq!(app.settings.level, 9);
-    app.update(key(KeyCode::Right), Instant::now());
-    app.update(key(KeyCode::Right), Instant::now());
-    assert_eq!(app.settings.level, 1, "level wraps from 10 to 1");
-    // Up from the first row wraps to the last; Down from the last to the first.
-    app.update(key(KeyCode::Up), Instant::now());
-    app.update(key(KeyCode::Up), Instant::now());
-    app.update(key(KeyCode::Down), Instant::now());
-    app.update(key(KeyCode::Right), Instant::now());
-    assert_eq!(
-        (&app.settings.white, &app.settings.black),
-        (&Side::Engine, &Side::Human)
-    );
-    let fx = app.update(key(KeyCode::Enter), Instant::now());
-    assert!(fx.iter().any(|e| matches!(e, Effect::SaveSettings)));
-    assert!(app.flipped, "Black's view");
-    // The engine plays White at level 1 and moves first.
-    let req = fx
-        .iter()
-        .find_map(|e| match e {
-            Effect::Search(r) => Some(r.clone()),
-            _ => None,
-        })
-        .expect("the engine moves first");
-    assert_eq!(req.limits.level, Some(1));
-    assert_eq!(app.game.names[0], "Knightfall 0.1.0 (level 1)");
-}
-
-#[test]
-fn random_colour_and_configured_engines() {
-    let spec = knightfall::external::EngineSpec {
-        name: "Fairy".into(),
-        command: "/usr/games/fairy-stockfish".into(),
-        options: vec![("UCI_Elo".into(), "1500".into())],
-    };
-    let settings = Settings {
-        engines: vec![spec],
-        ..Settings::default()
-    };
-    let mut app = App::new(settings, Game::new(), Mode::Play, true, Instant::now());
-    app.update(key(KeyCode::Right), Instant::now());
-    app.update(key(KeyCode::Right), Instant::now());
-    assert!(app.settings.random_colour);
-    app.update(key(KeyCode::Down), Instant::now());
-    app.update(key(KeyCode::Right), Instant::now());
-    assert_eq!(app.settings.black, Side::Named("Fairy".into()));
-    app.update(key(KeyCode::Right), Instant::now());
-    assert_eq!(
-        app.settings.black,
-        Side::Engine,
-        "after the engines, level 1 again"
-    );
-    assert_eq!(app.settings.level, 1);
-    app.update(key(KeyCode::Left), Instant::now());
-    assert_eq!(app.settings.black, Side::Named("Fairy".into()));
-    let mut humans_white = 0;
-    for _ in 0..40 {
-        let mut a = App::new(
-            app.settings.clone(),
-            Game::new(),
-            Mode::Play,
-            true,
-            Instant::now(),
-        );
-        a.update(key(KeyCode::Enter), Instant::now());
-        assert!(a.settings.white.is_human() != a.settings.black.is_human());
-        humans_white += usize::from(a.settings.white.is_human());
-        let engine = if a.settings.white.is_human() { 1 } else { 0 };
-        assert_eq!(a.game.names[engine], "Fairy");
-    }
-    assert!(
-        (5..35).contains(&humans_white),
-        "{humans_white} of 40 games as White"
-    );
-}
-
-#[test]
-fn new_opens_the_setup_prefilled_and_esc_goes_back() {
-    let mut app = new_app(Side::Human, Side::Engine);
-    let fx = type_line(&mut app, "e4");
-    let (generation, _) = search_of(&fx).unwrap();
-    app.update(
-        done(generation, Purpose::Play, Some(uci(&app, "e7e5")), 0),
-        Instant::now(),
-    );
-    type_line(&mut app, "new");
-    assert!(message(&app).contains("Leave this game for a new one?"));
-    assert_eq!(app.screen, Screen::Game, "it asks first");
-    app.update(key(KeyCode::Char('y')), Instant::now());
-    assert_eq!(app.screen, Screen::Setup);
-    assert!(app.in_game_setup());
-    app.update(key(KeyCode::Down), Instant::now());
-    app.update(key(KeyCode::Left), Instant::now());
-    assert_eq!(app.settings.level, 9);
-    app.update(key(KeyCode::Esc), Instant::now());
-    assert_eq!(app.screen, Screen::Game);
-    assert_eq!(
-        (app.settings.level, app.game.ply()),
-        (10, 2),
-        "nothing changed"
-    );
-    // Ctrl-N opens it too; Enter starts the new game with the new choice, and the game left
-    // behind is kept, marked abandoned.
-    app.update(ctrl('n'), Instant::now());
-    app.update(key(KeyCode::Char('y')), Instant::now());
-    app.update(key(KeyCode::Down), Instant::now());
-    app.update(key(KeyCode::Left), Instant::now());
-    let fx = app.update(key(KeyCode::Enter), Instant::now());
-    let left = fx.iter().find_map(|e| match e {
-        Effect::Archive(g) => Some(g.clone()),
-        _ => None,
-    });
-    let left = left.expect("the old game is archived");
-    assert!(left.is_abandoned() && left.ply() == 2);
-    assert!(left.to_pgn().contains("[Termination \"abandoned\"]"));
-    assert_eq!(
-        (app.screen, app.game.ply(), app.settings.level),
-        (Screen::Game, 0, 9)
-    );
-}
-
-#[test]
-fn the_setup_offers_the_unfinished_game() {
-    let mut unfinished = Game::new();
-    for m in ["e4", "e5", "Nf3"] {
-        unfinished.play_text(m, None).unwrap();
-    }
-    let mut app = setup_app();
-    app.setup.resume = Some(unfinished);
-    assert_eq!(app.setup_fields()[0], Field::Resume);
-    app.update(key(KeyCode::Enter), Instant::now());
-    assert_eq!(app.game.sans(), ["e4", "e5", "Nf3"]);
-    assert_eq!(
-        app.search.pending.map(|p| p.1),
-        Some(Purpose::Play),
-        "Black's engine to move"
-    );
-    // Or a new game instead.
-    let mut app = setup_app();
-    app.setup.resume = Some(Game::new());
-    app.update(key(KeyCode::Right), Instant::now());
-    app.update(key(KeyCode::Enter), Instant::now());
-    assert!(app.setup.resume.is_none());
-}
-
-#[test]
-fn leaving_the_setup_resumes_a_watched_game() {
-    let settings = Settings {
-        white: Side::Engine,
-        black: Side::Engine,
-        ..Settings::default()
-    };
-    let mut app = App::new(settings, Game::new(), Mode::Watch, false, Instant::now());
-    let fx = app.start(Instant::now());
-    let (generation, _) = search_of(&fx).unwrap();
-    type_line(&mut app, "new");
-    assert_eq!(app.screen, Screen::Setup);
-    // White's move arrives while the screen is up; Black must not start before the game shows.
-    let fx = app.update(
-        done(generation, Purpose::Play, Some(uci(&app, "e2e4")), 0),
-        Instant::now(),
-    );
-    assert_eq!(app.game.ply(), 1);
-    assert!(search_of(&fx).is_none());
-    let fx = app.update(key(KeyCode::Esc), Instant::now());
-    assert_eq!(app.screen, Screen::Game);
-    assert!(search_of(&fx).is_some(), "Black thinks again");
-}
-
-#[test]
 fn undo_after_the_end_reopens_the_game_with_the_clocks_held() {
     let settings = Settings {
         white: Side::Human,
@@ -749,7 +561,7 @@ fn undo_after_the_end_reopens_the_game_with_the_clocks_held() {
     };
     let t0 = Instant::now();
     let at = |ms| t0 + Duration::from_millis(ms);
-    let mut app = App::new(settings, Game::new(), Mode::Play, false, t0);
+    let mut app = App::new(settings, Game::new(), Mode::Play, t0);
     let fx = type_line(&mut app, "e4");
     let (generation, _) = search_of(&fx).unwrap();
     app.update(
@@ -781,15 +593,4 @@ fn undo_after_the_end_reopens_the_game_with_the_clocks_held() {
     let fx = type_line(&mut app, "d4");
     assert!(search_of(&fx).is_some());
     assert!(app.needs_ticks());
-}
-
-/// An app that opens on the new-game screen with the default settings.
-fn setup_app() -> App {
-    App::new(
-        Settings::default(),
-        Game::new(),
-        Mode::Play,
-        true,
-        Instant::now(),
-    )
 }

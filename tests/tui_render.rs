@@ -29,23 +29,10 @@ fn new_app(white: Side, black: Side, ascii: bool) -> App {
         ascii,
         ..Settings::default()
     };
-    let mut app = App::new(settings, Game::new(), Mode::Play, false, Instant::now());
+    let mut app = App::new(settings, Game::new(), Mode::Play, Instant::now());
     app.no_color = false;
     app.truecolor = true;
     app
-}
-
-fn type_line(app: &mut App, text: &str) -> Vec<Effect> {
-    for c in text.chars() {
-        app.update(
-            Action::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE)),
-            Instant::now(),
-        );
-    }
-    app.update(
-        Action::Key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE)),
-        Instant::now(),
-    )
 }
 
 /// The generation of the search among `fx` (the test fails when there is none).
@@ -73,7 +60,7 @@ fn render(app: &App, w: u16, h: u16) -> String {
 
 fn ruy_lopez(app: &mut App) {
     for m in ["e4", "e5", "Nf3", "Nc6", "Bb5", "a6", "Ba4", "Nf6", "O-O"] {
-        type_line(app, m);
+        common::type_line(app, m);
     }
 }
 
@@ -116,7 +103,7 @@ fn no_color_marks_last_move_and_targets() {
 #[test]
 fn analysis_panel_while_thinking() {
     let mut app = new_app(Side::Human, Side::Engine, false);
-    let fx = type_line(&mut app, "e2e4");
+    let fx = common::type_line(&mut app, "e2e4");
     let generation = search_generation(&fx);
     let pv = line_of(app.game.position(), &["c7c5", "g1f3", "d7d6", "d2d4"]);
     app.update(
@@ -154,18 +141,11 @@ fn help_overlay() {
 }
 
 #[test]
-fn setup_screen() {
-    let settings = Settings::default();
-    let app = App::new(settings, Game::new(), Mode::Play, true, Instant::now());
-    insta::assert_snapshot!(render(&app, 80, 24));
-}
-
-#[test]
 fn long_game_scrolls_move_list_to_current_move() {
     let mut app = new_app(Side::Human, Side::Human, false);
     for _ in 0..5 {
         for m in ["Nf3", "Nf6", "Ng1", "Ng8"] {
-            type_line(&mut app, m);
+            common::type_line(&mut app, m);
         }
         if app.game.is_over() {
             break;
@@ -221,7 +201,7 @@ fn square_colours_in_true_colour_256_and_no_colour() {
     // The last move's squares and a king in check get their own colours.
     let mut app = new_app(Side::Human, Side::Human, false);
     for m in ["e4", "f5", "Qh5+"] {
-        type_line(&mut app, m);
+        common::type_line(&mut app, m);
     }
     assert_eq!(
         bg_at(&app, 24, 0),
@@ -258,19 +238,19 @@ fn scores_read_as_a_player_expects() {
 fn captured_pieces_and_the_material_lead_beside_the_board() {
     let mut app = new_app(Side::Human, Side::Human, false);
     for m in ["e4", "d5", "exd5"] {
-        type_line(&mut app, m);
+        common::type_line(&mut app, m);
     }
     let screen = render(&app, 80, 24);
     assert!(screen.contains("│Taken ♟ | -  White +1"), "{screen}");
     for m in ["Nf6", "Nc3", "Nxd5", "Nxd5", "Qxd5"] {
-        type_line(&mut app, m);
+        common::type_line(&mut app, m);
     }
     let screen = render(&app, 80, 24);
     assert!(screen.contains("│Taken ♞♟ | ♘♙ "), "{screen}");
     assert!(!screen.contains(" +"), "level material: {screen}");
     let mut ascii = new_app(Side::Human, Side::Human, true);
     for m in ["e4", "d5", "exd5", "Qxd5", "Nc3", "Qxa2", "Rxa2"] {
-        type_line(&mut ascii, m);
+        common::type_line(&mut ascii, m);
     }
     let screen = render(&ascii, 80, 24);
     assert!(screen.contains("│Taken qp | PP  White +8"), "{screen}");
@@ -279,7 +259,7 @@ fn captured_pieces_and_the_material_lead_beside_the_board() {
 #[test]
 fn the_engine_s_line_stays_hidden_on_the_person_s_turn() {
     let mut app = new_app(Side::Human, Side::Engine, false);
-    let fx = type_line(&mut app, "e4");
+    let fx = common::type_line(&mut app, "e4");
     let generation = search_generation(&fx);
     let moves = line_of(app.game.position(), &["c7c5", "g1f3", "d7d6"]);
     app.update(
@@ -395,7 +375,7 @@ fn a_long_game_fills_columns_in_a_wide_move_list() {
         }
         let m = moves[(ply * 7) % moves.len()];
         let san = shakmaty::san::San::from_move(&pos, m).to_string();
-        type_line(&mut app, &san);
+        common::type_line(&mut app, &san);
     }
     assert!(app.game.sans().len() > 100, "{}", app.game.sans().len());
     let screen = render(&app, 200, 60);

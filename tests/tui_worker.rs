@@ -17,7 +17,7 @@ use knightfall::tui::event::Event;
 use knightfall::tui::runner::{Runner, Step};
 
 fn runner(settings: Settings, game: Game) -> Runner {
-    let app = App::new(settings, game, Mode::Play, false, Instant::now());
+    let app = App::new(settings, game, Mode::Play, Instant::now());
     let mut runner = Runner::for_game(app, Player::new(Config::default(), None, None));
     assert!(!runner.start(Instant::now()));
     runner
@@ -124,7 +124,7 @@ fn the_search_probes_the_built_in_tablebases() {
         ..Settings::default()
     };
     let with_tables = |settings: &Settings, game: Game| {
-        let app = App::new(settings.clone(), game, Mode::Play, false, Instant::now());
+        let app = App::new(settings.clone(), game, Mode::Play, Instant::now());
         let tables = std::sync::Arc::new(knightfall::tablebase::Tablebases::embedded());
         let mut r = Runner::for_game(app, Player::new(Config::default(), None, Some(tables)));
         assert!(!r.start(Instant::now()));

@@ -226,12 +226,7 @@ impl Board {
 
     /// Which rows of [`BOARD_KEYS`] apply now.
     pub fn keys_apply(&self, when: When) -> bool {
-        match when {
-            When::Always => true,
-            When::Opened => self.from_game,
-            When::Alone => !self.from_game,
-            _ => false,
-        }
+        keys::opened_or_alone(when, self.from_game)
     }
 
     /// The board as drawn: the position shown with its last move, the selection and targets.
@@ -269,7 +264,7 @@ impl Board {
                 self.saved = (Some(path), false);
             }
             Action::Front => self.restart(&mut fx),
-            Action::Tick | Action::Graph { .. } => {}
+            Action::Tick | Action::Graph { .. } | Action::Play(_) => {}
         }
         fx
     }

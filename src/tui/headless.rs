@@ -80,7 +80,6 @@ pub(crate) fn run(opts: &Options, series: &Series) -> Result<()> {
         opts.settings.clone(),
         Game::new(),
         Mode::Watch,
-        false,
         Instant::now(),
     );
     app.start_fen = opts.start_fen.clone();
@@ -90,7 +89,7 @@ pub(crate) fn run(opts: &Options, series: &Series) -> Result<()> {
     }
     let review = super::review_settings(opts);
     let mut runner = Runner::new(
-        Front::Game(Box::new(app)),
+        vec![Front::Game(Box::new(app))],
         player,
         None,
         review,

@@ -108,6 +108,17 @@ pub const FEN: KeyHelp = KeyHelp {
     when: When::Always,
 };
 
+/// Whether a row for `when` applies on a screen that is opened from another one (`from_game`)
+/// or started on its own, as far as that decides it: `Always`, `Opened` and `Alone`.
+pub fn opened_or_alone(when: When, from_game: bool) -> bool {
+    match when {
+        When::Always => true,
+        When::Opened => from_game,
+        When::Alone => !from_game,
+        _ => false,
+    }
+}
+
 /// The row of `table` that `key` stands for, among the rows `applies` accepts.
 pub fn lookup(
     table: &'static [KeyHelp],

@@ -10,6 +10,7 @@ pub(crate) mod terminal;
 pub mod service;
 pub mod screen;
 pub(crate) mod input;
+pub mod setup;
 pub mod app;
 pub mod board;
 pub mod review;
@@ -140,11 +141,7 @@ pub fn run(opts: Options) -> Result<()> {
     // Another running Knightfall keeps its autosave; this one writes its own.
     let slot = crate::store::AutosaveSlot::claim(&paths);
     paths.autosave = slot.path.clone();
-    let mut app = App::new(opts.settings.clone(), game, opts.mode, opts.setup, t0);
-    if opts.setup && opts.game.is_none() {
-        // The new-game screen offers the unfinished game, if there is one.
-        app.setup.resume = resume_game(&paths).ok();
-    }
+    let mut app = App::new(opts.settings.clone(), game, opts.mode, t0);
     app.start_fen = opts.start_fen.clone();
     app.watch.min_delay = opts.min_delay;
     if let Some(ms) = opts.think_ms {
@@ -167,8 +164,20 @@ pub fn run(opts: Options) -> Result<()> {
         app.say(warnings.join("; "), Tone::Error);
     }
     let palette = app.palette();
+    let mut stack = vec![Front::Game(Box::new(app))];
+    if opts.setup {
+        // The new-game screen first, over the game it will start; it offers the unfinished
+        // game, if there is one.
+        let resume = opts
+            .game
+            .is_none()
+            .then(|| resume_game(&paths).ok())
+            .flatten();
+        let setup = setup::SetupScreen::new(opts.settings.clone(), resume, false, palette);
+        stack.push(Front::Setup(Box::new(setup)));
+    }
     let mut runner = Runner::new(
-        Front::Game(Box::new(app)),
+        stack,
         player,
         Some(paths.clone()),
         review_settings(&opts),
@@ -229,7 +238,7 @@ pub fn run_board(tree: crate::line_tree::Tree, at: usize, opts: &Options) -> Res
     }
     let palette = board.palette;
     let mut runner = Runner::new(
-        Front::Board(Box::new(board)),
+        vec![Front::Board(Box::new(board))],
         player,
         Some(Paths::get()),
         review_settings(opts),
@@ -254,7 +263,7 @@ pub fn run_review(
     let palette = ui::Palette::from_env(opts.settings.ascii);
     let screen = review::ReviewScreen::new(listed, settings.clone(), palette, false);
     let mut runner = Runner::new(
-        Front::Review(Box::new(screen)),
+        vec![Front::Review(Box::new(screen))],
         player,
         Some(Paths::get()),
         settings,

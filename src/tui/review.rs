@@ -198,14 +198,11 @@ impl ReviewScreen {
     /// Which rows of [`REVIEW_KEYS`] apply now.
     pub fn keys_apply(&self, when: When) -> bool {
         match when {
-            When::Always => true,
             When::Choosing => self.view == View::Pick,
             When::Reviewing => self.view == View::Review,
             // Back to the list from a review, when there is a list.
             When::InGame => self.view == View::Review && self.listed.len() > 1,
-            When::Opened => self.from_game,
-            When::Alone => !self.from_game,
-            _ => false,
+            _ => keys::opened_or_alone(when, self.from_game),
         }
     }
 
@@ -283,7 +280,11 @@ impl ReviewScreen {
                 self.go_to(ply);
             }
             Action::Note(text, _) => self.message = text,
-            Action::Click(_) | Action::Tick | Action::Front | Action::Saved(_) => {}
+            Action::Click(_)
+            | Action::Tick
+            | Action::Front
+            | Action::Saved(_)
+            | Action::Play(_) => {}
         }
         fx
     }

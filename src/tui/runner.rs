@@ -18,6 +18,7 @@ use super::event::Event;
 use super::review::ReviewScreen;
 use super::screen::{Action, Drawn, Effect, Open, Tone};
 use super::service::Service;
+use super::setup::SetupScreen;
 use super::ui::{self, Palette};
 use crate::game::{Game, timestamp};
 use crate::player::Player;
@@ -38,8 +39,10 @@ pub enum Step {
 
 /// A screen, as the runner holds it.
 pub enum Front {
-    /// The game (with its new-game form).
+    /// The game.
     Game(Box<App>),
+    /// The new-game screen.
+    Setup(Box<SetupScreen>),
     /// The analysis board.
     Board(Box<Board>),
     /// A review, or the list of games to review.
@@ -50,6 +53,7 @@ impl Front {
     fn update(&mut self, action: Action, now: Instant) -> Vec<Effect> {
         match self {
             Front::Game(app) => app.update(action, now),
+            Front::Setup(setup) => setup.update(action, now),
             Front::Board(board) => board.update(action, now),
             Front::Review(review) => review.update(action, now),
         }
@@ -58,6 +62,7 @@ impl Front {
     fn draw(&self, frame: &mut Frame) -> Drawn {
         match self {
             Front::Game(app) => ui::draw(frame, app),
+            Front::Setup(setup) => ui::setup::draw(frame, setup),
             Front::Board(board) => ui::board_screen::draw(frame, board),
             Front::Review(review) => ui::review::draw(frame, review),
         }
@@ -66,7 +71,7 @@ impl Front {
     fn needs_ticks(&self) -> bool {
         match self {
             Front::Game(app) => app.needs_ticks(),
-            Front::Board(_) | Front::Review(_) => false,
+            Front::Setup(_) | Front::Board(_) | Front::Review(_) => false,
         }
     }
 }
@@ -90,9 +95,10 @@ pub struct Runner {
 }
 
 impl Runner {
-    /// A runner with `first` in front and `player` in the search service.
+    /// A runner with the screens of `stack` (the last in front) and `player` in the search
+    /// service.
     pub fn new(
-        first: Front,
+        stack: Vec<Front>,
         player: Player,
         files: Option<Paths>,
         review: analyse::Settings,
@@ -107,7 +113,7 @@ impl Runner {
             player,
         );
         Runner {
-            stack: vec![first],
+            stack,
             service,
             tx,
             rx,
@@ -127,7 +133,7 @@ impl Runner {
             tablebases: None,
         };
         Runner::new(
-            Front::Game(Box::new(app)),
+            vec![Front::Game(Box::new(app))],
             player,
             None,
             review,
@@ -161,7 +167,7 @@ impl Runner {
         let fx = match self.stack.last_mut() {
             Some(Front::Game(app)) => app.start(now),
             Some(Front::Board(board)) => board.start(),
-            Some(Front::Review(_)) | None => Vec::new(),
+            Some(Front::Setup(_) | Front::Review(_)) | None => Vec::new(),
         };
         self.run_effects(fx, now)
     }
@@ -236,7 +242,7 @@ impl Runner {
             match front {
                 Front::Review(review) => fx.extend(review.farewell()),
                 Front::Board(board) => fx.extend(board.farewell()),
-                Front::Game(_) => {}
+                Front::Game(_) | Front::Setup(_) => {}
             }
         }
         self.service.stop();
@@ -277,6 +283,14 @@ impl Runner {
                     }
                     replies.push(Action::Front);
                 }
+                Effect::Play(choice) => {
+                    // The new-game screen closes; the game below plays its choice.
+                    self.stack.pop();
+                    if self.stack.is_empty() {
+                        return self.part(replies);
+                    }
+                    replies.push(Action::Play(choice));
+                }
                 other => replies.extend(self.write(other)),
             }
         }
@@ -297,6 +311,14 @@ impl Runner {
     /// Opens a screen in front of the others; returns true to quit.
     fn open(&mut self, open: Open, now: Instant) -> bool {
         let fx = match open {
+            Open::Setup => {
+                let Some(app) = self.game() else {
+                    return false;
+                };
+                let setup = SetupScreen::new(app.settings.clone(), None, true, self.palette);
+                self.stack.push(Front::Setup(Box::new(setup)));
+                Vec::new()
+            }
             Open::Board { tree, at } => {
                 let mut board = Board::new(tree, at, self.palette, true);
                 let fx = board.start();
@@ -393,6 +415,7 @@ impl Runner {
             | Effect::NewGame
             | Effect::Review(_)
             | Effect::Open(_)
+            | Effect::Play(_)
             | Effect::Close
             | Effect::Quit => None,
         }

@@ -14,6 +14,7 @@ use crate::game::Game;
 use crate::line_tree::Tree;
 use crate::review::Review;
 use crate::store::Listed;
+use crate::store::settings::Settings;
 
 /// An incoming event, as a screen sees it.
 #[derive(Clone, Debug)]
@@ -39,6 +40,17 @@ pub enum Action {
     Note(String, Tone),
     /// A tree of lines was saved to this file.
     Saved(PathBuf),
+    /// The new-game screen's choice: play it.
+    Play(Box<Choice>),
+}
+
+/// What the new-game screen chose.
+#[derive(Clone, Debug)]
+pub struct Choice {
+    /// The settings chosen (sides, levels, clock).
+    pub settings: Settings,
+    /// The unfinished game to resume, if that was chosen.
+    pub resume: Option<Game>,
 }
 
 /// Kinds of message for the message line.
@@ -81,6 +93,8 @@ pub enum Effect {
     },
     /// Keep what a review found, for next time.
     CacheReview(Box<Review>),
+    /// Close the new-game screen and play its choice in the game below.
+    Play(Box<Choice>),
     /// Open a screen in front of this one.
     Open(Box<Open>),
     /// Close this screen; the one below comes back (or the program ends).
@@ -92,6 +106,8 @@ pub enum Effect {
 /// A screen to open.
 #[derive(Clone, Debug)]
 pub enum Open {
+    /// The new-game screen over the game, prefilled with its settings.
+    Setup,
     /// The analysis board over `tree`, at its node `at`.
     Board {
         /// Every line.

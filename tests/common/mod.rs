@@ -63,3 +63,22 @@ pub(crate) fn screen_text(term: &ratatui::Terminal<ratatui::backend::TestBackend
     }
     out
 }
+
+/// Types `text` and Enter into the game screen; returns what Enter asked for.
+pub(crate) fn type_line(
+    app: &mut knightfall::tui::app::App,
+    text: &str,
+) -> Vec<knightfall::tui::app::Effect> {
+    use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+    use knightfall::tui::app::Action;
+    for c in text.chars() {
+        app.update(
+            Action::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE)),
+            std::time::Instant::now(),
+        );
+    }
+    app.update(
+        Action::Key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE)),
+        std::time::Instant::now(),
+    )
+}

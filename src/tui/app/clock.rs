@@ -3,13 +3,12 @@
 
 use std::time::Duration;
 
-use super::{App, Effect, Screen};
+use super::{App, Effect};
 
 impl App {
     /// Whether a tick is needed to keep the screen current (clocks running, a delay pending).
     pub fn needs_ticks(&self) -> bool {
-        self.screen == Screen::Game
-            && !self.game.is_over()
+        !self.game.is_over()
             && !self.clock_stopped()
             && (self.game.clocks().is_some() || self.watch.queued.is_some())
     }
@@ -49,7 +48,7 @@ impl App {
     }
 
     pub(super) fn on_tick(&mut self, fx: &mut Vec<Effect>) {
-        if self.screen != Screen::Game || self.game.is_over() {
+        if self.game.is_over() {
             return;
         }
         if self.game.clocks().is_some() && !self.clock_stopped() {

@@ -63,7 +63,7 @@ impl App {
             )),
             "new" => {
                 if self.game.is_over() || self.game.ply() == 0 {
-                    self.open_setup();
+                    self.open_setup(fx);
                 } else {
                     self.ask(
                         Confirm::New,
@@ -171,6 +171,13 @@ impl App {
         }
     }
 
+    /// Opens the new-game screen over the game, prefilled with its settings.
+    fn open_setup(&mut self, fx: &mut Vec<Effect>) {
+        self.leave_for(fx);
+        self.line.text.clear();
+        fx.push(Effect::Open(Box::new(Open::Setup)));
+    }
+
     /// Steps aside for another screen: the search stops, and nothing of it is waited for.
     fn leave_for(&mut self, fx: &mut Vec<Effect>) {
         self.drop_search(fx);
@@ -194,7 +201,7 @@ impl App {
             return;
         }
         match what {
-            Confirm::New => self.open_setup(),
+            Confirm::New => self.open_setup(fx),
             Confirm::Resign => {
                 if self.game.is_over() {
                     return;

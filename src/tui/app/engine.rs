@@ -6,7 +6,7 @@ use shakmaty::{CastlingMode, Position};
 
 use super::{
     Analysis, App, DRAW_ACCEPT_CP, EQUAL_CP, Effect, HISTORY_LEN, Iteration, LONG_GAME_MOVES, Mode,
-    Screen, Side, Tone, color_name, pv_san,
+    Side, Tone, color_name, pv_san,
 };
 use crate::engine::{Info, Limits};
 use crate::game::Reason;
@@ -27,8 +27,7 @@ impl App {
 
     /// Starts the engine when it is its turn and nothing holds it back.
     pub(super) fn maybe_search(&mut self, fx: &mut Vec<Effect>) {
-        if self.screen != Screen::Game
-            || self.game.is_over()
+        if self.game.is_over()
             || self.watch.paused && !self.watch.step
             || !self.is_engine(self.game.turn())
             || self

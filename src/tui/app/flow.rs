@@ -7,8 +7,51 @@ use shakmaty::{CastlingMode, Color, Move};
 use super::{Analysis, App, Effect, Mode, Side, Tone};
 use crate::game::Game;
 use crate::tui::job::next_generation;
+use crate::tui::screen::Choice;
 
 impl App {
+    /// Plays what the new-game screen chose: its settings, and the unfinished game it resumes or
+    /// a new one; the settings are saved.
+    pub(super) fn play_choice(&mut self, choice: Choice, fx: &mut Vec<Effect>) {
+        self.settings = choice.settings;
+        let humans = [Color::White, Color::Black]
+            .iter()
+            .filter(|&&c| self.settings.side(c).is_human())
+            .count();
+        if humans == 0 {
+            self.mode = Mode::Watch;
+            if self.watch.min_delay.is_zero() {
+                self.watch.min_delay = Duration::from_millis(800);
+            }
+        } else {
+            self.mode = Mode::Play;
+        }
+        self.watch.think_ms = [self.settings.think_ms; 2];
+        fx.push(Effect::SaveSettings);
+        let game = match choice.resume {
+            Some(game) => {
+                // The unfinished game goes on between its own players.
+                self.settings.adopt_players(&game);
+                game
+            }
+            None => self.fresh_game(),
+        };
+        self.flipped = !self.settings.white.is_human() && self.settings.black.is_human();
+        self.begin_game(game, fx);
+        let you = match (
+            self.settings.white.is_human(),
+            self.settings.black.is_human(),
+        ) {
+            (true, false) => "You play White. ",
+            (false, true) => "You play Black. ",
+            _ => "",
+        };
+        self.say(
+            format!("{you}Type a move (e2e4 or Nf3) or a command; ? for help."),
+            Tone::Info,
+        );
+    }
+
     /// Starts playing `game` with the current settings; returns what the runner must do.
     pub fn play(&mut self, game: Game) -> Vec<Effect> {
         let mut fx = Vec::new();

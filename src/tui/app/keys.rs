@@ -4,7 +4,7 @@
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use shakmaty::{Position, Square};
 
-use super::{App, Effect, Mode, Screen, Tone, color_name};
+use super::{App, Effect, Mode, Tone, color_name};
 use crate::tui::input;
 use crate::tui::keys::{self, KeyHelp, When, ctrl, key};
 
@@ -175,10 +175,6 @@ impl App {
             self.show_help = false;
             return;
         }
-        if self.screen == Screen::Setup {
-            self.on_setup_key(key, fx);
-            return;
-        }
         // A plain key is a command only on an empty input line; otherwise it is being typed.
         let plain_char = !ctrl && matches!(key.code, KeyCode::Char(_));
         if (ctrl || !plain_char || self.line.text.is_empty())
@@ -227,7 +223,7 @@ impl App {
     }
 
     pub(super) fn on_click(&mut self, sq: Square, fx: &mut Vec<Effect>) {
-        if self.screen != Screen::Game || self.show_help {
+        if self.show_help {
             return;
         }
         match input::click(&self.game, &self.line.text, sq) {

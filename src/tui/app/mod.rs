@@ -7,7 +7,6 @@ mod commands;
 mod engine;
 mod flow;
 mod keys;
-pub mod setup;
 
 pub use crate::store::settings::{Settings, Side, TC_CHOICES, THINK_CHOICES};
 
@@ -71,15 +70,6 @@ pub struct Iteration {
 /// At most this many iterations are kept (a search rarely goes past depth 60).
 pub const HISTORY_LEN: usize = 64;
 
-/// What the screen shows.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Screen {
-    /// The new-game screen.
-    Setup,
-    /// The board.
-    Game,
-}
-
 /// A step that asks first.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Confirm {
@@ -96,20 +86,6 @@ pub enum Mode {
     Play,
     /// Engine against engine, to watch.
     Watch,
-}
-
-/// The new-game form: which row is chosen, the unfinished game it offers, and the settings to
-/// go back to when it was opened from a game.
-#[derive(Clone, Debug, Default)]
-pub struct SetupForm {
-    /// The chosen row.
-    pub field: usize,
-    /// The unfinished game the form offers to resume.
-    pub resume: Option<Game>,
-    /// Whether the resume row says "resume" (otherwise "new game").
-    pub resume_chosen: bool,
-    /// The settings before the form was opened from a game (Esc restores them).
-    backup: Option<Settings>,
 }
 
 /// Watching engines: pause, single steps, the least time between moves and each side's time
@@ -190,10 +166,6 @@ pub struct App {
     pub settings: Settings,
     /// Play or watch.
     pub mode: Mode,
-    /// Which screen is up.
-    pub screen: Screen,
-    /// The new-game form.
-    pub setup: SetupForm,
     /// Watching engines.
     pub watch: WatchControl,
     /// The input and message lines.
@@ -222,8 +194,8 @@ pub struct App {
 }
 
 impl App {
-    /// A new app at the moment `now`; `setup` opens the new-game screen first.
-    pub fn new(settings: Settings, game: Game, mode: Mode, setup: bool, now: Instant) -> App {
+    /// A new app at the moment `now`.
+    pub fn new(settings: Settings, game: Game, mode: Mode, now: Instant) -> App {
         let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
         let mut app = App {
             watch: WatchControl {
@@ -238,11 +210,6 @@ impl App {
             settings,
             game,
             mode,
-            screen: if setup { Screen::Setup } else { Screen::Game },
-            setup: SetupForm {
-                resume_chosen: true,
-                ..SetupForm::default()
-            },
             no_color,
             truecolor: std::env::var("COLORTERM")
                 .is_ok_and(|v| v.contains("truecolor") || v.contains("24bit")),
@@ -320,6 +287,7 @@ impl App {
             Action::Saved(path) => {
                 self.say(format!("Analysis saved to {}", path.display()), Tone::Info)
             }
+            Action::Play(choice) => self.play_choice(*choice, &mut fx),
             Action::Graph { .. } => {}
         }
         fx

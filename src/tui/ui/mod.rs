@@ -16,7 +16,7 @@ use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Color as Tui, Modifier, Style};
 use ratatui::widgets::{Paragraph, Wrap};
 
-use super::app::{App, Screen};
+use super::app::App;
 use super::screen::Drawn;
 pub use super::screen::Palette;
 
@@ -26,7 +26,7 @@ pub const MIN_SIZE: (u16, u16) = (60, 18);
 /// Width of the column right of the board.
 pub const SIDE_MIN: u16 = 32;
 
-/// Draws the game screen (or the new-game screen over it).
+/// Draws the game screen.
 pub fn draw(frame: &mut Frame, app: &App) -> Drawn {
     let mut drawn = Drawn::default();
     let area = frame.area();
@@ -38,39 +38,35 @@ pub fn draw(frame: &mut Frame, app: &App) -> Drawn {
         frame.render_widget(Paragraph::new(text).wrap(Wrap { trim: true }), area);
         return drawn;
     }
-    if app.screen == Screen::Setup {
-        setup::draw(frame, area, app);
+    let rows = game_rows(area);
+    let main = rows[0];
+    let board_w = board::width_for(main.width.saturating_sub(SIDE_MIN), main.height);
+    let cols =
+        Layout::horizontal([Constraint::Length(board_w), Constraint::Min(SIDE_MIN)]).split(main);
+    drawn.board = board::draw(frame, cols[0], &game_board(app));
+    // A tall side column gives the analysis panel room for the search's history.
+    let analysis_h = if cols[1].height >= 30 {
+        (cols[1].height - 4) / 2
     } else {
-        let rows = game_rows(area);
-        let main = rows[0];
-        let board_w = board::width_for(main.width.saturating_sub(SIDE_MIN), main.height);
-        let cols = Layout::horizontal([Constraint::Length(board_w), Constraint::Min(SIDE_MIN)])
-            .split(main);
-        drawn.board = board::draw(frame, cols[0], &game_board(app));
-        // A tall side column gives the analysis panel room for the search's history.
-        let analysis_h = if cols[1].height >= 30 {
-            (cols[1].height - 4) / 2
-        } else {
-            8
-        };
-        let side = Layout::vertical([
-            Constraint::Length(4),
-            Constraint::Length(analysis_h),
-            Constraint::Min(3),
-        ])
-        .split(cols[1]);
-        input::draw_status(frame, side[0], app);
-        analysis::draw(frame, side[1], app);
-        moves::draw(frame, side[2], app);
-        input::draw_message(frame, rows[1], app.line.message.as_ref(), app.palette());
-        let prompt = if app.mode == super::app::Mode::Watch {
-            "cmd> "
-        } else {
-            "move> "
-        };
-        input::draw_input(frame, rows[2], prompt, &app.line.text, !app.show_help);
-        input::draw_footer(frame, rows[3], app);
-    }
+        8
+    };
+    let side = Layout::vertical([
+        Constraint::Length(4),
+        Constraint::Length(analysis_h),
+        Constraint::Min(3),
+    ])
+    .split(cols[1]);
+    input::draw_status(frame, side[0], app);
+    analysis::draw(frame, side[1], app);
+    moves::draw(frame, side[2], app);
+    input::draw_message(frame, rows[1], app.line.message.as_ref(), app.palette());
+    let prompt = if app.mode == super::app::Mode::Watch {
+        "cmd> "
+    } else {
+        "move> "
+    };
+    input::draw_input(frame, rows[2], prompt, &app.line.text, !app.show_help);
+    input::draw_footer(frame, rows[3], app);
     if app.show_help {
         help::draw(frame, area, &help::game_lines(app));
     }

@@ -2,24 +2,29 @@
 //! measured rating, or a configured engine), the clock and the engine's time per move.
 
 use ratatui::Frame;
-use ratatui::layout::Rect;
+
 use ratatui::style::{Modifier, Style};
 use ratatui::text::Line;
 use ratatui::widgets::{Block, Borders, Paragraph};
 
-use super::centered;
-use crate::tui::app::App;
-use crate::tui::app::setup::{Field, YouPlay, opponent_label};
+use super::{centered, too_small};
+use crate::tui::keys;
+use crate::tui::screen::Drawn;
+use crate::tui::setup::{Field, SETUP_KEYS, SetupScreen, YouPlay, opponent_label};
 
 /// Draws the screen.
-pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
-    let s = &app.settings;
+pub fn draw(frame: &mut Frame, screen: &SetupScreen) -> Drawn {
+    let area = frame.area();
+    if too_small(frame, area, "Knightfall") {
+        return Drawn::default();
+    }
+    let s = &screen.settings;
     let mut lines = vec![Line::raw("")];
-    for (i, field) in app.setup_fields().into_iter().enumerate() {
+    for (i, field) in screen.fields().into_iter().enumerate() {
         let (name, value) = match field {
             Field::Resume => (
                 "Game",
-                match (&app.setup.resume, app.setup.resume_chosen) {
+                match (&screen.resume, screen.resume_chosen) {
                     (Some(g), true) => format!("resume ({} plies)", g.ply()),
                     _ => "new game".to_string(),
                 },
@@ -48,7 +53,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
             ),
             Field::ThinkTime => ("Engine time per move", format!("{} ms", s.think_ms)),
         };
-        let style = if i == app.setup.field {
+        let style = if i == screen.field {
             Style::default().add_modifier(Modifier::REVERSED)
         } else {
             Style::default()
@@ -60,18 +65,32 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
         ));
     }
     lines.push(Line::raw(""));
-    lines.push(Line::raw("  ↑↓ choose  ←→ change  Enter start"));
-    lines.push(Line::raw(if app.in_game_setup() {
-        "  ? help  Esc back to the game"
-    } else {
-        "  ? help  Esc quit"
-    }));
-    let rect = centered(area, 54, lines.len() as u16 + 2);
+    let footer = keys::footer(SETUP_KEYS, |w| screen.keys_apply(w));
+    // The footer in lines of the box's width, as many as it takes.
+    let mut row = String::from(" ");
+    for label in footer.split("  ") {
+        if row.chars().count() + label.chars().count() + 2 > BOX_WIDTH as usize - 2 {
+            lines.push(Line::raw(std::mem::replace(&mut row, String::from(" "))));
+        }
+        row.push(' ');
+        row.push_str(label);
+        row.push(' ');
+    }
+    lines.push(Line::raw(row));
+    let rect = centered(area, BOX_WIDTH, lines.len() as u16 + 2);
     frame.render_widget(
         Paragraph::new(lines).block(Block::default().borders(Borders::ALL).title(" New game ")),
         rect,
     );
+    if screen.show_help {
+        let lines = keys::help_lines(SETUP_KEYS, false, |w| screen.keys_apply(w));
+        super::help::draw(frame, area, &lines);
+    }
+    Drawn::default()
 }
+
+/// The box's width.
+const BOX_WIDTH: u16 = 54;
 
 /// Characters shown of a choice.
 const VALUE_WIDTH: usize = 20;

@@ -1,15 +1,68 @@
 //! The new-game screen: resume the unfinished game or start one, which colour the person plays
 //! (or a random one, both, or neither to watch), the opponent (Knightfall at a level or a
 //! configured engine), the clock and the engine's time per move. `new` inside a game opens it
-//! prefilled with the current choices; Esc then goes back to the game unchanged.
+//! over the game, prefilled with the current choices; Esc then goes back to the game unchanged.
+//! Enter closes it and hands the choice to the game below ([`Effect::Play`]).
 
-use std::time::Duration;
+use std::time::Instant;
 
 use crossterm::event::{KeyCode, KeyEvent};
-use shakmaty::Color;
 
-use super::{App, Effect, Mode, Screen, Settings, Side, TC_CHOICES, THINK_CHOICES, Tone};
+use super::keys::{self, KeyHelp, When, key};
+use super::screen::{Action, Choice, Effect, Palette};
 use crate::engine::strength::MAX_LEVEL;
+use crate::game::Game;
+use crate::store::settings::{Settings, Side, TC_CHOICES, THINK_CHOICES};
+
+/// The new-game screen's keys.
+pub const SETUP_KEYS: &[KeyHelp] = &[
+    KeyHelp {
+        keys: &[key(KeyCode::Up), key(KeyCode::Down), key(KeyCode::Tab)],
+        shown: "↑ ↓",
+        word: "row",
+        label: "↑↓ choose",
+        help: "the row to change",
+        when: When::Always,
+    },
+    KeyHelp {
+        keys: &[
+            key(KeyCode::Left),
+            key(KeyCode::Right),
+            key(KeyCode::Char(' ')),
+        ],
+        shown: "← → Space",
+        word: "change",
+        label: "←→ change",
+        help: "the choice on the row",
+        when: When::Always,
+    },
+    KeyHelp {
+        keys: &[key(KeyCode::Enter)],
+        shown: "Enter",
+        word: "start",
+        label: "Enter start",
+        help: "resume or start the game as chosen",
+        when: When::Always,
+    },
+    keys::HELP,
+    KeyHelp {
+        keys: &[key(KeyCode::Esc), key(KeyCode::Char('q'))],
+        shown: "Esc q",
+        word: "back",
+        label: "Esc back to the game",
+        help: "back to the game, nothing changed",
+        when: When::Opened,
+    },
+    KeyHelp {
+        keys: &[key(KeyCode::Esc), key(KeyCode::Char('q'))],
+        shown: "Esc q",
+        word: "quit",
+        label: "Esc quit",
+        help: "leave Knightfall",
+        when: When::Alone,
+    },
+    keys::EXIT,
+];
 
 /// A row of the new-game screen.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -117,11 +170,48 @@ pub fn opponent_label(settings: &Settings) -> String {
     }
 }
 
-impl App {
-    /// The rows of the new-game screen, top to bottom.
-    pub fn setup_fields(&self) -> Vec<Field> {
+/// The new-game screen's state: the choices being made.
+#[derive(Clone, Debug)]
+pub struct SetupScreen {
+    /// The settings as chosen so far.
+    pub settings: Settings,
+    /// The chosen row.
+    pub field: usize,
+    /// The unfinished game the screen offers to resume.
+    pub resume: Option<Game>,
+    /// Whether the resume row says "resume" (otherwise "new game").
+    pub resume_chosen: bool,
+    /// Opened over a game (Esc goes back to it) rather than at start (Esc leaves).
+    pub from_game: bool,
+    /// Help overlay shown.
+    pub show_help: bool,
+    /// Colours and glyphs.
+    pub palette: Palette,
+}
+
+impl SetupScreen {
+    /// The screen, prefilled with `settings`, offering `resume` if there is one.
+    pub fn new(
+        settings: Settings,
+        resume: Option<Game>,
+        from_game: bool,
+        palette: Palette,
+    ) -> SetupScreen {
+        SetupScreen {
+            settings,
+            field: 0,
+            resume,
+            resume_chosen: true,
+            from_game,
+            show_help: false,
+            palette,
+        }
+    }
+
+    /// The rows of the screen, top to bottom.
+    pub fn fields(&self) -> Vec<Field> {
         let mut fields = Vec::with_capacity(5);
-        if self.setup.resume.is_some() {
+        if self.resume.is_some() {
             fields.push(Field::Resume);
         }
         fields.extend([
@@ -133,45 +223,45 @@ impl App {
         fields
     }
 
-    /// Whether the new-game screen was opened from a game (Esc goes back to it).
-    pub fn in_game_setup(&self) -> bool {
-        self.setup.backup.is_some()
+    /// Which rows of [`SETUP_KEYS`] apply now.
+    pub fn keys_apply(&self, when: When) -> bool {
+        keys::opened_or_alone(when, self.from_game)
     }
 
-    /// Opens the new-game screen over the game, prefilled with its settings.
-    pub(super) fn open_setup(&mut self) {
-        self.setup.backup = Some(self.settings.clone());
-        self.screen = Screen::Setup;
-        self.setup.field = 0;
-        self.line.text.clear();
-    }
-
-    pub(super) fn on_setup_key(&mut self, key: KeyEvent, fx: &mut Vec<Effect>) {
-        let rows = self.setup_fields().len();
-        match key.code {
-            KeyCode::Up => self.setup.field = (self.setup.field + rows - 1) % rows,
-            KeyCode::Down | KeyCode::Tab => self.setup.field = (self.setup.field + 1) % rows,
-            KeyCode::Left | KeyCode::Right | KeyCode::Char(' ') => {
-                let forward = key.code != KeyCode::Left;
-                self.cycle_setup(forward);
+    /// Applies one action and returns what the runner must do.
+    pub fn update(&mut self, action: Action, _now: Instant) -> Vec<Effect> {
+        match action {
+            Action::Key(key) if self.show_help => {
+                // Any key closes the help.
+                let _ = key;
+                self.show_help = false;
+                Vec::new()
             }
-            KeyCode::Enter => self.start_from_setup(fx),
-            KeyCode::Esc | KeyCode::Char('q') => match self.setup.backup.take() {
-                // Opened from a game: back to it, nothing changed.
-                Some(saved) => {
-                    self.settings = saved;
-                    self.screen = Screen::Game;
-                    // An engine's move may have arrived meanwhile; the next one is due now.
-                    self.maybe_search(fx);
-                }
-                None => fx.push(Effect::Quit),
-            },
-            KeyCode::F(1) | KeyCode::Char('?') => self.show_help = true,
-            _ => {}
+            Action::Key(key) => self.on_key(&key),
+            _ => Vec::new(),
         }
     }
 
-    fn cycle_setup(&mut self, forward: bool) {
+    fn on_key(&mut self, key: &KeyEvent) -> Vec<Effect> {
+        let Some(row) = keys::lookup(SETUP_KEYS, key, |w| self.keys_apply(w)) else {
+            return Vec::new();
+        };
+        let rows = self.fields().len();
+        match row.word {
+            "row" if key.code == KeyCode::Up => self.field = (self.field + rows - 1) % rows,
+            "row" => self.field = (self.field + 1) % rows,
+            "change" => self.cycle(key.code != KeyCode::Left),
+            "help" => self.show_help = true,
+            "start" => return self.start(),
+            // Back to the game, nothing changed: it goes on where it was.
+            "back" => return vec![Effect::Close],
+            "quit" | "exit" => return vec![Effect::Quit],
+            _ => {}
+        }
+        Vec::new()
+    }
+
+    fn cycle(&mut self, forward: bool) {
         let step = |i: usize, n: usize| {
             if forward {
                 (i + 1) % n
@@ -179,12 +269,12 @@ impl App {
                 (i + n - 1) % n
             }
         };
-        let Some(&field) = self.setup_fields().get(self.setup.field) else {
+        let Some(&field) = self.fields().get(self.field) else {
             return;
         };
         let s = &mut self.settings;
         match field {
-            Field::Resume => self.setup.resume_chosen = !self.setup.resume_chosen,
+            Field::Resume => self.resume_chosen = !self.resume_chosen,
             Field::YouPlay => {
                 let i = YouPlay::ALL
                     .iter()
@@ -234,61 +324,23 @@ impl App {
         }
     }
 
-    /// Enter: resume the unfinished game or start a new one with the choices made.
-    fn start_from_setup(&mut self, fx: &mut Vec<Effect>) {
-        self.setup.backup = None;
-        if self.settings.random_colour {
+    /// Enter: the choice, for the game below, with a random colour drawn now.
+    fn start(&mut self) -> Vec<Effect> {
+        let mut settings = self.settings.clone();
+        if settings.random_colour {
             let human_white = crate::book::BookRng::from_entropy().below(2) == 0;
-            let opp = opponent(&self.settings);
-            (self.settings.white, self.settings.black) = if human_white {
+            let opp = opponent(&settings);
+            (settings.white, settings.black) = if human_white {
                 (Side::Human, opp)
             } else {
                 (opp, Side::Human)
             };
         }
-        let humans = [Color::White, Color::Black]
-            .iter()
-            .filter(|&&c| self.settings.side(c).is_human())
-            .count();
-        if humans == 0 {
-            self.mode = Mode::Watch;
-            if self.watch.min_delay.is_zero() {
-                self.watch.min_delay = Duration::from_millis(800);
-            }
-        } else {
-            self.mode = Mode::Play;
-        }
-        self.screen = Screen::Game;
-        self.watch.think_ms = [self.settings.think_ms; 2];
-        self.flipped = !self.settings.white.is_human() && self.settings.black.is_human();
-        fx.push(Effect::SaveSettings);
-        let resumed = if self.setup.resume_chosen {
-            self.setup.resume.take()
+        let resume = if self.resume_chosen {
+            self.resume.take()
         } else {
             None
         };
-        let game = match resumed {
-            Some(game) => {
-                // The unfinished game goes on between its own players.
-                self.settings.adopt_players(&game);
-                self.flipped = !self.settings.white.is_human() && self.settings.black.is_human();
-                game
-            }
-            None => self.fresh_game(),
-        };
-        self.setup.resume = None;
-        self.begin_game(game, fx);
-        let you = match (
-            self.settings.white.is_human(),
-            self.settings.black.is_human(),
-        ) {
-            (true, false) => "You play White. ",
-            (false, true) => "You play Black. ",
-            _ => "",
-        };
-        self.say(
-            format!("{you}Type a move (e2e4 or Nf3) or a command; ? for help."),
-            Tone::Info,
-        );
+        vec![Effect::Play(Box::new(Choice { settings, resume }))]
     }
 }

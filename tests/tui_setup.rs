@@ -1,0 +1,263 @@
+//! The new-game screen as a state of its own: the choices it makes, and the game below playing
+//! them (the two halves the runner joins: `Effect::Play` from the screen becomes
+//! `Action::Play` for the game), opened from a game and left with Esc, the unfinished game it
+//! offers, and a `TestBackend` snapshot.
+
+#![allow(
+    clippy::unwrap_used,
+    reason = "a test's helpers fail loudly, where the failure is"
+)]
+
+mod common;
+
+use std::time::Instant;
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use knightfall::game::Game;
+use knightfall::player::Source;
+use knightfall::tui::app::{Action, App, Effect, Mode, Settings, Side};
+use knightfall::tui::job::{EngineEvent, Purpose};
+use knightfall::tui::screen::{Choice, Open, Palette};
+use knightfall::tui::setup::{Field, SetupScreen};
+use knightfall::tui::ui;
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use shakmaty::uci::UciMove;
+
+fn screen(settings: Settings, resume: Option<Game>, from_game: bool) -> SetupScreen {
+    SetupScreen::new(settings, resume, from_game, Palette::default())
+}
+
+fn press(s: &mut SetupScreen, codes: &[KeyCode]) -> Vec<Effect> {
+    let mut fx = Vec::new();
+    for &code in codes {
+        fx = s.update(
+            Action::Key(KeyEvent::new(code, KeyModifiers::NONE)),
+            Instant::now(),
+        );
+    }
+    fx
+}
+
+/// The choice Enter hands to the game (the test fails when Enter does not).
+fn enter(s: &mut SetupScreen) -> Choice {
+    match press(s, &[KeyCode::Enter]).as_slice() {
+        [Effect::Play(choice)] => (**choice).clone(),
+        fx => panic!("Enter should play the choice: {fx:?}"),
+    }
+}
+
+/// A game that has not started, as the runner keeps it below the new-game screen at start.
+fn waiting_game() -> App {
+    App::new(Settings::default(), Game::new(), Mode::Play, Instant::now())
+}
+
+fn search_level(fx: &[Effect]) -> Option<Option<u8>> {
+    fx.iter().find_map(|e| match e {
+        Effect::Search(r) => Some(r.limits.level),
+        _ => None,
+    })
+}
+
+#[test]
+fn the_screen_chooses_colour_and_opponent_level_and_the_game_plays_them() {
+    let mut s = screen(Settings::default(), None, false);
+    assert_eq!(
+        s.fields(),
+        [
+            Field::YouPlay,
+            Field::Opponent,
+            Field::TimeControl,
+            Field::ThinkTime
+        ]
+    );
+    assert_eq!(s.settings.level, 10);
+    press(&mut s, &[KeyCode::Down, KeyCode::Left]);
+    assert_eq!(s.settings.level, 9);
+    press(&mut s, &[KeyCode::Right, KeyCode::Right]);
+    assert_eq!(s.settings.level, 1, "level wraps from 10 to 1");
+    // Up from the first row wraps to the last; Down from the last to the first.
+    press(
+        &mut s,
+        &[KeyCode::Up, KeyCode::Up, KeyCode::Down, KeyCode::Right],
+    );
+    assert_eq!(
+        (&s.settings.white, &s.settings.black),
+        (&Side::Engine, &Side::Human)
+    );
+    let choice = enter(&mut s);
+    let mut app = waiting_game();
+    let fx = app.update(Action::Play(Box::new(choice)), Instant::now());
+    assert!(fx.iter().any(|e| matches!(e, Effect::SaveSettings)));
+    assert!(app.flipped, "Black's view");
+    // The engine plays White at level 1 and moves first.
+    assert_eq!(search_level(&fx), Some(Some(1)), "the engine moves first");
+    assert_eq!(app.game.names[0], "Knightfall 0.1.0 (level 1)");
+}
+
+#[test]
+fn random_colour_and_configured_engines() {
+    let spec = knightfall::external::EngineSpec {
+        name: "Fairy".into(),
+        command: "/usr/games/fairy-stockfish".into(),
+        options: vec![("UCI_Elo".into(), "1500".into())],
+    };
+    let settings = Settings {
+        engines: vec![spec],
+        ..Settings::default()
+    };
+    let mut s = screen(settings, None, false);
+    press(&mut s, &[KeyCode::Right, KeyCode::Right]);
+    assert!(s.settings.random_colour);
+    press(&mut s, &[KeyCode::Down, KeyCode::Right]);
+    assert_eq!(s.settings.black, Side::Named("Fairy".into()));
+    press(&mut s, &[KeyCode::Right]);
+    assert_eq!(
+        s.settings.black,
+        Side::Engine,
+        "after the engines, level 1 again"
+    );
+    assert_eq!(s.settings.level, 1);
+    press(&mut s, &[KeyCode::Left]);
+    assert_eq!(s.settings.black, Side::Named("Fairy".into()));
+    let mut humans_white = 0;
+    for _ in 0..40 {
+        let choice = enter(&mut s.clone());
+        assert!(choice.settings.white.is_human() != choice.settings.black.is_human());
+        let mut app = waiting_game();
+        app.update(Action::Play(Box::new(choice)), Instant::now());
+        humans_white += usize::from(app.settings.white.is_human());
+        let engine = if app.settings.white.is_human() { 1 } else { 0 };
+        assert_eq!(app.game.names[engine], "Fairy");
+    }
+    assert!(
+        (5..35).contains(&humans_white),
+        "{humans_white} of 40 games as White"
+    );
+}
+
+#[test]
+fn new_opens_the_screen_over_the_game_and_esc_goes_back_unchanged() {
+    let mut app = App::new(
+        Settings {
+            white: Side::Human,
+            black: Side::Engine,
+            ..Settings::default()
+        },
+        Game::new(),
+        Mode::Play,
+        Instant::now(),
+    );
+    let fx = common::type_line(&mut app, "e4");
+    let generation = fx
+        .iter()
+        .find_map(|e| match e {
+            Effect::Search(r) => Some(r.generation),
+            _ => None,
+        })
+        .unwrap();
+    let reply = "e7e5"
+        .parse::<UciMove>()
+        .unwrap()
+        .to_move(app.game.position())
+        .unwrap();
+    app.update(
+        Action::Engine(EngineEvent::Done {
+            generation,
+            purpose: Purpose::Play,
+            best: Some(reply),
+            score: 0,
+            source: Source::Search,
+            note: None,
+        }),
+        Instant::now(),
+    );
+    let fx = common::type_line(&mut app, "new");
+    assert!(fx.is_empty(), "it asks first: {fx:?}");
+    let fx = app.update(
+        Action::Key(KeyEvent::new(KeyCode::Char('y'), KeyModifiers::NONE)),
+        Instant::now(),
+    );
+    assert!(
+        fx.iter()
+            .any(|e| matches!(e, Effect::Open(o) if matches!(**o, Open::Setup))),
+        "{fx:?}"
+    );
+    // The screen the runner opens: the game's settings, Esc back to it.
+    let mut s = screen(app.settings.clone(), None, true);
+    press(&mut s, &[KeyCode::Down, KeyCode::Left]);
+    assert_eq!(s.settings.level, 9);
+    let fx = press(&mut s, &[KeyCode::Esc]);
+    assert!(matches!(fx.as_slice(), [Effect::Close]), "{fx:?}");
+    app.update(Action::Front, Instant::now());
+    assert_eq!(
+        (app.settings.level, app.game.ply()),
+        (10, 2),
+        "nothing changed"
+    );
+    // Again; Enter starts the new game with the new choice, and the game left behind is kept,
+    // marked abandoned.
+    let mut s = screen(app.settings.clone(), None, true);
+    press(&mut s, &[KeyCode::Down, KeyCode::Left]);
+    let fx = app.update(Action::Play(Box::new(enter(&mut s))), Instant::now());
+    let left = fx.iter().find_map(|e| match e {
+        Effect::Archive(g) => Some(g.clone()),
+        _ => None,
+    });
+    let left = left.expect("the old game is archived");
+    assert!(left.is_abandoned() && left.ply() == 2);
+    assert!(left.to_pgn().contains("[Termination \"abandoned\"]"));
+    assert_eq!((app.game.ply(), app.settings.level), (0, 9));
+}
+
+#[test]
+fn the_screen_offers_the_unfinished_game() {
+    let mut unfinished = Game::new();
+    for m in ["e4", "e5", "Nf3"] {
+        unfinished.play_text(m, None).unwrap();
+    }
+    let mut s = screen(Settings::default(), Some(unfinished), false);
+    assert_eq!(s.fields()[0], Field::Resume);
+    let mut app = waiting_game();
+    app.update(Action::Play(Box::new(enter(&mut s))), Instant::now());
+    assert_eq!(app.game.sans(), ["e4", "e5", "Nf3"]);
+    assert_eq!(
+        app.search.pending.map(|p| p.1),
+        Some(Purpose::Play),
+        "Black's engine to move"
+    );
+    // Or a new game instead.
+    let mut s = screen(Settings::default(), Some(Game::new()), false);
+    press(&mut s, &[KeyCode::Right]);
+    assert!(enter(&mut s).resume.is_none());
+}
+
+#[test]
+fn leaving_the_screen_lets_a_watched_game_go_on() {
+    let settings = Settings {
+        white: Side::Engine,
+        black: Side::Engine,
+        ..Settings::default()
+    };
+    let mut app = App::new(settings, Game::new(), Mode::Watch, Instant::now());
+    assert!(search_level(&app.start(Instant::now())).is_some());
+    // The search stops while the screen is up; back from it, the engine thinks again.
+    let fx = common::type_line(&mut app, "new");
+    assert!(fx.iter().any(|e| matches!(e, Effect::Stop)), "{fx:?}");
+    assert!(fx.iter().any(|e| matches!(e, Effect::Open(_))), "{fx:?}");
+    let fx = app.update(Action::Front, Instant::now());
+    assert!(search_level(&fx).is_some(), "White thinks again");
+}
+
+#[test]
+fn esc_at_start_leaves_and_the_screen_draws_its_keys() {
+    let mut s = screen(Settings::default(), None, false);
+    let mut term = Terminal::new(TestBackend::new(80, 24)).unwrap();
+    term.draw(|f| {
+        ui::setup::draw(f, &s);
+    })
+    .unwrap();
+    insta::assert_snapshot!("setup_80x24", common::screen_text(&term));
+    let fx = press(&mut s, &[KeyCode::Esc]);
+    assert!(matches!(fx.as_slice(), [Effect::Quit]), "{fx:?}");
+}
