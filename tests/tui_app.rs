@@ -594,3 +594,24 @@ fn undo_after_the_end_reopens_the_game_with_the_clocks_held() {
     assert!(search_of(&fx).is_some());
     assert!(app.needs_ticks());
 }
+
+#[test]
+fn a_hint_under_way_is_void_when_the_board_opens() {
+    let mut app = new_app(Side::Human, Side::Engine);
+    let fx = type_line(&mut app, "hint");
+    let (generation, purpose) = search_of(&fx).unwrap();
+    assert_eq!(purpose, Purpose::Hint);
+    assert!(message(&app).contains("Thinking about a hint"));
+    // Untimed: the board may open; the hint's search stops and its line goes.
+    let fx = app.update(ctrl('b'), Instant::now());
+    assert!(fx.iter().any(|e| matches!(e, Effect::Stop)), "{fx:?}");
+    assert!(fx.iter().any(|e| matches!(e, Effect::Open(_))), "{fx:?}");
+    assert_eq!(message(&app), "");
+    // Its answer, if it comes after all, is stale.
+    let m = uci(&app, "e2e4");
+    app.update(done(generation, Purpose::Hint, Some(m), 30), Instant::now());
+    assert_eq!(message(&app), "");
+    // Back on the game, White (the person) is to move: no search starts.
+    let fx = app.update(Action::Front, Instant::now());
+    assert!(search_of(&fx).is_none(), "{fx:?}");
+}

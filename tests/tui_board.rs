@@ -346,3 +346,18 @@ fn tablebase_verdicts_show_in_range() {
     // Opened from a game, q goes back to it.
     assert!(screen.contains("q back"), "{screen}");
 }
+
+#[test]
+fn ctrl_c_leaves_even_over_the_help_and_a_warning_given_at_start_stays() {
+    let tree = Tree::from_pgn("1. e4 *").unwrap();
+    let mut b = Board::new(tree, 1, palette(), false);
+    b.message = Some((
+        "Tablebases: /nowhere is not a folder".into(),
+        knightfall::tui::screen::Tone::Error,
+    ));
+    b.start();
+    assert!(b.message.as_ref().unwrap().0.contains("/nowhere"));
+    key(&mut b, KeyCode::F(1));
+    let fx = ctrl(&mut b, 'c');
+    assert!(matches!(fx.last(), Some(Effect::Quit)), "{fx:?}");
+}

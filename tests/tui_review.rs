@@ -205,3 +205,25 @@ fn a_click_on_the_graph_shows_that_move() {
     let (text, _) = render(&s, 100, 30);
     assert!(text.contains("better"), "{text}");
 }
+
+#[test]
+fn a_review_whose_search_fails_says_so_and_keeps_what_it_found() {
+    let mut s = screen(&[TRAP], false);
+    let generation = job(&s.start(Some(0)));
+    s.update(reviewed(generation, 14, -900), Instant::now());
+    s.update(
+        Action::Engine(EngineEvent::Failed {
+            generation,
+            message: "a worker panicked".into(),
+        }),
+        Instant::now(),
+    );
+    assert!(!s.searching);
+    assert!(s.message.contains("a worker panicked"), "{}", s.message);
+    let fx = key(&mut s, KeyCode::Char('q'));
+    assert!(
+        fx.iter()
+            .any(|e| matches!(e, Effect::CacheReview(r) if r.done() == 1)),
+        "{fx:?}"
+    );
+}

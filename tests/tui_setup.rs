@@ -261,3 +261,56 @@ fn esc_at_start_leaves_and_the_screen_draws_its_keys() {
     let fx = press(&mut s, &[KeyCode::Esc]);
     assert!(matches!(fx.as_slice(), [Effect::Quit]), "{fx:?}");
 }
+
+#[test]
+fn the_time_on_another_screen_is_the_persons_but_not_a_stopped_engines() {
+    let t0 = Instant::now();
+    let at = |s| t0 + std::time::Duration::from_secs(s);
+    let settings = Settings {
+        white: Side::Human,
+        black: Side::Engine,
+        tc: "5+0".into(),
+        ..Settings::default()
+    };
+    let mut app = App::new(settings, Game::new(), Mode::Play, t0);
+    app.start(t0);
+    // White thinks 3 s, looks at the new-game screen for 5 s, and comes back: 8 s used.
+    app.update(
+        Action::Key(KeyEvent::new(KeyCode::Char('n'), KeyModifiers::CONTROL)),
+        at(3),
+    );
+    app.update(
+        Action::Key(KeyEvent::new(KeyCode::Char('y'), KeyModifiers::NONE)),
+        at(3),
+    );
+    app.update(Action::Front, at(8));
+    assert_eq!(app.thinking_time(), std::time::Duration::from_secs(8));
+    // Two engines: the one to move had 2 s when its search stopped, and goes on from there.
+    let settings = Settings {
+        white: Side::Engine,
+        black: Side::Engine,
+        tc: "5+0".into(),
+        ..Settings::default()
+    };
+    let mut app = App::new(settings, Game::new(), Mode::Watch, t0);
+    app.start(t0);
+    let fx = type_line_at(&mut app, "new", at(2));
+    assert!(fx.iter().any(|e| matches!(e, Effect::Open(_))), "{fx:?}");
+    let fx = app.update(Action::Front, at(30));
+    assert!(search_level(&fx).is_some(), "the engine thinks again");
+    assert_eq!(app.thinking_time(), std::time::Duration::from_secs(2));
+}
+
+/// `text` and Enter typed at `now`.
+fn type_line_at(app: &mut App, text: &str, now: Instant) -> Vec<Effect> {
+    for c in text.chars() {
+        app.update(
+            Action::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE)),
+            now,
+        );
+    }
+    app.update(
+        Action::Key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE)),
+        now,
+    )
+}

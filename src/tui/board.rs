@@ -210,7 +210,10 @@ impl Board {
     /// The effects that start the board: the analysis of the position shown.
     pub fn start(&mut self) -> Vec<Effect> {
         let mut fx = Vec::new();
+        // A message from before the start (a book or a table that did not load) stays.
+        let said = self.message.take();
         self.show(self.at, &mut fx);
+        self.message = said.or(self.message.take());
         fx
     }
 
@@ -460,12 +463,12 @@ impl Board {
     }
 
     fn on_key(&mut self, key: KeyEvent, fx: &mut Vec<Effect>) {
-        if self.show_help {
-            // Any key closes the help.
+        let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
+        if self.show_help && !keys::is_exit(&key) {
+            // Any other key closes the help.
             self.show_help = false;
             return;
         }
-        let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
         let typing = !self.input.is_empty();
         let plain_char = !ctrl && matches!(key.code, KeyCode::Char(_));
         if (ctrl || !plain_char || !typing)

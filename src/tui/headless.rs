@@ -65,7 +65,7 @@ pub(crate) fn run(opts: &Options, series: &Series) -> Result<()> {
         ),
         None => None,
     };
-    let (player, warnings) = super::open_player(opts);
+    let (mut player, warnings) = super::open_player(opts);
     for w in warnings {
         eprintln!("knightfall: {w}");
     }
@@ -87,7 +87,7 @@ pub(crate) fn run(opts: &Options, series: &Series) -> Result<()> {
     if let Some(ms) = opts.think_ms {
         app.watch.think_ms = ms;
     }
-    let review = super::review_settings(opts);
+    let review = super::review_settings(opts, &mut player);
     let mut runner = Runner::new(
         vec![Front::Game(Box::new(app))],
         player,

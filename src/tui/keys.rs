@@ -119,6 +119,11 @@ pub fn opened_or_alone(when: When, from_game: bool) -> bool {
     }
 }
 
+/// Whether `key` is Ctrl-C or Ctrl-Q, which leave from anywhere (even over the help).
+pub fn is_exit(key: &KeyEvent) -> bool {
+    lookup(std::slice::from_ref(&EXIT), key, |_| true).is_some()
+}
+
 /// The row of `table` that `key` stands for, among the rows `applies` accepts.
 pub fn lookup(
     table: &'static [KeyHelp],

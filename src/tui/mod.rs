@@ -147,7 +147,8 @@ pub fn run(opts: Options) -> Result<()> {
     if let Some(ms) = opts.think_ms {
         app.watch.think_ms = ms;
     }
-    let (player, mut warnings) = open_player(&opts);
+    let (mut player, mut warnings) = open_player(&opts);
+    let review = review_settings(&opts, &mut player);
     if let Some(pid) = slot.held_by {
         warnings.push(format!(
             "Another Knightfall (process {pid}) is playing; this game autosaves to {}",
@@ -176,13 +177,7 @@ pub fn run(opts: Options) -> Result<()> {
         let setup = setup::SetupScreen::new(opts.settings.clone(), resume, false, palette);
         stack.push(Front::Setup(Box::new(setup)));
     }
-    let mut runner = Runner::new(
-        stack,
-        player,
-        Some(paths.clone()),
-        review_settings(&opts),
-        palette,
-    );
+    let mut runner = Runner::new(stack, player, Some(paths.clone()), review, palette);
     let result = serve(&mut runner, t0, |r, now| r.start(now));
     let notes = runner.farewell();
     say_after(&notes);
@@ -213,25 +208,24 @@ pub fn run(opts: Options) -> Result<()> {
     Ok(())
 }
 
-/// How a review searches: the default time per position, every core the settings allow, the
-/// tablebases the options name.
-fn review_settings(opts: &Options) -> crate::review::analyse::Settings {
+/// How a review opened from a screen searches: the default time per position, every core the
+/// settings allow, and the tablebases `player` has (loaded once for both).
+fn review_settings(opts: &Options, player: &mut Player) -> crate::review::analyse::Settings {
     crate::review::analyse::Settings {
         movetime_ms: crate::review::DEFAULT_MOVETIME_MS,
         threads: match opts.settings.threads {
             0 => crate::engine::Engine::max_threads(),
             n => n,
         },
-        tablebases: Some(std::sync::Arc::new(crate::tablebase::Tablebases::load(
-            syzygy_spec(opts).as_deref(),
-        ))),
+        tablebases: player.engine_mut().tablebases().cloned(),
     }
 }
 
 /// Runs the analysis board over `tree` at its node `at` until the player leaves it.
 pub fn run_board(tree: crate::line_tree::Tree, at: usize, opts: &Options) -> Result<()> {
     let t0 = Instant::now();
-    let (player, warnings) = open_player(opts);
+    let (mut player, warnings) = open_player(opts);
+    let review = review_settings(opts, &mut player);
     let mut board = board::Board::new(tree, at, ui::Palette::from_env(opts.settings.ascii), false);
     if !warnings.is_empty() {
         board.message = Some((warnings.join("; "), Tone::Error));
@@ -241,7 +235,7 @@ pub fn run_board(tree: crate::line_tree::Tree, at: usize, opts: &Options) -> Res
         vec![Front::Board(Box::new(board))],
         player,
         Some(Paths::get()),
-        review_settings(opts),
+        review,
         palette,
     );
     let result = serve(&mut runner, t0, |r, now| r.start(now));
@@ -305,6 +299,15 @@ fn serve(
         let got = Instant::now();
         let is_key = matches!(ev, Some(Event::Key(_)));
         if runner.step(ev, got) == Step::Quit {
+            break;
+        }
+        // Reports come in bursts (a depth of every line, a review's cached positions): take
+        // what is waiting, then draw once.
+        let mut quit = false;
+        while !quit && let Some(ev) = runner.waiting_event() {
+            quit = runner.step(Some(ev), Instant::now()) == Step::Quit;
+        }
+        if quit {
             break;
         }
         let drawing = Instant::now();

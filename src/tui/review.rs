@@ -261,7 +261,7 @@ impl ReviewScreen {
         let mut fx = Vec::new();
         match action {
             Action::Key(k) => {
-                if self.show_help {
+                if self.show_help && !keys::is_exit(&k) {
                     self.show_help = false;
                 } else {
                     self.message.clear();
@@ -315,6 +315,14 @@ impl ReviewScreen {
                         );
                     }
                 }
+            }
+            EngineEvent::Failed {
+                generation,
+                message,
+            } if generation == self.generation => {
+                self.searching = false;
+                self.message =
+                    format!("The review's search failed ({message}); what it found is kept.");
             }
             EngineEvent::ReviewDone { generation } if generation == self.generation => {
                 self.searching = false;

@@ -203,6 +203,11 @@ impl Runner {
         }
     }
 
+    /// The next event if one is waiting, without waiting for it.
+    pub fn waiting_event(&self) -> Option<Event> {
+        self.rx.try_recv().ok()
+    }
+
     /// Applies one event that arrived at `now` (`None`: a tick) to the screen in front and
     /// carries out what it asks for.
     pub fn step(&mut self, ev: Option<Event>, now: Instant) -> Step {

@@ -100,8 +100,17 @@ impl Service {
                             }
                         }
                         Job::Review(job, control) => {
-                            if !control.stop.load(Ordering::Relaxed) {
+                            if control.stop.load(Ordering::Relaxed) {
+                                continue;
+                            }
+                            let served = panic::catch_unwind(AssertUnwindSafe(|| {
                                 review(&job, &control, &sink);
+                            }));
+                            if let Err(payload) = served {
+                                sink(EngineEvent::Failed {
+                                    generation: job.generation,
+                                    message: crate::player::panic_message(payload.as_ref()),
+                                });
                             }
                         }
                     }

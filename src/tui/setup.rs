@@ -231,9 +231,8 @@ impl SetupScreen {
     /// Applies one action and returns what the runner must do.
     pub fn update(&mut self, action: Action, _now: Instant) -> Vec<Effect> {
         match action {
-            Action::Key(key) if self.show_help => {
-                // Any key closes the help.
-                let _ = key;
+            Action::Key(key) if self.show_help && !keys::is_exit(&key) => {
+                // Any other key closes the help.
                 self.show_help = false;
                 Vec::new()
             }

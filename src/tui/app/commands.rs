@@ -180,6 +180,20 @@ impl App {
 
     /// Steps aside for another screen: the search stops, and nothing of it is waited for.
     fn leave_for(&mut self, fx: &mut Vec<Effect>) {
+        // The time the side to move has used so far: an engine, whose search stops here, goes
+        // on from it when the game is back in front.
+        if !self.clock_stopped() {
+            self.clock.paused_spent = self.thinking_time();
+        }
+        // A hint or a draw judgement asked for is void; the line saying it is coming too.
+        if let Some((_, purpose)) = self.search.pending
+            && purpose != Purpose::Play
+        {
+            self.line.message = None;
+            if purpose == Purpose::DrawOffer {
+                self.offers.draw_offer = None;
+            }
+        }
         self.drop_search(fx);
         self.watch.queued = None;
         self.search.analysis.thinking = None;

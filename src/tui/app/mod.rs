@@ -293,10 +293,13 @@ impl App {
         fx
     }
 
-    /// Back in front after the board or a review: the clock of the side to move starts again
-    /// and the engine goes on if it is its turn.
+    /// Back in front after another screen: the engine goes on if it is its turn, its clock from
+    /// where its stopped search left it. A person's clock ran on meanwhile: another screen is
+    /// no way to stop it.
     fn on_front(&mut self, fx: &mut Vec<Effect>) {
-        self.restart_clock();
+        if self.is_engine(self.game.turn()) && !self.clock_stopped() {
+            self.unfreeze_clock();
+        }
         self.watch.last_move_at = self.now;
         self.maybe_search(fx);
     }

@@ -103,12 +103,12 @@ fn draw_review(frame: &mut Frame, area: Rect, screen: &Screen, drawn: &mut Drawn
         Constraint::Min(3),
     ])
     .split(cols[1]);
-    draw_summary(frame, side[0], review);
+    draw_summary(frame, side[0], review, screen.failed);
     drawn.graph = draw_graph(frame, side[1], screen, review);
     draw_moves(frame, side[2], screen, review);
 }
 
-fn draw_summary(frame: &mut Frame, area: Rect, review: &Review) {
+fn draw_summary(frame: &mut Frame, area: Rect, review: &Review, failed: usize) {
     let names = &review.game.names;
     let block = Block::default()
         .borders(Borders::ALL)
@@ -144,7 +144,13 @@ fn draw_summary(frame: &mut Frame, area: Rect, review: &Review) {
     }
     let total = review.evals.len();
     let done = review.done();
-    if done < total {
+    if failed > 0 {
+        // The search failed there: those positions stay unjudged (the message said why).
+        lines.push(Line::styled(
+            format!("{failed} of {total} positions could not be searched"),
+            Style::default().fg(Tui::Red),
+        ));
+    } else if done < total {
         // Progress: position k of N, as a bar.
         let width = usize::from(inner.width).saturating_sub(24).max(4);
         let filled = done * width / total.max(1);
