@@ -14,6 +14,7 @@ pub mod game;
 pub mod line_tree;
 pub mod external;
 pub mod player;
+pub mod search_thread;
 pub(crate) mod bot;
 pub mod uci;
 pub mod review;

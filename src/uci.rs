@@ -10,7 +10,7 @@ use std::thread;
 use std::time::Duration;
 
 use anyhow::Result;
-use crossbeam_channel::{Receiver, Sender, unbounded};
+use crossbeam_channel::Receiver;
 use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, Position, PositionError};
@@ -22,6 +22,7 @@ use crate::engine::search::MAX_LINES;
 use crate::engine::strength;
 use crate::engine::{Config, Control, Engine, Info, Limits, report};
 use crate::player::{Decision, Known, Player, Source};
+use crate::search_thread::SearchThread;
 use crate::tablebase::Tablebases;
 
 const NAME: &str = concat!("Knightfall ", env!("CARGO_PKG_VERSION"));
@@ -190,9 +191,8 @@ pub struct Session {
     pos: Chess,
     /// Keys of the positions before `pos`, oldest first.
     history: Vec<u64>,
-    jobs: Sender<Job>,
-    current: Option<Arc<Control>>,
-    worker: Option<thread::JoinHandle<()>>,
+    /// The search thread, with the control of its search.
+    thread: SearchThread<Job>,
     syzygy_path: String,
     probe_limit: usize,
     /// `Skill Level`, used unless `UCI_LimitStrength` is on.
@@ -226,20 +226,13 @@ impl Default for Session {
 impl Session {
     /// Starts the worker thread.
     pub fn new() -> Session {
-        let (jobs, rx) = unbounded();
         let searches = Arc::new(AtomicUsize::new(0));
         let searching = searches.clone();
-        let worker = thread::Builder::new()
-            .name("search".into())
-            .stack_size(crate::engine::SEARCH_STACK_BYTES)
-            .spawn(move || worker(rx, &searching))
-            .expect("spawning the search thread");
+        let thread = SearchThread::spawn("search", move |rx| worker(rx, &searching));
         let mut session = Session {
             pos: Chess::default(),
             history: Vec::new(),
-            jobs,
-            current: None,
-            worker: Some(worker),
+            thread,
             syzygy_path: String::new(),
             probe_limit: 7,
             skill_level: strength::MAX_LEVEL,
@@ -294,14 +287,11 @@ impl Session {
     }
 
     fn stop(&mut self) {
-        if let Some(control) = self.current.take() {
-            control.stop.store(true, Ordering::Release);
-        }
+        self.thread.stop();
     }
 
     fn post(&self, job: Job) {
-        // The worker only ends when the session drops its sender.
-        let _ = self.jobs.send(job);
+        self.thread.post(job);
     }
 
     /// Handles one input line; returns false on `quit`.
@@ -373,7 +363,7 @@ impl Session {
                 }
             }
             "ponderhit" => {
-                if let Some(control) = &self.current {
+                if let Some(control) = self.thread.current() {
                     control.pondering.store(false, Ordering::Release);
                 }
                 if self
@@ -456,9 +446,9 @@ impl Session {
             }
             return;
         }
-        let control = Arc::new(Control::default());
+        // A `go` comes after the search before it is over (or stopped): nothing to stop here.
+        let control = self.thread.begin(false);
         control.pondering.store(ponder, Ordering::Release);
-        self.current = Some(control.clone());
         // Searching from now: an isready before the worker picks the search up answers at once.
         self.searches.fetch_add(1, Ordering::AcqRel);
         self.post(Job::Search {
@@ -609,13 +599,8 @@ impl Session {
 
 impl Drop for Session {
     fn drop(&mut self) {
-        self.stop();
-        // Closing the channel ends the worker once its current job is done.
-        let (closed, _) = unbounded();
-        self.jobs = closed;
-        if let Some(worker) = self.worker.take() {
-            let _ = worker.join();
-        }
+        // The search stops, the jobs queued before `quit` are done, then the thread ends.
+        self.thread.finish();
     }
 }
 

@@ -7,12 +7,10 @@
 //! comes back as an event too, never as silence.
 
 use std::panic::{self, AssertUnwindSafe};
+use std::sync::Arc;
 use std::sync::atomic::Ordering;
-use std::sync::{Arc, Mutex};
-use std::thread;
 use std::time::{Duration, Instant};
 
-use crossbeam_channel::unbounded;
 use shakmaty::Position;
 
 use super::job::{EngineEvent, Mover, Purpose, Request};
@@ -21,6 +19,7 @@ use crate::external::{EngineSpec, External, ExternalError};
 use crate::game::Game;
 use crate::player::{Known, Player, Source};
 use crate::review::analyse::{self, PositionEval};
+use crate::search_thread::SearchThread;
 
 /// The search thread's name, as a debugger or a panic message shows it.
 pub const THREAD_NAME: &str = "knightfall-search";
@@ -49,119 +48,89 @@ enum Job {
 
 /// Handle to the service's thread.
 pub struct Service {
-    jobs: crossbeam_channel::Sender<Job>,
-    current: Arc<Mutex<Option<Arc<Control>>>>,
+    thread: SearchThread<Job>,
 }
 
 impl Service {
     /// Starts the service with `player`; its reports go to `sink`.
     pub fn spawn(sink: impl Fn(EngineEvent) + Send + 'static, mut player: Player) -> Service {
-        let (jobs, rx) = unbounded::<Job>();
-        let current: Arc<Mutex<Option<Arc<Control>>>> = Arc::default();
-        thread::Builder::new()
-            .name(THREAD_NAME.into())
-            .stack_size(crate::engine::SEARCH_STACK_BYTES)
-            .spawn(move || {
-                // External engines by the side they play, started when first asked.
-                let mut externals: [Option<External>; 2] = [None, None];
-                for job in rx {
-                    match job {
-                        Job::NewGame => {
-                            player.new_game();
-                            for slot in &mut externals {
-                                if let Some(e) = slot
-                                    && e.new_game().is_err()
-                                {
-                                    // Started afresh on its next move.
-                                    *slot = None;
-                                }
-                            }
-                        }
-                        Job::Search(req, control) => {
-                            if control.stop.load(Ordering::Relaxed) {
-                                continue;
-                            }
-                            let served =
-                                panic::catch_unwind(AssertUnwindSafe(|| match &req.mover {
-                                    Mover::Knightfall => search(&mut player, &req, &control, &sink),
-                                    Mover::External(spec) => {
-                                        let slot =
-                                            &mut externals[crate::game::side(req.pos.turn())];
-                                        external(slot, spec, &req, &control, &sink);
-                                    }
-                                }));
-                            if let Err(payload) = served {
-                                // The engines may be in any state: start them afresh.
-                                externals = [None, None];
-                                sink(EngineEvent::Failed {
-                                    generation: req.generation,
-                                    message: crate::player::panic_message(payload.as_ref()),
-                                });
-                            }
-                        }
-                        Job::Review(job, control) => {
-                            if control.stop.load(Ordering::Relaxed) {
-                                continue;
-                            }
-                            let served = panic::catch_unwind(AssertUnwindSafe(|| {
-                                review(&job, &control, &sink);
-                            }));
-                            if let Err(payload) = served {
-                                sink(EngineEvent::Failed {
-                                    generation: job.generation,
-                                    message: crate::player::panic_message(payload.as_ref()),
-                                });
+        let thread = SearchThread::spawn(THREAD_NAME, move |rx| {
+            // External engines by the side they play, started when first asked.
+            let mut externals: [Option<External>; 2] = [None, None];
+            for job in rx {
+                match job {
+                    Job::NewGame => {
+                        player.new_game();
+                        for slot in &mut externals {
+                            if let Some(e) = slot
+                                && e.new_game().is_err()
+                            {
+                                // Started afresh on its next move.
+                                *slot = None;
                             }
                         }
                     }
+                    Job::Search(req, control) => {
+                        if control.stop.load(Ordering::Relaxed) {
+                            continue;
+                        }
+                        let served = panic::catch_unwind(AssertUnwindSafe(|| match &req.mover {
+                            Mover::Knightfall => search(&mut player, &req, &control, &sink),
+                            Mover::External(spec) => {
+                                let slot = &mut externals[crate::game::side(req.pos.turn())];
+                                external(slot, spec, &req, &control, &sink);
+                            }
+                        }));
+                        if let Err(payload) = served {
+                            // The engines may be in any state: start them afresh.
+                            externals = [None, None];
+                            sink(EngineEvent::Failed {
+                                generation: req.generation,
+                                message: crate::player::panic_message(payload.as_ref()),
+                            });
+                        }
+                    }
+                    Job::Review(job, control) => {
+                        if control.stop.load(Ordering::Relaxed) {
+                            continue;
+                        }
+                        let served = panic::catch_unwind(AssertUnwindSafe(|| {
+                            review(&job, &control, &sink);
+                        }));
+                        if let Err(payload) = served {
+                            sink(EngineEvent::Failed {
+                                generation: job.generation,
+                                message: crate::player::panic_message(payload.as_ref()),
+                            });
+                        }
+                    }
                 }
-            })
-            .expect("spawning the search thread");
-        Service { jobs, current }
-    }
-
-    /// A fresh control for the next job, the running one stopped.
-    fn replace_current(&self) -> Arc<Control> {
-        let control = Arc::new(Control::default());
-        if let Ok(mut cur) = self.current.lock()
-            && let Some(old) = cur.replace(control.clone())
-        {
-            old.stop.store(true, Ordering::Relaxed);
-        }
-        control
+            }
+        });
+        Service { thread }
     }
 
     /// Stops any running job and starts the search `req`.
     pub fn start(&self, req: Box<Request>) {
-        let control = self.replace_current();
-        let _ = self.jobs.send(Job::Search(req, control));
+        let control = self.thread.begin(true);
+        self.thread.post(Job::Search(req, control));
     }
 
     /// Stops any running job and starts the review `job`.
     pub fn review(&self, job: Box<ReviewJob>) {
-        let control = self.replace_current();
-        let _ = self.jobs.send(Job::Review(job, control));
+        let control = self.thread.begin(true);
+        self.thread.post(Job::Review(job, control));
     }
 
-    /// Stops the running search, if any; its result will arrive and be judged stale.
+    /// Stops the running job, if any; a search's result will arrive and be judged stale.
     pub fn stop(&self) {
-        if let Ok(cur) = self.current.lock()
-            && let Some(c) = cur.as_ref()
-        {
-            c.stop.store(true, Ordering::Relaxed);
-        }
+        self.thread.stop();
     }
 
     /// Clears the engine's tables for a new game.
     pub fn new_game(&self) {
         self.stop();
-        let _ = self.jobs.send(Job::NewGame);
-    }
-}
-
-impl Drop for Service {
-    fn drop(&mut self) {
-        self.stop();
+        self.thread.post(Job::NewGame);
     }
 }
 
