@@ -1069,3 +1069,42 @@ fn a_failed_search_shows_on_the_board_and_in_the_review_and_is_logged() {
     assert!(s.text().contains("EXIT=0"), "{}", s.text());
     let _ = std::fs::remove_dir_all(&home);
 }
+
+#[test]
+fn setup_game_review_board_and_back_in_one_run() {
+    let home = temp_home("walk");
+    let script = format!("\"$KNIGHTFALL_BIN\" play --setup --tc none{STTY_AFTER}");
+    let mut s = start(&home, &script);
+    s.wait_for_screen("the new-game screen", 20, |sc| sc.contains("New game"));
+    // Each step: the keys, then what the screen shows once they are done.
+    let steps: [(&[u8], &str); 12] = [
+        // The opponent row: from level 10 one step on is level 1.
+        (b"\x1b[B\x1b[C", "Knightfall 1 ~"),
+        (b"\r", "You play White"),
+        (b"e4\r", "1. e4"),
+        (b"resign\r", "Resign this game?"),
+        (b"y", "r reviews this game"),
+        (b"r", "ms per position"),
+        (b"q", "^B board"),
+        // The board at the end of the game, over it; q comes back.
+        (b"\x02", "Engine: 3 lines"),
+        (b"q", "^B board"),
+        // The new-game screen over the finished game; Esc back to it.
+        (b"\x0e", "Esc back to the game"),
+        (b"\x1b", "^B board"),
+        (b"\x11", "EXIT="),
+    ];
+    for (keys, shown) in steps {
+        s.send(keys);
+        if shown == "EXIT=" {
+            break;
+        }
+        s.wait_for_screen(shown, 40, |sc| sc.contains(shown));
+    }
+    s.wait_for("the shell", 20, |s| s.text().contains("DONE"));
+    let text = s.text();
+    assert!(text.contains("EXIT=0"), "{text}");
+    assert!(text.contains("icanon") && text.contains("echo"), "{text}");
+    assert_eq!(archived(&home).len(), 1);
+    let _ = std::fs::remove_dir_all(&home);
+}
