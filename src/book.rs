@@ -28,7 +28,7 @@ static EMBEDDED_BOOK: &[u8] = include_bytes!("../assets/book.bin");
 pub const EMBEDDED_NAME: &str = "<embedded GNU Chess book>";
 
 /// Size of one Polyglot entry in bytes.
-pub const ENTRY_SIZE: usize = 16;
+pub(crate) const ENTRY_SIZE: usize = 16;
 
 /// Default last ply (half-move, counted from the start of the game) played from the book.
 ///
@@ -36,11 +36,11 @@ pub const ENTRY_SIZE: usize = 16;
 /// (ply 12), so the book must reach at least that far; the GNU Chess book stays dense up to
 /// about ply 20 (some 65,000 reachable positions) while deeper lines rest on one or two games
 /// each, where weights say little and the engine's own search is the better guide.
-pub const DEFAULT_MAX_PLY: u32 = 20;
+pub(crate) const DEFAULT_MAX_PLY: u32 = 20;
 
 /// Default minimum weight of an entry to be played: weight-0 entries are moves that never scored
 /// in the games the book was made from, so they are skipped unless asked for.
-pub const DEFAULT_MIN_WEIGHT: u16 = 1;
+pub(crate) const DEFAULT_MIN_WEIGHT: u16 = 1;
 
 /// Errors from reading, checking or writing opening books and from reading PGN input.
 #[derive(Debug, Error)]
@@ -224,7 +224,7 @@ impl BookRng {
 
     /// A generator seeded from the clock and the process's random hash keys, so that every game
     /// opens differently.
-    pub fn from_entropy() -> BookRng {
+    pub(crate) fn from_entropy() -> BookRng {
         use std::hash::{BuildHasher, Hasher};
         let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
         let nanos = std::time::SystemTime::now()
@@ -236,7 +236,7 @@ impl BookRng {
     }
 
     /// The next 64 random bits.
-    pub fn next_u64(&mut self) -> u64 {
+    pub(crate) fn next_u64(&mut self) -> u64 {
         self.state = self.state.wrapping_add(0x9e37_79b9_7f4a_7c15);
         let mut z = self.state;
         z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
@@ -321,7 +321,7 @@ pub fn game_ply(pos: &Chess) -> u32 {
 
 /// The largest book file read: 1 GiB (67 million entries), far above real books (the embedded
 /// one is 2.9 MB), so that a wrong path cannot exhaust the machine's memory.
-pub const MAX_BOOK_BYTES: u64 = 1024 * 1024 * 1024;
+pub(crate) const MAX_BOOK_BYTES: u64 = 1024 * 1024 * 1024;
 
 /// A checked Polyglot book in memory.
 pub struct Book {
@@ -612,7 +612,12 @@ impl BookBuilder {
 
     /// Records one game: `moves` from `start`, `winner` its result (`None` for a draw or an
     /// unknown result). The moves must be legal in sequence.
-    pub fn add_game(&mut self, start: &Chess, moves: &[Move], winner: Option<Option<Color>>) {
+    pub(crate) fn add_game(
+        &mut self,
+        start: &Chess,
+        moves: &[Move],
+        winner: Option<Option<Color>>,
+    ) {
         let mut pos = start.clone();
         for (ply, mv) in moves.iter().enumerate() {
             if ply as u32 >= self.options.max_ply {

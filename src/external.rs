@@ -39,7 +39,7 @@ pub struct EngineSpec {
 
 impl EngineSpec {
     /// A spec for a bare command line, named after its program.
-    pub fn from_command(command: &str) -> EngineSpec {
+    pub(crate) fn from_command(command: &str) -> EngineSpec {
         let program = shell_words::split(command)
             .ok()
             .and_then(|words| words.into_iter().next())
@@ -229,12 +229,12 @@ impl External {
     }
 
     /// The name the engine gives itself, if it did.
-    pub fn id_name(&self) -> Option<&str> {
+    pub(crate) fn id_name(&self) -> Option<&str> {
         self.id_name.as_deref()
     }
 
     /// Tells the engine a new game starts.
-    pub fn new_game(&mut self) -> Result<(), ExternalError> {
+    pub(crate) fn new_game(&mut self) -> Result<(), ExternalError> {
         self.send("ucinewgame")?;
         self.ready()
     }
@@ -406,7 +406,7 @@ fn go_line(limits: &Limits) -> String {
 
 /// A progress report from an `info` line that carries a score (other lines, and lines for
 /// secondary PV lines, give `None`). The PV is kept up to its first illegal move.
-pub fn parse_info(line: &str, pos: &Chess) -> Option<Info> {
+pub(crate) fn parse_info(line: &str, pos: &Chess) -> Option<Info> {
     let mut words = line.split_whitespace();
     if words.next() != Some("info") {
         return None;

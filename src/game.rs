@@ -49,7 +49,7 @@ pub enum Reason {
 
 impl Reason {
     /// Words for the status line and the PGN `Termination` tag.
-    pub fn describe(self) -> &'static str {
+    pub(crate) fn describe(self) -> &'static str {
         match self {
             Reason::Checkmate => "checkmate",
             Reason::Stalemate => "stalemate",
@@ -109,7 +109,7 @@ impl Outcome {
     }
 
     /// A sentence for the player: "White wins by checkmate", "Draw by stalemate".
-    pub fn announce(&self) -> String {
+    pub(crate) fn announce(&self) -> String {
         match self.winner {
             Some(Color::White) => format!("White wins ({})", self.reason.describe()),
             Some(Color::Black) => format!("Black wins ({})", self.reason.describe()),
@@ -339,7 +339,7 @@ impl Game {
     }
 
     /// Sets clocks (or none) and restarts them at the base time.
-    pub fn set_time_control(&mut self, tc: Option<TimeControl>) {
+    pub(crate) fn set_time_control(&mut self, tc: Option<TimeControl>) {
         self.clocks = tc.map(Clocks::new);
     }
 
@@ -358,7 +358,7 @@ impl Game {
     /// Pieces each side has taken so far, White's haul first, by role (pawn, knight, bishop,
     /// rook, queen), counted against the game's start position (a promoted pawn counts as
     /// the piece it became).
-    pub fn captured(&self) -> [[u32; 5]; 2] {
+    pub(crate) fn captured(&self) -> [[u32; 5]; 2] {
         const ROLES: [Role; 5] = [
             Role::Pawn,
             Role::Knight,
@@ -386,7 +386,7 @@ impl Game {
     }
 
     /// The FEN of the start position when it is not the standard one.
-    pub fn start_fen(&self) -> Option<&str> {
+    pub(crate) fn start_fen(&self) -> Option<&str> {
         self.start_fen.as_deref()
     }
 
@@ -416,12 +416,12 @@ impl Game {
     }
 
     /// The full-move number of the start position.
-    pub fn start_fullmove(&self) -> u32 {
+    pub(crate) fn start_fullmove(&self) -> u32 {
         self.positions[0].fullmoves().get()
     }
 
     /// The side to move at the start position.
-    pub fn start_turn(&self) -> Color {
+    pub(crate) fn start_turn(&self) -> Color {
         self.positions[0].turn()
     }
 
@@ -451,7 +451,7 @@ impl Game {
     }
 
     /// Legal moves in the current position, as SAN, sorted.
-    pub fn legal_sans(&self) -> Vec<String> {
+    pub(crate) fn legal_sans(&self) -> Vec<String> {
         let pos = self.position();
         let mut list: Vec<String> = pos
             .legal_moves()
@@ -553,13 +553,13 @@ impl Game {
     /// Plays `m` in a recorded game or an explored line. Threefold repetition and the
     /// fifty-move rule end a game played here at once, but over the board they are draws a
     /// player may claim, so a line that went on past one goes on here too.
-    pub fn play_on(&mut self, m: Move) -> Result<(), MoveError> {
+    pub(crate) fn play_on(&mut self, m: Move) -> Result<(), MoveError> {
         self.forget_claimable_draw();
         self.play(m, None)
     }
 
     /// Drops a threefold-repetition or fifty-move outcome (the game goes on, unclaimed).
-    pub fn forget_claimable_draw(&mut self) {
+    pub(crate) fn forget_claimable_draw(&mut self) {
         if self
             .outcome
             .as_ref()
@@ -611,7 +611,7 @@ impl Game {
     }
 
     /// Whether `color` would run out of time after thinking `spent` more.
-    pub fn is_flagged(&self, color: Color, spent: Duration) -> bool {
+    pub(crate) fn is_flagged(&self, color: Color, spent: Duration) -> bool {
         self.clocks.as_ref().is_some_and(|c| spent >= c.left(color))
     }
 
@@ -647,7 +647,7 @@ impl Game {
     }
 
     /// Leaves the game unfinished for another one: it keeps no result and says so.
-    pub fn abandon(&mut self) {
+    pub(crate) fn abandon(&mut self) {
         if !self.is_over() {
             self.abandoned = true;
         }
@@ -671,7 +671,7 @@ impl Game {
     }
 
     /// The players agree to a draw.
-    pub fn agree_draw(&mut self) {
+    pub(crate) fn agree_draw(&mut self) {
         if !self.is_over() {
             self.outcome = Some(Outcome {
                 winner: None,
@@ -747,7 +747,7 @@ impl Game {
 
     /// The game in PGN with `extra_tags` after the others and, after each move `i` (from 0),
     /// the tokens `after_move(i)` gives (NAGs, comments, variations).
-    pub fn to_pgn_with(
+    pub(crate) fn to_pgn_with(
         &self,
         extra_tags: &[(&str, String)],
         after_move: &dyn Fn(usize) -> Vec<String>,
@@ -851,7 +851,7 @@ impl Game {
     }
 
     /// Reads every game of a PGN (at most `max`), each loaded or with the reason it is not.
-    pub fn all_from_pgn(text: &str, max: usize) -> Vec<Result<Game, LoadError>> {
+    pub(crate) fn all_from_pgn(text: &str, max: usize) -> Vec<Result<Game, LoadError>> {
         let mut reader = Reader::new(io::Cursor::new(text.as_bytes()));
         let mut games = Vec::new();
         while games.len() < max {
@@ -946,7 +946,7 @@ impl Game {
 
 /// Movetext tokens joined by spaces in lines of at most 79 characters (a token longer than that
 /// gets a line of its own), ending with a newline.
-pub fn wrap_movetext(tokens: &[String]) -> String {
+pub(crate) fn wrap_movetext(tokens: &[String]) -> String {
     let mut out = String::new();
     let mut line = String::new();
     for token in tokens {
@@ -1117,7 +1117,7 @@ fn stamp_of(date: &str, time: &str) -> Option<String> {
 }
 
 /// Today's date as `YYYY.MM.DD` (UTC), from the system clock.
-pub fn today() -> String {
+pub(crate) fn today() -> String {
     let secs = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_secs());
@@ -1126,7 +1126,7 @@ pub fn today() -> String {
 }
 
 /// A UTC timestamp `YYYYMMDD-HHMMSS` for file names.
-pub fn timestamp() -> String {
+pub(crate) fn timestamp() -> String {
     let secs = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_secs());

@@ -37,7 +37,7 @@ pub struct Tree {
 }
 
 /// At most this many positions in one tree (a long session is a few thousand).
-pub const MAX_NODES: usize = 100_000;
+pub(crate) const MAX_NODES: usize = 100_000;
 
 impl Tree {
     /// A tree with only `start` (its FEN given when it is not the standard start).

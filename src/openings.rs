@@ -67,7 +67,7 @@ fn play(pgn: &str) -> Option<Chess> {
 
 /// The opening of a game whose positions have the keys `keys` (`node::key_of`, start first, as
 /// `Game::keys` holds them): the last of them the table names.
-pub fn classify(keys: &[u64]) -> Option<Opening> {
+pub(crate) fn classify(keys: &[u64]) -> Option<Opening> {
     keys.iter().rev().find_map(|k| table().get(k).copied())
 }
 

@@ -83,7 +83,7 @@ impl Decision {
 
 /// The search score of a tablebase root move, from the side to move's view: wins and losses
 /// sit in the tablebase band, nearer zeroing moves scoring higher; anything else is a draw.
-pub fn tablebase_score(root: &RootMove) -> i32 {
+pub(crate) fn tablebase_score(root: &RootMove) -> i32 {
     match root.wdl {
         Wdl::Win => TB_WIN - root.dtz.abs(),
         Wdl::Loss => -TB_WIN + root.dtz.abs(),
@@ -105,7 +105,7 @@ pub struct Player {
 }
 
 /// Set, this makes every search panic, for tests of how a failed search is reported.
-pub const FAIL_SEARCH_VAR: &str = "KNIGHTFALL_FAIL_SEARCH";
+pub(crate) const FAIL_SEARCH_VAR: &str = "KNIGHTFALL_FAIL_SEARCH";
 
 impl Player {
     /// A player with `config`, `book` and `tablebases`.
@@ -123,7 +123,7 @@ impl Player {
     }
 
     /// The engine, for settings such as the hash size.
-    pub fn engine_mut(&mut self) -> &mut Engine {
+    pub(crate) fn engine_mut(&mut self) -> &mut Engine {
         &mut self.engine
     }
 
@@ -133,12 +133,12 @@ impl Player {
     }
 
     /// Replaces the opening book.
-    pub fn set_book(&mut self, book: Option<Book>) {
+    pub(crate) fn set_book(&mut self, book: Option<Book>) {
         self.book = book;
     }
 
     /// Turns book moves on or off without unloading the book.
-    pub fn set_book_enabled(&mut self, on: bool) {
+    pub(crate) fn set_book_enabled(&mut self, on: bool) {
         self.book_enabled = on;
     }
 
@@ -156,7 +156,7 @@ impl Player {
     }
 
     /// Forgets the last game (a new one starts).
-    pub fn new_game(&mut self) {
+    pub(crate) fn new_game(&mut self) {
         self.engine.clear();
     }
 
@@ -283,7 +283,7 @@ enum TablebaseRoot {
 }
 
 /// The text of a caught panic.
-pub fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
+pub(crate) fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
     payload
         .downcast_ref::<&str>()
         .map(|s| s.to_string())

@@ -34,7 +34,7 @@ impl<J: Send + 'static> SearchThread<J> {
     }
 
     /// Queues `job` behind the ones before it.
-    pub fn post(&self, job: J) {
+    pub(crate) fn post(&self, job: J) {
         if let Some(jobs) = &self.jobs {
             // The thread ends only when the senders are gone, so this cannot fail while we live.
             let _ = jobs.send(job);
@@ -44,7 +44,7 @@ impl<J: Send + 'static> SearchThread<J> {
     /// A fresh control for the next search, kept as the current one; `stop_running` stops the
     /// search under way first (a screen's new request replaces the old one; a UCI `go` comes
     /// after its search is over).
-    pub fn begin(&self, stop_running: bool) -> Arc<Control> {
+    pub(crate) fn begin(&self, stop_running: bool) -> Arc<Control> {
         let control = Arc::new(Control::default());
         if let Ok(mut current) = self.current.lock()
             && let Some(old) = current.replace(control.clone())
@@ -70,7 +70,7 @@ impl<J: Send + 'static> SearchThread<J> {
     }
 
     /// Stops the search, lets the jobs already queued finish and waits for the thread to end.
-    pub fn finish(&mut self) {
+    pub(crate) fn finish(&mut self) {
         self.stop();
         self.jobs = None;
         if let Some(handle) = self.handle.take() {

@@ -36,7 +36,7 @@ pub struct Args {
 }
 
 /// Formats a progress report as a UCI `info` line.
-pub fn info_line(info: &Info) -> String {
+pub(crate) fn info_line(info: &Info) -> String {
     let mut line = format!(
         "info depth {} seldepth {} multipv {} score {} nodes {} nps {} hashfull {} time {}",
         info.depth,
@@ -270,7 +270,7 @@ impl Session {
     }
 
     /// A session that answers with a trivial bot instead of searching.
-    pub fn with_bot(bot: Bot) -> Session {
+    pub(crate) fn with_bot(bot: Bot) -> Session {
         let mut session = Session::new();
         session.bot = Some((bot, BookRng::from_entropy()));
         session
@@ -295,7 +295,7 @@ impl Session {
     }
 
     /// Handles one input line; returns false on `quit`.
-    pub fn handle(&mut self, line: &str) -> bool {
+    pub(crate) fn handle(&mut self, line: &str) -> bool {
         let line = line.trim();
         let mut words = line.split_whitespace();
         let Some(command) = words.next() else {

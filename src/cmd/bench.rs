@@ -12,7 +12,7 @@ use crate::tablebase::Tablebases;
 
 /// Opening, middlegame and endgame positions: the standard perft positions, 30 middlegames from
 /// engine games (the project's bench set) and a few endgames.
-pub const POSITIONS: &[&str] = &[
+pub(crate) const POSITIONS: &[&str] = &[
     "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
     "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
     "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
@@ -56,7 +56,7 @@ pub const POSITIONS: &[&str] = &[
 ];
 
 /// Six-piece endings whose captures lead into the five-piece tables, for measuring probes.
-pub const TABLEBASE_POSITIONS: &[&str] = &[
+pub(crate) const TABLEBASE_POSITIONS: &[&str] = &[
     "8/8/3k4/8/1r6/3K4/1R1P4/7R b - - 0 1",
     "8/5k2/8/3P4/8/2K1N3/8/r6R w - - 0 1",
     "6k1/5p2/8/8/8/2B5/5K2/r3R3 w - - 0 1",
@@ -85,7 +85,7 @@ pub struct Args {
 }
 
 /// Depth used when none is given.
-pub const DEFAULT_DEPTH: u32 = 12;
+pub(crate) const DEFAULT_DEPTH: u32 = 12;
 
 /// Searches every position with a fresh engine and prints per-position and total figures.
 pub fn run(args: &Args) -> Result<()> {

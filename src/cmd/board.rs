@@ -59,7 +59,7 @@ pub fn run(args: &Args) -> Result<()> {
 
 /// Options for a screen opened on its own (the board, a review): the config file's settings,
 /// ASCII pieces where the terminal has no Unicode, and the Syzygy directories given.
-pub fn tool_options(
+pub(crate) fn tool_options(
     mut settings: crate::tui::app::Settings,
     syzygy: Option<String>,
 ) -> crate::tui::Options {

@@ -71,7 +71,7 @@ pub fn run(args: &Args) -> Result<()> {
 }
 
 /// Parses `startpos` or a FEN.
-pub fn parse_position(text: &str) -> Result<Chess> {
+pub(crate) fn parse_position(text: &str) -> Result<Chess> {
     if text.trim() == "startpos" {
         Ok(Chess::default())
     } else {

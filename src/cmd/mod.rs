@@ -14,7 +14,7 @@ use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess};
 
 /// Parses a FEN given on the command line into a legal standard-chess position.
-pub fn parse_fen(text: &str) -> Result<Chess> {
+pub(crate) fn parse_fen(text: &str) -> Result<Chess> {
     let fen: Fen = text
         .trim()
         .parse()

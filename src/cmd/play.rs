@@ -224,7 +224,7 @@ pub fn run(args: &Args, setup_screen: bool) -> Result<()> {
 
 /// Whether the locale promises UTF-8 (`LC_ALL`, `LC_CTYPE`, `LANG`, first one set); without it
 /// the board falls back to ASCII letters.
-pub fn unicode_terminal() -> bool {
+pub(crate) fn unicode_terminal() -> bool {
     ["LC_ALL", "LC_CTYPE", "LANG"]
         .iter()
         .find_map(|k| std::env::var(k).ok().filter(|v| !v.is_empty()))

@@ -239,7 +239,7 @@ impl Evaluator {
     /// [`Evaluator::evaluate`] with the pawn-structure terms kept in `cache` (the same result,
     /// sooner). `cache` must serve this evaluator alone.
     #[inline]
-    pub fn evaluate_cached(
+    pub(crate) fn evaluate_cached(
         &self,
         board: &Board,
         turn: Color,
@@ -489,7 +489,7 @@ impl Sink for Groups<'_> {
 }
 
 /// Where king and rook land when castling, from their starting squares.
-pub fn castle_targets(king: Square, rook: Square) -> (Square, Square) {
+pub(crate) fn castle_targets(king: Square, rook: Square) -> (Square, Square) {
     let rank = king.rank();
     if rook > king {
         (

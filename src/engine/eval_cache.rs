@@ -31,7 +31,7 @@ impl EvalCache {
     /// Starts fetching the slot of `key` into the cache, for a position about to be made (the
     /// 1 MB cache is larger than the L2).
     #[inline]
-    pub fn prefetch(&self, key: u64) {
+    pub(crate) fn prefetch(&self, key: u64) {
         super::prefetch::prefetch(&self.entries[Self::index(key)]);
     }
 
@@ -42,7 +42,7 @@ impl EvalCache {
 
     /// The evaluation of the position with `key`, from the cache or from `evaluate` and kept.
     #[inline]
-    pub fn get_or(&mut self, key: u64, evaluate: impl FnOnce() -> i32) -> i32 {
+    pub(crate) fn get_or(&mut self, key: u64, evaluate: impl FnOnce() -> i32) -> i32 {
         let slot = &mut self.entries[Self::index(key)];
         if slot.key == key && key != 0 {
             return slot.eval;

@@ -36,10 +36,10 @@ pub use limits::Limits;
 pub use score::{Reported, report};
 
 /// The contempt (see `Limits::contempt`) a game's searches use unless told otherwise.
-pub const DEFAULT_CONTEMPT: i32 = 0;
+pub(crate) const DEFAULT_CONTEMPT: i32 = 0;
 
 /// The largest contempt either way, in centipawns.
-pub const MAX_CONTEMPT: i32 = 100;
+pub(crate) const MAX_CONTEMPT: i32 = 100;
 
 /// The stack of every thread that searches (the game's and the UCI loop's search thread, the
 /// Lazy SMP helpers, the review's workers), set once here. `negamax` recurses up to `MAX_PLY`
@@ -47,7 +47,7 @@ pub const MAX_CONTEMPT: i32 = 100;
 /// 1.5 MB at the deepest in an optimised build and several times that in a debug build, over
 /// the 2 MiB a spawned thread gets by default. The address space is reserved, not used, so a
 /// generous size costs nothing until a search goes that deep.
-pub const SEARCH_STACK_BYTES: usize = 64 << 20;
+pub(crate) const SEARCH_STACK_BYTES: usize = 64 << 20;
 
 /// Engine settings that persist across searches.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -149,12 +149,12 @@ impl Engine {
     }
 
     /// The most search threads this machine runs at once (UCI `Threads` goes up to it).
-    pub fn max_threads() -> usize {
+    pub(crate) fn max_threads() -> usize {
         std::thread::available_parallelism().map_or(1, |n| n.get())
     }
 
     /// Sets the number of search threads (1 to [`Engine::max_threads`]).
-    pub fn set_threads(&mut self, threads: usize) {
+    pub(crate) fn set_threads(&mut self, threads: usize) {
         self.config.threads = threads.clamp(1, Engine::max_threads());
     }
 
@@ -164,7 +164,7 @@ impl Engine {
     }
 
     /// Resizes (and clears) the transposition table.
-    pub fn set_hash(&mut self, mb: usize) {
+    pub(crate) fn set_hash(&mut self, mb: usize) {
         self.config.hash_mb = mb;
         // Free the old table first so the two never need memory at the same time.
         self.tt = tt::Table::new(1);
@@ -172,7 +172,7 @@ impl Engine {
     }
 
     /// Sets the move overhead in milliseconds.
-    pub fn set_move_overhead(&mut self, ms: u64) {
+    pub(crate) fn set_move_overhead(&mut self, ms: u64) {
         self.config.move_overhead_ms = ms;
     }
 

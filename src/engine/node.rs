@@ -40,7 +40,7 @@ impl Node {
     /// [`Node::play`], handing the new key to `early` as soon as it is known, before the
     /// position itself is made (the search starts fetching the key's hash-table bucket).
     #[inline]
-    pub fn play_then(&self, m: Move, eval: &Evaluator, early: impl FnOnce(u64)) -> Node {
+    pub(crate) fn play_then(&self, m: Move, eval: &Evaluator, early: impl FnOnce(u64)) -> Node {
         let incremental =
             self.pos
                 .update_zobrist_hash(Zobrist64(self.key), m, EnPassantMode::Legal);
@@ -59,7 +59,7 @@ impl Node {
 
     /// The static evaluation from the side to move's point of view.
     #[inline]
-    pub fn relative_eval(&self, eval: &Evaluator, pawns: &mut PawnCache) -> i32 {
+    pub(crate) fn relative_eval(&self, eval: &Evaluator, pawns: &mut PawnCache) -> i32 {
         let white = eval.evaluate_cached(self.pos.board(), self.pos.turn(), self.acc, pawns);
         if self.pos.turn().is_white() {
             white

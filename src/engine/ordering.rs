@@ -26,7 +26,7 @@ const CORRECTION_GRAIN: i32 = 256;
 const CORRECTION_LIMIT: i32 = 64;
 
 /// Ceiling of history values; quiets stay below the killers.
-pub const HISTORY_MAX: i32 = 16_384;
+pub(crate) const HISTORY_MAX: i32 = 16_384;
 
 impl History {
     /// An empty table on the heap (it is 32 KB).
@@ -67,13 +67,13 @@ impl History {
     /// The static evaluation `raw` (side to move's view) moved by what searches of positions
     /// with the same pawns have found it off by.
     #[inline]
-    pub fn corrected(&self, color: Color, pawns: usize, raw: i32) -> i32 {
+    pub(crate) fn corrected(&self, color: Color, pawns: usize, raw: i32) -> i32 {
         raw + self.correction[color as usize][pawns] / CORRECTION_GRAIN
     }
 
     /// Records that a search of depth `depth` found the corrected evaluation `diff` off.
     #[inline]
-    pub fn update_correction(&mut self, color: Color, pawns: usize, diff: i32, depth: i32) {
+    pub(crate) fn update_correction(&mut self, color: Color, pawns: usize, diff: i32, depth: i32) {
         let weight = (depth + 1).min(16);
         let slot = &mut self.correction[color as usize][pawns];
         let target = diff.clamp(-CORRECTION_LIMIT, CORRECTION_LIMIT) * CORRECTION_GRAIN;
@@ -85,7 +85,7 @@ impl History {
     }
 
     /// Halves every value (between searches).
-    pub fn age(&mut self) {
+    pub(crate) fn age(&mut self) {
         for side in self.table.iter_mut() {
             for row in side.iter_mut() {
                 for v in row.iter_mut() {
@@ -98,7 +98,7 @@ impl History {
 
 /// The index of `board`'s pawn structure in the correction history.
 #[inline]
-pub fn pawn_index(board: &shakmaty::Board) -> usize {
+pub(crate) fn pawn_index(board: &shakmaty::Board) -> usize {
     let h = super::terms::pawn_hash(super::terms::pawns_of(board));
     (h >> (64 - CORRECTION_SIZE.trailing_zeros())) as usize
 }
@@ -111,7 +111,7 @@ pub fn is_tactical(m: Move) -> bool {
 
 /// MVV-LVA key: most valuable victim first, least valuable attacker breaking ties.
 #[inline]
-pub fn mvv_lva(m: Move) -> i32 {
+pub(crate) fn mvv_lva(m: Move) -> i32 {
     let victim = m.capture().map_or(0, value);
     let promo = m.promotion().map_or(0, value);
     (victim + promo) * 16 - value(m.role()) / 100
@@ -149,7 +149,7 @@ pub struct Picker {
 
 impl Picker {
     /// The ordering score of the hash table's move, above every other.
-    pub const TT_MOVE: i32 = 4_000_000;
+    pub(crate) const TT_MOVE: i32 = 4_000_000;
 
     /// Scores every move of `list` for the main search. (The pickers fill themselves in place:
     /// returning one by value copied its 3 KB of arrays at every node.)
@@ -258,7 +258,7 @@ impl Picker {
 
     /// Scores the tactical moves of `list` for quiescence search (all moves when `all`), the
     /// hash table's move first.
-    pub fn fill_quiescence(&mut self, list: &MoveList, all: bool, tt_move: u16) {
+    pub(crate) fn fill_quiescence(&mut self, list: &MoveList, all: bool, tt_move: u16) {
         for &m in list {
             // Quiet normal moves, most of the list, are dropped at one glance.
             let quiet = matches!(
@@ -295,7 +295,7 @@ impl Picker {
     }
 
     /// Keeps only the moves not yet handed out that `keep` accepts, in their order.
-    pub fn retain_rest(&mut self, mut keep: impl FnMut(Move) -> bool) {
+    pub(crate) fn retain_rest(&mut self, mut keep: impl FnMut(Move) -> bool) {
         let mut to = self.next;
         for from in self.next..self.moves.len() {
             if keep(self.moves[from]) {
@@ -310,7 +310,7 @@ impl Picker {
 
     /// True when the ordering score marks a capture that loses material.
     #[inline]
-    pub fn is_bad_capture(score: i32) -> bool {
+    pub(crate) fn is_bad_capture(score: i32) -> bool {
         score < BAD_CAPTURE / 2
     }
 }

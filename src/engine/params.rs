@@ -64,11 +64,11 @@ pub const MATERIAL: usize = 0;
 /// Piece-square tables, `PST + 64 * role_index + square`.
 pub const PST: usize = MATERIAL + 6;
 /// Knight mobility by the number of safe squares it reaches (0 to 8).
-pub const MOBILITY_KNIGHT: usize = PST + 6 * 64;
+pub(crate) const MOBILITY_KNIGHT: usize = PST + 6 * 64;
 /// Bishop mobility (0 to 13).
-pub const MOBILITY_BISHOP: usize = MOBILITY_KNIGHT + 9;
+pub(crate) const MOBILITY_BISHOP: usize = MOBILITY_KNIGHT + 9;
 /// Rook mobility (0 to 14).
-pub const MOBILITY_ROOK: usize = MOBILITY_BISHOP + 14;
+pub(crate) const MOBILITY_ROOK: usize = MOBILITY_BISHOP + 14;
 /// Queen mobility (0 to 27).
 pub const MOBILITY_QUEEN: usize = MOBILITY_ROOK + 15;
 /// King-zone attack units of a knight, bishop, rook and queen attacking the zone.
@@ -77,25 +77,25 @@ pub const KING_ATTACK_UNITS: usize = MOBILITY_QUEEN + 28;
 /// and more): the notebooks' weight that grows with the attackers.
 pub const KING_ATTACK_WEIGHT: usize = KING_ATTACK_UNITS + 4;
 /// A piece (knight to queen) attacked by an enemy pawn.
-pub const THREAT_BY_PAWN: usize = KING_ATTACK_WEIGHT + 8;
+pub(crate) const THREAT_BY_PAWN: usize = KING_ATTACK_WEIGHT + 8;
 /// A rook or queen attacked by an enemy knight or bishop (indexed by the victim, pawn to king).
-pub const THREAT_BY_MINOR: usize = THREAT_BY_PAWN + 6;
+pub(crate) const THREAT_BY_MINOR: usize = THREAT_BY_PAWN + 6;
 /// A piece attacked and not defended (the notebooks' attacked-pieces term), by its role.
-pub const HANGING: usize = THREAT_BY_MINOR + 6;
+pub(crate) const HANGING: usize = THREAT_BY_MINOR + 6;
 /// A passed pawn by its rank as its owner sees it (1 to 6 used).
-pub const PASSED: usize = HANGING + 6;
+pub(crate) const PASSED: usize = HANGING + 6;
 /// Extra for a passed pawn whose path to promotion is empty, by rank.
-pub const PASSED_FREE: usize = PASSED + 8;
+pub(crate) const PASSED_FREE: usize = PASSED + 8;
 /// A pawn with no friendly pawn on a neighbouring file.
-pub const ISOLATED: usize = PASSED_FREE + 8;
+pub(crate) const ISOLATED: usize = PASSED_FREE + 8;
 /// A pawn with a friendly pawn in front of it on its file.
-pub const DOUBLED: usize = ISOLATED + 1;
+pub(crate) const DOUBLED: usize = ISOLATED + 1;
 /// Two bishops.
-pub const BISHOP_PAIR: usize = DOUBLED + 1;
+pub(crate) const BISHOP_PAIR: usize = DOUBLED + 1;
 /// A rook on a file without pawns.
-pub const ROOK_OPEN: usize = BISHOP_PAIR + 1;
+pub(crate) const ROOK_OPEN: usize = BISHOP_PAIR + 1;
 /// A rook on a file with enemy pawns only.
-pub const ROOK_SEMI_OPEN: usize = ROOK_OPEN + 1;
+pub(crate) const ROOK_SEMI_OPEN: usize = ROOK_OPEN + 1;
 /// The side to move's bonus.
 pub const TEMPO: usize = ROOK_SEMI_OPEN + 1;
 /// Own pawns shielding the king: on the king's file and its neighbours one rank in front of
@@ -115,39 +115,39 @@ pub const PHALANX: usize = SUPPORTED + 8;
 pub const SAFE_CHECK: usize = PHALANX + 8;
 /// A knight or bishop on the 4th to 6th rank, defended by a pawn, that no enemy pawn can
 /// ever attack.
-pub const OUTPOST: usize = SAFE_CHECK + 4;
+pub(crate) const OUTPOST: usize = SAFE_CHECK + 4;
 /// A pawn that no neighbouring pawn can defend any more and whose next square an enemy pawn
 /// attacks.
 pub const BACKWARD: usize = OUTPOST + 2;
 /// A rook on the seventh rank.
-pub const ROOK_SEVENTH: usize = BACKWARD + 1;
+pub(crate) const ROOK_SEVENTH: usize = BACKWARD + 1;
 /// A knight or bishop with a pawn straight in front of it.
-pub const MINOR_BEHIND_PAWN: usize = ROOK_SEVENTH + 1;
+pub(crate) const MINOR_BEHIND_PAWN: usize = ROOK_SEVENTH + 1;
 /// Files at the king (its own and the neighbours) without any pawn, then without an own pawn
 /// but with an enemy one.
 pub const KING_OPEN_FILE: usize = MINOR_BEHIND_PAWN + 1;
 /// Enemy pawns storming the king: on its files, one, two and three ranks in front of it.
-pub const STORM: usize = KING_OPEN_FILE + 2;
+pub(crate) const STORM: usize = KING_OPEN_FILE + 2;
 /// Enemy pieces a safe pawn push would attack.
-pub const PUSH_THREAT: usize = STORM + 3;
+pub(crate) const PUSH_THREAT: usize = STORM + 3;
 /// Each bishop's own pawns on squares of its colour.
 pub const BISHOP_PAWNS: usize = PUSH_THREAT + 1;
 /// A rook behind a passed pawn on its file: the pawn's own side's, then the enemy's.
-pub const ROOK_BEHIND_PASSER: usize = BISHOP_PAWNS + 1;
+pub(crate) const ROOK_BEHIND_PASSER: usize = BISHOP_PAWNS + 1;
 /// A passed pawn with an enemy piece on the square in front of it, by the pawn's rank.
-pub const PASSED_BLOCKED: usize = ROOK_BEHIND_PASSER + 2;
+pub(crate) const PASSED_BLOCKED: usize = ROOK_BEHIND_PASSER + 2;
 /// Storming enemy pawns (as `STORM`) that an own pawn stops, one, two and three ranks in
 /// front of the king.
-pub const STORM_BLOCKED: usize = PASSED_BLOCKED + 8;
+pub(crate) const STORM_BLOCKED: usize = PASSED_BLOCKED + 8;
 /// Squares of the king zone the enemy attacks and only the king or queen defends.
 pub const KING_ZONE_WEAK: usize = STORM_BLOCKED + 3;
 /// Own pawns, knights, bishops, rooks and queens pinned to the king.
-pub const PINNED: usize = KING_ZONE_WEAK + 1;
+pub(crate) const PINNED: usize = KING_ZONE_WEAK + 1;
 /// Space: squares of the c to f files on the 2nd to 4th rank that no enemy pawn attacks and
 /// no own pawn stands on, then those of them behind an own pawn.
-pub const SPACE: usize = PINNED + 5;
+pub(crate) const SPACE: usize = PINNED + 5;
 /// An enemy queen a rook attacks.
-pub const ROOK_ON_QUEEN: usize = SPACE + 2;
+pub(crate) const ROOK_ON_QUEEN: usize = SPACE + 2;
 /// How many weights there are.
 pub const COUNT: usize = ROOK_ON_QUEEN + 1;
 

@@ -4,7 +4,7 @@
 /// The search's tables are larger than the caches, and a child's key is known before the
 /// move is made, so the load can overlap making the move.
 #[inline]
-pub fn prefetch<T>(slot: &T) {
+pub(crate) fn prefetch<T>(slot: &T) {
     #[cfg(target_arch = "x86_64")]
     {
         use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};

@@ -5,11 +5,11 @@
 //! source notebooks), and PeSTO's tuned middlegame/endgame tables for the tapered profile.
 
 /// Piece values of the Simplified Evaluation Function: pawn, knight, bishop, rook, queen, king.
-pub const SIMPLIFIED_VALUES: [i32; 6] = [100, 320, 330, 500, 900, 0];
+pub(crate) const SIMPLIFIED_VALUES: [i32; 6] = [100, 320, 330, 500, 900, 0];
 
 /// The Simplified Evaluation Function's tables: pawn, knight, bishop, rook, queen, king.
 #[rustfmt::skip]
-pub const SIMPLIFIED: [[i32; 64]; 6] = [
+pub(crate) const SIMPLIFIED: [[i32; 64]; 6] = [
     // pawn
     [
          0,  0,  0,  0,  0,  0,  0,  0,
@@ -80,7 +80,7 @@ pub const SIMPLIFIED: [[i32; 64]; 6] = [
 
 /// The simplified profile's king table for the endgame (no queens, or queens with little else).
 #[rustfmt::skip]
-pub const SIMPLIFIED_KING_ENDGAME: [i32; 64] = [
+pub(crate) const SIMPLIFIED_KING_ENDGAME: [i32; 64] = [
     -50,-40,-30,-20,-20,-30,-40,-50,
     -30,-20,-10,  0,  0,-10,-20,-30,
     -30,-10, 20, 30, 30, 20,-10,-30,
@@ -92,13 +92,13 @@ pub const SIMPLIFIED_KING_ENDGAME: [i32; 64] = [
 ];
 
 /// PeSTO's middlegame piece values: pawn, knight, bishop, rook, queen, king.
-pub const PESTO_VALUES_MG: [i32; 6] = [82, 337, 365, 477, 1025, 0];
+pub(crate) const PESTO_VALUES_MG: [i32; 6] = [82, 337, 365, 477, 1025, 0];
 /// PeSTO's endgame piece values, in the same order.
-pub const PESTO_VALUES_EG: [i32; 6] = [94, 281, 297, 512, 936, 0];
+pub(crate) const PESTO_VALUES_EG: [i32; 6] = [94, 281, 297, 512, 936, 0];
 
 /// PeSTO's middlegame tables: pawn, knight, bishop, rook, queen, king.
 #[rustfmt::skip]
-pub const PESTO_MG: [[i32; 64]; 6] = [
+pub(crate) const PESTO_MG: [[i32; 64]; 6] = [
     [
           0,   0,   0,   0,   0,   0,  0,   0,
          98, 134,  61,  95,  68, 126, 34, -11,
@@ -163,7 +163,7 @@ pub const PESTO_MG: [[i32; 64]; 6] = [
 
 /// PeSTO's endgame tables, in the same order.
 #[rustfmt::skip]
-pub const PESTO_EG: [[i32; 64]; 6] = [
+pub(crate) const PESTO_EG: [[i32; 64]; 6] = [
     [
           0,   0,   0,   0,   0,   0,   0,   0,
         178, 173, 158, 134, 147, 132, 165, 187,

@@ -1,7 +1,7 @@
 //! Score scale: centipawns, with mate and tablebase scores at the top of the range.
 
 /// Larger than any score.
-pub const INFINITY: i32 = 32_000;
+pub(crate) const INFINITY: i32 = 32_000;
 /// Score of being mated at the root; mate in `n` plies is `MATE - n`.
 pub const MATE: i32 = 31_000;
 /// Anything beyond this is a mate score.
@@ -9,13 +9,13 @@ pub const MATE_BOUND: i32 = MATE - 1000;
 /// Tablebase win at the root; below every mate score.
 pub const TB_WIN: i32 = MATE_BOUND - 1;
 /// Anything beyond this (and not a mate) is a tablebase win.
-pub const TB_WIN_BOUND: i32 = TB_WIN - 1000;
+pub(crate) const TB_WIN_BOUND: i32 = TB_WIN - 1000;
 /// The deepest ply the search reaches.
-pub const MAX_PLY: usize = 128;
+pub(crate) const MAX_PLY: usize = 128;
 
 /// Converts a score relative to the root into one relative to the node at `ply` (for storing).
 #[inline]
-pub fn to_tt(score: i32, ply: usize) -> i32 {
+pub(crate) fn to_tt(score: i32, ply: usize) -> i32 {
     if score >= TB_WIN_BOUND {
         score + ply as i32
     } else if score <= -TB_WIN_BOUND {
@@ -27,7 +27,7 @@ pub fn to_tt(score: i32, ply: usize) -> i32 {
 
 /// Inverse of `to_tt`.
 #[inline]
-pub fn from_tt(score: i32, ply: usize) -> i32 {
+pub(crate) fn from_tt(score: i32, ply: usize) -> i32 {
     if score >= TB_WIN_BOUND {
         score - ply as i32
     } else if score <= -TB_WIN_BOUND {

@@ -98,7 +98,7 @@ pub struct Searcher<'a> {
 }
 
 /// The most lines a MultiPV search reports.
-pub const MAX_LINES: usize = 64;
+pub(crate) const MAX_LINES: usize = 64;
 
 /// One of a MultiPV search's best lines.
 #[derive(Clone, Debug)]
@@ -159,7 +159,7 @@ impl<'a> Searcher<'a> {
     /// Makes this search one of several sharing the hash table (Lazy SMP): nodes are added up
     /// in `counter`, and a helper (`abort` given) stops when it is set and starts its
     /// iterations `depth_offset` deeper so that the threads spread over different depths.
-    pub fn with_threads(
+    pub(crate) fn with_threads(
         mut self,
         counter: &'a AtomicU64,
         abort: Option<&'a AtomicBool>,
@@ -180,47 +180,47 @@ impl<'a> Searcher<'a> {
     }
 
     /// Lets the search probe Syzygy tables (WDL) after captures and pawn moves.
-    pub fn with_tablebases(mut self, tablebases: Option<&'a Tablebases>) -> Self {
+    pub(crate) fn with_tablebases(mut self, tablebases: Option<&'a Tablebases>) -> Self {
         self.tablebases = tablebases;
         self
     }
 
     /// Adds a deterministic error of up to `amplitude` centipawns to every static evaluation.
-    pub fn with_noise(mut self, amplitude: i32, seed: u64) -> Self {
+    pub(crate) fn with_noise(mut self, amplitude: i32, seed: u64) -> Self {
         self.noise = (amplitude, seed);
         self
     }
 
     /// Keeps this search's transposition-table entries apart from other levels' (see
     /// `strength::table_salt`).
-    pub fn with_table_salt(mut self, salt: u64) -> Self {
+    pub(crate) fn with_table_salt(mut self, salt: u64) -> Self {
         self.table_salt = salt;
         self
     }
 
     /// Restricts the root to `moves` (those that are legal); empty keeps every move.
-    pub fn with_root_moves(mut self, moves: &'a [Move]) -> Self {
+    pub(crate) fn with_root_moves(mut self, moves: &'a [Move]) -> Self {
         self.root_moves = moves;
         self
     }
 
     /// Finds the best `n` lines with distinct first moves in each iteration (MultiPV); the
     /// first is the move played.
-    pub fn with_lines(mut self, n: usize) -> Self {
+    pub(crate) fn with_lines(mut self, n: usize) -> Self {
         self.lines = n.clamp(1, MAX_LINES);
         self
     }
 
     /// Whether a stable forced mate ends the search before its limits (off when a depth was
     /// asked for).
-    pub fn with_mate_exit(mut self, on: bool) -> Self {
+    pub(crate) fn with_mate_exit(mut self, on: bool) -> Self {
         self.mate_exit = on;
         self
     }
 
     /// Scores a draw `contempt` centipawns below zero for the root's side to move (and as
     /// much above for its opponent).
-    pub fn with_contempt(mut self, contempt: i32) -> Self {
+    pub(crate) fn with_contempt(mut self, contempt: i32) -> Self {
         self.contempt = contempt;
         self
     }
@@ -236,7 +236,7 @@ impl<'a> Searcher<'a> {
     }
 
     /// Turns the capture search at the leaves on or off.
-    pub fn with_quiescence(mut self, on: bool) -> Self {
+    pub(crate) fn with_quiescence(mut self, on: bool) -> Self {
         self.quiescence = on;
         self
     }

@@ -4,7 +4,7 @@
 use shakmaty::{Bitboard, Board, Chess, Color, Move, Position, Role, Square, attacks};
 
 /// Piece values used for exchanges (the simplified profile's material, king effectively infinite).
-pub const SEE_VALUES: [i32; 6] = [100, 320, 330, 500, 900, 20000];
+pub(crate) const SEE_VALUES: [i32; 6] = [100, 320, 330, 500, 900, 20000];
 
 /// The value of a role for exchange purposes.
 #[inline]

@@ -20,7 +20,7 @@ pub struct LevelSettings {
 }
 
 /// The strongest level, which plays at full strength.
-pub const MAX_LEVEL: u8 = 10;
+pub(crate) const MAX_LEVEL: u8 = 10;
 
 /// Settings of `level` (clamped to 1..=10).
 pub fn settings(level: u8) -> LevelSettings {
@@ -61,17 +61,17 @@ pub const LEVEL_ELO: [i32; MAX_LEVEL as usize] =
     [983, 1076, 1160, 1396, 1564, 1726, 1832, 1934, 2083, 2323];
 
 /// The lowest rating `UCI_Elo` accepts (level 1's).
-pub fn min_elo() -> i32 {
+pub(crate) fn min_elo() -> i32 {
     LEVEL_ELO[0]
 }
 
 /// The highest rating `UCI_Elo` accepts (level 10's).
-pub fn max_elo() -> i32 {
+pub(crate) fn max_elo() -> i32 {
     LEVEL_ELO[MAX_LEVEL as usize - 1]
 }
 
 /// The level whose measured rating is nearest to `elo` (the weaker one on a tie).
-pub fn level_for_elo(elo: i32) -> u8 {
+pub(crate) fn level_for_elo(elo: i32) -> u8 {
     let mut best = 1;
     for (i, &rating) in LEVEL_ELO.iter().enumerate() {
         if (rating - elo).abs() < (LEVEL_ELO[best as usize - 1] - elo).abs() {
@@ -94,14 +94,14 @@ pub fn noise(key: u64, seed: u64, amplitude: i32) -> i32 {
 
 /// Whether the level overlooks tactics on its move from the position with `key`: true for
 /// about `percent` in a hundred positions, drawn afresh for every game.
-pub fn blunders(key: u64, seed: u64, percent: u32) -> bool {
+pub(crate) fn blunders(key: u64, seed: u64, percent: u32) -> bool {
     mix(key, seed ^ 0x5EED_B1DE) % 100 < u64::from(percent)
 }
 
 /// What a search at `level` mixes into its transposition-table keys: levels see different
 /// (noisy, shallower) values, so each keeps its own entries in the shared table and a
 /// full-strength hint never reads a weak level's judgement. Full strength mixes in nothing.
-pub fn table_salt(level: u8) -> u64 {
+pub(crate) fn table_salt(level: u8) -> u64 {
     match level.clamp(1, MAX_LEVEL) {
         MAX_LEVEL => 0,
         n => mix(u64::from(n), 0x7AB1_E5A1),

@@ -14,7 +14,7 @@ const PROMOTIONS: [Role; 4] = [Role::Queen, Role::Rook, Role::Bishop, Role::Knig
 
 /// Every legal capture and promotion of `pos`, which must not be in check, added to `moves`
 /// (an empty list the caller owns: a returned list would be 2 KB copied at every node).
-pub fn tactical_moves(pos: &Chess, moves: &mut MoveList) {
+pub(crate) fn tactical_moves(pos: &Chess, moves: &mut MoveList) {
     debug_assert!(!pos.is_check());
     let board = pos.board();
     let turn = pos.turn();

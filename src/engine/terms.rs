@@ -62,7 +62,7 @@ impl Sink for Sum<'_> {
 /// What a king-zone attack costs the defender: the attack units times the weight for the
 /// number of attackers, in percent.
 #[inline]
-pub fn king_danger(weights: &[S], attackers: usize, counts: [i32; 4]) -> S {
+pub(crate) fn king_danger(weights: &[S], attackers: usize, counts: [i32; 4]) -> S {
     let mut units = S::default();
     for (i, &n) in counts.iter().enumerate() {
         units += weights[params::KING_ATTACK_UNITS + i] * n;
@@ -200,13 +200,13 @@ pub fn pieces<K: Sink>(board: &Board, sink: &mut K) {
 
 /// Each side's pawns, White's first.
 #[inline]
-pub fn pawns_of(board: &Board) -> [u64; 2] {
+pub(crate) fn pawns_of(board: &Board) -> [u64; 2] {
     [Color::White, Color::Black].map(|c| (board.pawns() & board.by_color(c)).0)
 }
 
 /// A hash of both sides' pawns (`pawns_of`), for tables indexed by pawn structure.
 #[inline]
-pub fn pawn_hash(pawns: [u64; 2]) -> u64 {
+pub(crate) fn pawn_hash(pawns: [u64; 2]) -> u64 {
     pawns[0].wrapping_mul(0x9E37_79B9_7F4A_7C15)
         ^ pawns[1].wrapping_mul(0xC2B2_AE3D_27D4_EB4F).rotate_left(31)
 }
@@ -220,7 +220,7 @@ pub fn positional<K: Sink>(board: &Board, turn: Color, sink: &mut K) {
 /// Reports the features that depend on the pawns alone (passed pawns by rank, supported,
 /// side-by-side, isolated, backward and doubled pawns, space), which a cache keyed by the pawns
 /// can keep, and returns each side's passed pawns.
-pub fn pawn_structure<K: Sink>(pawns: [u64; 2], sink: &mut K) -> [u64; 2] {
+pub(crate) fn pawn_structure<K: Sink>(pawns: [u64; 2], sink: &mut K) -> [u64; 2] {
     let colors = [Color::White, Color::Black];
     let pawn_attacked = colors.map(|c| pawn_attacks(c, pawns[index(c)]));
     let mut passed = [0u64; 2];
@@ -284,7 +284,7 @@ pub fn pawn_structure<K: Sink>(pawns: [u64; 2], sink: &mut K) -> [u64; 2] {
 
 /// Reports the positional features beyond [`pawn_structure`]'s, given each side's `passed`
 /// pawns.
-pub fn beyond_pawns<K: Sink>(board: &Board, turn: Color, passed: [u64; 2], sink: &mut K) {
+pub(crate) fn beyond_pawns<K: Sink>(board: &Board, turn: Color, passed: [u64; 2], sink: &mut K) {
     let occupied = board.occupied();
     let colors = [Color::White, Color::Black];
     let pawns = pawns_of(board);

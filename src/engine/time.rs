@@ -65,20 +65,20 @@ impl Clock {
     }
 
     /// Restarts the clock (a ponder hit starts our own thinking time).
-    pub fn restart(&mut self) {
+    pub(crate) fn restart(&mut self) {
         self.start = Instant::now();
     }
 
     /// True once the hard deadline has passed.
     #[inline]
-    pub fn hard_expired(&self) -> bool {
+    pub(crate) fn hard_expired(&self) -> bool {
         self.hard.is_some_and(|hard| self.start.elapsed() >= hard)
     }
 
     /// True when no new iteration should start, the soft limit of a game clock scaled by
     /// `factor` (below 1 when the best move has settled, above when it keeps changing or the
     /// score is falling).
-    pub fn soft_expired_scaled(&self, factor: f64) -> bool {
+    pub(crate) fn soft_expired_scaled(&self, factor: f64) -> bool {
         let factor = if self.flexible { factor } else { 1.0 };
         self.soft
             .is_some_and(|soft| self.start.elapsed() >= soft.mul_f64(factor.clamp(0.25, 4.0)))

@@ -119,7 +119,7 @@ pub fn encode_move(m: Move) -> u16 {
 
 /// [`encode_move`] from a move's squares and promotion.
 #[inline]
-pub fn encode_squares(from: Square, to: Square, promotion: Option<Role>) -> u16 {
+pub(crate) fn encode_squares(from: Square, to: Square, promotion: Option<Role>) -> u16 {
     let promo = promotion.map_or(0, |r| r as u16);
     from as u16 | ((to as u16) << 6) | (promo << 12)
 }
@@ -222,7 +222,7 @@ fn normal_is_legal(
 }
 
 /// The largest table in MB (UCI `Hash` and the `--hash` flags accept 1 to this).
-pub const MAX_MB: usize = 4096;
+pub(crate) const MAX_MB: usize = 4096;
 
 impl Table {
     /// A table of about `mb` megabytes (at least one bucket).
@@ -246,7 +246,7 @@ impl Table {
     }
 
     /// Marks the start of a new search so older entries are replaced first.
-    pub fn new_search(&mut self) {
+    pub(crate) fn new_search(&mut self) {
         let generation = self.generation.get_mut();
         *generation = (*generation + 1) & 63;
     }
@@ -265,7 +265,7 @@ impl Table {
     /// does not wait on memory (the table is far larger than the caches, and that wait was
     /// the search's largest single cost).
     #[inline]
-    pub fn prefetch(&self, key: u64) {
+    pub(crate) fn prefetch(&self, key: u64) {
         super::prefetch::prefetch(&self.buckets[self.index(key)]);
     }
 

@@ -38,7 +38,7 @@ pub fn terminal(pos: &Chess) -> Option<Eval> {
 }
 
 /// A search score from the side to move's view as an evaluation from White's view.
-pub fn eval_of(score: i32, turn: Color) -> Eval {
+pub(crate) fn eval_of(score: i32, turn: Color) -> Eval {
     let white = turn.fold_wb(score, -score);
     match report(white) {
         Reported::Cp(cp) => Eval::Cp(cp),

@@ -8,9 +8,9 @@
 use shakmaty::Color;
 
 /// The evaluation curve's slope (lila's `WinPercent.MULTIPLIER`).
-pub const SLOPE: f64 = 0.003_682_08;
+pub(crate) const SLOPE: f64 = 0.003_682_08;
 /// Evaluations are held to this many centipawns (lila's `Cp.CEILING`).
-pub const CEILING: i32 = 1000;
+pub(crate) const CEILING: i32 = 1000;
 
 /// A position's evaluation from White's view.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -25,7 +25,7 @@ pub enum Eval {
 
 impl Eval {
     /// Centipawns for White, held to +-`CEILING` (mates at the ceiling).
-    pub fn ceiled_cp(self) -> i32 {
+    pub(crate) fn ceiled_cp(self) -> i32 {
         match self {
             Eval::Cp(cp) => cp.clamp(-CEILING, CEILING),
             Eval::Mate(n) => {
@@ -84,7 +84,7 @@ pub fn winning_chances(eval: Eval) -> f64 {
 }
 
 /// White's win percentage, 0..=100.
-pub fn win_percent(eval: Eval) -> f64 {
+pub(crate) fn win_percent(eval: Eval) -> f64 {
     50.0 + 50.0 * winning_chances(eval)
 }
 
@@ -141,7 +141,7 @@ pub enum Reason {
 
 impl Reason {
     /// lichess's phrase for a mate judgement.
-    pub fn phrase(self) -> Option<&'static str> {
+    pub(crate) fn phrase(self) -> Option<&'static str> {
         match self {
             Reason::Chances => None,
             Reason::MateCreated => Some("Checkmate is now unavoidable"),
@@ -206,7 +206,7 @@ pub fn move_accuracy(before: f64, after: f64) -> f64 {
 /// start first), when it has a move by that side. Moves are weighted by how sharp the game was
 /// around them (the standard deviation of the win percentage over a window), then the weighted
 /// mean and the harmonic mean are averaged.
-pub fn game_accuracy(evals: &[Eval], first_mover: Color) -> [Option<f64>; 2] {
+pub(crate) fn game_accuracy(evals: &[Eval], first_mover: Color) -> [Option<f64>; 2] {
     let wins: Vec<f64> = evals.iter().map(|e| win_percent(*e)).collect();
     let moves = wins.len().saturating_sub(1);
     if moves == 0 {

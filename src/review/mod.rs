@@ -14,7 +14,7 @@ use self::judge::{Eval, Judgement, Reason};
 use crate::game::Game;
 
 /// The default search time per position: a 40-move game takes about 40 s on two cores.
-pub const DEFAULT_MOVETIME_MS: u64 = 1000;
+pub(crate) const DEFAULT_MOVETIME_MS: u64 = 1000;
 
 /// A game and what is known about its positions so far.
 #[derive(Clone, Debug)]
@@ -132,7 +132,7 @@ impl Review {
     /// The game in PGN with the review: `[%eval]` on every move, a NAG and a comment naming
     /// the better move on each flagged one with the engine's line as a variation, and each
     /// side's accuracy in the headers.
-    pub fn annotated_pgn(&self) -> String {
+    pub(crate) fn annotated_pgn(&self) -> String {
         let accuracy = self.accuracy();
         let mut tags: Vec<(&str, String)> = Vec::new();
         for (name, value) in ["WhiteAccuracy", "BlackAccuracy"].iter().zip(accuracy) {
@@ -178,7 +178,7 @@ impl Review {
 
 /// Up to `max` moves of `line` from `pos` in SAN with move numbers: `12. Nf3 Nc6 13. Bb5` or
 /// `12... Nc6 13. Bb5`.
-pub fn numbered_line(pos: &Chess, line: &[Move], max: usize) -> String {
+pub(crate) fn numbered_line(pos: &Chess, line: &[Move], max: usize) -> String {
     let mut pos = pos.clone();
     let mut out: Vec<String> = Vec::new();
     for (k, m) in line.iter().take(max).enumerate() {

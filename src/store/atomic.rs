@@ -9,7 +9,7 @@ use anyhow::{Context, Result};
 use crate::game::Game;
 
 /// Writes `text` to `path` through a temporary file, so a crash never leaves half a game.
-pub fn write_atomic(path: &Path, text: &str) -> Result<()> {
+pub(crate) fn write_atomic(path: &Path, text: &str) -> Result<()> {
     if let Some(dir) = path.parent()
         && !dir.as_os_str().is_empty()
     {
@@ -30,7 +30,7 @@ pub fn write_atomic(path: &Path, text: &str) -> Result<()> {
 
 /// Saves a game where the player asked (`save FILE`): a new file, or a PGN file of one game,
 /// which is replaced; anything else already there is kept and the save refused.
-pub fn save_as(path: &Path, text: &str) -> Result<()> {
+pub(crate) fn save_as(path: &Path, text: &str) -> Result<()> {
     if path.exists() {
         let existing = if path.is_file() {
             fs::read_to_string(path).ok()

@@ -10,7 +10,7 @@ use super::settings::Settings;
 /// Reads the settings; a missing file gives the defaults. A file that cannot be read is an
 /// error, not the defaults: starting a game saves the settings, which would replace the
 /// player's engines and tables with nothing.
-pub fn load_settings(paths: &Paths) -> Result<Settings> {
+pub(crate) fn load_settings(paths: &Paths) -> Result<Settings> {
     let path = &paths.config;
     let text = match fs::read_to_string(path) {
         Ok(text) => text,
@@ -27,7 +27,7 @@ pub fn load_settings(paths: &Paths) -> Result<Settings> {
 }
 
 /// Writes the settings.
-pub fn save_settings(paths: &Paths, settings: &Settings) -> Result<()> {
+pub(crate) fn save_settings(paths: &Paths, settings: &Settings) -> Result<()> {
     if let Some(dir) = paths.config.parent() {
         fs::create_dir_all(dir)?;
     }

@@ -59,7 +59,7 @@ impl Drop for AutosaveSlot {
 
 /// Moves an autosave that cannot be read out of the way, so a new game does not overwrite it;
 /// returns where it went and why it could not be read.
-pub fn keep_damaged_autosave(paths: &Paths) -> Option<(PathBuf, String)> {
+pub(crate) fn keep_damaged_autosave(paths: &Paths) -> Option<(PathBuf, String)> {
     let path = paths.current();
     let text = fs::read(&path).ok()?;
     let why = match std::str::from_utf8(&text) {
@@ -118,7 +118,7 @@ fn same_game(path: &Path, game: &Game) -> bool {
 
 /// Loads the in-progress game for `--resume`. A file that cannot be read is moved aside (and
 /// the message says where), so that the next game does not overwrite it.
-pub fn resume_game(paths: &Paths) -> Result<Game> {
+pub(crate) fn resume_game(paths: &Paths) -> Result<Game> {
     let path = paths.current();
     if let Some((aside, why)) = keep_damaged_autosave(paths) {
         anyhow::bail!(

@@ -11,7 +11,7 @@ use crate::game::Game;
 /// PGN files larger than this are refused (a million games is about 1 GB; this is plenty).
 const MAX_PGN_BYTES: u64 = 256 << 20;
 /// At most this many games of one file are listed.
-pub const MAX_GAMES: usize = 100_000;
+pub(crate) const MAX_GAMES: usize = 100_000;
 
 /// A game in a list to choose from: where it is and what it is.
 #[derive(Clone, Debug)]
@@ -47,7 +47,7 @@ impl Listed {
 }
 
 /// Reads the games of a PGN file, refusing what is not a regular, reasonably sized file.
-pub fn read_games(file: &Path) -> Result<Vec<Listed>> {
+pub(crate) fn read_games(file: &Path) -> Result<Vec<Listed>> {
     let meta =
         std::fs::metadata(file).with_context(|| format!("cannot read {}", file.display()))?;
     if !meta.is_file() {
@@ -85,7 +85,7 @@ pub fn read_games(file: &Path) -> Result<Vec<Listed>> {
 }
 
 /// The finished games in the games folder, newest first (the autosaves left out).
-pub fn games_folder(paths: &Paths) -> Vec<Listed> {
+pub(crate) fn games_folder(paths: &Paths) -> Vec<Listed> {
     let mut files: Vec<PathBuf> = std::fs::read_dir(&paths.data)
         .map(|d| d.filter_map(|e| e.ok()).map(|e| e.path()).collect())
         .unwrap_or_default();

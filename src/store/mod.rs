@@ -10,8 +10,10 @@ pub mod paths;
 pub mod review_cache;
 pub mod settings;
 
-pub use atomic::{save_as, write_atomic};
-pub use config::{load_settings, save_settings};
-pub use games::{AutosaveSlot, archive, keep_damaged_autosave, resume_game};
-pub use listing::{Listed, games_folder, read_games};
+pub(crate) use atomic::{save_as, write_atomic};
+pub(crate) use config::{load_settings, save_settings};
+pub use games::AutosaveSlot;
+pub(crate) use games::{archive, keep_damaged_autosave, resume_game};
+pub use listing::Listed;
+pub(crate) use listing::{games_folder, read_games};
 pub use paths::Paths;

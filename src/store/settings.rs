@@ -142,7 +142,7 @@ impl Default for Settings {
 
 impl Settings {
     /// The parsed time control, if one is set and valid.
-    pub fn time_control(&self) -> Option<TimeControl> {
+    pub(crate) fn time_control(&self) -> Option<TimeControl> {
         if self.tc.trim().is_empty() || self.tc == "none" {
             None
         } else {
@@ -164,7 +164,7 @@ impl Settings {
     }
 
     /// The external engine `side` names, if it names one that exists.
-    pub fn engine_spec(&self, side: &Side) -> Option<EngineSpec> {
+    pub(crate) fn engine_spec(&self, side: &Side) -> Option<EngineSpec> {
         match side {
             Side::Uci(cmd) => Some(EngineSpec::from_command(cmd)),
             Side::Named(name) => self
@@ -177,7 +177,7 @@ impl Settings {
     }
 
     /// Checks that both sides name players that exist (configured engines, programs found).
-    pub fn check_sides(&self) -> Result<(), String> {
+    pub(crate) fn check_sides(&self) -> Result<(), String> {
         for side in [&self.white, &self.black] {
             if let Some(spec) = self.engine_spec(side) {
                 spec.check().map_err(|e| e.to_string())?;
@@ -204,7 +204,7 @@ impl Settings {
     /// which says nothing of how to start it), else by name as `player_name` wrote it:
     /// `Human`, `Knightfall x.y.z (level N)`, or a configured engine's name. A name it does not
     /// know leaves that side as it is.
-    pub fn adopt_players(&mut self, game: &crate::game::Game) {
+    pub(crate) fn adopt_players(&mut self, game: &crate::game::Game) {
         let names = &game.names;
         for (color, name) in [(Color::White, &names[0]), (Color::Black, &names[1])] {
             let command = game
@@ -245,7 +245,7 @@ impl Settings {
     }
 
     /// The name of `color`'s player for the screen and the PGN.
-    pub fn player_name(&self, color: Color) -> String {
+    pub(crate) fn player_name(&self, color: Color) -> String {
         let side = self.side(color);
         match side {
             Side::Human => "Human".to_string(),
@@ -261,14 +261,14 @@ impl Settings {
 }
 
 /// Knightfall's name and version.
-pub const KNIGHTFALL: &str = concat!("Knightfall ", env!("CARGO_PKG_VERSION"));
+pub(crate) const KNIGHTFALL: &str = concat!("Knightfall ", env!("CARGO_PKG_VERSION"));
 
 /// Time controls offered on the new-game screen.
-pub const TC_CHOICES: [&str; 7] = ["", "1+0", "3+2", "5+3", "10+5", "15+10", "30+0"];
+pub(crate) const TC_CHOICES: [&str; 7] = ["", "1+0", "3+2", "5+3", "10+5", "15+10", "30+0"];
 /// Engine think times offered on the new-game screen, in milliseconds.
-pub const THINK_CHOICES: [u64; 5] = [250, 500, 1000, 2000, 5000];
+pub(crate) const THINK_CHOICES: [u64; 5] = [250, 500, 1000, 2000, 5000];
 
 /// The PGN tag that records how `color`'s external engine was started, for a resume.
-pub fn engine_tag(color: Color) -> &'static str {
+pub(crate) fn engine_tag(color: Color) -> &'static str {
     color.fold_wb("WhiteEngine", "BlackEngine")
 }

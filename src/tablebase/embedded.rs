@@ -9,7 +9,7 @@ use std::sync::Arc;
 use shakmaty_syzygy::filesystem::{Filesystem, RandomAccessFile, ReadHint};
 
 /// The virtual directory the embedded tables appear in.
-pub const DIR: &str = "<embedded>";
+pub(crate) const DIR: &str = "<embedded>";
 
 macro_rules! tables {
     ($($name:literal,)*) => {

@@ -145,7 +145,7 @@ impl RootMove {
 }
 
 /// A word for a WDL value (`win`, `cursed win`, `draw`, `blessed loss`, `loss`).
-pub fn wdl_word(wdl: Wdl) -> &'static str {
+pub(crate) fn wdl_word(wdl: Wdl) -> &'static str {
     match wdl {
         Wdl::Win => "win",
         Wdl::CursedWin => "cursed win",
@@ -224,7 +224,7 @@ fn add_dir(
 }
 
 /// Splits a `DIR[:DIR...]` list (`;` on Windows), skipping empty parts.
-pub fn split_dirs(spec: &str) -> Vec<PathBuf> {
+pub(crate) fn split_dirs(spec: &str) -> Vec<PathBuf> {
     std::env::split_paths(spec)
         .filter(|p| !p.as_os_str().is_empty())
         .collect()
@@ -276,7 +276,7 @@ impl Tablebases {
     /// Loads the tables of every directory in `dirs`. A directory that cannot be read is an
     /// error; a table file with an impossible size is skipped with a warning (see
     /// [`Tablebases::warnings`]), so one damaged file costs only its own material.
-    pub fn open_dirs<P: AsRef<Path>>(dirs: &[P]) -> Result<Tablebases, TbError> {
+    pub(crate) fn open_dirs<P: AsRef<Path>>(dirs: &[P]) -> Result<Tablebases, TbError> {
         if dirs.is_empty() {
             return Err(TbError::NoPath);
         }
@@ -315,11 +315,6 @@ impl Tablebases {
             any_dropped: AtomicBool::new(false),
             news: Mutex::new(Vec::new()),
         }
-    }
-
-    /// The directories loaded.
-    pub fn dirs(&self) -> &[PathBuf] {
-        &self.dirs
     }
 
     /// Number of table files loaded (WDL and DTZ files counted separately).

@@ -22,9 +22,9 @@ use crate::line_tree::Tree;
 use crate::tablebase::{RootMove, Wdl};
 
 /// Lines analysed at first.
-pub const DEFAULT_LINES: u32 = 3;
+pub(crate) const DEFAULT_LINES: u32 = 3;
 /// The most lines the board shows.
-pub const MAX_LINES: u32 = 10;
+pub(crate) const MAX_LINES: u32 = 10;
 /// Where an analysis stops unless asked to go deeper: this depth or [`CAP_MS`], whichever is
 /// first. Past depth 30 a position rarely changes its verdict, and 30 s is long to wait.
 pub const CAP_DEPTH: u32 = 30;
@@ -218,7 +218,7 @@ impl Board {
     }
 
     /// What must be kept when the board goes: its lines, saved if they changed.
-    pub fn farewell(&mut self) -> Vec<Effect> {
+    pub(crate) fn farewell(&mut self) -> Vec<Effect> {
         let mut fx = Vec::new();
         if self.saved.1 && self.tree.len() > 1 {
             self.save(None, &mut fx);
@@ -228,7 +228,7 @@ impl Board {
     }
 
     /// Which rows of [`BOARD_KEYS`] apply now.
-    pub fn keys_apply(&self, when: When) -> bool {
+    pub(crate) fn keys_apply(&self, when: When) -> bool {
         keys::opened_or_alone(when, self.from_game)
     }
 
@@ -238,7 +238,7 @@ impl Board {
     }
 
     /// The move that led to the position shown.
-    pub fn last_move(&self) -> Option<Move> {
+    pub(crate) fn last_move(&self) -> Option<Move> {
         self.game.moves().last().copied()
     }
 

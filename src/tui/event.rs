@@ -37,7 +37,7 @@ fn forward(event: Event) {
 
 /// Sends terminal input (keys, mouse, resizes) and SIGTERM, SIGHUP and SIGINT (as
 /// [`Event::Terminate`]) to `tx` from now on, starting the reading threads the first time.
-pub fn route_input_to(tx: Sender<Event>) {
+pub(crate) fn route_input_to(tx: Sender<Event>) {
     if let Ok(mut target) = TARGET.lock() {
         *target = Some(tx);
     }

@@ -15,7 +15,7 @@ static GENERATION: AtomicU64 = AtomicU64::new(1);
 
 /// A generation no other request of this process has had: a report is matched to the screen
 /// and the state that asked for it, so one screen never takes another's (or an old) result.
-pub fn next_generation() -> u64 {
+pub(crate) fn next_generation() -> u64 {
     GENERATION.fetch_add(1, Ordering::Relaxed) + 1
 }
 

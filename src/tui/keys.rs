@@ -69,7 +69,7 @@ pub struct KeyHelp {
 }
 
 /// The help row every screen has.
-pub const HELP: KeyHelp = KeyHelp {
+pub(crate) const HELP: KeyHelp = KeyHelp {
     keys: &[key(KeyCode::Char('?')), key(KeyCode::F(1))],
     shown: "? F1",
     word: "help",
@@ -79,7 +79,7 @@ pub const HELP: KeyHelp = KeyHelp {
 };
 
 /// The row that turns the board around, on screens with Ctrl keys free.
-pub const FLIP: KeyHelp = KeyHelp {
+pub(crate) const FLIP: KeyHelp = KeyHelp {
     keys: &[ctrl('f')],
     shown: "Ctrl-F",
     word: "flip",
@@ -110,7 +110,7 @@ pub const FEN: KeyHelp = KeyHelp {
 
 /// Whether a row for `when` applies on a screen that is opened from another one (`from_game`)
 /// or started on its own, as far as that decides it: `Always`, `Opened` and `Alone`.
-pub fn opened_or_alone(when: When, from_game: bool) -> bool {
+pub(crate) fn opened_or_alone(when: When, from_game: bool) -> bool {
     match when {
         When::Always => true,
         When::Opened => from_game,
@@ -120,12 +120,12 @@ pub fn opened_or_alone(when: When, from_game: bool) -> bool {
 }
 
 /// Whether `key` is Ctrl-C or Ctrl-Q, which leave from anywhere (even over the help).
-pub fn is_exit(key: &KeyEvent) -> bool {
+pub(crate) fn is_exit(key: &KeyEvent) -> bool {
     lookup(std::slice::from_ref(&EXIT), key, |_| true).is_some()
 }
 
 /// The row of `table` that `key` stands for, among the rows `applies` accepts.
-pub fn lookup(
+pub(crate) fn lookup(
     table: &'static [KeyHelp],
     key: &KeyEvent,
     applies: impl Fn(When) -> bool,
@@ -146,7 +146,7 @@ pub fn lookup(
 
 /// The footer: the labels of the rows that apply, in table order, but the answers to a
 /// question first (they are what the player needs now).
-pub fn footer(table: &[KeyHelp], applies: impl Fn(When) -> bool) -> String {
+pub(crate) fn footer(table: &[KeyHelp], applies: impl Fn(When) -> bool) -> String {
     let shown = |row: &&KeyHelp| !row.label.is_empty() && applies(row.when);
     let asking = table
         .iter()
@@ -166,7 +166,11 @@ pub fn footer(table: &[KeyHelp], applies: impl Fn(When) -> bool) -> String {
 /// The help overlay's lines: a heading, then keys, word and text of every row that applies
 /// now, aligned (the README lists them all). `typed`: the screen has an input line, so the
 /// words can be typed too.
-pub fn help_lines(table: &[KeyHelp], typed: bool, applies: impl Fn(When) -> bool) -> Vec<String> {
+pub(crate) fn help_lines(
+    table: &[KeyHelp],
+    typed: bool,
+    applies: impl Fn(When) -> bool,
+) -> Vec<String> {
     let rows = table
         .iter()
         .filter(|r| applies(r.when))

@@ -70,7 +70,7 @@ fn syzygy_spec(opts: &Options) -> Option<String> {
 
 /// Knightfall's player with the book and tablebases the options ask for; problems come back
 /// as warnings and the game goes on without them.
-pub fn open_player(opts: &Options) -> (Player, Vec<String>) {
+pub(crate) fn open_player(opts: &Options) -> (Player, Vec<String>) {
     let mut warnings = Vec::new();
     let mut book = None;
     if !opts.no_book {
@@ -222,7 +222,7 @@ fn review_settings(opts: &Options, player: &mut Player) -> crate::review::analys
 }
 
 /// Runs the analysis board over `tree` at its node `at` until the player leaves it.
-pub fn run_board(tree: crate::line_tree::Tree, at: usize, opts: &Options) -> Result<()> {
+pub(crate) fn run_board(tree: crate::line_tree::Tree, at: usize, opts: &Options) -> Result<()> {
     let t0 = Instant::now();
     let (mut player, warnings) = open_player(opts);
     let review = review_settings(opts, &mut player);
@@ -245,7 +245,7 @@ pub fn run_board(tree: crate::line_tree::Tree, at: usize, opts: &Options) -> Res
 
 /// Runs the review screen over `listed` (game `chosen` at once, if given), searching with
 /// `settings`, until the player leaves it.
-pub fn run_review(
+pub(crate) fn run_review(
     listed: Vec<crate::store::Listed>,
     chosen: Option<usize>,
     settings: crate::review::analyse::Settings,

@@ -196,7 +196,7 @@ impl ReviewScreen {
     }
 
     /// Which rows of [`REVIEW_KEYS`] apply now.
-    pub fn keys_apply(&self, when: When) -> bool {
+    pub(crate) fn keys_apply(&self, when: When) -> bool {
         match when {
             When::Choosing => self.view == View::Pick,
             When::Reviewing => self.view == View::Review,
@@ -246,7 +246,7 @@ impl ReviewScreen {
     }
 
     /// What must be kept when the screen goes: what the review found since it was cached.
-    pub fn farewell(&mut self) -> Vec<Effect> {
+    pub(crate) fn farewell(&mut self) -> Vec<Effect> {
         match &self.review {
             Some(review) if self.unsaved && review.done() > 0 => {
                 self.unsaved = false;
@@ -339,7 +339,7 @@ impl ReviewScreen {
     }
 
     /// Shows position `ply`.
-    pub fn go_to(&mut self, ply: usize) {
+    pub(crate) fn go_to(&mut self, ply: usize) {
         self.ply = ply.min(self.plies());
         self.show_better = false;
     }
@@ -428,7 +428,7 @@ impl ReviewScreen {
     }
 
     /// The review's note on the move that led to the position shown.
-    pub fn note_shown(&self) -> Option<MoveNote> {
+    pub(crate) fn note_shown(&self) -> Option<MoveNote> {
         let review = self.review.as_ref()?;
         review.note(self.ply.checked_sub(1)?)
     }

@@ -173,7 +173,7 @@ impl Runner {
     }
 
     /// Starts a review screen on game `chosen` of its list; returns true to quit.
-    pub fn start_review(&mut self, chosen: Option<usize>, now: Instant) -> bool {
+    pub(crate) fn start_review(&mut self, chosen: Option<usize>, now: Instant) -> bool {
         let fx = match self.stack.last_mut() {
             Some(Front::Review(review)) => review.start(chosen),
             _ => Vec::new(),
@@ -204,7 +204,7 @@ impl Runner {
     }
 
     /// The next event if one is waiting, without waiting for it.
-    pub fn waiting_event(&self) -> Option<Event> {
+    pub(crate) fn waiting_event(&self) -> Option<Event> {
         self.rx.try_recv().ok()
     }
 
@@ -241,7 +241,7 @@ impl Runner {
 
     /// Lets every screen keep what it must before the program ends (a review's findings, the
     /// board's lines); returns what to tell the player once the terminal is back.
-    pub fn farewell(&mut self) -> Vec<String> {
+    pub(crate) fn farewell(&mut self) -> Vec<String> {
         let mut fx = Vec::new();
         for front in &mut self.stack {
             match front {

@@ -142,7 +142,7 @@ pub struct BoardArea {
 
 impl BoardArea {
     /// The square under a terminal cell, if the cell is on the board.
-    pub fn square_at(&self, column: u16, row: u16) -> Option<Square> {
+    pub(crate) fn square_at(&self, column: u16, row: u16) -> Option<Square> {
         if column < self.x || row < self.y || self.cell_w == 0 || self.cell_h == 0 {
             return None;
         }
@@ -200,7 +200,7 @@ pub struct Palette {
 
 impl Palette {
     /// The palette the environment asks for (`NO_COLOR`, `COLORTERM`), with ASCII pieces or not.
-    pub fn from_env(ascii: bool) -> Palette {
+    pub(crate) fn from_env(ascii: bool) -> Palette {
         Palette {
             no_color: std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty()),
             truecolor: std::env::var("COLORTERM")

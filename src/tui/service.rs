@@ -22,7 +22,7 @@ use crate::review::analyse::{self, PositionEval};
 use crate::search_thread::SearchThread;
 
 /// The search thread's name, as a debugger or a panic message shows it.
-pub const THREAD_NAME: &str = "knightfall-search";
+pub(crate) const THREAD_NAME: &str = "knightfall-search";
 
 /// How often progress reports may reach the screen.
 const INFO_INTERVAL: Duration = Duration::from_millis(100);
@@ -128,7 +128,7 @@ impl Service {
     }
 
     /// Clears the engine's tables for a new game.
-    pub fn new_game(&self) {
+    pub(crate) fn new_game(&self) {
         self.stop();
         self.thread.post(Job::NewGame);
     }

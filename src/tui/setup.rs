@@ -15,7 +15,7 @@ use crate::game::Game;
 use crate::store::settings::{Settings, Side, TC_CHOICES, THINK_CHOICES};
 
 /// The new-game screen's keys.
-pub const SETUP_KEYS: &[KeyHelp] = &[
+pub(crate) const SETUP_KEYS: &[KeyHelp] = &[
     KeyHelp {
         keys: &[key(KeyCode::Up), key(KeyCode::Down), key(KeyCode::Tab)],
         shown: "↑ ↓",
@@ -152,7 +152,7 @@ fn opponents(settings: &Settings) -> Vec<(Side, u8)> {
 }
 
 /// The opponent row's text: `Knightfall 3 ~1015`, `Knightfall 10 full`, or an engine's name.
-pub fn opponent_label(settings: &Settings) -> String {
+pub(crate) fn opponent_label(settings: &Settings) -> String {
     match opponent(settings) {
         Side::Engine => {
             // The settings file is not range-checked when read, so clamp here as `level()` does.
@@ -224,7 +224,7 @@ impl SetupScreen {
     }
 
     /// Which rows of [`SETUP_KEYS`] apply now.
-    pub fn keys_apply(&self, when: When) -> bool {
+    pub(crate) fn keys_apply(&self, when: When) -> bool {
         keys::opened_or_alone(when, self.from_game)
     }
 

@@ -16,7 +16,7 @@ use crate::tui::job::{EngineEvent, Mover, Purpose, Request};
 impl App {
     /// Whether the panel keeps the engine's expected line to itself: in a game against it, on
     /// the person's turn, unless they asked to see it (a hint, or Ctrl-V).
-    pub fn line_hidden(&self) -> bool {
+    pub(crate) fn line_hidden(&self) -> bool {
         let turn = self.game.turn();
         self.mode == Mode::Play
             && !self.search.reveal_line

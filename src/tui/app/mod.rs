@@ -8,7 +8,7 @@ mod engine;
 mod flow;
 mod keys;
 
-pub use crate::store::settings::{Settings, Side, TC_CHOICES, THINK_CHOICES};
+pub use crate::store::settings::{Settings, Side};
 
 use std::time::{Duration, Instant};
 
@@ -23,12 +23,12 @@ pub use keys::GAME_KEYS;
 
 /// The engine accepts a draw offer when its score, from its own side, is at most this: it must
 /// judge itself clearly worse, not merely a little behind as Black is in most openings.
-pub const DRAW_ACCEPT_CP: i32 = -150;
+pub(crate) const DRAW_ACCEPT_CP: i32 = -150;
 /// From this move on, an equal position (within `EQUAL_CP`) is a long equal ending the engine
 /// will share the point in.
-pub const LONG_GAME_MOVES: u32 = 40;
+pub(crate) const LONG_GAME_MOVES: u32 = 40;
 /// How close to level a long game must be for the engine to take a draw.
-pub const EQUAL_CP: i32 = 20;
+pub(crate) const EQUAL_CP: i32 = 20;
 
 /// The analysis panel's content: the latest report of the current search.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -68,7 +68,7 @@ pub struct Iteration {
 }
 
 /// At most this many iterations are kept (a search rarely goes past depth 60).
-pub const HISTORY_LEN: usize = 64;
+pub(crate) const HISTORY_LEN: usize = 64;
 
 /// A step that asks first.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -315,13 +315,13 @@ impl App {
 }
 
 /// "White" or "Black".
-pub fn color_name(c: Color) -> &'static str {
+pub(crate) fn color_name(c: Color) -> &'static str {
     c.fold_wb("White", "Black")
 }
 
 /// A principal variation in SAN with move numbers, played from `root`; stops at the first
 /// move that is not legal (a PV from a hash collision).
-pub fn pv_san(root: &Chess, pv: &[Move]) -> String {
+pub(crate) fn pv_san(root: &Chess, pv: &[Move]) -> String {
     let mut pos = root.clone();
     let mut out = String::new();
     for (i, m) in pv.iter().enumerate() {

@@ -24,7 +24,7 @@ pub fn format_score(score_white: i32) -> String {
 }
 
 /// Large counts shortened: 950, 12.3k, 4.56M.
-pub fn human_count(n: u64) -> String {
+pub(crate) fn human_count(n: u64) -> String {
     match n {
         0..=9_999 => n.to_string(),
         10_000..=999_999 => format!("{:.1}k", n as f64 / 1e3),
@@ -33,7 +33,7 @@ pub fn human_count(n: u64) -> String {
 }
 
 /// White's share of the evaluation bar, 0..=1.
-pub fn white_share(score_white: i32) -> f64 {
+pub(crate) fn white_share(score_white: i32) -> f64 {
     match report(score_white) {
         Reported::Mate(n) => {
             if n > 0 {

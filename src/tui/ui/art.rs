@@ -8,7 +8,7 @@ use ratatui::style::Style;
 use shakmaty::Role;
 
 /// Figure width and height in pixels.
-pub const WIDTH: u16 = 7;
+pub(crate) const WIDTH: u16 = 7;
 const HEIGHT: u16 = 6;
 
 /// The figure of a piece, top row first; `#` is the piece.

@@ -11,7 +11,7 @@ use super::{Palette, art};
 use crate::tui::screen::BoardArea;
 
 /// Board width (labels included) for a given space.
-pub fn width_for(width: u16, height: u16) -> u16 {
+pub(crate) fn width_for(width: u16, height: u16) -> u16 {
     let (cw, _) = cell_size(width, height);
     cw * 8 + 3
 }
@@ -32,7 +32,7 @@ fn cell_size(width: u16, height: u16) -> (u16, u16) {
 }
 
 /// The glyph for a piece.
-pub fn glyph(piece: Piece, ascii: bool, no_color: bool) -> &'static str {
+pub(crate) fn glyph(piece: Piece, ascii: bool, no_color: bool) -> &'static str {
     if ascii {
         return match (piece.color, piece.role) {
             (Color::White, r) => ["P", "N", "B", "R", "Q", "K"][r as usize - 1],

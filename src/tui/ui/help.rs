@@ -10,7 +10,7 @@ use crate::tui::app::{App, GAME_KEYS};
 use crate::tui::keys;
 
 /// The game's help: how to enter moves, then the keys that work now.
-pub fn game_lines(app: &App) -> Vec<String> {
+pub(crate) fn game_lines(app: &App) -> Vec<String> {
     let mut lines = vec![
         "Moves: type UCI (e2e4, e7e8q, e1g1) or SAN (Nf3, O-O, exd5), Enter".to_string(),
         "Type a square (e2) or click a piece to see its moves; click a target".to_string(),

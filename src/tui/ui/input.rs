@@ -15,7 +15,7 @@ use crate::tui::app::{App, GAME_KEYS, Tone, color_name};
 use crate::tui::keys;
 
 /// A clock reading: `4:59`, `0:09.3` under ten seconds.
-pub fn format_clock(d: Duration) -> String {
+pub(crate) fn format_clock(d: Duration) -> String {
     let secs = d.as_secs();
     if secs < 10 {
         format!("0:{:02}.{}", secs, d.subsec_millis() / 100)
@@ -27,7 +27,7 @@ pub fn format_clock(d: Duration) -> String {
 }
 
 /// Draws the status box.
-pub fn draw_status(frame: &mut Frame, area: Rect, app: &App) {
+pub(crate) fn draw_status(frame: &mut Frame, area: Rect, app: &App) {
     // The players, so the opponent (a level, another engine) is always in view.
     let [white, black] = &app.game.names;
     let block = Block::default()
@@ -80,7 +80,7 @@ pub fn draw_status(frame: &mut Frame, area: Rect, app: &App) {
 }
 
 /// What each side has taken, and who is ahead in material: `Taken ♟♟♞ | ♙  White +5`.
-pub fn captured_line(app: &App) -> Line<'static> {
+pub(crate) fn captured_line(app: &App) -> Line<'static> {
     const VALUES: [i32; 5] = [1, 3, 3, 5, 9];
     let taken = app.game.captured();
     let glyphs = |side: usize| -> String {
@@ -116,7 +116,7 @@ pub fn captured_line(app: &App) -> Line<'static> {
 }
 
 /// Draws the message line.
-pub fn draw_message(
+pub(crate) fn draw_message(
     frame: &mut Frame,
     area: Rect,
     message: Option<&(String, Tone)>,
@@ -135,7 +135,7 @@ pub fn draw_message(
 }
 
 /// Draws the input line after `prompt` and places the cursor at its end (`cursor`).
-pub fn draw_input(frame: &mut Frame, area: Rect, prompt: &str, input: &str, cursor: bool) {
+pub(crate) fn draw_input(frame: &mut Frame, area: Rect, prompt: &str, input: &str, cursor: bool) {
     let text = format!("{prompt}{input}");
     let x = area.x + u16::try_from(text.chars().count()).unwrap_or(area.width);
     frame.render_widget(Paragraph::new(Line::styled(text, bold())), area);
@@ -145,7 +145,7 @@ pub fn draw_input(frame: &mut Frame, area: Rect, prompt: &str, input: &str, curs
 }
 
 /// Draws a footer line of keys.
-pub fn draw_keys(frame: &mut Frame, area: Rect, text: &str, palette: Palette) {
+pub(crate) fn draw_keys(frame: &mut Frame, area: Rect, text: &str, palette: Palette) {
     frame.render_widget(
         Paragraph::new(Line::styled(text.to_string(), fg(palette, Tui::DarkGray))),
         area,
@@ -153,7 +153,7 @@ pub fn draw_keys(frame: &mut Frame, area: Rect, text: &str, palette: Palette) {
 }
 
 /// The footer: the keys that apply now, from the game's key table.
-pub fn footer_text(app: &App) -> String {
+pub(crate) fn footer_text(app: &App) -> String {
     if app.offers.premove.is_some() {
         return "Esc cancel the premove  ? help  ^Q quit".to_string();
     }
@@ -161,6 +161,6 @@ pub fn footer_text(app: &App) -> String {
 }
 
 /// Draws the game's footer.
-pub fn draw_footer(frame: &mut Frame, area: Rect, app: &App) {
+pub(crate) fn draw_footer(frame: &mut Frame, area: Rect, app: &App) {
     draw_keys(frame, area, &footer_text(app), app.palette());
 }

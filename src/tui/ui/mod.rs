@@ -21,10 +21,10 @@ use super::screen::Drawn;
 pub use super::screen::Palette;
 
 /// The smallest terminal the game draws in.
-pub const MIN_SIZE: (u16, u16) = (60, 18);
+pub(crate) const MIN_SIZE: (u16, u16) = (60, 18);
 
 /// Width of the column right of the board.
-pub const SIDE_MIN: u16 = 32;
+pub(crate) const SIDE_MIN: u16 = 32;
 
 /// Draws the game screen.
 pub fn draw(frame: &mut Frame, app: &App) -> Drawn {
@@ -75,7 +75,7 @@ pub fn draw(frame: &mut Frame, app: &App) -> Drawn {
 
 /// The game's board as the player sees it: the position shown, its last move, the piece
 /// selected and its targets (only on the current position).
-pub fn game_board(app: &App) -> board::BoardView<'_> {
+pub(crate) fn game_board(app: &App) -> board::BoardView<'_> {
     let ply = app.shown_ply();
     let last = ply.checked_sub(1).map(|i| app.game.moves()[i]);
     let mut view =
@@ -89,7 +89,7 @@ pub fn game_board(app: &App) -> board::BoardView<'_> {
 
 /// The rows of a screen with a board: the board and its side column, a two-line message, the
 /// input line and the footer.
-pub fn game_rows(area: Rect) -> std::rc::Rc<[Rect]> {
+pub(crate) fn game_rows(area: Rect) -> std::rc::Rc<[Rect]> {
     Layout::vertical([
         Constraint::Min(10),
         Constraint::Length(2),
@@ -101,7 +101,7 @@ pub fn game_rows(area: Rect) -> std::rc::Rc<[Rect]> {
 
 /// When `area` is below the smallest size, says so (naming what needs the room) and returns
 /// true: nothing else is drawn.
-pub fn too_small(frame: &mut Frame, area: Rect, what: &str) -> bool {
+pub(crate) fn too_small(frame: &mut Frame, area: Rect, what: &str) -> bool {
     if area.width >= MIN_SIZE.0 && area.height >= MIN_SIZE.1 {
         return false;
     }
@@ -114,7 +114,7 @@ pub fn too_small(frame: &mut Frame, area: Rect, what: &str) -> bool {
 }
 
 /// A style that is plain when colours are off.
-pub fn fg(palette: Palette, color: Tui) -> Style {
+pub(crate) fn fg(palette: Palette, color: Tui) -> Style {
     if palette.no_color {
         Style::default()
     } else {
@@ -123,12 +123,12 @@ pub fn fg(palette: Palette, color: Tui) -> Style {
 }
 
 /// Bold, in any palette.
-pub fn bold() -> Style {
+pub(crate) fn bold() -> Style {
     Style::default().add_modifier(Modifier::BOLD)
 }
 
 /// A centred rectangle of at most `w` x `h` inside `area`.
-pub fn centered(area: Rect, w: u16, h: u16) -> Rect {
+pub(crate) fn centered(area: Rect, w: u16, h: u16) -> Rect {
     let w = w.min(area.width);
     let h = h.min(area.height);
     Rect::new(

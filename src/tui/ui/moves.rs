@@ -13,7 +13,7 @@ use crate::tui::app::App;
 /// The game's moves as numbered pairs (`  3. Bb5      a6`), each move's text and style from
 /// `cell(i)` padded to `width`, with the index of the line holding the move that led to
 /// position `shown`.
-pub fn move_rows(
+pub(crate) fn move_rows(
     game: &Game,
     shown: usize,
     width: usize,
