@@ -36,7 +36,7 @@ pub(crate) const ENTRY_SIZE: usize = 16;
 /// (ply 12), so the book must reach at least that far; the GNU Chess book stays dense up to
 /// about ply 20 (some 65,000 reachable positions) while deeper lines rest on one or two games
 /// each, where weights say little and the engine's own search is the better guide.
-pub(crate) const DEFAULT_MAX_PLY: u32 = 20;
+pub const DEFAULT_MAX_PLY: u32 = 20;
 
 /// Default minimum weight of an entry to be played: weight-0 entries are moves that never scored
 /// in the games the book was made from, so they are skipped unless asked for.
@@ -321,7 +321,7 @@ pub fn game_ply(pos: &Chess) -> u32 {
 
 /// The largest book file read: 1 GiB (67 million entries), far above real books (the embedded
 /// one is 2.9 MB), so that a wrong path cannot exhaust the machine's memory.
-pub(crate) const MAX_BOOK_BYTES: u64 = 1024 * 1024 * 1024;
+pub const MAX_BOOK_BYTES: u64 = 1024 * 1024 * 1024;
 
 /// A checked Polyglot book in memory.
 pub struct Book {

@@ -2,7 +2,8 @@
 //! jobs run one at a time, in order, on a thread with the search's stack, and the control of
 //! the search under way is kept here, so that a new search or a stop can end it at once.
 
-use std::sync::{Arc, Mutex};
+use std::sync::atomic::Ordering;
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::thread::{self, JoinHandle};
 
 use crossbeam_channel::{Receiver, Sender, unbounded};
@@ -10,7 +11,7 @@ use crossbeam_channel::{Receiver, Sender, unbounded};
 use crate::engine::{Control, SEARCH_STACK_BYTES};
 
 /// A thread that takes jobs of type `J` and the control of the search it runs.
-pub struct SearchThread<J> {
+pub(crate) struct SearchThread<J> {
     jobs: Option<Sender<J>>,
     current: Mutex<Option<Arc<Control>>>,
     handle: Option<JoinHandle<()>>,
@@ -18,7 +19,10 @@ pub struct SearchThread<J> {
 
 impl<J: Send + 'static> SearchThread<J> {
     /// Starts the thread `name`, running `serve` over the jobs until every sender is gone.
-    pub fn spawn(name: &str, serve: impl FnOnce(Receiver<J>) + Send + 'static) -> SearchThread<J> {
+    pub(crate) fn spawn(
+        name: &str,
+        serve: impl FnOnce(Receiver<J>) + Send + 'static,
+    ) -> SearchThread<J> {
         let (jobs, rx) = unbounded();
         let handle = thread::Builder::new()
             .name(name.into())
@@ -41,31 +45,25 @@ impl<J: Send + 'static> SearchThread<J> {
         }
     }
 
-    /// A fresh control for the next search, kept as the current one; `stop_running` stops the
-    /// search under way first (a screen's new request replaces the old one; a UCI `go` comes
-    /// after its search is over).
-    pub(crate) fn begin(&self, stop_running: bool) -> Arc<Control> {
+    /// A fresh control for the next search, kept as the current one; the search under way, if
+    /// any, is stopped (the latest request wins).
+    pub(crate) fn begin(&self) -> Arc<Control> {
         let control = Arc::new(Control::default());
-        if let Ok(mut current) = self.current.lock()
-            && let Some(old) = current.replace(control.clone())
-            && stop_running
-        {
-            old.stop.store(true, std::sync::atomic::Ordering::Release);
+        if let Some(old) = self.lock().replace(control.clone()) {
+            old.stop.store(true, Ordering::Release);
         }
         control
     }
 
     /// The control of the latest search, if any.
-    pub fn current(&self) -> Option<Arc<Control>> {
-        self.current.lock().ok().and_then(|c| c.clone())
+    pub(crate) fn current(&self) -> Option<Arc<Control>> {
+        self.lock().clone()
     }
 
     /// Stops the search under way, if any; its result still arrives.
-    pub fn stop(&self) {
+    pub(crate) fn stop(&self) {
         if let Some(control) = self.current() {
-            control
-                .stop
-                .store(true, std::sync::atomic::Ordering::Release);
+            control.stop.store(true, Ordering::Release);
         }
     }
 
@@ -79,15 +77,18 @@ impl<J: Send + 'static> SearchThread<J> {
     }
 }
 
+impl<J> SearchThread<J> {
+    /// The current control; a panic while it was held cannot have left it half-written.
+    fn lock(&self) -> MutexGuard<'_, Option<Arc<Control>>> {
+        self.current.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
 impl<J> Drop for SearchThread<J> {
     fn drop(&mut self) {
         // The thread ends on its own once the channel closes (after the search now stopped).
-        if let Ok(current) = self.current.lock()
-            && let Some(control) = current.as_ref()
-        {
-            control
-                .stop
-                .store(true, std::sync::atomic::Ordering::Release);
+        if let Some(control) = self.lock().as_ref() {
+            control.stop.store(true, Ordering::Release);
         }
     }
 }

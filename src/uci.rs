@@ -187,7 +187,7 @@ fn worker(jobs: Receiver<Job>, searches: &AtomicUsize) {
 }
 
 /// The protocol state kept by the reading thread.
-pub struct Session {
+pub(crate) struct Session {
     pos: Chess,
     /// Keys of the positions before `pos`, oldest first.
     history: Vec<u64>,
@@ -225,7 +225,7 @@ impl Default for Session {
 
 impl Session {
     /// Starts the worker thread.
-    pub fn new() -> Session {
+    pub(crate) fn new() -> Session {
         let searches = Arc::new(AtomicUsize::new(0));
         let searching = searches.clone();
         let thread = SearchThread::spawn("search", move |rx| worker(rx, &searching));
@@ -446,8 +446,7 @@ impl Session {
             }
             return;
         }
-        // A `go` comes after the search before it is over (or stopped): nothing to stop here.
-        let control = self.thread.begin(false);
+        let control = self.thread.begin();
         control.pondering.store(ponder, Ordering::Release);
         // Searching from now: an isready before the worker picks the search up answers at once.
         self.searches.fetch_add(1, Ordering::AcqRel);

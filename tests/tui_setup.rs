@@ -299,6 +299,12 @@ fn the_time_on_another_screen_is_the_persons_but_not_a_stopped_engines() {
     let fx = app.update(Action::Front, at(30));
     assert!(search_level(&fx).is_some(), "the engine thinks again");
     assert_eq!(app.thinking_time(), std::time::Duration::from_secs(2));
+    // And its search knows those 2 s are gone from its 5 minutes.
+    let wtime = fx.iter().find_map(|e| match e {
+        Effect::Search(r) => r.limits.wtime,
+        _ => None,
+    });
+    assert_eq!(wtime, Some(298_000));
 }
 
 /// `text` and Enter typed at `now`.

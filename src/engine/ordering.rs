@@ -258,7 +258,7 @@ impl Picker {
 
     /// Scores the tactical moves of `list` for quiescence search (all moves when `all`), the
     /// hash table's move first.
-    pub(crate) fn fill_quiescence(&mut self, list: &MoveList, all: bool, tt_move: u16) {
+    pub fn fill_quiescence(&mut self, list: &MoveList, all: bool, tt_move: u16) {
         for &m in list {
             // Quiet normal moves, most of the list, are dropped at one glance.
             let quiet = matches!(

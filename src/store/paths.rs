@@ -12,7 +12,7 @@ pub struct Paths {
     /// Directory for saved games.
     pub data: PathBuf,
     /// Where this instance autosaves its game: `current.pgn`, unless another running Knightfall
-    /// holds that (see [`AutosaveSlot`]).
+    /// holds that (see [`super::AutosaveSlot`]).
     pub autosave: PathBuf,
 }
 

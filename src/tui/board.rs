@@ -213,7 +213,10 @@ impl Board {
         // A message from before the start (a book or a table that did not load) stays.
         let said = self.message.take();
         self.show(self.at, &mut fx);
-        self.message = said.or(self.message.take());
+        self.message = match (said, self.message.take()) {
+            (Some((a, tone)), Some((b, _))) => Some((format!("{b} {a}"), tone)),
+            (said, shown) => said.or(shown),
+        };
         fx
     }
 

@@ -276,6 +276,9 @@ fn say_after(notes: &[String]) {
     }
 }
 
+/// The most waiting events taken before a frame is drawn.
+const BURST: usize = 64;
+
 /// The one main loop: sets the terminal up, starts the screen in front with `start`, then
 /// applies events and redraws until the screens are done; the terminal is given back however
 /// it ends.
@@ -302,10 +305,15 @@ fn serve(
             break;
         }
         // Reports come in bursts (a depth of every line, a review's cached positions): take
-        // what is waiting, then draw once.
+        // what is waiting, then draw once; a steady stream still gets a frame every so often.
         let mut quit = false;
-        while !quit && let Some(ev) = runner.waiting_event() {
+        let mut taken = 0;
+        while !quit
+            && taken < BURST
+            && let Some(ev) = runner.waiting_event()
+        {
             quit = runner.step(Some(ev), Instant::now()) == Step::Quit;
+            taken += 1;
         }
         if quit {
             break;

@@ -92,6 +92,8 @@ pub struct Runner {
     palette: Palette,
     /// What the effects had to say when no screen was left to say it (printed at the end).
     parting: Vec<String>,
+    /// When the clocks were last looked at.
+    last_tick: std::cell::Cell<Instant>,
 }
 
 impl Runner {
@@ -122,6 +124,7 @@ impl Runner {
             review,
             palette,
             parting: Vec::new(),
+            last_tick: std::cell::Cell::new(Instant::now()),
         }
     }
 
@@ -191,15 +194,25 @@ impl Runner {
     }
 
     /// Waits for the next event; `Some(None)` is a clock tick, `None` means every sender is gone.
+    /// While the clocks run a tick comes every `TICK` however many other events arrive, so a
+    /// stream of reports or mouse moves never freezes a clock or hides a flag fall.
     pub fn next_event(&self) -> Option<Option<Event>> {
-        if self.stack.last().is_some_and(Front::needs_ticks) {
-            match self.rx.recv_timeout(TICK) {
-                Ok(ev) => Some(Some(ev)),
-                Err(RecvTimeoutError::Timeout) => Some(None),
-                Err(RecvTimeoutError::Disconnected) => None,
+        if !self.stack.last().is_some_and(Front::needs_ticks) {
+            return self.rx.recv().ok().map(Some);
+        }
+        let due = self.last_tick.get() + TICK;
+        let now = Instant::now();
+        if now >= due {
+            self.last_tick.set(now);
+            return Some(None);
+        }
+        match self.rx.recv_deadline(due) {
+            Ok(ev) => Some(Some(ev)),
+            Err(RecvTimeoutError::Timeout) => {
+                self.last_tick.set(Instant::now());
+                Some(None)
             }
-        } else {
-            self.rx.recv().ok().map(Some)
+            Err(RecvTimeoutError::Disconnected) => None,
         }
     }
 

@@ -112,13 +112,13 @@ impl Service {
 
     /// Stops any running job and starts the search `req`.
     pub fn start(&self, req: Box<Request>) {
-        let control = self.thread.begin(true);
+        let control = self.thread.begin();
         self.thread.post(Job::Search(req, control));
     }
 
     /// Stops any running job and starts the review `job`.
     pub fn review(&self, job: Box<ReviewJob>) {
-        let control = self.thread.begin(true);
+        let control = self.thread.begin();
         self.thread.post(Job::Review(job, control));
     }
 

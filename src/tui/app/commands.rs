@@ -194,8 +194,8 @@ impl App {
                 self.offers.draw_offer = None;
             }
         }
+        // A move held back by the watch delay stays: it is played when the game is back.
         self.drop_search(fx);
-        self.watch.queued = None;
         self.search.analysis.thinking = None;
     }
 

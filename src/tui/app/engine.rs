@@ -44,6 +44,11 @@ impl App {
             Some(c) => c.limits(),
             None => Limits::movetime(self.watch.think_ms[crate::game::side(turn)].max(1)),
         };
+        // A search that starts again on the same move (after a pause or another screen) has
+        // the clock as it stands, not as it stood when the move began.
+        let spent = u64::try_from(self.thinking_time().as_millis()).unwrap_or(u64::MAX);
+        let left = turn.fold_wb(&mut limits.wtime, &mut limits.btime);
+        *left = left.map(|ms| ms.saturating_sub(spent).max(1));
         // A game's move plays on in level positions (full strength only; hints, reviews and
         // the analysis board call a draw a draw).
         limits.contempt = crate::engine::DEFAULT_CONTEMPT;
