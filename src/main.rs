@@ -3,35 +3,34 @@
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 
 use knightfall::cmd;
+
+/// The version and the commit it was built from, as `--version` prints them.
+const VERSION: &str = concat!(
+    env!("CARGO_PKG_VERSION"),
+    " (",
+    env!("KNIGHTFALL_COMMIT"),
+    ")"
+);
 
 #[derive(Parser)]
 #[command(
     name = "knightfall",
-    version,
-    about = "A chess game for the terminal with its own engine"
+    version = VERSION,
+    about = "A chess game for the terminal with its own engine",
+    long_about = "A chess game for the terminal with its own engine. Without a command it opens \
+                  the new-game screen; with standard input not a terminal it speaks UCI."
 )]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
 }
 
+/// The commands in the order a player meets them: the game first, the engine's tools after.
 #[derive(Subcommand)]
 enum Command {
-    /// Speak the UCI protocol on stdin/stdout (for chess GUIs and match tools).
-    Uci(knightfall::uci::Args),
-    /// Search a fixed set of positions to a fixed depth and report nodes and speed.
-    Bench(cmd::bench::Args),
-    /// Print the static evaluation of a position.
-    Eval(cmd::eval::Args),
-    /// Search a position and print the engine's thinking and best line.
-    Analyse(cmd::analyse::Args),
-    /// Opening book: list a position's book moves, or build a Polyglot book from PGN games.
-    Book(cmd::book::Args),
-    /// Syzygy tablebases: probe a position's WDL and DTZ.
-    Tb(cmd::tb::Args),
     /// Play a game in the terminal (human or engine on each side).
     Play(cmd::play::Args),
     /// Watch the engine play itself; `--headless` plays games without a screen.
@@ -42,6 +41,26 @@ enum Command {
     /// The analysis board: play both sides, side lines kept, the engine's best lines, the book
     /// and the tablebases beside it.
     Board(cmd::board::Args),
+    /// Speak the UCI protocol on stdin/stdout (for chess GUIs and match tools).
+    Uci(knightfall::uci::Args),
+    /// Search a position and print the engine's thinking and best line.
+    Analyse(cmd::analyse::Args),
+    /// Print the static evaluation of a position.
+    Eval(cmd::eval::Args),
+    /// Opening book: list a position's book moves, or build a Polyglot book from PGN games.
+    Book(cmd::book::Args),
+    /// Syzygy tablebases: probe a position's WDL and DTZ.
+    Tb(cmd::tb::Args),
+    /// Search a fixed set of positions to a fixed depth and report nodes and speed.
+    Bench(cmd::bench::Args),
+    /// Print a shell completion script (e.g. `knightfall completions bash >
+    /// ~/.local/share/bash-completion/completions/knightfall`).
+    Completions {
+        /// The shell.
+        shell: clap_complete::Shell,
+    },
+    /// Print the manual page in roff (e.g. `knightfall man > knightfall.1; man -l knightfall.1`).
+    Man,
 }
 
 fn main() -> ExitCode {
@@ -61,6 +80,11 @@ fn main() -> ExitCode {
         Some(Command::Watch(args)) => cmd::play::watch(&args),
         Some(Command::Review(args)) => cmd::review::run(&args),
         Some(Command::Board(args)) => cmd::board::run(&args),
+        Some(Command::Completions { shell }) => print(|out| {
+            clap_complete::generate(shell, &mut Cli::command(), "knightfall", out);
+            Ok(())
+        }),
+        Some(Command::Man) => print(man_page),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -70,4 +94,51 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// Writes what `write` makes to standard output; a reader that stopped early (`| head`) is no
+/// error.
+fn print(write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>) -> anyhow::Result<()> {
+    let mut out = std::io::stdout().lock();
+    match write(&mut out).and_then(|()| out.flush()) {
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        other => Ok(other?),
+    }
+}
+
+/// The manual page: the program's page, then every command's synopsis, description and options
+/// as sections of the same page (one page to read, not one per command).
+fn man_page(out: &mut dyn Write) -> std::io::Result<()> {
+    let cli = Cli::command();
+    let mut page = Vec::new();
+    clap_mangen::Man::new(cli.clone()).render(&mut page)?;
+    let mut text = String::from_utf8_lossy(&page).into_owned();
+    for sub in cli.get_subcommands().filter(|s| s.get_name() != "help") {
+        let name = sub.get_name();
+        // The list of commands points into this page, not to pages of their own.
+        text = text.replace(
+            &format!("knightfall\\-{name}(1)"),
+            &format!("knightfall {name}"),
+        );
+        let man = clap_mangen::Man::new(sub.clone().bin_name(format!("knightfall {name}")));
+        let mut part = Vec::new();
+        man.render_synopsis_section(&mut part)?;
+        man.render_description_section(&mut part)?;
+        if sub.get_arguments().any(|a| !a.is_hide_set()) {
+            man.render_options_section(&mut part)?;
+        }
+        let part = String::from_utf8_lossy(&part);
+        text.push_str(&format!(".SH \"KNIGHTFALL {}\"\n", name.to_uppercase()));
+        for line in part.lines() {
+            // The command's own headings become subsections of its section.
+            match line.strip_prefix(".SH ") {
+                Some(heading) => text.push_str(&format!(".SS {heading}\n")),
+                None => {
+                    text.push_str(line);
+                    text.push('\n');
+                }
+            }
+        }
+    }
+    out.write_all(text.as_bytes())
 }

@@ -238,3 +238,94 @@ fn eval_trace_terms_add_up_to_the_evaluation() {
         }
     }
 }
+
+#[test]
+fn version_names_the_commit_and_help_lists_the_game_first() {
+    let (ok, out, _) = knightfall(&["--version"]);
+    assert!(ok);
+    let version = out.trim();
+    assert!(
+        version.starts_with(concat!("knightfall ", env!("CARGO_PKG_VERSION"), " ("))
+            && version.ends_with(')'),
+        "{version}"
+    );
+    let (_, help, _) = knightfall(&["--help"]);
+    let order: Vec<usize> = ["play", "watch", "review", "board", "uci", "bench"]
+        .iter()
+        .map(|c| help.find(&format!("\n  {c} ")).unwrap_or(usize::MAX))
+        .collect();
+    assert!(order.windows(2).all(|w| w[0] < w[1]), "{help}");
+}
+
+#[test]
+fn bash_completion_loads_and_completes_commands_and_options() {
+    let script = format!(
+        "source <(\"{bin}\" completions bash) || exit 3
+         COMP_WORDS=(knightfall pl); COMP_CWORD=1; _knightfall knightfall pl knightfall
+         echo \"commands: ${{COMPREPLY[*]}}\"
+         COMP_WORDS=(knightfall review --mo); COMP_CWORD=2; _knightfall knightfall --mo review
+         echo \"options: ${{COMPREPLY[*]}}\"",
+        bin = env!("CARGO_BIN_EXE_knightfall")
+    );
+    let out = Command::new("bash").args(["-c", &script]).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    assert!(text.contains("commands: play\n"), "{text}");
+    assert!(text.contains("options: --movetime\n"), "{text}");
+    for shell in ["zsh", "fish", "elvish", "powershell"] {
+        let (ok, out, err) = knightfall(&["completions", shell]);
+        assert!(ok && out.contains("knightfall"), "{shell}: {err}");
+    }
+    let (ok, _, err) = knightfall(&["completions", "tcsh"]);
+    assert!(!ok && err.contains("invalid value"), "{err}");
+}
+
+#[test]
+fn the_manual_page_shows_every_command() {
+    let (ok, page, err) = knightfall(&["man"]);
+    assert!(ok, "{err}");
+    assert!(page.contains(".TH knightfall 1"), "{page}");
+    let commands = [
+        "play",
+        "watch",
+        "review",
+        "board",
+        "uci",
+        "analyse",
+        "eval",
+        "book",
+        "tb",
+        "bench",
+        "completions",
+        "man",
+    ];
+    for c in commands {
+        assert!(
+            page.contains(&format!(".SH \"KNIGHTFALL {}\"", c.to_uppercase())),
+            "no section for {c}"
+        );
+    }
+    // As `man -l` shows it (.ci/run installs man where it is missing).
+    if !common::installed("man") {
+        common::skip_unless_ci("man is not installed");
+        return;
+    }
+    let file = std::env::temp_dir().join(format!("knightfall-{}.1", std::process::id()));
+    std::fs::write(&file, &page).unwrap();
+    let shown = Command::new("man")
+        .args(["-l", "-P", "cat"])
+        .arg(&file)
+        .env("MANWIDTH", "100")
+        .output();
+    let _ = std::fs::remove_file(&file);
+    let shown = shown.unwrap();
+    let text = String::from_utf8_lossy(&shown.stdout);
+    assert!(shown.status.success(), "{text}");
+    for c in commands {
+        assert!(
+            text.contains(&format!("KNIGHTFALL {}", c.to_uppercase())),
+            "man -l shows no {c}:\n{text}"
+        );
+    }
+    assert!(text.contains("--movetime"), "{text}");
+}

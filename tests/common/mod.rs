@@ -14,17 +14,27 @@ pub(crate) fn shared(relative: &str) -> Option<PathBuf> {
     if path.exists() {
         return Some(path);
     }
-    let ci = std::env::var("CI").is_ok_and(|v| !v.is_empty() && v != "false" && v != "0");
-    assert!(
-        !ci,
-        "{} not found, and CI must run every test",
+    skip_unless_ci(&format!(
+        "{} not found (../shared is absent)",
         path.display()
-    );
-    eprintln!(
-        "skipping: {} not found (../shared is absent)",
-        path.display()
-    );
+    ));
     None
+}
+
+/// Says why a test is skipped here, or fails it under CI (`CI` set to anything but `false` or
+/// `0`), where everything a test needs is installed (`.ci/run`).
+pub(crate) fn skip_unless_ci(why: &str) {
+    let ci = std::env::var("CI").is_ok_and(|v| !v.is_empty() && v != "false" && v != "0");
+    assert!(!ci, "{why}, and CI must run every test");
+    eprintln!("skipping: {why}");
+}
+
+/// Whether `program` can be run here (it answers `--version`).
+pub(crate) fn installed(program: &str) -> bool {
+    std::process::Command::new(program)
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success())
 }
 
 /// Parses a FEN (or the first four or six fields of an EPD line) into a position.
