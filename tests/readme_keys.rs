@@ -1,7 +1,7 @@
-//! The README's key tables are the screens' own key tables: each screen declares its keys once
-//! (`GAME_KEYS`, `BOARD_KEYS`, `REVIEW_KEYS`), and the README shows them as the code makes them.
-//! When a key changes, this test fails until the README says so too; its message is the table
-//! to paste.
+//! The README's tables are the code's: the level table is `LEVEL_ELO` with its labels, and the
+//! key tables are the screens' own (`GAME_KEYS`, `BOARD_KEYS`, `REVIEW_KEYS`: each screen
+//! declares its keys once). When either changes, a test here fails until the README says so
+//! too; its message is the table to paste.
 
 #![allow(
     clippy::unwrap_used,
@@ -38,6 +38,16 @@ fn the_boards_keys_are_the_readmes() {
 #[test]
 fn the_reviews_keys_are_the_readmes() {
     check("review", REVIEW_KEYS, false);
+}
+
+#[test]
+fn the_readmes_levels_are_the_measured_ones() {
+    use knightfall::engine::strength::{LEVEL_ELO, label_for_elo};
+    let readme = readme();
+    for (i, &elo) in LEVEL_ELO.iter().enumerate() {
+        let row = format!("| {} | {elo} | {} |", i + 1, label_for_elo(elo));
+        assert!(readme.contains(&row), "README.md lacks {row:?}");
+    }
 }
 
 #[test]

@@ -221,14 +221,14 @@ fn a_broken_external_engine_forfeits_its_game() {
 #[test]
 fn every_level_replies_within_its_published_caps() {
     use knightfall::engine::strength::settings;
-    // The README's level table: depth and node caps per level; the game must play by it.
+    // The published level table: depth and node caps per level; the game must play by it.
     let readme =
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/LEVELS.md")).unwrap();
     for level in 1..=9u8 {
         let caps = settings(level);
         let (depth, nodes) = (caps.depth.unwrap(), caps.nodes.unwrap());
         let row = format!("| {level} | {depth} | {} |", group(nodes));
-        assert!(readme.contains(&row), "README lacks {row:?}");
+        assert!(readme.contains(&row), "docs/LEVELS.md lacks {row:?}");
         let mut r = runner(
             Settings {
                 white: Side::Human,
@@ -249,7 +249,7 @@ fn every_level_replies_within_its_published_caps() {
     }
 }
 
-/// `80000` as the README writes it: `80,000`.
+/// `80000` as the level table writes it: `80,000`.
 fn group(n: u64) -> String {
     let digits = n.to_string();
     let mut out = String::new();

@@ -14,15 +14,14 @@ $KNIGHTFALL_BIN or target/release/knightfall.
 """
 
 import argparse
-import os
 import subprocess
 
 import chess
 import chess.engine
 
-OPENINGS = os.path.join(
-    os.path.dirname(__file__), "..", "..", "shared", "data", "openings", "openings-8ply.epd"
-)
+import knightfall_tools
+
+OPENINGS = knightfall_tools.shared("data/openings/openings-8ply.epd")
 
 
 def book_moves(binary, board):
@@ -40,9 +39,9 @@ def main():
     ap.add_argument("--positions", type=int, default=150, help="how many openings, from the top")
     ap.add_argument("--openings", default=OPENINGS)
     args = ap.parse_args()
-    binary = os.environ.get("KNIGHTFALL_BIN", "target/release/knightfall")
+    binary = knightfall_tools.knightfall_binary()
 
-    sf = chess.engine.SimpleEngine.popen_uci("/usr/games/stockfish")
+    sf = chess.engine.SimpleEngine.popen_uci(knightfall_tools.stockfish())
     sf.configure({"Threads": 1, "Hash": 64})
     kf = chess.engine.SimpleEngine.popen_uci([binary, "uci"])
     kf.configure({"OwnBook": False})

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Plays the level-calibration matches of the README with ../shared/tools/match.py, one game at a
-# time, 10+0.1, the shared 8-ply openings. Results go to $OUT (default /tmp/levels); fit them
-# with `python3 tools/fit-levels.py $OUT/*.log`.
+# Plays the level-calibration matches of docs/LEVELS.md with ../shared/tools/match.py, one game
+# at a time, 10+0.1, the shared 8-ply openings. Results go to $OUT (default target/levels); fit
+# them with `python3 tools/fit-levels.py $OUT/*.log`.
 #
 #   tools/calibrate-levels.sh [GAMES] [STAGE...]      stages: bots ladder stockfish top
 #
@@ -9,13 +9,14 @@
 # moment, so two games keep two cores busy with one search each, the same as one game on an
 # idle machine.
 #
-# Needs python-chess and Debian's stockfish (see ../shared/tools/README.md) and a release build.
+# Needs tools/requirements.txt, Debian's stockfish (see ../shared/tools/README.md) and a release
+# build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 GAMES=${1:-100}
 shift || true
 STAGES=${*:-bots ladder stockfish top}
-OUT=${OUT:-/tmp/levels}
+OUT=${OUT:-target/levels}
 JOBS=${JOBS:-1}
 MATCH=../shared/tools/match.py
 OPENINGS=../shared/data/openings/openings-8ply.epd

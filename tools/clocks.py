@@ -12,19 +12,20 @@ them: each move's wall time is charged to the mover, then the increment is added
 
 import argparse
 import random
-import shutil
 import statistics
 import time
 
 import chess
 import chess.engine
 
+import knightfall_tools
+
 MARKS = [10, 20, 30, 40, 50, 60, 70, 80]
 
 
 def open_opponent(spec):
     if spec.startswith("sf:"):
-        engine = chess.engine.SimpleEngine.popen_uci(shutil.which("stockfish") or "/usr/games/stockfish")
+        engine = chess.engine.SimpleEngine.popen_uci(knightfall_tools.stockfish())
         engine.configure({"UCI_LimitStrength": True, "UCI_Elo": int(spec[3:])})
         return engine
     return chess.engine.SimpleEngine.popen_uci(spec.split())
@@ -32,13 +33,13 @@ def open_opponent(spec):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--kf", default="target/release/knightfall")
+    ap.add_argument("--kf", default=knightfall_tools.knightfall_binary())
     ap.add_argument("--opp", default="sf:2400")
     ap.add_argument("--games", type=int, default=6)
     ap.add_argument("--base", type=float, default=10.0, help="seconds")
     ap.add_argument("--inc", type=float, default=0.1, help="seconds")
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--openings", default="../shared/data/openings/openings-8ply.epd")
+    ap.add_argument("--openings", default=knightfall_tools.shared("data/openings/openings-8ply.epd"))
     args = ap.parse_args()
 
     fens = [chess.Board.from_epd(l.strip())[0].fen() for l in open(args.openings) if l.strip()]

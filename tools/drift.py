@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Where Knightfall's games go wrong: Stockfish's judgement along a match's games.
 
-    python3 tools/drift.py /tmp/sf2400.pgn [--nodes 100000] [--cache /tmp/drift.jsonl]
+    python3 tools/drift.py MATCH.pgn [--nodes 100000] [--cache target/drift.jsonl]
 
 For every game of a `../shared/tools/match.py --pgn` file, Stockfish (full strength, one thread,
 `--nodes` a position) scores the position after each of Knightfall's moves, from Knightfall's
@@ -29,6 +29,8 @@ import subprocess
 import chess
 import chess.engine
 import chess.pgn
+
+import knightfall_tools
 
 VALUE = {chess.PAWN: 1, chess.KNIGHT: 3, chess.BISHOP: 3, chess.ROOK: 5, chess.QUEEN: 9,
          chess.KING: 100}
@@ -105,10 +107,10 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("pgn")
     parser.add_argument("--nodes", type=int, default=100_000)
-    parser.add_argument("--cache", default="/tmp/drift.jsonl")
-    parser.add_argument("--stockfish", default="/usr/games/stockfish")
+    parser.add_argument("--cache", default=knightfall_tools.output("drift.jsonl"))
+    parser.add_argument("--stockfish", default=knightfall_tools.stockfish())
     args = parser.parse_args()
-    binary = os.environ.get("KNIGHTFALL_BIN", "target/release/knightfall")
+    binary = knightfall_tools.knightfall_binary()
     records = trajectories(args)
     print(f"{len(records)} games; Stockfish at {args.nodes} nodes, Knightfall's side")
 

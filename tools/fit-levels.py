@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Fits one Elo rating per player to the RESULT lines of ../shared/tools/match.py logs.
 
-    python3 tools/fit-levels.py /tmp/levels/*.log
+    python3 tools/fit-levels.py target/levels/*.log
 
 Players: `knightfall,Skill Level=N` is level N, plain `knightfall` (any options) is level 10,
 `knightfall:--bot X` is bot X, `sf:ELO` is Stockfish with UCI_LimitStrength and is the anchor: its
@@ -168,6 +168,9 @@ def order(name):
 
 
 def main():
+    if not sys.argv[1:] or sys.argv[1] in ("-h", "--help"):
+        print(__doc__)
+        sys.exit(0 if sys.argv[1:] else 2)
     matches = read(sys.argv[1:])
     if not matches:
         sys.exit("no RESULT lines found")

@@ -28,6 +28,8 @@ import chess
 import chess.engine
 import chess.pgn
 
+import knightfall_tools
+
 
 def positions(paths, name, lo, hi, min_ply, count, seed):
     """FENs where the engine called `name` was to move: a sample drawn with `seed`."""
@@ -70,7 +72,7 @@ def main():
         args.pgn, args.name, args.min_pieces, args.max_pieces, args.min_ply, args.positions,
         args.seed,
     )
-    sf = chess.engine.SimpleEngine.popen_uci("/usr/games/stockfish")
+    sf = chess.engine.SimpleEngine.popen_uci(knightfall_tools.stockfish())
     sf.configure({"Threads": 1, "Hash": 64})
     builds = []
     for binary in args.engine:

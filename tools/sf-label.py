@@ -25,7 +25,9 @@ import sys
 import chess
 import chess.engine
 
-STOCKFISH = "/usr/games/stockfish"
+import knightfall_tools
+
+STOCKFISH = knightfall_tools.stockfish()
 
 
 def label(job):

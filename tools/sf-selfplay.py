@@ -27,7 +27,9 @@ import chess
 import chess.engine
 import chess.syzygy
 
-STOCKFISH = "/usr/games/stockfish"
+import knightfall_tools
+
+STOCKFISH = knightfall_tools.stockfish()
 
 
 def play(engine, tablebase, board, nodes, rng, game):
@@ -103,8 +105,8 @@ def main():
     parser.add_argument("--nodes", type=int, default=8000)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=1)
-    parser.add_argument("--openings", default="../shared/data/openings/openings-8ply.epd")
-    parser.add_argument("--syzygy", default="../shared/syzygy")
+    parser.add_argument("--openings", default=knightfall_tools.shared("data/openings/openings-8ply.epd"))
+    parser.add_argument("--syzygy", default=knightfall_tools.shared("syzygy"))
     parser.add_argument("--out", required=True)
     args = parser.parse_args()
     with open(args.openings) as f:

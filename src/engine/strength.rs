@@ -24,7 +24,7 @@ pub(crate) const MAX_LEVEL: u8 = 10;
 
 /// Settings of `level` (clamped to 1..=10).
 pub fn settings(level: u8) -> LevelSettings {
-    // (depth, nodes, noise, blunder percent), tuned by the matches in the README.
+    // (depth, nodes, noise, blunder percent), tuned by the matches in docs/LEVELS.md.
     const TABLE: [(u32, u64, i32, u32); 9] = [
         (1, 400, 100, 100),
         (1, 400, 150, 50),
@@ -55,10 +55,22 @@ pub fn settings(level: u8) -> LevelSettings {
     }
 }
 
-/// Estimated Elo of levels 1 to 10, from the calibration matches published in the README
+/// Estimated Elo of levels 1 to 10, from the calibration matches published in docs/LEVELS.md
 /// (Stockfish `UCI_Elo` scale at 10+0.1). `UCI_Elo` picks the level nearest to the asked rating.
 pub const LEVEL_ELO: [i32; MAX_LEVEL as usize] =
     [983, 1076, 1160, 1396, 1564, 1726, 1832, 1934, 2083, 2323];
+
+/// A plain word for the strength a rating stands for (the README's level table uses it).
+pub fn label_for_elo(elo: i32) -> &'static str {
+    match elo {
+        ..1200 => "a beginner",
+        1200..1600 => "a casual player",
+        1600..1900 => "a club player",
+        1900..2100 => "a strong club player",
+        2100..2300 => "an expert",
+        _ => "a master",
+    }
+}
 
 /// The lowest rating `UCI_Elo` accepts (level 1's).
 pub(crate) fn min_elo() -> i32 {

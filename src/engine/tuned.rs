@@ -1,13 +1,20 @@
 //! The tapered evaluation's weights, written by `knightfall-tune fit` (see
 //! `tools/tune.sh`); edit by re-tuning, not by hand.
 //!
-//! 371932 positions from /tmp/s23/label-6.txt, /tmp/s23/label-7.txt, /tmp/s25/label-off5-6.txt,
-//! /tmp/s25/label-off5-7.txt, /tmp/s25/label-off28-6.txt, 335109 of them fitted and 36823 held
-//! out; K = 1.1841; mean squared error 0.032128 before, 0.031115 after; on the held-out positions
-//! 0.031322 before, 0.030975 after; the target 0.5 the score (its K 1.1343) and the rest the
-//! result, and on the held-out results alone 0.078881 before, 0.078613 after (the best of 1500
-//! epochs of Adam at rate 1 on the held-out games, regularised 0, the 103 table values (middlegame
-//! or endgame) met fewer than 300 times frozen)
+//! How these were made, with the repository's tools: five rounds of `tools/tune.sh`; then 20,000
+//! more self-play games from the round-5 weights (`knightfall-tune gen --games 10000 --nodes 6000
+//! --seed 6`, and `--seed 7`); Stockfish 15.1's score of every tenth position of both at 10,000
+//! nodes (`tools/sf-label.py --every 10 --nodes 10000`, again with `--offsets 5`, and for seed 6
+//! with `--offsets 2,8`); and two fits to half the result and half the score: `knightfall-tune fit
+//! --score-weight 0.5 --freeze-tables --epochs 1500` on the first two files, then from those
+//! weights `fit --score-weight 0.5 --min-count 300 --epochs 1500` on all five. The last fit said:
+//! 371932 positions from label-6.txt, label-7.txt, label-off5-6.txt, label-off5-7.txt,
+//! label-off28-6.txt, 335109 of them fitted and 36823 held out; K = 1.1841; mean squared error
+//! 0.032128 before, 0.031115 after; on the held-out positions 0.031322 before, 0.030975 after; the
+//! target 0.5 the score (its K 1.1343) and the rest the result, and on the held-out results alone
+//! 0.078881 before, 0.078613 after (the best of 1500 epochs of Adam at rate 1 on the held-out
+//! games, regularised 0, the 103 table values (middlegame or endgame) met fewer than 300 times
+//! frozen)
 
 use super::params::{COUNT, S};
 

@@ -386,7 +386,17 @@ pub(crate) fn run(args: &Args) -> Result<()> {
     }
     let results_after = error(&held_out, &exact, k);
     eprintln!("error {before:.6} -> {after:.6} (held out {held_before:.6} -> {held_after:.6})");
-    let sources: Vec<String> = args.data.iter().map(|p| p.display().to_string()).collect();
+    // The files by name: where they were kept is nobody's business in the shipped source.
+    let sources: Vec<String> = args
+        .data
+        .iter()
+        .map(|p| {
+            p.file_name().map_or_else(
+                || p.display().to_string(),
+                |n| n.to_string_lossy().into_owned(),
+            )
+        })
+        .collect();
     let summary = format!(
         "{} positions from {}, {} of them fitted and {} held out; K = {k:.4}; mean squared error \
          {before:.6} before, {after:.6} after; on the held-out positions {held_before:.6} \
