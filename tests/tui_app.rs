@@ -294,10 +294,10 @@ fn flip_help_fen_moves_and_quit() {
     assert!(fx.iter().any(|e| matches!(e, Effect::Quit)));
     let fx = type_line(&mut app, "quit");
     assert!(fx.iter().any(|e| matches!(e, Effect::Quit)));
-    let fx = type_line(&mut app, "save /tmp/x.pgn");
+    let fx = type_line(&mut app, "save games/x.pgn");
     assert!(
         fx.iter()
-            .any(|e| matches!(e, Effect::Save(Some(f)) if f == "/tmp/x.pgn"))
+            .any(|e| matches!(e, Effect::Save(Some(f)) if f == "games/x.pgn"))
     );
 }
 
