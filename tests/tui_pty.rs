@@ -596,7 +596,9 @@ fn two_running_games_keep_separate_autosaves() {
     first.send(b"d4\r");
     first.wait_for("the first autosave", 10, |_| saved_plies(&home) == Some(1));
     let mut second = start(&home, &script);
-    second.wait_for_screen("the warning", 20, |sc| sc.contains("Another Knightfall"));
+    second.wait_for_screen("the warning", 20, |sc| {
+        sc.contains("The autosave is held (process")
+    });
     second.send(b"e4\r");
     second.send(b"e5\r");
     let own = |home: &Path| -> Option<String> {
@@ -630,10 +632,44 @@ fn two_running_games_keep_separate_autosaves() {
     let games = archived(&home);
     assert!(games.iter().any(|g| g.contains("1. d4 Nf6")), "{games:?}");
     assert!(games.iter().any(|g| g.contains("1. e4 e5")), "{games:?}");
-    assert!(
-        !home.join("games/current.lock").exists(),
-        "the lock goes with its game"
-    );
+    // The lock went with its game: a third Knightfall has current.pgn again.
+    let mut third = start(&home, &script);
+    let screen = third.wait_for_screen("the third game", 20, |sc| sc.contains("move>"));
+    assert!(!screen.contains("autosave is held"), "{screen}");
+    third.send(b"\x11");
+    third.wait_for("the shell", 20, |s| s.text().contains("DONE"));
+    let _ = std::fs::remove_dir_all(&home);
+}
+
+#[test]
+fn planted_links_are_not_followed_and_a_stale_lock_holds_nothing() {
+    let home = temp_home("links");
+    let games = home.join("games");
+    std::fs::create_dir_all(&games).unwrap();
+    let victim = home.join("victim");
+    std::fs::write(&victim, "precious").unwrap();
+    std::os::unix::fs::symlink(&victim, games.join("current.pgn.tmp")).unwrap();
+    // A lock file naming a live process that is not a Knightfall (process 1) holds nothing.
+    std::fs::write(games.join("current.lock"), "1\n").unwrap();
+    let script = format!("\"$KNIGHTFALL_BIN\" play --white human --black human{STTY_AFTER}");
+    let mut s = start(&home, &script);
+    let screen = s.wait_for_screen("the game", 20, |sc| sc.contains("move>"));
+    assert!(!screen.contains("autosave is held"), "{screen}");
+    s.send(b"e4\r");
+    s.wait_for("the autosave", 10, |_| saved_plies(&home) == Some(1));
+    s.send(b"\x11");
+    s.wait_for("the shell", 20, |s| s.text().contains("DONE"));
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious");
+    // A link planted as the lock is not followed either: the game keeps an autosave of its own.
+    std::fs::remove_file(games.join("current.lock")).unwrap();
+    std::os::unix::fs::symlink(&victim, games.join("current.lock")).unwrap();
+    let mut s = start(&home, &script);
+    s.wait_for_screen("the warning", 20, |sc| sc.contains("cannot be used"));
+    s.send(b"d4\r");
+    s.send(b"\x11");
+    s.wait_for("the shell", 20, |s| s.text().contains("DONE"));
+    assert!(s.text().contains("EXIT=0"), "{}", s.text());
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious");
     let _ = std::fs::remove_dir_all(&home);
 }
 

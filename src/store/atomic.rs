@@ -2,30 +2,43 @@
 //! without replacing what is not a game.
 
 use std::fs;
+use std::io::Write;
 use std::path::Path;
 
 use anyhow::{Context, Result};
 
 use crate::game::Game;
 
-/// Writes `text` to `path` through a temporary file, so a crash never leaves half a game.
+/// Writes `text` to `path` so that a crash or a full disk never leaves half of it: into a new
+/// temporary file of a fresh random name beside it (created exclusively, so no file or link of
+/// that name can be followed), synced to disk, then renamed over `path` (a link at `path` is
+/// replaced, not followed), and the folder synced so the rename itself survives a crash.
 pub(crate) fn write_atomic(path: &Path, text: &str) -> Result<()> {
-    if let Some(dir) = path.parent()
-        && !dir.as_os_str().is_empty()
-    {
-        fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    let dir = match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir,
+        _ => Path::new("."),
+    };
+    fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    let name = path
+        .file_name()
+        .map_or_else(|| "file".into(), |n| n.to_string_lossy().into_owned());
+    let mut tmp = tempfile::Builder::new()
+        .prefix(&format!(".{name}."))
+        .suffix(".tmp")
+        .tempfile_in(dir)
+        .with_context(|| format!("writing {}", path.display()))?;
+    // On any failure below the temporary file is removed when `tmp` drops.
+    tmp.write_all(text.as_bytes())
+        .and_then(|()| tmp.as_file().sync_all())
+        .with_context(|| format!("writing {}", path.display()))?;
+    tmp.persist(path)
+        .map_err(|e| e.error)
+        .with_context(|| format!("writing {}", path.display()))?;
+    // The rename is in the folder: sync it too (where the system allows opening a folder).
+    if let Ok(folder) = fs::File::open(dir) {
+        let _ = folder.sync_all();
     }
-    let tmp = path.with_extension("pgn.tmp");
-    let written = fs::write(&tmp, text)
-        .with_context(|| format!("writing {}", tmp.display()))
-        .and_then(|()| {
-            fs::rename(&tmp, path).with_context(|| format!("writing {}", path.display()))
-        });
-    if written.is_err() {
-        // A failed save leaves nothing behind.
-        let _ = fs::remove_file(&tmp);
-    }
-    written
+    Ok(())
 }
 
 /// Saves a game where the player asked (`save FILE`): a new file, or a PGN file of one game,
@@ -78,4 +91,64 @@ pub(crate) fn read_game(text: &str) -> Result<Game, String> {
         return Err("no PGN game in it".to_string());
     }
     Ok(game)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn folder(name: &str) -> std::path::PathBuf {
+        let dir =
+            std::env::temp_dir().join(format!("knightfall-atomic-{name}-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    #[test]
+    fn a_link_planted_where_a_temporary_file_or_the_file_goes_is_not_followed() {
+        let dir = folder("links");
+        let victim = dir.join("victim");
+        fs::write(&victim, "precious").unwrap();
+        // The names the old code used for its temporary file, and the file itself.
+        std::os::unix::fs::symlink(&victim, dir.join("current.pgn.tmp")).unwrap();
+        std::os::unix::fs::symlink(&victim, dir.join("current.pgn")).unwrap();
+        write_atomic(&dir.join("current.pgn"), "1. e4 *\n").unwrap();
+        assert_eq!(fs::read_to_string(&victim).unwrap(), "precious");
+        assert_eq!(
+            fs::read_to_string(dir.join("current.pgn")).unwrap(),
+            "1. e4 *\n"
+        );
+        assert!(
+            !fs::symlink_metadata(dir.join("current.pgn"))
+                .unwrap()
+                .is_symlink()
+        );
+        // Nothing else is left in the folder.
+        let mut names: Vec<String> = fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        assert_eq!(names, ["current.pgn", "current.pgn.tmp", "victim"]);
+        let _ = fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_failed_write_leaves_the_old_file_and_no_temporary_one() {
+        let dir = folder("fail");
+        let file = dir.join("game.pgn");
+        fs::write(&file, "old").unwrap();
+        // A folder where the file goes: the rename over it fails, as a full disk fails a write.
+        let blocked = dir.join("blocked");
+        fs::create_dir_all(blocked.join("x.pgn")).unwrap();
+        assert!(write_atomic(&blocked.join("x.pgn"), "new").is_err());
+        assert_eq!(fs::read_to_string(&file).unwrap(), "old");
+        let leftovers = fs::read_dir(&blocked)
+            .unwrap()
+            .filter(|e| e.as_ref().unwrap().file_name() != "x.pgn")
+            .count();
+        assert_eq!(leftovers, 0);
+        let _ = fs::remove_dir_all(&dir);
+    }
 }

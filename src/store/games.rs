@@ -2,6 +2,7 @@
 //! damaged autosave kept aside, and the in-progress game for `--resume`.
 
 use std::fs;
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
@@ -10,51 +11,76 @@ use super::Paths;
 use super::atomic::{read_game, write_atomic};
 use crate::game::{Game, timestamp};
 
-/// This instance's claim on the autosave: `current.pgn` with a lock file naming our process,
-/// or, when another running Knightfall holds it, a file of our own (`current-PID.pgn`), so
-/// that two games never overwrite each other. The lock goes when the claim is dropped.
+/// This instance's claim on the autosave: `current.pgn`, held with an advisory lock on
+/// `current.lock` for as long as this Knightfall runs, or, when another running Knightfall
+/// holds that lock, a file of our own (`current-PID.pgn`), so that two games never overwrite
+/// each other. The lock is the system's: it names no process that could be gone, and it goes
+/// with the process however that ends.
 pub struct AutosaveSlot {
     /// The file to autosave to.
     pub path: PathBuf,
-    /// The process that holds `current.pgn`, when it is not us.
-    pub held_by: Option<u32>,
-    lock: Option<PathBuf>,
+    /// Who holds `current.pgn` when it is not us ("process 1234"), or why it could not be
+    /// claimed.
+    pub held_by: Option<String>,
+    /// The locked file, open for as long as we hold `current.pgn`.
+    _lock: Option<fs::File>,
 }
 
 impl AutosaveSlot {
-    /// Claims `current.pgn` if no running Knightfall holds it.
+    /// Claims `current.pgn` unless another running Knightfall holds it.
     pub fn claim(paths: &Paths) -> AutosaveSlot {
-        let lock = paths.data.join("current.lock");
         let me = std::process::id();
         let _ = fs::create_dir_all(&paths.data);
-        let holder = fs::read_to_string(&lock)
-            .ok()
-            .and_then(|t| t.trim().parse::<u32>().ok())
-            .filter(|&pid| pid != me && Path::new(&format!("/proc/{pid}")).exists());
-        match holder {
-            Some(pid) => AutosaveSlot {
-                path: paths.data.join(format!("current-{me}.pgn")),
-                held_by: Some(pid),
-                lock: None,
-            },
-            None => {
-                let ours = fs::write(&lock, format!("{me}\n")).is_ok();
+        let own = |held_by: String| AutosaveSlot {
+            path: paths.data.join(format!("current-{me}.pgn")),
+            held_by: Some(held_by),
+            _lock: None,
+        };
+        let lock = paths.data.join("current.lock");
+        let mut file = match open_no_follow(&lock) {
+            Ok(file) => file,
+            Err(e) => return own(format!("{} cannot be used ({e})", lock.display())),
+        };
+        match file.try_lock() {
+            Ok(()) => {
+                // Who holds it, for another Knightfall's message; the lock itself is what counts.
+                let _ = file.set_len(0).and_then(|()| writeln!(file, "{me}"));
                 AutosaveSlot {
                     path: paths.current(),
                     held_by: None,
-                    lock: ours.then_some(lock),
+                    _lock: Some(file),
                 }
             }
+            Err(fs::TryLockError::WouldBlock) => {
+                let mut text = String::new();
+                let _ = file.read_to_string(&mut text);
+                own(match text.trim().parse::<u32>() {
+                    Ok(pid) => format!("process {pid}"),
+                    Err(_) => "another process".to_string(),
+                })
+            }
+            // A file system without locks: as before there were locks, the game is ours.
+            Err(fs::TryLockError::Error(_)) => AutosaveSlot {
+                path: paths.current(),
+                held_by: None,
+                _lock: Some(file),
+            },
         }
     }
 }
 
-impl Drop for AutosaveSlot {
-    fn drop(&mut self) {
-        if let Some(lock) = &self.lock {
-            let _ = fs::remove_file(lock);
-        }
-    }
+/// Opens (or creates, for this user alone) `path` for reading and writing, refusing to follow a
+/// link planted in its place.
+fn open_no_follow(path: &Path) -> std::io::Result<fs::File> {
+    use std::os::unix::fs::OpenOptionsExt;
+    fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .mode(0o600)
+        .custom_flags(libc::O_NOFOLLOW)
+        .open(path)
 }
 
 /// Moves an autosave that cannot be read out of the way, so a new game does not overwrite it;

@@ -149,9 +149,9 @@ pub fn run(opts: Options) -> Result<()> {
     }
     let (mut player, mut warnings) = open_player(&opts);
     let review = review_settings(&opts, &mut player);
-    if let Some(pid) = slot.held_by {
+    if let Some(holder) = &slot.held_by {
         warnings.push(format!(
-            "Another Knightfall (process {pid}) is playing; this game autosaves to {}",
+            "The autosave is held ({holder}); this game autosaves to {}",
             slot.path.display()
         ));
     }
