@@ -1144,3 +1144,47 @@ fn setup_game_review_board_and_back_in_one_run() {
     assert_eq!(archived(&home).len(), 1);
     let _ = std::fs::remove_dir_all(&home);
 }
+
+#[test]
+fn the_config_keeps_what_knightfall_does_not_know_and_names_it() {
+    let home = temp_home("config");
+    let config = "# my settings\nthread = 2 # a typo\nlevel = 3\n\n[[engine]]\nname = \"Fish\"\ncommand = \"/usr/games/stockfish\"\n";
+    std::fs::write(home.join("config.toml"), config).unwrap();
+    let script = format!("\"$KNIGHTFALL_BIN\" play --setup{STTY_AFTER}");
+    let mut s = start(&home, &script);
+    let screen = s.wait_for_screen("the warnings", 20, |sc| {
+        sc.contains("New game") && sc.contains("unknown setting `engine`")
+    });
+    assert!(
+        screen.contains("line 2: unknown setting `thread`"),
+        "{screen}"
+    );
+    assert!(
+        screen.contains("Knightfall 3 ~"),
+        "the known key is read: {screen}"
+    );
+    // One step on the opponent row (level 4), and start: the settings are saved.
+    s.send(b"\x1b[B\x1b[C\r");
+    s.wait_for_screen("the game", 20, |sc| sc.contains("move>"));
+    s.send(b"\x11");
+    s.wait_for("the shell", 20, |s| s.text().contains("DONE"));
+    let saved = std::fs::read_to_string(home.join("config.toml")).unwrap();
+    for kept in [
+        "# my settings",
+        "thread = 2 # a typo",
+        "[[engine]]",
+        "name = \"Fish\"",
+    ] {
+        assert!(saved.contains(kept), "{kept:?} dropped:\n{saved}");
+    }
+    assert!(saved.contains("level = 4"), "{saved}");
+    assert!(!saved.contains("level = 3"), "{saved}");
+    // No temporary file is left beside it.
+    let names: Vec<String> = std::fs::read_dir(&home)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.contains("config"))
+        .collect();
+    assert_eq!(names, ["config.toml"]);
+    let _ = std::fs::remove_dir_all(&home);
+}

@@ -148,6 +148,7 @@ pub fn run(opts: Options) -> Result<()> {
         app.watch.think_ms = ms;
     }
     let (mut player, mut warnings) = open_player(&opts);
+    warnings.extend(crate::store::unknown_keys(&paths));
     let review = review_settings(&opts, &mut player);
     if let Some(holder) = &slot.held_by {
         warnings.push(format!(
@@ -174,7 +175,8 @@ pub fn run(opts: Options) -> Result<()> {
             .is_none()
             .then(|| resume_game(&paths).ok())
             .flatten();
-        let setup = setup::SetupScreen::new(opts.settings.clone(), resume, false, palette);
+        let mut setup = setup::SetupScreen::new(opts.settings.clone(), resume, false, palette);
+        setup.note = (!warnings.is_empty()).then(|| warnings.join("; "));
         stack.push(Front::Setup(Box::new(setup)));
     }
     let mut runner = Runner::new(stack, player, Some(paths.clone()), review, palette);

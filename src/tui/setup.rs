@@ -185,6 +185,9 @@ pub struct SetupScreen {
     pub from_game: bool,
     /// Help overlay shown.
     pub show_help: bool,
+    /// Something the player should know before choosing (a setting the config file has that
+    /// Knightfall does not know, a book that did not load).
+    pub note: Option<String>,
     /// Colours and glyphs.
     pub palette: Palette,
 }
@@ -204,6 +207,7 @@ impl SetupScreen {
             resume_chosen: true,
             from_game,
             show_help: false,
+            note: None,
             palette,
         }
     }

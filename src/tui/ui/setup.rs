@@ -82,6 +82,20 @@ pub fn draw(frame: &mut Frame, screen: &SetupScreen) -> Drawn {
         Paragraph::new(lines).block(Block::default().borders(Borders::ALL).title(" New game ")),
         rect,
     );
+    if let Some(note) = &screen.note {
+        // Below the box, across the screen, as much as fits.
+        let top = rect.y + rect.height + 1;
+        if top < area.y + area.height {
+            let below =
+                ratatui::layout::Rect::new(area.x, top, area.width, area.y + area.height - top);
+            let style = super::fg(screen.palette, ratatui::style::Color::Red);
+            frame.render_widget(
+                Paragraph::new(Line::styled(note.clone(), style))
+                    .wrap(ratatui::widgets::Wrap { trim: true }),
+                below,
+            );
+        }
+    }
     if screen.show_help {
         let lines = keys::help_lines(SETUP_KEYS, false, |w| screen.keys_apply(w));
         super::help::draw(frame, area, &lines);
