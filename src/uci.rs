@@ -378,7 +378,7 @@ impl Session {
             "setoption" => self.setoption(&rest),
             "quit" => return false,
             "debug" | "register" => {}
-            _ => send(&format!("info string unknown command: {line}")),
+            _ => send(&format!("info string unknown command: {}", clip(line))),
         }
         true
     }
@@ -702,23 +702,83 @@ pub fn run(args: &Args) -> Result<()> {
         None => Session::new(),
     };
     let stdin = io::stdin();
-    let mut line = String::new();
     let mut input = stdin.lock();
+    let mut line = Vec::new();
     loop {
-        line.clear();
-        // Non-UTF-8 input is garbage like any other: report it and read on.
-        match input.read_line(&mut line) {
-            Ok(0) => break,
-            Ok(_) => {
-                if !session.handle(&line) {
-                    break;
+        match read_line(&mut input, &mut line)? {
+            Line::End => break,
+            Line::TooLong => send(&format!(
+                "info string ignoring a line longer than {} bytes",
+                MAX_LINE_BYTES
+            )),
+            // Non-UTF-8 input is garbage like any other: report it and read on.
+            Line::Read => match std::str::from_utf8(&line) {
+                Ok(text) => {
+                    if !session.handle(text) {
+                        break;
+                    }
                 }
-            }
-            Err(err) if err.kind() == io::ErrorKind::InvalidData => {
-                send("info string ignoring a line that is not valid UTF-8");
-            }
-            Err(err) => return Err(err.into()),
+                Err(_) => send("info string ignoring a line that is not valid UTF-8"),
+            },
         }
     }
     Ok(())
+}
+
+/// The longest input line read (a `position` with a thousand moves is about 5 KB); a longer one
+/// is skipped without being held in memory.
+const MAX_LINE_BYTES: usize = 1 << 20;
+
+/// What `read_line` found.
+enum Line {
+    /// A line, in the buffer (without its end).
+    Read,
+    /// A line over `MAX_LINE_BYTES`, skipped.
+    TooLong,
+    /// The end of the input.
+    End,
+}
+
+/// Reads the next line into `line`, holding at most `MAX_LINE_BYTES` of it.
+fn read_line(input: &mut impl BufRead, line: &mut Vec<u8>) -> io::Result<Line> {
+    line.clear();
+    let mut too_long = false;
+    loop {
+        let chunk = match input.fill_buf() {
+            Ok(chunk) => chunk,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if chunk.is_empty() {
+            return Ok(match (too_long, line.is_empty()) {
+                (true, _) => Line::TooLong,
+                (false, true) => Line::End,
+                (false, false) => Line::Read,
+            });
+        }
+        let (taken, done) = match chunk.iter().position(|&b| b == b'\n') {
+            Some(i) => (i + 1, true),
+            None => (chunk.len(), false),
+        };
+        if !too_long {
+            let end = if done { taken - 1 } else { taken };
+            line.extend_from_slice(&chunk[..end]);
+            if line.len() > MAX_LINE_BYTES {
+                too_long = true;
+                line.clear();
+            }
+        }
+        input.consume(taken);
+        if done {
+            return Ok(if too_long { Line::TooLong } else { Line::Read });
+        }
+    }
+}
+
+/// `text` as a message quotes it: at most 80 characters.
+fn clip(text: &str) -> String {
+    match text.char_indices().nth(80) {
+        Some((i, _)) => format!("{}…", &text[..i]),
+        None => text.to_string(),
+    }
 }

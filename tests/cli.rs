@@ -329,3 +329,25 @@ fn the_manual_page_shows_every_command() {
     }
     assert!(text.contains("--movetime"), "{text}");
 }
+
+#[test]
+fn play_refuses_a_pgn_that_is_not_a_regular_file_at_once() {
+    let dir = std::env::temp_dir().join(format!("knightfall-play-pgn-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let fifo = dir.join("fifo");
+    assert!(
+        Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap()
+            .success()
+    );
+    for file in ["/dev/zero", fifo.to_str().unwrap(), dir.to_str().unwrap()] {
+        // Without a terminal too: the file is judged first, and nothing is read from it.
+        let (ok, _, err) = knightfall(&["play", "--pgn", file]);
+        assert!(!ok, "{file}");
+        assert!(err.contains("is not a regular file"), "{file}: {err}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

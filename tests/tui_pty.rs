@@ -150,25 +150,32 @@ fn play_reply_undo_quit_restores_terminal() {
 }
 
 #[test]
-fn sigterm_restores_terminal_and_keeps_the_game() {
-    let home = temp_home("term");
-    let script = format!("\"$KNIGHTFALL_BIN\" play --white human --black human{STTY_AFTER}");
-    let mut s = start(&home, &script);
-    s.wait_for("the first frame", 20, |s| s.text().contains("move>"));
-    s.send(b"d2d4\r");
-    s.wait_for("the move", 10, |_| saved_plies(&home) == Some(1));
-    let pid = s.child.process_id().unwrap();
-    // The shell's only child is the game.
-    let status = std::process::Command::new("pkill")
-        .args(["-TERM", "-P", &pid.to_string()])
-        .status()
-        .unwrap();
-    assert!(status.success());
-    s.wait_for("the shell", 20, |s| s.text().contains("DONE"));
-    let out = s.text();
-    assert!(out.contains("icanon echo"), "terminal not restored: {out}");
-    assert_eq!(saved_plies(&home), Some(1));
-    let _ = std::fs::remove_dir_all(&home);
+fn sigterm_and_sigquit_restore_terminal_and_keep_the_game() {
+    for signal in ["-TERM", "-QUIT"] {
+        let home = temp_home(&format!("term{signal}"));
+        let script = format!("\"$KNIGHTFALL_BIN\" play --white human --black human{STTY_AFTER}");
+        let mut s = start(&home, &script);
+        s.wait_for("the first frame", 20, |s| s.text().contains("move>"));
+        s.send(b"d2d4\r");
+        s.wait_for("the move", 10, |_| saved_plies(&home) == Some(1));
+        let pid = s.child.process_id().unwrap();
+        // The shell's only child is the game.
+        let status = std::process::Command::new("pkill")
+            .args([signal, "-P", &pid.to_string()])
+            .status()
+            .unwrap();
+        assert!(status.success());
+        s.wait_for("the shell", 20, |s| s.text().contains("DONE"));
+        let out = s.text();
+        assert!(
+            out.contains("icanon echo"),
+            "{signal}: terminal not restored: {out}"
+        );
+        assert!(out.contains("EXIT=0"), "{signal}: {out}");
+        assert_eq!(saved_plies(&home), Some(1));
+        assert_eq!(archived(&home).len(), 1, "{signal}: the game is kept");
+        let _ = std::fs::remove_dir_all(&home);
+    }
 }
 
 #[test]

@@ -807,3 +807,38 @@ fn contempt_plays_on_in_a_game_and_analysis_calls_a_draw_a_draw() {
     e.until("info string UCI_AnalyseMode must be true or false", WAIT);
     e.quit();
 }
+
+#[test]
+fn a_line_too_long_is_skipped_and_unknown_commands_are_quoted_briefly() {
+    let mut e = Engine::start(&["uci"]);
+    e.send("uci");
+    e.until("uciok", WAIT);
+    // Two megabytes without an end: refused as one line, not held or echoed.
+    e.send(&"x".repeat(2 << 20));
+    e.send("isready");
+    let lines = e.until("readyok", WAIT);
+    assert!(
+        lines
+            .iter()
+            .any(|l| l == "info string ignoring a line longer than 1048576 bytes"),
+        "{lines:?}"
+    );
+    assert!(lines.iter().all(|l| l.len() < 200), "a long echo");
+    e.send(&format!("frobnicate {}", "y".repeat(500)));
+    e.send("isready");
+    let lines = e.until("readyok", WAIT);
+    let quoted = lines
+        .iter()
+        .find(|l| l.starts_with("info string unknown command: frobnicate"))
+        .expect("the unknown command is named");
+    assert!(
+        quoted.ends_with('…') && quoted.chars().count() < 120,
+        "{quoted}"
+    );
+    // And the engine still plays.
+    e.send("position startpos");
+    e.send("go depth 3");
+    let lines = e.until("bestmove", WAIT);
+    assert_legal(&[], &bestmove(&lines));
+    e.quit();
+}

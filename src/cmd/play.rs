@@ -1,7 +1,6 @@
 //! `knightfall play` and `knightfall watch`: flags over the saved settings, then the terminal
 //! game; `watch --headless` plays engine games without a screen and writes them as PGN.
 
-use std::fs;
 use std::io::IsTerminal;
 use std::time::Duration;
 
@@ -155,6 +154,9 @@ fn check_tc(tc: &Option<String>) -> Result<()> {
     Ok(())
 }
 
+/// The largest PGN file `play --pgn` reads (one game is a few KB).
+const MAX_PGN_BYTES: u64 = 64 << 20;
+
 /// `knightfall play`; `setup_screen` when started with no arguments.
 pub fn run(args: &Args, setup_screen: bool) -> Result<()> {
     check_tc(&args.tc)?;
@@ -176,6 +178,15 @@ pub fn run(args: &Args, setup_screen: bool) -> Result<()> {
         settings.random_colour = false;
     }
     settings.check_sides().map_err(anyhow::Error::msg)?;
+    // A file that cannot be a game is refused before anything else (a device or a fifo would
+    // never end, a huge file would fill the memory).
+    let from_pgn = match &args.pgn {
+        Some(file) => {
+            let text = crate::store::read_pgn(std::path::Path::new(file), MAX_PGN_BYTES)?;
+            Some(Game::from_pgn(&text).with_context(|| format!("reading {file}"))?)
+        }
+        None => None,
+    };
     if !std::io::stdout().is_terminal() {
         bail!("the terminal game needs a terminal; use `knightfall uci` for GUIs");
     }
@@ -198,9 +209,8 @@ pub fn run(args: &Args, setup_screen: bool) -> Result<()> {
             settings.adopt_players(&game);
         }
         Some(game)
-    } else if let Some(file) = &args.pgn {
-        let text = fs::read_to_string(file).with_context(|| format!("reading {file}"))?;
-        Some(Game::from_pgn(&text).with_context(|| format!("reading {file}"))?)
+    } else if from_pgn.is_some() {
+        from_pgn
     } else if let Some(fen) = &args.fen {
         Some(Game::from_fen(fen)?)
     } else {

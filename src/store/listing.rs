@@ -46,23 +46,29 @@ impl Listed {
     }
 }
 
-/// Reads the games of a PGN file, refusing what is not a regular, reasonably sized file.
-pub(crate) fn read_games(file: &Path) -> Result<Vec<Listed>> {
+/// The text of the PGN file `file`, refusing what is not a regular file (a device such as
+/// `/dev/zero` or a fifo would never end) or is larger than `max_bytes`.
+pub(crate) fn read_pgn(file: &Path, max_bytes: u64) -> Result<String> {
     let meta =
         std::fs::metadata(file).with_context(|| format!("cannot read {}", file.display()))?;
     if !meta.is_file() {
         bail!("{} is not a regular file", file.display());
     }
-    if meta.len() > MAX_PGN_BYTES {
+    if meta.len() > max_bytes {
         bail!(
             "{} is {} MB; Knightfall reads PGN files up to {} MB",
             file.display(),
             meta.len() >> 20,
-            MAX_PGN_BYTES >> 20
+            max_bytes >> 20
         );
     }
     let bytes = std::fs::read(file).with_context(|| format!("cannot read {}", file.display()))?;
-    let text = String::from_utf8_lossy(&bytes);
+    Ok(String::from_utf8_lossy(&bytes).into_owned())
+}
+
+/// Reads the games of a PGN file, refusing what is not a regular, reasonably sized file.
+pub(crate) fn read_games(file: &Path) -> Result<Vec<Listed>> {
+    let text = read_pgn(file, MAX_PGN_BYTES)?;
     let games: Vec<Listed> = Game::all_from_pgn(&text, MAX_GAMES)
         .into_iter()
         .enumerate()

@@ -15,5 +15,5 @@ pub(crate) use config::{load_settings, save_settings, unknown_keys};
 pub use games::AutosaveSlot;
 pub(crate) use games::{archive, keep_damaged_autosave, resume_game};
 pub use listing::Listed;
-pub(crate) use listing::{games_folder, read_games};
+pub(crate) use listing::{games_folder, read_games, read_pgn};
 pub use paths::Paths;

@@ -19,7 +19,7 @@ pub enum Event {
     Resize,
     /// An engine report.
     Engine(EngineEvent),
-    /// SIGTERM or SIGHUP: leave as if the player quit.
+    /// SIGTERM, SIGHUP, SIGINT or SIGQUIT: leave as if the player quit.
     Terminate,
 }
 
@@ -35,7 +35,7 @@ fn forward(event: Event) {
     }
 }
 
-/// Sends terminal input (keys, mouse, resizes) and SIGTERM, SIGHUP and SIGINT (as
+/// Sends terminal input (keys, mouse, resizes) and SIGTERM, SIGHUP, SIGINT and SIGQUIT (as
 /// [`Event::Terminate`]) to `tx` from now on, starting the reading threads the first time.
 pub(crate) fn route_input_to(tx: Sender<Event>) {
     if let Ok(mut target) = TARGET.lock() {
@@ -62,6 +62,7 @@ pub(crate) fn route_input_to(tx: Sender<Event>) {
             signal_hook::consts::SIGTERM,
             signal_hook::consts::SIGHUP,
             signal_hook::consts::SIGINT,
+            signal_hook::consts::SIGQUIT,
         ]) {
             thread::spawn(move || {
                 for _ in signals.forever() {
