@@ -591,6 +591,15 @@ fn closing_the_terminal_exits_cleanly_and_keeps_the_game() {
         hang_up(&home, "", &["play", "--setup"]).as_deref(),
         Some("0")
     );
+    // On the board after two moves: its lines are saved, and saying so to a closed terminal is
+    // no panic either.
+    assert_eq!(hang_up(&home, "e4\re5\r", &["board"]).as_deref(), Some("0"));
+    let saved = std::fs::read_dir(home.join("games"))
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_name().to_string_lossy().starts_with("analysis-"))
+        .count();
+    assert_eq!(saved, 1);
     let _ = std::fs::remove_dir_all(&home);
 }
 
