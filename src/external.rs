@@ -3,13 +3,14 @@
 //! wrong with it (it does not start, crashes, hangs, talks nonsense, plays an illegal move) is an
 //! error for the game to judge, never a panic.
 
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufReader, Write};
+use std::os::unix::process::CommandExt;
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::atomic::Ordering;
 use std::thread;
 use std::time::{Duration, Instant};
 
-use crossbeam_channel::{Receiver, RecvTimeoutError, unbounded};
+use crossbeam_channel::{Receiver, RecvTimeoutError, bounded};
 use serde::{Deserialize, Serialize};
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, Move, Position};
@@ -17,9 +18,16 @@ use thiserror::Error;
 
 use crate::engine::score::MATE;
 use crate::engine::{Control, Info, Limits};
+use crate::lines::{Line, read_line};
 
 /// How long an engine may take to answer `uci` and `isready`.
 const HANDSHAKE: Duration = Duration::from_secs(10);
+/// The longest line kept from an engine (an `info` line with a long PV is a few KB); a longer
+/// one is skipped whole.
+const MAX_LINE_BYTES: usize = 64 << 10;
+/// Lines read ahead of the game: an engine that floods its output waits for the game to take
+/// them instead of filling the memory.
+const LINES_AHEAD: usize = 1024;
 /// How long an engine may take to answer `stop` with its move.
 const STOP_GRACE: Duration = Duration::from_secs(5);
 /// How long the engine may overrun a fixed move time before it is told to stop.
@@ -181,6 +189,9 @@ impl External {
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
+            // A group of its own: whatever it starts goes with it when it is killed, and the
+            // terminal's Ctrl-C is Knightfall's to handle.
+            .process_group(0)
             .spawn()
             .map_err(|error| ExternalError::Start {
                 name: spec.name.clone(),
@@ -188,14 +199,22 @@ impl External {
             })?;
         let stdin = child.stdin.take().expect("stdin was piped");
         let stdout = child.stdout.take().expect("stdout was piped");
-        let (tx, lines) = unbounded();
+        let (tx, lines) = bounded(LINES_AHEAD);
         thread::Builder::new()
             .name("external-engine".into())
             .spawn(move || {
-                for line in BufReader::new(stdout).lines() {
-                    let Ok(line) = line else { break };
-                    if tx.send(line).is_err() {
-                        break;
+                let mut input = BufReader::new(stdout);
+                let mut line = Vec::new();
+                loop {
+                    match read_line(&mut input, &mut line, MAX_LINE_BYTES) {
+                        Ok(Line::Read) => {
+                            let text = String::from_utf8_lossy(&line).into_owned();
+                            if tx.send(text).is_err() {
+                                break;
+                            }
+                        }
+                        Ok(Line::TooLong) => {}
+                        Ok(Line::End) | Err(_) => break,
                     }
                 }
             })
@@ -323,7 +342,9 @@ impl External {
             let left = end.saturating_duration_since(Instant::now());
             match self.lines.recv_timeout(left) {
                 Ok(line) if line.trim() == token => return Ok(seen),
-                Ok(line) => seen.push(line),
+                // Only what names the engine is kept; the rest of a chatty handshake is not.
+                Ok(line) if line.starts_with("id ") && seen.len() < 16 => seen.push(line),
+                Ok(_) => {}
                 Err(RecvTimeoutError::Timeout) => return Err(self.timeout(what)),
                 Err(RecvTimeoutError::Disconnected) => return Err(self.exited()),
             }
@@ -369,14 +390,26 @@ impl Drop for External {
     fn drop(&mut self) {
         let _ = writeln!(self.stdin, "quit");
         let _ = self.stdin.flush();
+        let mut exited = false;
         for _ in 0..20 {
             if let Ok(Some(_)) = self.child.try_wait() {
-                return;
+                exited = true;
+                break;
             }
             thread::sleep(Duration::from_millis(10));
         }
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        // Whatever is left of it (the engine, or what it started in its process group) goes:
+        // nothing it started outlives the game.
+        if let Ok(pid) = i32::try_from(self.child.id()) {
+            // SAFETY: kill(2) with a process group id and a signal number touches no memory.
+            unsafe {
+                libc::kill(-pid, libc::SIGKILL);
+            }
+        }
+        if !exited {
+            let _ = self.child.kill();
+            let _ = self.child.wait();
+        }
     }
 }
 

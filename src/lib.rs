@@ -6,6 +6,7 @@
 //! disk below the screens (`tui`) and the commands (`cmd`) that use it.
 
 pub(crate) mod memory;
+pub(crate) mod lines;
 pub mod tablebase;
 pub mod engine;
 pub mod book;

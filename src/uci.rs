@@ -3,7 +3,7 @@
 //! Bad input never stops the engine: unknown commands, malformed numbers, bad FENs and illegal
 //! moves are answered with `info string` and leave the current state as it was.
 
-use std::io::{self, BufRead, Write};
+use std::io::{self, Write};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::thread;
@@ -21,6 +21,7 @@ use crate::engine::node::key_of;
 use crate::engine::search::MAX_LINES;
 use crate::engine::strength;
 use crate::engine::{Config, Control, Engine, Info, Limits, report};
+use crate::lines::{Line, read_line};
 use crate::player::{Decision, Known, Player, Source};
 use crate::search_thread::SearchThread;
 use crate::tablebase::Tablebases;
@@ -705,11 +706,10 @@ pub fn run(args: &Args) -> Result<()> {
     let mut input = stdin.lock();
     let mut line = Vec::new();
     loop {
-        match read_line(&mut input, &mut line)? {
+        match read_line(&mut input, &mut line, MAX_LINE_BYTES)? {
             Line::End => break,
             Line::TooLong => send(&format!(
-                "info string ignoring a line longer than {} bytes",
-                MAX_LINE_BYTES
+                "info string ignoring a line longer than {MAX_LINE_BYTES} bytes"
             )),
             // Non-UTF-8 input is garbage like any other: report it and read on.
             Line::Read => match std::str::from_utf8(&line) {
@@ -728,52 +728,6 @@ pub fn run(args: &Args) -> Result<()> {
 /// The longest input line read (a `position` with a thousand moves is about 5 KB); a longer one
 /// is skipped without being held in memory.
 const MAX_LINE_BYTES: usize = 1 << 20;
-
-/// What `read_line` found.
-enum Line {
-    /// A line, in the buffer (without its end).
-    Read,
-    /// A line over `MAX_LINE_BYTES`, skipped.
-    TooLong,
-    /// The end of the input.
-    End,
-}
-
-/// Reads the next line into `line`, holding at most `MAX_LINE_BYTES` of it.
-fn read_line(input: &mut impl BufRead, line: &mut Vec<u8>) -> io::Result<Line> {
-    line.clear();
-    let mut too_long = false;
-    loop {
-        let chunk = match input.fill_buf() {
-            Ok(chunk) => chunk,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(e),
-        };
-        if chunk.is_empty() {
-            return Ok(match (too_long, line.is_empty()) {
-                (true, _) => Line::TooLong,
-                (false, true) => Line::End,
-                (false, false) => Line::Read,
-            });
-        }
-        let (taken, done) = match chunk.iter().position(|&b| b == b'\n') {
-            Some(i) => (i + 1, true),
-            None => (chunk.len(), false),
-        };
-        if !too_long {
-            let end = if done { taken - 1 } else { taken };
-            line.extend_from_slice(&chunk[..end]);
-            if line.len() > MAX_LINE_BYTES {
-                too_long = true;
-                line.clear();
-            }
-        }
-        input.consume(taken);
-        if done {
-            return Ok(if too_long { Line::TooLong } else { Line::Read });
-        }
-    }
-}
 
 /// `text` as a message quotes it: at most 80 characters.
 fn clip(text: &str) -> String {

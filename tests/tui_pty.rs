@@ -1200,3 +1200,95 @@ fn the_config_keeps_what_knightfall_does_not_know_and_names_it() {
     assert_eq!(names, ["config.toml"]);
     let _ = std::fs::remove_dir_all(&home);
 }
+
+/// A UCI engine as a shell script in `home`: `uci` runs `on_uci` before the handshake's answer,
+/// `go` runs `on_go`.
+fn script_engine(home: &Path, name: &str, on_uci: &str, on_go: &str) -> std::path::PathBuf {
+    let script = home.join(name);
+    let text = format!(
+        "#!/bin/sh\nwhile read line; do\n  case \"$line\" in\n    uci) {on_uci} echo 'id name {name}'; echo uciok;;\n    isready) echo readyok;;\n    go*) {on_go};;\n  esac\ndone\n"
+    );
+    std::fs::write(&script, text).unwrap();
+    let mode = std::os::unix::fs::PermissionsExt::from_mode(0o755);
+    std::fs::set_permissions(&script, mode).unwrap();
+    script
+}
+
+/// A UCI engine that on `go` starts a busy loop in a process of its own, marked with `marker`,
+/// and never answers.
+fn busy_engine(home: &Path, marker: &str) -> std::path::PathBuf {
+    let on_go = format!("sh -c 'while :; do :; done # {marker}' &");
+    script_engine(home, "busy-engine.sh", "", &on_go)
+}
+
+/// Whether a process whose command line has `marker` is running.
+fn running(marker: &str) -> bool {
+    std::process::Command::new("pgrep")
+        .args(["-f", marker])
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+#[test]
+fn an_engine_that_hangs_is_killed_with_what_it_started_on_forfeit_and_on_exit() {
+    let home = temp_home("busy");
+    for (case, keys) in [("forfeit", "e4\r"), ("exit", "e4\r")] {
+        let marker = format!("knightfall-busy-{case}-{}", std::process::id());
+        let engine = busy_engine(&home, &marker);
+        let script = format!(
+            "\"$KNIGHTFALL_BIN\" play --white human --black \"uci:{}\" --think-ms 100 --tc none --no-book{STTY_AFTER}",
+            engine.display()
+        );
+        let mut s = start(&home, &script);
+        s.wait_for("the first frame", 20, |s| s.text().contains("move>"));
+        s.send(keys.as_bytes());
+        s.wait_for("the busy loop", 20, |_| running(&marker));
+        if case == "forfeit" {
+            // No move within its time and the stop grace: it forfeits, and nothing of it runs on.
+            s.wait_for_screen("the forfeit", 30, |sc| sc.contains("forfeits"));
+            s.wait_for("the busy loop gone", 10, |_| !running(&marker));
+        }
+        s.send(b"\x11");
+        s.wait_for("the shell", 30, |s| s.text().contains("DONE"));
+        assert!(s.text().contains("EXIT=0"), "{}", s.text());
+        // Knightfall has exited: nothing it started is left.
+        s.wait_for("the busy loop gone after exit", 10, |_| !running(&marker));
+    }
+    let _ = std::fs::remove_dir_all(&home);
+}
+
+#[test]
+fn an_engine_that_floods_its_output_leaves_the_memory_bounded() {
+    let home = temp_home("flood");
+    // 300 MB in one line during the handshake, then two million info lines for its move.
+    let engine = script_engine(
+        &home,
+        "flood-engine.sh",
+        "head -c 300000000 /dev/zero | tr '\\0' 'x'; echo;",
+        "yes 'info depth 1 score cp 0 pv e7e5' | head -n 2000000; echo 'bestmove e7e5'",
+    );
+    let script = format!(
+        "\"$KNIGHTFALL_BIN\" play --white human --black \"uci:{}\" --think-ms 60000 --tc none --no-book{STTY_AFTER}",
+        engine.display()
+    );
+    let mut s = start(&home, &script);
+    s.wait_for("the first frame", 60, |s| s.text().contains("move>"));
+    s.send(b"e4\r");
+    s.wait_for_screen("the reply", 120, |sc| sc.contains("e5"));
+    // The most memory the game ever held (the kernel's high-water mark), in kB.
+    let pid = std::process::Command::new("pgrep")
+        .args(["-P", &s.child.process_id().unwrap().to_string()])
+        .output()
+        .unwrap();
+    let pid = String::from_utf8_lossy(&pid.stdout).trim().to_string();
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
+    let peak: u64 = status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .expect("VmHWM");
+    assert!(peak < 200_000, "{peak} kB at the peak");
+    s.send(b"\x11");
+    s.wait_for("the shell", 30, |s| s.text().contains("DONE"));
+    let _ = std::fs::remove_dir_all(&home);
+}

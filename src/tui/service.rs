@@ -134,6 +134,14 @@ impl Service {
     }
 }
 
+impl Drop for Service {
+    /// Stops the job under way and waits for the thread, so that the external engines it owns
+    /// are told to quit and killed (with whatever they started) before Knightfall exits.
+    fn drop(&mut self) {
+        self.thread.finish();
+    }
+}
+
 /// Passes progress reports on at most every `INFO_INTERVAL`, keeping the last one of each line
 /// held back, except that the first report of each new depth of a line always goes (the panel
 /// lists the depths, and the analysis board shows every line).
