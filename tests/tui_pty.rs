@@ -1005,7 +1005,7 @@ fn a_resumed_game_goes_on_between_its_own_players() {
 }
 
 #[test]
-fn a_resumed_game_against_a_uci_engine_goes_on_against_that_engine() {
+fn a_resumed_game_goes_on_against_its_uci_engine_once_the_player_names_it() {
     let home = temp_home("resume-uci");
     let bot = "--black \"uci:$KNIGHTFALL_BIN uci --bot random\"";
     let script = format!("\"$KNIGHTFALL_BIN\" play --white human {bot}{STTY_AFTER}");
@@ -1015,8 +1015,17 @@ fn a_resumed_game_against_a_uci_engine_goes_on_against_that_engine() {
     s.wait_for("the bot's reply", 20, |_| saved_plies(&home) == Some(2));
     s.send(b"\x11");
     s.wait_for("the shell", 20, |s| s.text().contains("DONE"));
-    // The engine's name ("Knightfall ... bot") does not say how to start it; the game does.
+    // The engine's name ("Knightfall ... bot") does not say how to start it; the game does,
+    // but a file decides no program to run: the player is told how to say so.
     let script = format!("\"$KNIGHTFALL_BIN\" play --resume{STTY_AFTER}");
+    let s = start(&home, &script);
+    s.wait_for("the refusal", 20, |s| s.text().contains("DONE"));
+    let text = s.text();
+    assert!(text.contains("runs no program a file names"), "{text}");
+    assert!(text.contains("--resume --black \"uci:"), "{text}");
+    assert_eq!(saved_plies(&home), Some(2), "the game is untouched");
+    // Named, it goes on against that engine.
+    let script = format!("\"$KNIGHTFALL_BIN\" play --resume {bot}{STTY_AFTER}");
     let mut s = start(&home, &script);
     s.wait_for_screen("the resumed game", 20, |sc| sc.contains("White to move"));
     s.send(b"d4\r");

@@ -320,3 +320,24 @@ fn type_line_at(app: &mut App, text: &str, now: Instant) -> Vec<Effect> {
         now,
     )
 }
+
+#[test]
+fn a_resumed_game_runs_no_engine_that_only_its_file_names() {
+    let text = "[White \"Human\"]\n[Black \"Evil\"]\n[BlackEngine \"uci:/usr/bin/touch PWNED\"]\n\n1. e4 *\n";
+    let unfinished = Game::from_pgn(text).unwrap();
+    let mut s = screen(Settings::default(), Some(unfinished), false);
+    let mut app = waiting_game();
+    let fx = app.update(Action::Play(Box::new(enter(&mut s))), Instant::now());
+    assert_eq!(app.game.sans(), ["e4"]);
+    // Black is Knightfall (the settings' opponent), not the command from the file.
+    assert_eq!(app.settings.black, Side::Engine);
+    assert!(
+        fx.iter().all(|e| !matches!(e, Effect::Search(r) if matches!(r.mover, knightfall::tui::job::Mover::External(_)))),
+        "{fx:?}"
+    );
+    let said = app.line.message.clone().map(|m| m.0).unwrap_or_default();
+    assert!(
+        said.contains("/usr/bin/touch PWNED") && said.contains("does not name"),
+        "{said}"
+    );
+}

@@ -206,7 +206,17 @@ pub fn run(args: &Args, setup_screen: bool) -> Result<()> {
         let game = crate::store::resume_game(&paths)?;
         // The game goes on between the same players, unless the flags name others.
         if args.white.is_none() && args.black.is_none() {
-            settings.adopt_players(&game);
+            let unconfirmed = settings.adopt_players(&game);
+            if let Some((color, command)) = unconfirmed.first() {
+                let flag = color.fold_wb("--white", "--black");
+                bail!(
+                    "the last game was played against an engine the config file does not name \
+                     ({command}); Knightfall runs no program a file names: to go on against it, \
+                     say so with `knightfall play --resume {flag} \"uci:{command}\"`"
+                );
+            }
+            // What the game's players are is checked as the flags' are.
+            settings.check_sides().map_err(anyhow::Error::msg)?;
         }
         Some(game)
     } else if from_pgn.is_some() {

@@ -204,7 +204,12 @@ impl Settings {
     /// which says nothing of how to start it), else by name as `player_name` wrote it:
     /// `Human`, `Knightfall x.y.z (level N)`, or a configured engine's name. A name it does not
     /// know leaves that side as it is.
-    pub(crate) fn adopt_players(&mut self, game: &crate::game::Game) {
+    ///
+    /// A file decides no program to run: an engine command found only in the game (not among
+    /// the config file's engines) is not taken; it comes back, by side, for the player to
+    /// confirm by naming it.
+    pub(crate) fn adopt_players(&mut self, game: &crate::game::Game) -> Vec<(Color, String)> {
+        let mut unconfirmed = Vec::new();
         let names = &game.names;
         for (color, name) in [(Color::White, &names[0]), (Color::Black, &names[1])] {
             let command = game
@@ -214,7 +219,13 @@ impl Settings {
                 .and_then(|(_, value)| value.strip_prefix("uci:"))
                 .filter(|command| !command.trim().is_empty());
             let side = if let Some(command) = command {
-                Some(Side::Uci(command.to_string()))
+                match self.engines.iter().find(|e| e.command == command) {
+                    Some(e) => Some(Side::Named(e.name.clone())),
+                    None => {
+                        unconfirmed.push((color, command.to_string()));
+                        None
+                    }
+                }
             } else if name == "Human" {
                 Some(Side::Human)
             } else if let Some(rest) = name.strip_prefix("Knightfall") {
@@ -242,6 +253,7 @@ impl Settings {
                 self.random_colour = false;
             }
         }
+        unconfirmed
     }
 
     /// The name of `color`'s player for the screen and the PGN.

@@ -28,10 +28,20 @@ impl App {
         }
         self.watch.think_ms = [self.settings.think_ms; 2];
         fx.push(Effect::SaveSettings);
+        let mut unconfirmed = Vec::new();
         let game = match choice.resume {
             Some(game) => {
-                // The unfinished game goes on between its own players.
-                self.settings.adopt_players(&game);
+                // The unfinished game goes on between its own players, but for an engine only
+                // the game names: no program runs because a file says so.
+                for (color, command) in self.settings.adopt_players(&game) {
+                    unconfirmed.push(format!(
+                        "{} was {command}, which the config file does not name; {} plays {} \
+                         instead (Ctrl-N to choose).",
+                        super::color_name(color),
+                        self.settings.player_name(color),
+                        super::color_name(color),
+                    ));
+                }
                 game
             }
             None => self.fresh_game(),
@@ -46,10 +56,14 @@ impl App {
             (false, true) => "You play Black. ",
             _ => "",
         };
-        self.say(
-            format!("{you}Type a move (e2e4 or Nf3) or a command; ? for help."),
-            Tone::Info,
-        );
+        if unconfirmed.is_empty() {
+            self.say(
+                format!("{you}Type a move (e2e4 or Nf3) or a command; ? for help."),
+                Tone::Info,
+            );
+        } else {
+            self.say(unconfirmed.join(" "), Tone::Error);
+        }
     }
 
     /// Starts playing `game` with the current settings; returns what the runner must do.
