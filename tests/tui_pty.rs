@@ -1301,3 +1301,40 @@ fn an_engine_that_floods_its_output_leaves_the_memory_bounded() {
     s.wait_for("the shell", 30, |s| s.text().contains("DONE"));
     let _ = std::fs::remove_dir_all(&home);
 }
+
+#[test]
+fn stopped_from_the_shell_the_terminal_is_the_shells_until_fg() {
+    let home = temp_home("tstp");
+    // An interactive shell, for its job control: Ctrl-Z from a shell is `kill -TSTP`.
+    let mut s = start(&home, "PS1='$ ' exec bash --norc --noprofile -i");
+    s.send(b"\"$KNIGHTFALL_BIN\" play --white human --black human --tc none\r");
+    s.wait_for_screen("the game", 20, |sc| sc.contains("move>"));
+    let game = std::process::Command::new("pgrep")
+        .args(["-n", "-f", "play --white human --black human --tc none"])
+        .output()
+        .unwrap();
+    let game = String::from_utf8_lossy(&game.stdout).trim().to_string();
+    assert!(
+        std::process::Command::new("kill")
+            .args(["-TSTP", &game])
+            .status()
+            .unwrap()
+            .success()
+    );
+    // Stopped: the shell has a cooked terminal (echo on, lines, no alternate screen).
+    s.wait_for("the stopped job", 20, |s| s.text().contains("Stopped"));
+    s.send(b"stty -a | tr ' ' '\\n' | grep -x -- '-\\?icanon'; echo COOKED-CHECKED\r");
+    s.wait_for("the check", 20, |s| s.text().contains("COOKED-CHECKED\r\n"));
+    let text = s.text();
+    let after = &text[text.rfind("COOKED-CHECKED").unwrap_or(0).saturating_sub(40)..];
+    assert!(!text.contains("\n-icanon"), "raw while stopped: {after}");
+    // fg: the game takes the terminal again, draws itself anew and plays on.
+    s.send(b"fg\r");
+    s.wait_for_screen("the game again", 20, |sc| sc.contains("move>"));
+    s.send(b"e4\r");
+    s.wait_for("the move", 20, |_| saved_plies(&home) == Some(1));
+    s.send(b"\x11");
+    s.wait_for_screen("the shell again", 20, |sc| sc.contains("Game saved to"));
+    s.send(b"exit\r");
+    let _ = std::fs::remove_dir_all(&home);
+}

@@ -19,6 +19,8 @@ pub enum Event {
     Resize,
     /// An engine report.
     Engine(EngineEvent),
+    /// The terminal was given back and taken again (after Ctrl-Z and `fg`): draw it all anew.
+    Redraw,
     /// SIGTERM, SIGHUP, SIGINT or SIGQUIT: leave as if the player quit.
     Terminate,
 }
@@ -27,6 +29,18 @@ pub enum Event {
 /// or the board). One reader serves them all, so no key is lost to a screen that has closed.
 static TARGET: Mutex<Option<Sender<Event>>> = Mutex::new(None);
 static STARTED: Once = Once::new();
+/// Stops Knightfall as SIGTSTP asks (a shell's Ctrl-Z or `kill -TSTP`), with the terminal
+/// given back meanwhile; once continued (`fg`), takes the terminal again and redraws.
+fn suspend() {
+    let had_screen = super::terminal::suspend();
+    // Stops the process here, as SIGTSTP would have without a handler; returns on SIGCONT.
+    let _ = signal_hook::low_level::emulate_default_handler(signal_hook::consts::SIGTSTP);
+    if had_screen {
+        super::terminal::resume();
+        forward(Event::Redraw);
+    }
+}
+
 /// Sends `event` to the screen in front, if there is one.
 fn forward(event: Event) {
     let target = TARGET.lock().ok().and_then(|t| t.clone());
@@ -63,10 +77,15 @@ pub(crate) fn route_input_to(tx: Sender<Event>) {
             signal_hook::consts::SIGHUP,
             signal_hook::consts::SIGINT,
             signal_hook::consts::SIGQUIT,
+            signal_hook::consts::SIGTSTP,
         ]) {
             thread::spawn(move || {
-                for _ in signals.forever() {
-                    forward(Event::Terminate);
+                for signal in signals.forever() {
+                    if signal == signal_hook::consts::SIGTSTP {
+                        suspend();
+                    } else {
+                        forward(Event::Terminate);
+                    }
                 }
             });
         }

@@ -5,8 +5,8 @@
 
 pub mod job;
 pub mod keys;
-pub mod event;
 pub(crate) mod terminal;
+pub mod event;
 pub mod service;
 pub mod screen;
 pub(crate) mod input;
@@ -303,6 +303,16 @@ fn serve(
     while let Some(ev) = runner.next_event() {
         let got = Instant::now();
         let is_key = matches!(ev, Some(Event::Key(_)));
+        if matches!(ev, Some(Event::Redraw)) {
+            // The screen was the shell's meanwhile: nothing on it is what was drawn. Clear it
+            // and forget the last frame, so the next one is drawn whole (`Terminal::clear`
+            // would ask the terminal where its cursor is, which not every terminal answers).
+            crossterm::execute!(
+                io::stdout(),
+                crossterm::terminal::Clear(crossterm::terminal::ClearType::All)
+            )?;
+            terminal.swap_buffers();
+        }
         if runner.step(ev, got) == Step::Quit {
             break;
         }

@@ -231,7 +231,7 @@ impl Runner {
                 MouseEventKind::Down(MouseButton::Left) => self.drawn.click(m.column, m.row),
                 _ => None,
             },
-            Some(Event::Resize) => None,
+            Some(Event::Resize | Event::Redraw) => None,
             Some(Event::Engine(e)) => Some(Action::Engine(e)),
             Some(Event::Terminate) => return Step::Quit,
         };

@@ -49,6 +49,26 @@ pub(crate) fn restore_terminal() {
     let _ = out.flush();
 }
 
+/// Gives the terminal back while Knightfall is stopped (Ctrl-Z from a shell, `kill -TSTP`);
+/// `resume` takes it again. Nothing happens when the screens are not up.
+pub(crate) fn suspend() -> bool {
+    if RESTORED.load(Ordering::SeqCst) {
+        return false;
+    }
+    restore_terminal();
+    true
+}
+
+/// Takes the terminal again after `suspend` (the process was continued): raw mode, the
+/// alternate screen and the mouse, as `Guard::new` set them up.
+pub(crate) fn resume() {
+    if enable_raw_mode().is_err() {
+        return;
+    }
+    RESTORED.store(false, Ordering::SeqCst);
+    let _ = execute!(io::stdout(), EnterAlternateScreen, EnableMouseCapture);
+}
+
 /// Appends a panic's thread, place and message to the log file.
 fn log_panic(info: &std::panic::PanicHookInfo) {
     let thread = std::thread::current();
