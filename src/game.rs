@@ -845,6 +845,7 @@ impl Game {
 
     /// Reads the first game of a PGN: start position, moves (main line), names and result.
     pub fn from_pgn(text: &str) -> Result<Game, LoadError> {
+        let text = figurines_as_letters(text);
         let mut reader = Reader::new(io::Cursor::new(text.as_bytes()));
         let raw = reader.read_game(&mut Collector)?.ok_or(LoadError::Empty)?;
         Game::from_raw(raw)
@@ -852,6 +853,7 @@ impl Game {
 
     /// Reads every game of a PGN (at most `max`), each loaded or with the reason it is not.
     pub(crate) fn all_from_pgn(text: &str, max: usize) -> Vec<Result<Game, LoadError>> {
+        let text = figurines_as_letters(text);
         let mut reader = Reader::new(io::Cursor::new(text.as_bytes()));
         let mut games = Vec::new();
         while games.len() < max {
@@ -1099,6 +1101,37 @@ impl Visitor for Collector {
     fn end_game(&mut self, movetext: RawGame) -> RawGame {
         movetext
     }
+}
+
+/// `text` with figurine algebraic notation (`♘f3`, `♞c6`, `♙e4`) written in letters (`Nf3`,
+/// `Nc6`, `e4`): PGN readers skip a move they cannot read, and a skipped move would silently
+/// become another game.
+pub(crate) fn figurines_as_letters(text: &str) -> std::borrow::Cow<'_, str> {
+    const FIGURINES: [(char, &str); 12] = [
+        ('♔', "K"),
+        ('♕', "Q"),
+        ('♖', "R"),
+        ('♗', "B"),
+        ('♘', "N"),
+        ('♙', ""),
+        ('♚', "K"),
+        ('♛', "Q"),
+        ('♜', "R"),
+        ('♝', "B"),
+        ('♞', "N"),
+        ('♟', ""),
+    ];
+    if !text.chars().any(|c| FIGURINES.iter().any(|(f, _)| *f == c)) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match FIGURINES.iter().find(|(f, _)| *f == c) {
+            Some((_, letter)) => out.push_str(letter),
+            None => out.push(c),
+        }
+    }
+    std::borrow::Cow::Owned(out)
 }
 
 /// `HH:MM:SS` of a `YYYYMMDD-HHMMSS` stamp.

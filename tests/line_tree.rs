@@ -81,3 +81,18 @@ fn a_line_goes_on_past_a_repetition_on_the_board() {
     assert!(!repeated.is_over());
     assert!(repeated.parse_move("e4").is_ok());
 }
+
+#[test]
+fn figurine_moves_are_read_not_skipped() {
+    let tree = Tree::from_pgn("1. e4 e5 2. ♘f3 ♞c6 3. ♗b5 a6 *").unwrap();
+    let mut at = 0;
+    while let Some(&c) = tree.node(at).children.first() {
+        at = c;
+    }
+    assert_eq!(
+        tree.game_to(at).sans(),
+        ["e4", "e5", "Nf3", "Nc6", "Bb5", "a6"]
+    );
+    let game = knightfall::game::Game::from_pgn("1. ♙e4 ♟e5 2. ♘f3 *").unwrap();
+    assert_eq!(game.sans(), ["e4", "e5", "Nf3"]);
+}
