@@ -168,6 +168,9 @@ pub enum LoadError {
         /// The move as written.
         san: String,
     },
+    /// The PGN has more positions (side lines included) than the board holds.
+    #[error("the PGN has more than {0} positions (side lines included), more than the board holds")]
+    TooLarge(usize),
 }
 
 /// A time control: base time and increment per move.

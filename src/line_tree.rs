@@ -324,7 +324,12 @@ impl Visitor for Builder {
         let pos = &tree.nodes[b.at].pos;
         match san.san.to_move(pos) {
             Ok(m) => {
-                b.at = tree.play(b.at, m);
+                let next = tree.play(b.at, m);
+                if next == b.at {
+                    // The tree is full: no line is cut short or built wrong, the file is refused.
+                    return ControlFlow::Break(Err(LoadError::TooLarge(MAX_NODES)));
+                }
+                b.at = next;
                 ControlFlow::Continue(())
             }
             Err(_) => ControlFlow::Break(Err(LoadError::BadMove {

@@ -96,3 +96,18 @@ fn figurine_moves_are_read_not_skipped() {
     let game = knightfall::game::Game::from_pgn("1. ♙e4 ♟e5 2. ♘f3 *").unwrap();
     assert_eq!(game.sans(), ["e4", "e5", "Nf3"]);
 }
+
+#[test]
+fn a_pgn_larger_than_the_board_holds_is_refused_not_cut() {
+    let moves: Vec<String> = (0..26_000)
+        .map(|i| format!("{}. Nf3 Nf6 {}. Ng1 Ng8", 2 * i + 1, 2 * i + 2))
+        .collect();
+    let pgn = format!("{} *", moves.join(" "));
+    let Err(err) = Tree::from_pgn(&pgn) else {
+        panic!("a tree of 104,000 positions was built");
+    };
+    assert_eq!(
+        err.to_string(),
+        "the PGN has more than 100000 positions (side lines included), more than the board holds"
+    );
+}
