@@ -854,6 +854,26 @@ impl Game {
         Game::from_raw(raw)
     }
 
+    /// Reads every game of a PGN (at most `max`) as written, without playing its moves: what a
+    /// list of games shows, at a fraction of the memory of loading them (`PgnGame::load`
+    /// loads one).
+    pub(crate) fn all_written_in_pgn(text: &str, max: usize) -> Vec<Result<PgnGame, LoadError>> {
+        let text = figurines_as_letters(text);
+        let mut reader = Reader::new(io::Cursor::new(text.as_bytes()));
+        let mut games = Vec::new();
+        while games.len() < max {
+            match reader.read_game(&mut Collector) {
+                Ok(Some(raw)) => games.push(Ok(PgnGame(raw))),
+                Ok(None) => break,
+                Err(e) => {
+                    games.push(Err(e.into()));
+                    break;
+                }
+            }
+        }
+        games
+    }
+
     /// Reads every game of a PGN (at most `max`), each loaded or with the reason it is not.
     pub(crate) fn all_from_pgn(text: &str, max: usize) -> Vec<Result<Game, LoadError>> {
         let text = figurines_as_letters(text);
@@ -891,19 +911,23 @@ impl Game {
                 game.set_time_control(Some(tc));
             }
         }
-        for (i, san) in raw.sans.iter().enumerate() {
+        for (i, san) in raw.sans.split_whitespace().enumerate() {
             let bad = || LoadError::BadMove {
                 ply: i + 1,
-                san: san.clone(),
+                san: san.to_string(),
             };
             let parsed = San::from_ascii(san.as_bytes()).map_err(|_| bad())?;
             let m = parsed.to_move(game.position()).map_err(|_| bad())?;
             game.play_on(m).map_err(|_| bad())?;
         }
-        if game.clocks.is_some() && raw.clks.iter().any(Option::is_some) {
+        if game.clocks.is_some() && !raw.clks.is_empty() {
             // Restore the clocks as they stood: take back nothing, but replay the times.
-            game.clk = raw.clks.clone();
-            game.clk.resize(game.moves.len(), None);
+            game.clk = vec![None; game.moves.len()];
+            for &(ply, d) in &raw.clks {
+                if let Some(slot) = game.clk.get_mut(ply) {
+                    *slot = Some(d);
+                }
+            }
             if let Some(clocks) = game.clocks.as_mut() {
                 let first = game.positions[0].turn();
                 for (i, c) in game.clk.iter().enumerate() {
@@ -1028,7 +1052,7 @@ fn looks_uci(text: &str) -> bool {
     (b.len() == 4 || b.len() == 5) && file(b[0]) && rank(b[1]) && file(b[2]) && rank(b[3])
 }
 
-#[derive(Default)]
+#[derive(Clone, Debug, Default)]
 struct RawGame {
     fen: Option<String>,
     names: [String; 2],
@@ -1039,8 +1063,13 @@ struct RawGame {
     termination: Option<String>,
     variant: Option<String>,
     kept_tags: Vec<(String, String)>,
-    sans: Vec<String>,
-    clks: Vec<Option<Duration>>,
+    /// The moves as written, each followed by a space (one string: a list of thousands of
+    /// games holds one allocation a game, not one a move).
+    sans: String,
+    /// How many moves `sans` holds.
+    plies: usize,
+    /// The `[%clk]` times given, by ply (from 0).
+    clks: Vec<(usize, Duration)>,
 }
 
 struct Collector;
@@ -1084,8 +1113,9 @@ impl Visitor for Collector {
     }
 
     fn san(&mut self, movetext: &mut RawGame, san_plus: PgnSan) -> ControlFlow<RawGame> {
-        movetext.sans.push(san_plus.san.to_string());
-        movetext.clks.push(None);
+        movetext.sans.push_str(&san_plus.san.to_string());
+        movetext.sans.push(' ');
+        movetext.plies += 1;
         ControlFlow::Continue(())
     }
 
@@ -1095,8 +1125,11 @@ impl Visitor for Collector {
         comment: pgn_reader::RawComment<'_>,
     ) -> ControlFlow<RawGame> {
         let text = String::from_utf8_lossy(comment.as_bytes());
-        if let (Some(d), Some(last)) = (parse_clk(&text), movetext.clks.last_mut()) {
-            *last = Some(d);
+        if let (Some(d), Some(ply)) = (parse_clk(&text), movetext.plies.checked_sub(1)) {
+            match movetext.clks.last_mut() {
+                Some(last) if last.0 == ply => last.1 = d,
+                _ => movetext.clks.push((ply, d)),
+            }
         }
         ControlFlow::Continue(())
     }
@@ -1135,6 +1168,51 @@ pub(crate) fn figurines_as_letters(text: &str) -> std::borrow::Cow<'_, str> {
         }
     }
     std::borrow::Cow::Owned(out)
+}
+
+/// A game as a PGN file writes it (tags and moves as text), not yet played through: cheap to
+/// hold in a list of thousands; `load` plays it.
+#[derive(Clone, Debug)]
+pub struct PgnGame(RawGame);
+
+impl PgnGame {
+    /// The game as its PGN says: `game` written out and read back.
+    pub fn of(game: &Game) -> PgnGame {
+        let text = game.to_pgn();
+        let mut reader = Reader::new(io::Cursor::new(text.as_bytes()));
+        PgnGame(
+            reader
+                .read_game(&mut Collector)
+                .ok()
+                .flatten()
+                .unwrap_or_default(),
+        )
+    }
+
+    /// The game, played through (its moves checked).
+    pub fn load(&self) -> Result<Game, LoadError> {
+        Game::from_raw(self.0.clone())
+    }
+
+    /// The players' names, White's first.
+    pub fn names(&self) -> &[String; 2] {
+        &self.0.names
+    }
+
+    /// The `Date` tag, if any.
+    pub fn date(&self) -> Option<&str> {
+        self.0.date.as_deref()
+    }
+
+    /// The `Result` tag, if any.
+    pub fn result(&self) -> Option<&str> {
+        self.0.result.as_deref()
+    }
+
+    /// How many moves (plies) it has.
+    pub fn plies(&self) -> usize {
+        self.0.plies
+    }
 }
 
 /// `HH:MM:SS` of a `YYYYMMDD-HHMMSS` stamp.

@@ -29,10 +29,12 @@ const TRAP: &str = "[White \"Victim\"]\n[Black \"Trapper\"]\n[Result \"0-1\"]\n\
 fn listed(pgns: &[&str]) -> Vec<Listed> {
     pgns.iter()
         .enumerate()
-        .map(|(i, p)| Listed {
-            file: format!("game{i}.pgn").into(),
-            index: 1,
-            game: Ok(Game::from_pgn(p).unwrap()),
+        .map(|(i, p)| {
+            Listed::of_game(
+                format!("game{i}.pgn").into(),
+                1,
+                &Game::from_pgn(p).unwrap(),
+            )
         })
         .collect()
 }

@@ -98,7 +98,7 @@ pub fn run(args: &Args) -> Result<()> {
                 paths.data.display()
             );
         }
-        if let Some(Err(why)) = place.map(|i| &listed[i].game) {
+        if let Some(Err(why)) = place.map(|i| listed[i].load()) {
             bail!("game {} cannot be reviewed: {why}", place.unwrap_or(0) + 1);
         }
         let opts =
@@ -135,8 +135,7 @@ pub fn run(args: &Args) -> Result<()> {
         );
     }
     let game = chosen
-        .game
-        .clone()
+        .load()
         .map_err(|why| anyhow::anyhow!("game {} cannot be reviewed: {why}", chosen.index))?;
     let mut review = Review::new(game, args.movetime);
     let dir = paths.reviews();

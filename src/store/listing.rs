@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result, bail};
 
 use super::Paths;
-use crate::game::Game;
+use crate::game::{Game, PgnGame};
 
 /// PGN files larger than this are refused (a million games is about 1 GB; this is plenty).
 const MAX_PGN_BYTES: u64 = 256 << 20;
@@ -20,25 +20,44 @@ pub struct Listed {
     pub file: PathBuf,
     /// Which game of the file (from 1).
     pub index: usize,
-    /// The game, or why it cannot be reviewed.
-    pub game: Result<Game, String>,
+    /// The game as its file writes it (played through only when opened), or why it cannot be
+    /// reviewed.
+    pub pgn: Result<PgnGame, String>,
 }
 
 impl Listed {
+    /// `game`, listed as game `index` of `file`.
+    pub fn of_game(file: PathBuf, index: usize, game: &Game) -> Listed {
+        Listed {
+            file,
+            index,
+            pgn: Ok(PgnGame::of(game)),
+        }
+    }
+
+    /// The game, played through, or why it cannot be reviewed.
+    pub fn load(&self) -> Result<Game, String> {
+        let pgn = self.pgn.as_ref().map_err(Clone::clone)?;
+        pgn.load().map_err(|e| e.to_string())
+    }
+
     /// One line: `2026.11.22  Human - Knightfall (level 3)  0-1  C50 Italian Game`.
     pub fn line(&self) -> String {
-        match &self.game {
+        match &self.pgn {
             Ok(g) => {
-                let [white, black] = &g.names;
-                let result = g.outcome().map_or("*", |o| o.result_str());
-                let opening = g
-                    .opening()
+                let [white, black] = g.names();
+                let result = g.result().unwrap_or("*");
+                // The opening takes the moves played through: only for the lines shown.
+                let opening = self
+                    .load()
+                    .ok()
+                    .and_then(|game| game.opening())
                     .map(|o| format!("{} {}", o.eco, o.name))
                     .unwrap_or_default();
                 format!(
                     "{}  {white} - {black}  {result}  {} moves  {opening}",
-                    g.date,
-                    g.moves().len().div_ceil(2)
+                    g.date().unwrap_or("????.??.??"),
+                    g.plies().div_ceil(2)
                 )
             }
             Err(why) => format!("(cannot be reviewed: {why})"),
@@ -69,14 +88,16 @@ pub(crate) fn read_pgn(file: &Path, max_bytes: u64) -> Result<String> {
 /// Reads the games of a PGN file, refusing what is not a regular, reasonably sized file.
 pub(crate) fn read_games(file: &Path) -> Result<Vec<Listed>> {
     let text = read_pgn(file, MAX_PGN_BYTES)?;
-    let games: Vec<Listed> = Game::all_from_pgn(&text, MAX_GAMES)
+    // As written, not played through: a list of thousands of games holds their text, not
+    // their positions; the one opened is played through then.
+    let games: Vec<Listed> = Game::all_written_in_pgn(&text, MAX_GAMES)
         .into_iter()
         .enumerate()
         .map(|(i, g)| Listed {
             file: file.to_path_buf(),
             index: i + 1,
-            game: g.map_err(|e| e.to_string()).and_then(|g| {
-                if g.moves().is_empty() {
+            pgn: g.map_err(|e| e.to_string()).and_then(|g| {
+                if g.plies() == 0 {
                     Err("it has no moves".to_string())
                 } else {
                     Ok(g)

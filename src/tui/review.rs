@@ -207,7 +207,7 @@ impl ReviewScreen {
     }
 
     fn open_selected(&mut self, fx: &mut Vec<Effect>) {
-        match self.listed.get(self.selected).map(|l| l.game.clone()) {
+        match self.listed.get(self.selected).map(Listed::load) {
             Some(Ok(game)) => self.open(game, fx),
             Some(Err(why)) => self.message = format!("That game cannot be reviewed: {why}"),
             None => {}

@@ -98,11 +98,11 @@ impl App {
             "review" => {
                 if self.game.is_over() {
                     self.leave_for(fx);
-                    let listed = vec![crate::store::Listed {
-                        file: std::path::PathBuf::new(),
-                        index: 1,
-                        game: Ok(self.game.clone()),
-                    }];
+                    let listed = vec![crate::store::Listed::of_game(
+                        std::path::PathBuf::new(),
+                        1,
+                        &self.game,
+                    )];
                     fx.push(Effect::Open(Box::new(Open::Review {
                         listed,
                         chosen: Some(0),
