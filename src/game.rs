@@ -876,20 +876,10 @@ impl Game {
 
     /// Reads every game of a PGN (at most `max`), each loaded or with the reason it is not.
     pub(crate) fn all_from_pgn(text: &str, max: usize) -> Vec<Result<Game, LoadError>> {
-        let text = figurines_as_letters(text);
-        let mut reader = Reader::new(io::Cursor::new(text.as_bytes()));
-        let mut games = Vec::new();
-        while games.len() < max {
-            match reader.read_game(&mut Collector) {
-                Ok(Some(raw)) => games.push(Game::from_raw(raw)),
-                Ok(None) => break,
-                Err(e) => {
-                    games.push(Err(e.into()));
-                    break;
-                }
-            }
-        }
-        games
+        Game::all_written_in_pgn(text, max)
+            .into_iter()
+            .map(|written| written.and_then(|g| Game::from_raw(g.0)))
+            .collect()
     }
 
     fn from_raw(raw: RawGame) -> Result<Game, LoadError> {
