@@ -168,6 +168,16 @@ pub enum LoadError {
         /// The move as written.
         san: String,
     },
+    /// A move in the PGN comes after the game had ended by the rules (a dead position).
+    #[error("move {ply} ({san}) in the PGN comes after the game ended: {why}")]
+    AfterEnd {
+        /// Ply number, from 1.
+        ply: usize,
+        /// The move as written.
+        san: String,
+        /// How it had ended.
+        why: String,
+    },
     /// The PGN has more positions (side lines included) than the board holds.
     #[error("the PGN has more than {0} positions (side lines included), more than the board holds")]
     TooLarge(usize),
@@ -908,7 +918,14 @@ impl Game {
             };
             let parsed = San::from_ascii(san.as_bytes()).map_err(|_| bad())?;
             let m = parsed.to_move(game.position()).map_err(|_| bad())?;
-            game.play_on(m).map_err(|_| bad())?;
+            game.play_on(m).map_err(|e| match (e, game.outcome()) {
+                (MoveError::GameOver, Some(end)) => LoadError::AfterEnd {
+                    ply: i + 1,
+                    san: san.to_string(),
+                    why: end.reason.describe().to_string(),
+                },
+                _ => bad(),
+            })?;
         }
         if game.clocks.is_some() && !raw.clks.is_empty() {
             // Restore the clocks as they stood: take back nothing, but replay the times.

@@ -111,3 +111,15 @@ fn a_pgn_larger_than_the_board_holds_is_refused_not_cut() {
         "the PGN has more than 100000 positions (side lines included), more than the board holds"
     );
 }
+
+#[test]
+fn a_move_after_a_dead_position_is_blamed_on_the_end_not_called_illegal() {
+    let pgn = "[FEN \"8/8/4k3/8/8/3K4/8/7n w - - 0 1\"]\n\n1. Kd4 Nf2 *\n";
+    let err = knightfall::game::Game::from_pgn(pgn)
+        .unwrap_err()
+        .to_string();
+    assert_eq!(
+        err,
+        "move 1 (Kd4) in the PGN comes after the game ended: insufficient material"
+    );
+}
