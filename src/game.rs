@@ -858,7 +858,7 @@ impl Game {
 
     /// Reads the first game of a PGN: start position, moves (main line), names and result.
     pub fn from_pgn(text: &str) -> Result<Game, LoadError> {
-        let text = figurines_as_letters(text);
+        let text = readable_pgn(text);
         let mut reader = Reader::new(io::Cursor::new(text.as_bytes()));
         let raw = reader.read_game(&mut Collector)?.ok_or(LoadError::Empty)?;
         Game::from_raw(raw)
@@ -868,7 +868,7 @@ impl Game {
     /// list of games shows, at a fraction of the memory of loading them (`PgnGame::load`
     /// loads one).
     pub(crate) fn all_written_in_pgn(text: &str, max: usize) -> Vec<Result<PgnGame, LoadError>> {
-        let text = figurines_as_letters(text);
+        let text = readable_pgn(text);
         let mut reader = Reader::new(io::Cursor::new(text.as_bytes()));
         let mut games = Vec::new();
         while games.len() < max {
@@ -1146,10 +1146,39 @@ impl Visitor for Collector {
     }
 }
 
-/// `text` with figurine algebraic notation (`♘f3`, `♞c6`, `♙e4`) written in letters (`Nf3`,
-/// `Nc6`, `e4`): PGN readers skip a move they cannot read, and a skipped move would silently
-/// become another game.
-pub(crate) fn figurines_as_letters(text: &str) -> std::borrow::Cow<'_, str> {
+/// `text` ready for the PGN reader: figurine algebraic notation (`♘f3`, `♞c6`, `♙e4`) written in
+/// letters (`Nf3`, `Nc6`, `e4`), since the reader skips a move it cannot read and a skipped move
+/// would silently become another game; and old Mac line ends (a CR alone) as line feeds, since
+/// the reader would run two games together.
+pub(crate) fn readable_pgn(text: &str) -> std::borrow::Cow<'_, str> {
+    let text = lone_cr_as_lf(text);
+    match figurines_in_letters(&text) {
+        std::borrow::Cow::Owned(changed) => std::borrow::Cow::Owned(changed),
+        std::borrow::Cow::Borrowed(_) => text,
+    }
+}
+
+/// `text` with each CR not followed by LF made a LF.
+fn lone_cr_as_lf(text: &str) -> std::borrow::Cow<'_, str> {
+    let bytes = text.as_bytes();
+    let lone = |i: usize| bytes[i] == b'\r' && bytes.get(i + 1) != Some(&b'\n');
+    if !(0..bytes.len()).any(lone) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '\r' && chars.peek() != Some(&'\n') {
+            out.push('\n');
+        } else {
+            out.push(c);
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
+
+/// `text` with figurines written in letters.
+fn figurines_in_letters(text: &str) -> std::borrow::Cow<'_, str> {
     const FIGURINES: [(char, &str); 12] = [
         ('♔', "K"),
         ('♕', "Q"),

@@ -222,7 +222,7 @@ impl Tree {
 
     /// Reads the first game of a PGN with its variations.
     pub fn from_pgn(text: &str) -> Result<Tree, LoadError> {
-        let text = crate::game::figurines_as_letters(text);
+        let text = crate::game::readable_pgn(text);
         let mut reader = Reader::new(io::Cursor::new(text.as_bytes()));
         reader.read_game(&mut Builder)?.ok_or(LoadError::Empty)?
     }

@@ -351,3 +351,23 @@ fn play_refuses_a_pgn_that_is_not_a_regular_file_at_once() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn old_mac_line_ends_do_not_run_two_games_together() {
+    let dir = std::env::temp_dir().join(format!("knightfall-cr-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("cr.pgn");
+    let pgn = "[Event \"a\"]\r[White \"A\"]\r\r1. e4 e5 *\r\r[Event \"b\"]\r[White \"B\"]\r\r1. d4 d5 *\r";
+    std::fs::write(&file, pgn).unwrap();
+    let (ok, out, err) = knightfall(&["review", file.to_str().unwrap()]);
+    assert!(!ok, "{out}");
+    assert!(err.contains("choose one of these games"), "{err}");
+    let listed: Vec<&str> = out.lines().collect();
+    assert_eq!(listed.len(), 2, "{out}");
+    assert!(
+        listed[0].contains("A - ?") && listed[1].contains("B - ?"),
+        "{out}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
