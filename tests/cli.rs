@@ -371,3 +371,39 @@ fn old_mac_line_ends_do_not_run_two_games_together() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn review_lists_every_unfinished_autosave_first_and_not_an_ended_one() {
+    let home = std::env::temp_dir().join(format!("knightfall-autosaves-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&home);
+    let games = home.join("games");
+    std::fs::create_dir_all(&games).unwrap();
+    // What `review` lists, one game a line.
+    let list = || {
+        let out = Command::new(env!("CARGO_BIN_EXE_knightfall"))
+            .arg("review")
+            .env("KNIGHTFALL_HOME", &home)
+            .output()
+            .unwrap();
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let game = |white: &str, result: &str| {
+        format!("[White \"{white}\"]\n[Black \"B\"]\n[Result \"{result}\"]\n\n1. e4 e5 {result}\n")
+    };
+    std::fs::write(games.join("20260101-000001.pgn"), game("Kept", "1-0")).unwrap();
+    std::fs::write(games.join("current.pgn"), game("Here", "*")).unwrap();
+    // A second Knightfall's autosave, left by a crash.
+    std::fs::write(games.join("current-4242.pgn"), game("Beside", "*")).unwrap();
+    let text = list();
+    let at = |w: &str| text.find(&format!("{w} - B")).unwrap_or(usize::MAX);
+    assert!(
+        at("Here") < at("Beside") && at("Beside") < at("Kept") && at("Kept") < usize::MAX,
+        "{text}"
+    );
+    assert_eq!(text.lines().count(), 3, "{text}");
+    // An autosave of a game that ended is its archived game's copy: not listed twice.
+    std::fs::write(games.join("current.pgn"), game("Kept", "1-0")).unwrap();
+    let text = list();
+    assert_eq!(text.matches("Kept - B").count(), 1, "{text}");
+    let _ = std::fs::remove_dir_all(&home);
+}

@@ -111,20 +111,33 @@ pub(crate) fn read_games(file: &Path) -> Result<Vec<Listed>> {
     Ok(games)
 }
 
-/// The finished games in the games folder, newest first (the autosaves left out).
+/// The games in the games folder: first every unfinished autosave (`current.pgn`, and
+/// `current-PID.pgn` of a Knightfall that ran beside another), then the kept games, newest
+/// first. An autosave of a game that ended is left out: its game is kept in a file of its own.
 pub(crate) fn games_folder(paths: &Paths) -> Vec<Listed> {
     let mut files: Vec<PathBuf> = std::fs::read_dir(&paths.data)
         .map(|d| d.filter_map(|e| e.ok()).map(|e| e.path()).collect())
         .unwrap_or_default();
+    let name = |p: &PathBuf| {
+        p.file_name()
+            .map_or(String::new(), |n| n.to_string_lossy().into())
+    };
     files.retain(|p| {
-        let name = p.file_name().map(|n| n.to_string_lossy().to_string());
-        p.extension().is_some_and(|e| e == "pgn") && !name.is_some_and(|n| n.starts_with("current"))
+        p.extension().is_some_and(|e| e == "pgn") && !name(p).starts_with("current-damaged")
     });
+    // Newest first; `current…` sorts after the dated names, so it comes first reversed.
     files.sort();
     files.reverse();
     files
         .iter()
-        .filter_map(|f| read_games(f).ok())
-        .flat_map(|games| games.into_iter().take(1))
+        .filter_map(|f| Some((name(f).starts_with("current"), read_games(f).ok()?)))
+        .filter_map(|(autosave, games)| {
+            let first = games.into_iter().next()?;
+            let unfinished = first
+                .pgn
+                .as_ref()
+                .is_ok_and(|g| g.result().is_none_or(|r| r == "*"));
+            (!autosave || unfinished).then_some(first)
+        })
         .collect()
 }
