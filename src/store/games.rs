@@ -88,12 +88,10 @@ fn open_no_follow(path: &Path) -> std::io::Result<fs::File> {
 pub(crate) fn keep_damaged_autosave(paths: &Paths) -> Option<(PathBuf, String)> {
     let path = paths.current();
     let text = fs::read(&path).ok()?;
-    let why = match std::str::from_utf8(&text) {
-        Ok(t) => match read_game(t) {
-            Ok(_) => return None,
-            Err(e) => e,
-        },
-        Err(_) => "it is not text".to_string(),
+    // Read as `review` reads it: a name in Latin-1 is no damage.
+    let why = match read_game(&String::from_utf8_lossy(&text)) {
+        Ok(_) => return None,
+        Err(e) => e,
     };
     let aside = paths
         .data
@@ -153,8 +151,9 @@ pub(crate) fn resume_game(paths: &Paths) -> Result<Game> {
             aside.display()
         );
     }
-    let text = fs::read_to_string(&path)
+    let bytes = fs::read(&path)
         .with_context(|| format!("no game to resume ({} not readable)", path.display()))?;
+    let text = String::from_utf8_lossy(&bytes);
     let game = Game::from_pgn(&text).with_context(|| format!("reading {}", path.display()))?;
     if game.is_over() {
         anyhow::bail!(
@@ -163,4 +162,29 @@ pub(crate) fn resume_game(paths: &Paths) -> Result<Game> {
         );
     }
     Ok(game)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_autosave_with_a_latin1_name_is_resumed_not_set_aside() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().to_path_buf();
+        let paths = Paths {
+            config: dir.join("config.toml"),
+            data: dir.clone(),
+            autosave: dir.join("current.pgn"),
+        };
+        // "José" in Latin-1: 0xE9 is no UTF-8.
+        let mut pgn = b"[White \"Jos".to_vec();
+        pgn.push(0xE9);
+        pgn.extend_from_slice(b"\"]\n[Black \"B\"]\n[Result \"*\"]\n\n1. e4 *\n");
+        fs::write(paths.current(), &pgn).unwrap();
+        assert_eq!(keep_damaged_autosave(&paths), None);
+        let game = resume_game(&paths).unwrap();
+        assert_eq!(game.ply(), 1);
+        assert!(game.names[0].starts_with("Jos"));
+    }
 }
