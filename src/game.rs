@@ -181,6 +181,39 @@ pub enum LoadError {
     /// The PGN has more positions (side lines included) than the board holds.
     #[error("the PGN has more than {0} positions (side lines included), more than the board holds")]
     TooLarge(usize),
+    /// A tag line is longer than the PGN reader holds.
+    #[error(
+        "the tag on line {line} is {bytes} bytes long; tags are read up to {LONGEST_TAG} bytes"
+    )]
+    LongTag {
+        /// Line number, from 1.
+        line: usize,
+        /// Its length.
+        bytes: usize,
+    },
+}
+
+/// The longest tag line the PGN reader is sure to hold (its buffer is 16 KB).
+pub(crate) const LONGEST_TAG: usize = 8192;
+
+impl LoadError {
+    /// The reader's error on `text`, with a tag too long for it named as that rather than as
+    /// "unterminated", which is what the reader says of it.
+    pub(crate) fn reading(text: &str, e: io::Error) -> LoadError {
+        if e.kind() == io::ErrorKind::InvalidData && e.to_string() == "unterminated tag" {
+            let long = text
+                .split('\n')
+                .enumerate()
+                .find(|(_, l)| l.trim_start().starts_with('[') && l.len() > LONGEST_TAG);
+            if let Some((i, l)) = long {
+                return LoadError::LongTag {
+                    line: i + 1,
+                    bytes: l.len(),
+                };
+            }
+        }
+        LoadError::Io(e)
+    }
 }
 
 /// A time control: base time and increment per move.
@@ -860,7 +893,10 @@ impl Game {
     pub fn from_pgn(text: &str) -> Result<Game, LoadError> {
         let text = readable_pgn(text);
         let mut reader = Reader::new(io::Cursor::new(text.as_bytes()));
-        let raw = reader.read_game(&mut Collector)?.ok_or(LoadError::Empty)?;
+        let raw = reader
+            .read_game(&mut Collector)
+            .map_err(|e| LoadError::reading(&text, e))?
+            .ok_or(LoadError::Empty)?;
         Game::from_raw(raw)
     }
 
@@ -876,7 +912,7 @@ impl Game {
                 Ok(Some(raw)) => games.push(Ok(PgnGame(raw))),
                 Ok(None) => break,
                 Err(e) => {
-                    games.push(Err(e.into()));
+                    games.push(Err(LoadError::reading(&text, e)));
                     break;
                 }
             }

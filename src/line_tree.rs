@@ -224,7 +224,10 @@ impl Tree {
     pub fn from_pgn(text: &str) -> Result<Tree, LoadError> {
         let text = crate::game::readable_pgn(text);
         let mut reader = Reader::new(io::Cursor::new(text.as_bytes()));
-        reader.read_game(&mut Builder)?.ok_or(LoadError::Empty)?
+        reader
+            .read_game(&mut Builder)
+            .map_err(|e| LoadError::reading(&text, e))?
+            .ok_or(LoadError::Empty)?
     }
 
     /// The FEN of node `at`'s position.

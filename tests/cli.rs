@@ -373,6 +373,31 @@ fn old_mac_line_ends_do_not_run_two_games_together() {
 }
 
 #[test]
+fn a_tag_too_long_to_read_is_named_as_that_not_as_unterminated() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("long-tag.pgn");
+    let pgn = format!(
+        "[Event \"{}\"]\n[White \"A\"]\n\n1. e4 e5 *\n",
+        "x".repeat(1 << 20)
+    );
+    std::fs::write(&file, pgn).unwrap();
+    let out = dir.path().join("out.pgn");
+    let (ok, _, err) = knightfall(&[
+        "review",
+        "--out",
+        out.to_str().unwrap(),
+        file.to_str().unwrap(),
+    ]);
+    assert!(!ok);
+    assert!(
+        err.contains("the tag on line 1 is 1048586 bytes long; tags are read up to 8192 bytes"),
+        "{err}"
+    );
+    assert!(!err.contains("unterminated"), "{err}");
+    assert!(!out.exists());
+}
+
+#[test]
 fn review_lists_every_unfinished_autosave_first_and_not_an_ended_one() {
     let home = std::env::temp_dir().join(format!("knightfall-autosaves-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&home);
