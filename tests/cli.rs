@@ -332,9 +332,8 @@ fn the_manual_page_shows_every_command() {
 
 #[test]
 fn play_refuses_a_pgn_that_is_not_a_regular_file_at_once() {
-    let dir = std::env::temp_dir().join(format!("knightfall-play-pgn-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().to_path_buf();
     let fifo = dir.join("fifo");
     assert!(
         Command::new("mkfifo")
@@ -349,14 +348,12 @@ fn play_refuses_a_pgn_that_is_not_a_regular_file_at_once() {
         assert!(!ok, "{file}");
         assert!(err.contains("is not a regular file"), "{file}: {err}");
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn old_mac_line_ends_do_not_run_two_games_together() {
-    let dir = std::env::temp_dir().join(format!("knightfall-cr-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().to_path_buf();
     let file = dir.join("cr.pgn");
     let pgn = "[Event \"a\"]\r[White \"A\"]\r\r1. e4 e5 *\r\r[Event \"b\"]\r[White \"B\"]\r\r1. d4 d5 *\r";
     std::fs::write(&file, pgn).unwrap();
@@ -369,7 +366,6 @@ fn old_mac_line_ends_do_not_run_two_games_together() {
         listed[0].contains("A - ?") && listed[1].contains("B - ?"),
         "{out}"
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -399,8 +395,8 @@ fn a_tag_too_long_to_read_is_named_as_that_not_as_unterminated() {
 
 #[test]
 fn review_lists_every_unfinished_autosave_first_and_not_an_ended_one() {
-    let home = std::env::temp_dir().join(format!("knightfall-autosaves-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&home);
+    let tmp = tempfile::tempdir().unwrap();
+    let home = tmp.path().to_path_buf();
     let games = home.join("games");
     std::fs::create_dir_all(&games).unwrap();
     // What `review` lists, one game a line.
@@ -430,5 +426,4 @@ fn review_lists_every_unfinished_autosave_first_and_not_an_ended_one() {
     std::fs::write(games.join("current.pgn"), game("Kept", "1-0")).unwrap();
     let text = list();
     assert_eq!(text.matches("Kept - B").count(), 1, "{text}");
-    let _ = std::fs::remove_dir_all(&home);
 }

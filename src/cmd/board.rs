@@ -7,6 +7,9 @@ use anyhow::{Context, Result, bail};
 
 use crate::line_tree::Tree;
 
+/// The largest PGN file the board reads: its line tree holds 100,000 positions at most.
+const MAX_PGN_BYTES: u64 = 64 << 20;
+
 /// Arguments of `board`.
 #[derive(clap::Args, Debug, Default)]
 pub struct Args {
@@ -31,15 +34,7 @@ pub fn run(args: &Args) -> Result<()> {
             Tree::new(pos, fen)
         }
         (None, Some(file)) => {
-            let meta = std::fs::metadata(file)
-                .with_context(|| format!("cannot read {}", file.display()))?;
-            if !meta.is_file() || meta.len() > 64 << 20 {
-                bail!(
-                    "{} is not a PGN file Knightfall reads (a regular file up to 64 MB)",
-                    file.display()
-                );
-            }
-            let text = String::from_utf8_lossy(&std::fs::read(file)?).into_owned();
+            let text = crate::store::read_pgn(file, MAX_PGN_BYTES)?;
             let tree =
                 Tree::from_pgn(&text).with_context(|| format!("cannot open {}", file.display()))?;
             if tree.len() == 1 && !text.contains("[FEN") {
