@@ -17,6 +17,7 @@ use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Move, Position, Role, 
 use thiserror::Error;
 
 use crate::engine::node::key_of;
+use crate::pgn_scan;
 
 /// Why a game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -181,6 +182,17 @@ pub enum LoadError {
     /// The PGN has more positions (side lines included) than the board holds.
     #[error("the PGN has more than {0} positions (side lines included), more than the board holds")]
     TooLarge(usize),
+    /// A movetext token that is neither a move nor anything else the PGN reader reads; the
+    /// reader would skip it and lose a move or blame the next one.
+    #[error("{token:?} on line {line} of the PGN is not a move; {place}")]
+    NotAMove {
+        /// The token as written.
+        token: String,
+        /// Its line, from 1.
+        line: usize,
+        /// Where it stands in the game ("it follows Nf3 (move 3)").
+        place: String,
+    },
     /// A tag line is longer than the PGN reader holds.
     #[error(
         "the tag on line {line} is {bytes} bytes long; tags are read up to {LONGEST_TAG} bytes"
@@ -213,6 +225,24 @@ impl LoadError {
             }
         }
         LoadError::Io(e)
+    }
+
+    /// The stray token `scanned` found in a game the reader read as `main_line` moves, if the
+    /// two saw the same game; a stray in a side line counts only where side lines are read.
+    pub(crate) fn stray(
+        scanned: Option<pgn_scan::Scanned>,
+        main_line: usize,
+        side_lines_read: bool,
+    ) -> Option<LoadError> {
+        let scanned = scanned.filter(|s| s.main_line == main_line)?;
+        let stray = scanned
+            .stray
+            .filter(|s| side_lines_read || !s.in_side_line)?;
+        Some(LoadError::NotAMove {
+            token: stray.token,
+            line: stray.line,
+            place: stray.place,
+        })
     }
 }
 
@@ -897,6 +927,9 @@ impl Game {
             .read_game(&mut Collector)
             .map_err(|e| LoadError::reading(&text, e))?
             .ok_or(LoadError::Empty)?;
+        if let Some(stray) = LoadError::stray(pgn_scan::games(&text).next(), raw.plies, false) {
+            return Err(stray);
+        }
         Game::from_raw(raw)
     }
 
@@ -907,9 +940,15 @@ impl Game {
         let text = readable_pgn(text);
         let mut reader = Reader::new(io::Cursor::new(text.as_bytes()));
         let mut games = Vec::new();
+        let mut scans = pgn_scan::games(&text);
         while games.len() < max {
             match reader.read_game(&mut Collector) {
-                Ok(Some(raw)) => games.push(Ok(PgnGame(raw))),
+                Ok(Some(raw)) => {
+                    games.push(match LoadError::stray(scans.next(), raw.plies, false) {
+                        Some(stray) => Err(stray),
+                        None => Ok(PgnGame(raw)),
+                    })
+                }
                 Ok(None) => break,
                 Err(e) => {
                     games.push(Err(LoadError::reading(&text, e)));

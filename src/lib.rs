@@ -11,6 +11,7 @@ pub mod tablebase;
 pub mod engine;
 pub mod book;
 pub mod openings;
+pub(crate) mod pgn_scan;
 pub mod game;
 pub mod line_tree;
 pub mod external;

@@ -224,10 +224,17 @@ impl Tree {
     pub fn from_pgn(text: &str) -> Result<Tree, LoadError> {
         let text = crate::game::readable_pgn(text);
         let mut reader = Reader::new(io::Cursor::new(text.as_bytes()));
-        reader
+        let tree = reader
             .read_game(&mut Builder)
             .map_err(|e| LoadError::reading(&text, e))?
-            .ok_or(LoadError::Empty)?
+            .ok_or(LoadError::Empty)?;
+        // A token the reader skipped explains a failure better than the move after it.
+        let first = crate::pgn_scan::games(&text).next();
+        let main_line = first.as_ref().map_or(0, |s| s.main_line);
+        match LoadError::stray(first, main_line, true) {
+            Some(stray) => Err(stray),
+            None => tree,
+        }
     }
 
     /// The FEN of node `at`'s position.

@@ -394,6 +394,51 @@ fn a_tag_too_long_to_read_is_named_as_that_not_as_unterminated() {
 }
 
 #[test]
+fn a_junk_token_in_the_moves_is_named_not_skipped() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("junk.pgn");
+    std::fs::write(
+        &file,
+        "[Event \"a\"]\n[White \"A\"]\n[Black \"B\"]\n\n1. e4 e5\n2. Nf3 zz9 Nc6 3. Bb5 a6 *\n",
+    )
+    .unwrap();
+    let out = dir.path().join("out.pgn");
+    let (ok, _, err) = knightfall(&[
+        "review",
+        "--out",
+        out.to_str().unwrap(),
+        file.to_str().unwrap(),
+    ]);
+    assert!(!ok, "a game with a skipped token was reviewed");
+    assert!(
+        err.contains("\"zz9\" on line 6 of the PGN is not a move; it follows Nf3 (move 3)"),
+        "{err}"
+    );
+    assert!(!out.exists());
+    let (ok, _, err) = knightfall(&["board", file.to_str().unwrap()]);
+    assert!(!ok);
+    assert!(err.contains("\"zz9\" on line 6"), "{err}");
+    // What the reader reads is still read: castling with zeros, a promotion with check, move
+    // numbers without a space, comments, annotations and a side line.
+    std::fs::write(
+        &file,
+        "[Event \"b\"]\n\n1.e4 e5 2.Nf3 Nc6 3.Bc4 Nf6 4.0-0 {castles} Nxe4!? (4...Bc5 $1) 5.Re1 d5 *\n",
+    )
+    .unwrap();
+    let (ok, _, err) = knightfall(&[
+        "review",
+        "--out",
+        out.to_str().unwrap(),
+        "--movetime",
+        "10",
+        file.to_str().unwrap(),
+    ]);
+    assert!(ok, "{err}");
+    let written = std::fs::read_to_string(&out).unwrap();
+    assert!(written.contains("5. Re1"), "{written}");
+}
+
+#[test]
 fn review_lists_every_unfinished_autosave_first_and_not_an_ended_one() {
     let tmp = tempfile::tempdir().unwrap();
     let home = tmp.path().to_path_buf();
