@@ -16,7 +16,6 @@ use std::ops::ControlFlow;
 use std::path::Path;
 
 use pgn_reader::{KnownOutcome, Outcome, RawTag, Reader, SanPlus, Visitor};
-use shakmaty::fen::Fen;
 use shakmaty::zobrist::Zobrist64;
 use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Move, Position, Role};
 use thiserror::Error;
@@ -796,12 +795,7 @@ impl Visitor for GameCollector {
         match name {
             b"FEN" => {
                 let text = value.decode_utf8_lossy().to_string();
-                let parsed = Fen::from_ascii(text.trim().as_bytes())
-                    .map_err(|e| format!("bad FEN tag {text:?}: {e}"))
-                    .and_then(|fen| {
-                        fen.into_position(CastlingMode::Standard)
-                            .map_err(|e| format!("illegal FEN tag {text:?}: {e}"))
-                    });
+                let parsed = crate::fen::position(&text).map_err(|e| format!("FEN tag: {e}"));
                 tags.start = Some(parsed);
             }
             b"Result" => tags.result = parse_result(value.decode().trim_ascii()),

@@ -150,8 +150,8 @@ pub enum MoveError {
 #[derive(Debug, Error)]
 pub enum LoadError {
     /// The FEN did not parse or describes an illegal position.
-    #[error("bad FEN {0:?}: {1}")]
-    Fen(String, String),
+    #[error(transparent)]
+    Fen(#[from] crate::fen::FenError),
     /// Reading the PGN failed.
     #[error("cannot read PGN: {0}")]
     Io(#[from] io::Error),
@@ -401,13 +401,7 @@ impl Game {
 
     /// A game from a FEN.
     pub fn from_fen(text: &str) -> Result<Game, LoadError> {
-        let fen: Fen = text
-            .trim()
-            .parse()
-            .map_err(|e| LoadError::Fen(text.to_string(), format!("{e}")))?;
-        let pos: Chess = fen
-            .into_position(CastlingMode::Standard)
-            .map_err(|e| LoadError::Fen(text.to_string(), format!("{e}")))?;
+        let pos = crate::fen::position(text)?;
         let normal = Fen::from_position(&pos, EnPassantMode::Legal).to_string();
         let start = Fen::from_position(&Chess::default(), EnPassantMode::Legal).to_string();
         let start_fen = (normal != start).then_some(normal);

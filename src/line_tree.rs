@@ -8,7 +8,7 @@ use std::ops::ControlFlow;
 use pgn_reader::{RawTag, Reader, SanPlus as PgnSan, Skip, Visitor};
 use shakmaty::fen::Fen;
 use shakmaty::san::SanPlus;
-use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Move, Position};
+use shakmaty::{Chess, Color, EnPassantMode, Move, Position};
 
 use crate::game::{Game, LoadError};
 
@@ -306,13 +306,7 @@ impl Visitor for Builder {
             return ControlFlow::Break(Err(LoadError::Variant(v.to_string())));
         }
         let start = match &b.fen {
-            Some(fen) => fen
-                .parse::<Fen>()
-                .map_err(|e| LoadError::Fen(fen.clone(), e.to_string()))
-                .and_then(|f| {
-                    f.into_position::<Chess>(CastlingMode::Standard)
-                        .map_err(|e| LoadError::Fen(fen.clone(), e.to_string()))
-                }),
+            Some(fen) => crate::fen::position(fen).map_err(LoadError::from),
             None => Ok(Chess::default()),
         };
         match start {

@@ -11,9 +11,8 @@ use std::time::Duration;
 
 use anyhow::Result;
 use crossbeam_channel::Receiver;
-use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
-use shakmaty::{CastlingMode, Chess, Position, PositionError};
+use shakmaty::{CastlingMode, Chess, Position};
 
 use crate::book::{Book, BookRng};
 use crate::bot::Bot;
@@ -688,12 +687,7 @@ fn parse_go(args: &[&str], pos: &Chess) -> (Limits, bool) {
 }
 
 fn parse_fen(text: &str) -> std::result::Result<Chess, String> {
-    let fen: Fen = text.parse().map_err(|e| format!("bad FEN {text:?}: {e}"))?;
-    // GUIs send stale castling rights and en passant squares; like other engines, drop them.
-    fen.into_position(CastlingMode::Standard)
-        .or_else(PositionError::ignore_invalid_castling_rights)
-        .or_else(PositionError::ignore_invalid_ep_square)
-        .map_err(|e| format!("illegal position {text:?}: {e}"))
+    crate::fen::position(text).map_err(|e| e.to_string())
 }
 
 /// Runs the UCI loop on stdin until `quit` or end of input.

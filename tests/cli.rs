@@ -394,6 +394,74 @@ fn a_tag_too_long_to_read_is_named_as_that_not_as_unterminated() {
 }
 
 #[test]
+fn a_fen_with_stale_castling_rights_is_read_alike_from_a_pgn_over_uci_and_as_an_argument() {
+    // The white rooks have left a1 and h1, yet the FEN still gives White both castlings.
+    let stale = "r3k2r/8/8/8/8/8/8/1R2K1R1 w KQkq - 0 1";
+    let kingless = "r6r/8/8/8/8/8/8/1R2K1R1 w - - 0 1";
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("stale.pgn");
+    let out = dir.path().join("out.pgn");
+    let pgn = |fen: &str| format!("[SetUp \"1\"]\n[FEN \"{fen}\"]\n\n1. Rg8+ Rxg8 *\n");
+    let review = |out: &std::path::Path| {
+        knightfall(&[
+            "review",
+            "--movetime",
+            "10",
+            "--out",
+            out.to_str().unwrap(),
+            file.to_str().unwrap(),
+        ])
+    };
+    std::fs::write(&file, pgn(stale)).unwrap();
+    let (ok, _, err) = review(&out);
+    assert!(ok, "{err}");
+    let written = std::fs::read_to_string(&out).unwrap();
+    assert!(
+        written.contains("[FEN \"r3k2r/8/8/8/8/8/8/1R2K1R1 w kq - 0 1\"]"),
+        "{written}"
+    );
+    let (ok, outp, err) = knightfall(&["analyse", "--depth", "2", stale]);
+    assert!(ok, "{err}");
+    assert!(outp.contains("bestmove"), "{outp}");
+    // What the engine answers to the position, up to its move or its complaint.
+    let uci = |fen: &str| {
+        use std::io::{BufRead as _, Write as _};
+        let mut child = Command::new(env!("CARGO_BIN_EXE_knightfall"))
+            .arg("uci")
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut stdin = child.stdin.take().unwrap();
+        writeln!(stdin, "position fen {fen} moves g1g8\ngo depth 2").unwrap();
+        let mut seen = String::new();
+        for line in std::io::BufReader::new(child.stdout.take().unwrap()).lines() {
+            let line = line.unwrap();
+            seen.push_str(&line);
+            seen.push('\n');
+            if line.starts_with("bestmove") || line.contains("FEN") {
+                break;
+            }
+        }
+        drop(stdin);
+        child.wait().unwrap();
+        seen
+    };
+    let answer = uci(stale);
+    assert!(answer.contains("bestmove h8g8"), "{answer}");
+    // A position that cannot arise is refused in all three, with the same reason.
+    std::fs::write(&file, pgn(kingless)).unwrap();
+    let (ok, _, err) = review(&dir.path().join("none.pgn"));
+    assert!(!ok);
+    assert!(err.contains("illegal position in FEN"), "{err}");
+    let (ok, _, err) = knightfall(&["analyse", "--depth", "2", kingless]);
+    assert!(!ok);
+    assert!(err.contains("illegal position in FEN"), "{err}");
+    let answer = uci(kingless);
+    assert!(answer.contains("illegal position in FEN"), "{answer}");
+}
+
+#[test]
 fn a_junk_token_in_the_moves_is_named_not_skipped() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("junk.pgn");

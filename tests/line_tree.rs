@@ -83,6 +83,13 @@ fn a_line_goes_on_past_a_repetition_on_the_board() {
 }
 
 #[test]
+fn a_fen_tag_with_stale_castling_rights_is_read_with_them_dropped() {
+    let tree = Tree::from_pgn("[FEN \"r3k2r/8/8/8/8/8/8/1R2K1R1 w KQkq - 0 1\"]\n\n1. Rg8+ Rxg8 *")
+        .unwrap();
+    assert_eq!(tree.fen(0), "r3k2r/8/8/8/8/8/8/1R2K1R1 w kq - 0 1");
+}
+
+#[test]
 fn figurine_moves_are_read_not_skipped() {
     let tree = Tree::from_pgn("1. e4 e5 2. ♘f3 ♞c6 3. ♗b5 a6 *").unwrap();
     let mut at = 0;
