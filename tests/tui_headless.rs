@@ -176,3 +176,50 @@ fn a_second_series_into_the_same_file_keeps_the_first() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_game_that_does_not_fit_on_the_disk_leaves_the_file_as_it_was() {
+    use std::os::unix::process::CommandExt as _;
+    let dir = tempfile::tempdir().unwrap();
+    let pgn = dir.path().join("games.pgn");
+    let before =
+        "[Event \"kept\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n";
+    std::fs::write(&pgn, before).unwrap();
+    // A file-size limit a few bytes past the file fails the next write part way, as a full disk
+    // does; SIGXFSZ is ignored so the write fails instead of the process being killed.
+    let limit = before.len() as libc::rlim_t + 16;
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_knightfall"));
+    cmd.args([
+        "watch",
+        "--headless",
+        "--games",
+        "2",
+        "--tc",
+        "1s+0.02",
+        "--pgn",
+    ])
+    .arg(&pgn)
+    .env("KNIGHTFALL_HOME", dir.path());
+    // SAFETY: only async-signal-safe calls between fork and exec.
+    unsafe {
+        cmd.pre_exec(move || {
+            libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
+            let lim = libc::rlimit {
+                rlim_cur: limit,
+                rlim_max: limit,
+            };
+            if libc::setrlimit(libc::RLIMIT_FSIZE, &lim) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+    let out = cmd.output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{err}");
+    assert!(
+        err.contains("game 1 could not be added to") && err.contains("left as it was"),
+        "{err}"
+    );
+    assert_eq!(std::fs::read_to_string(&pgn).unwrap(), before);
+}

@@ -41,6 +41,33 @@ pub(crate) fn write_atomic(path: &Path, text: &str) -> Result<()> {
     Ok(())
 }
 
+/// Appends `text` to the end of `file` whole or not at all: on a failed write (a full disk, a
+/// file-size limit) the file is cut back to where it ended, so no reader finds half a game at
+/// its end. A file whose last line was left unended is first ended, so the two do not merge.
+pub(crate) fn append_whole(file: &mut fs::File, text: &str) -> std::io::Result<()> {
+    use std::io::{Read, Seek, SeekFrom};
+    let len = file.metadata()?.len();
+    let mut separator = "";
+    if len > 0 {
+        let mut last = [0u8; 1];
+        file.seek(SeekFrom::Start(len - 1))?;
+        file.read_exact(&mut last)?;
+        if last[0] != b'\n' {
+            separator = "\n\n";
+        }
+    }
+    let written = file
+        .write_all(separator.as_bytes())
+        .and_then(|()| file.write_all(text.as_bytes()))
+        .and_then(|()| file.sync_data());
+    if let Err(e) = written {
+        // Cutting back needs no new space, so it works on the full disk that failed the write.
+        let _ = file.set_len(len).and_then(|()| file.sync_data());
+        return Err(e);
+    }
+    Ok(())
+}
+
 /// Saves a game where the player asked (`save FILE`): a new file, or a PGN file of one game,
 /// which is replaced; anything else already there is kept and the save refused.
 pub(crate) fn save_as(path: &Path, text: &str) -> Result<()> {

@@ -10,7 +10,7 @@ pub mod paths;
 pub mod review_cache;
 pub mod settings;
 
-pub(crate) use atomic::{save_as, write_atomic};
+pub(crate) use atomic::{append_whole, save_as, write_atomic};
 pub(crate) use config::{load_settings, save_settings, unknown_keys};
 pub use games::AutosaveSlot;
 pub(crate) use games::{archive, keep_damaged_autosave, resume_game};

@@ -2,7 +2,6 @@
 //! the screen (so clocks, results and adjudication are decided by the same code), written as PGN.
 
 use std::fs;
-use std::io::Write;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
@@ -60,6 +59,7 @@ pub(crate) fn run(opts: &Options, series: &Series) -> Result<()> {
             fs::OpenOptions::new()
                 .create(true)
                 .append(true)
+                .read(true)
                 .open(path)
                 .with_context(|| format!("opening {path}"))?,
         ),
@@ -123,8 +123,10 @@ pub(crate) fn run(opts: &Options, series: &Series) -> Result<()> {
             outcome.reason.describe(),
             game.ply()
         );
-        if let Some(f) = out.as_mut() {
-            writeln!(f, "{}", game.to_pgn()).context("writing the PGN")?;
+        if let (Some(f), Some(path)) = (out.as_mut(), series.pgn.as_deref()) {
+            crate::store::append_whole(f, &format!("{}\n", game.to_pgn())).with_context(|| {
+                format!("game {n} could not be added to {path}, which is left as it was before it")
+            })?;
         }
     }
     println!(
