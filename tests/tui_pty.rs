@@ -138,7 +138,8 @@ fn play_reply_undo_quit_restores_terminal() {
     s.send(b"e2e4\r");
     s.wait_for("the engine's reply", 20, |_| saved_plies(&home) == Some(2));
     s.send(b"undo\r");
-    s.wait_for("the undo", 10, |_| saved_plies(&home) == Some(0));
+    // With every move taken back the autosave holds nothing to resume.
+    s.wait_for("the undo", 10, |_| !home.join("games/current.pgn").exists());
     s.send(b"quit\r");
     s.wait_for("the shell", 20, |s| s.text().contains("DONE"));
     let out = s.text();
@@ -1336,5 +1337,92 @@ fn stopped_from_the_shell_the_terminal_is_the_shells_until_fg() {
     s.send(b"\x11");
     s.wait_for_screen("the shell again", 20, |sc| sc.contains("Game saved to"));
     s.send(b"exit\r");
+    let _ = std::fs::remove_dir_all(&home);
+}
+
+#[test]
+fn every_unfinished_autosave_is_offered_and_none_is_lost_or_offered_twice() {
+    let home = temp_home("unfinished");
+    let games = home.join("games");
+    std::fs::create_dir_all(&games).unwrap();
+    let pgn = |white: &str, time: &str, moves: &str| {
+        format!(
+            "[White \"{white}\"]\n[Black \"C\"]\n[Result \"*\"]\n[UTCDate \"2026.11.20\"]\n\
+             [UTCTime \"{time}\"]\n\n{moves} *\n"
+        )
+    };
+    // This instance's autosave, left by a crash, and the autosave of a Knightfall that ran
+    // beside it and is gone (the process id of a finished child), written later.
+    std::fs::write(
+        games.join("current.pgn"),
+        pgn("Ana", "10:00:00", "1. e4 e5"),
+    )
+    .unwrap();
+    let mut gone = std::process::Command::new("true").spawn().unwrap();
+    let pid = gone.id();
+    gone.wait().unwrap();
+    let other = games.join(format!("current-{pid}.pgn"));
+    std::fs::write(&other, pgn("Bob", "11:00:00", "1. d4")).unwrap();
+    let older = std::time::SystemTime::now() - Duration::from_secs(3600);
+    std::fs::File::options()
+        .write(true)
+        .open(games.join("current.pgn"))
+        .unwrap()
+        .set_modified(older)
+        .unwrap();
+    let script =
+        format!("\"$KNIGHTFALL_BIN\" play --setup --white human --black human{STTY_AFTER}");
+    let mut s = start(&home, &script);
+    let screen = s.wait_for_screen("the offer", 20, |sc| sc.contains("resume 1 of 2"));
+    assert!(screen.contains("Bob vs C, move 1"), "{screen}");
+    s.send(b"\x1b[C");
+    s.wait_for_screen("the other game", 10, |sc| sc.contains("Ana vs C, move 2"));
+    s.send(b"\x1b[D");
+    s.wait_for_screen("the newest game", 10, |sc| sc.contains("Bob vs C"));
+    s.send(b"\r");
+    s.wait_for_screen("the resumed game", 20, |sc| sc.contains("Black to move"));
+    // Bob's game is now this instance's autosave and its old file is gone; Ana's game, which
+    // the autosave held, is kept in the archive.
+    s.wait_for("the autosave", 10, |_| {
+        saved_pgn(&home).contains("Bob") && !other.exists()
+    });
+    assert!(
+        archived(&home)
+            .iter()
+            .any(|g| g.contains("Ana") && g.contains("1. e4 e5")),
+        "{:?}",
+        archived(&home)
+    );
+    s.send(b"d5\r");
+    s.wait_for("the move", 10, |_| saved_plies(&home) == Some(2));
+    // A new game instead: the game left is archived as abandoned and is not offered again.
+    s.send(b"\x0e");
+    s.wait_for_screen("the question", 10, |sc| {
+        sc.contains("y/n") || sc.contains("(y)")
+    });
+    s.send(b"y");
+    s.wait_for_screen("the new-game screen", 10, |sc| sc.contains("New game"));
+    s.send(b"\r");
+    s.wait_for_screen("the new game", 20, |sc| sc.contains("White to move"));
+    s.wait_for("the autosave", 10, |_| !games.join("current.pgn").exists());
+    s.send(b"\x11");
+    s.wait_for("the shell", 20, |s| s.text().contains("DONE"));
+    assert!(s.text().contains("EXIT=0"), "{}", s.text());
+    assert!(!games.join("current.pgn").exists());
+    let kept = archived(&home);
+    assert!(
+        kept.iter()
+            .any(|g| g.contains("Bob") && g.contains("1. d4 d5") && g.contains("abandoned")),
+        "{kept:?}"
+    );
+    // Nothing is left to resume.
+    let script = format!("\"$KNIGHTFALL_BIN\" play --resume{STTY_AFTER}");
+    let s = start(&home, &script);
+    s.wait_for("the shell", 20, |s| s.text().contains("DONE"));
+    assert!(
+        s.text().contains("no unfinished game to resume"),
+        "{}",
+        s.text()
+    );
     let _ = std::fs::remove_dir_all(&home);
 }

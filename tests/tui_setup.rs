@@ -15,6 +15,7 @@ use std::time::Instant;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use knightfall::game::Game;
 use knightfall::player::Source;
+use knightfall::store::Unfinished;
 use knightfall::tui::app::{Action, App, Effect, Mode, Settings, Side};
 use knightfall::tui::job::{EngineEvent, Purpose};
 use knightfall::tui::screen::{Choice, Open, Palette};
@@ -25,6 +26,13 @@ use ratatui::backend::TestBackend;
 use shakmaty::uci::UciMove;
 
 fn screen(settings: Settings, resume: Option<Game>, from_game: bool) -> SetupScreen {
+    let resume = resume
+        .map(|game| Unfinished {
+            path: "current.pgn".into(),
+            game,
+        })
+        .into_iter()
+        .collect();
     SetupScreen::new(settings, resume, from_game, Palette::default())
 }
 
@@ -230,6 +238,63 @@ fn the_screen_offers_the_unfinished_game() {
     let mut s = screen(Settings::default(), Some(Game::new()), false);
     press(&mut s, &[KeyCode::Right]);
     assert!(enter(&mut s).resume.is_none());
+}
+
+#[test]
+fn several_unfinished_games_are_offered_and_the_chosen_one_leaves_its_file() {
+    let game = |moves: &[&str], white: &str| {
+        let mut g = Game::new();
+        for m in moves {
+            g.play_text(m, None).unwrap();
+        }
+        g.names = [white.to_string(), "B".to_string()];
+        g
+    };
+    let offered = vec![
+        Unfinished {
+            path: "games/current.pgn".into(),
+            game: game(&["e4", "e5"], "Ana"),
+        },
+        Unfinished {
+            path: "games/current-4242.pgn".into(),
+            game: game(&["d4"], "Bob"),
+        },
+    ];
+    let mut s = SetupScreen::new(Settings::default(), offered, false, Palette::default());
+    let text = |s: &SetupScreen| {
+        let mut term = Terminal::new(TestBackend::new(80, 24)).unwrap();
+        term.draw(|f| {
+            ui::setup::draw(f, s);
+        })
+        .unwrap();
+        format!("{:?}", term.backend().buffer())
+    };
+    assert!(text(&s).contains("resume 1 of 2"), "{}", text(&s));
+    assert!(text(&s).contains("Ana vs B, move 2"), "{}", text(&s));
+    press(&mut s, &[KeyCode::Right]);
+    assert!(text(&s).contains("resume 2 of 2"), "{}", text(&s));
+    assert!(text(&s).contains("Bob vs B, move 1"), "{}", text(&s));
+    press(&mut s, &[KeyCode::Right]);
+    assert!(text(&s).contains("new game"), "{}", text(&s));
+    press(&mut s, &[KeyCode::Right, KeyCode::Right]);
+    let choice = enter(&mut s);
+    let chosen = choice.resume.as_ref().unwrap();
+    assert_eq!(
+        chosen.path,
+        std::path::PathBuf::from("games/current-4242.pgn")
+    );
+    // The game is played, written to this instance's autosave, then its old file is let go.
+    let mut app = waiting_game();
+    let fx = app.update(Action::Play(Box::new(choice)), Instant::now());
+    assert_eq!(app.game.sans(), ["d4"]);
+    let autosave = fx.iter().position(|e| matches!(e, Effect::Autosave));
+    let adopted = fx
+        .iter()
+        .position(|e| matches!(e, Effect::Adopted(p) if p.ends_with("current-4242.pgn")));
+    assert!(
+        autosave.is_some() && adopted.is_some() && autosave < adopted,
+        "{fx:?}"
+    );
 }
 
 #[test]

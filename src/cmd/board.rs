@@ -64,6 +64,7 @@ pub(crate) fn tool_options(
         setup: false,
         mode: crate::tui::app::Mode::Play,
         game: None,
+        resumed_from: None,
         start_fen: None,
         think_ms: None,
         min_delay: std::time::Duration::ZERO,

@@ -202,8 +202,10 @@ pub fn run(args: &Args, setup_screen: bool) -> Result<()> {
     }
     args.levels.apply(&mut settings);
     settings.ascii |= args.ascii || !unicode_terminal();
+    let mut resumed_from = None;
     let game = if args.resume {
-        let game = crate::store::resume_game(&paths)?;
+        let crate::store::Unfinished { path, game } = crate::store::resume_game(&paths)?;
+        resumed_from = Some(path);
         // The game goes on between the same players, unless the flags name others.
         if args.white.is_none() && args.black.is_none() {
             let unconfirmed = settings.adopt_players(&game);
@@ -231,6 +233,7 @@ pub fn run(args: &Args, setup_screen: bool) -> Result<()> {
         setup: setup_screen || args.setup,
         mode: Mode::Play,
         game,
+        resumed_from,
         start_fen: args.fen.clone(),
         think_ms: None,
         min_delay: Duration::ZERO,
@@ -285,6 +288,7 @@ pub fn watch(args: &WatchArgs) -> Result<()> {
         setup: false,
         mode: Mode::Watch,
         game: None,
+        resumed_from: None,
         start_fen: args.fen.clone(),
         think_ms: Some([ms(args.white_ms), ms(args.black_ms)]),
         min_delay: Duration::from_millis(args.delay_ms),

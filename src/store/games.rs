@@ -133,6 +133,12 @@ fn same_game(path: &Path, game: &Game) -> bool {
     else {
         return false;
     };
+    earlier_state(&saved, game)
+}
+
+/// Whether `saved` is `game` as it stood earlier: the same start and players, its moves a
+/// beginning of the game's.
+fn earlier_state(saved: &Game, game: &Game) -> bool {
     let (a, b) = (saved.moves(), game.moves());
     saved.started == game.started
         && saved.names == game.names
@@ -140,9 +146,88 @@ fn same_game(path: &Path, game: &Game) -> bool {
         && a == &b[..a.len()]
 }
 
-/// Loads the in-progress game for `--resume`. A file that cannot be read is moved aside (and
-/// the message says where), so that the next game does not overwrite it.
-pub(crate) fn resume_game(paths: &Paths) -> Result<Game> {
+/// An unfinished game in an autosave that no running Knightfall writes to: one to resume.
+#[derive(Clone, Debug)]
+pub struct Unfinished {
+    /// The autosave file.
+    pub path: PathBuf,
+    /// Its game.
+    pub game: Game,
+}
+
+/// Every unfinished game that may be resumed, newest first: `current.pgn` unless another
+/// running Knightfall holds it, and the `current-PID.pgn` of each Knightfall that ran beside
+/// another and ended without putting its game away (it crashed or was killed). `own` is this
+/// instance's autosave once it has claimed one (its lock then answers for `current.pgn`).
+pub(crate) fn unfinished(paths: &Paths, own: Option<&Path>) -> Vec<Unfinished> {
+    let current = paths.current();
+    let mut found: Vec<(std::time::SystemTime, Unfinished)> = Vec::new();
+    let Ok(entries) = fs::read_dir(&paths.data) else {
+        return Vec::new();
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        let free = if Some(path.as_path()) == own {
+            true
+        } else if path == current {
+            own.is_none() && current_is_free(paths)
+        } else {
+            autosave_pid(&path).is_some_and(|pid| !process_alive(pid))
+        };
+        if !free {
+            continue;
+        }
+        let Ok(bytes) = fs::read(&path) else {
+            continue;
+        };
+        let Ok(game) = read_game(&String::from_utf8_lossy(&bytes)) else {
+            continue;
+        };
+        if game.is_over() || game.ply() == 0 {
+            continue;
+        }
+        let when = entry
+            .metadata()
+            .and_then(|m| m.modified())
+            .unwrap_or(std::time::UNIX_EPOCH);
+        found.push((when, Unfinished { path, game }));
+    }
+    found.sort_by_key(|(when, _)| std::cmp::Reverse(*when));
+    found.into_iter().map(|(_, u)| u).collect()
+}
+
+/// The process id in an autosave's name, `current-PID.pgn`.
+fn autosave_pid(path: &Path) -> Option<i32> {
+    let name = path.file_name()?.to_str()?;
+    let pid = name.strip_prefix("current-")?.strip_suffix(".pgn")?;
+    pid.bytes()
+        .all(|b| b.is_ascii_digit())
+        .then(|| pid.parse().ok())
+        .flatten()
+}
+
+/// Whether process `pid` runs (a process of another user counts as running).
+fn process_alive(pid: i32) -> bool {
+    if pid <= 0 {
+        return false;
+    }
+    // SAFETY: signal 0 sends nothing; it only asks whether the process exists.
+    let r = unsafe { libc::kill(pid, 0) };
+    r == 0 || std::io::Error::last_os_error().raw_os_error() == Some(libc::EPERM)
+}
+
+/// Whether no running Knightfall holds `current.pgn` (asked of the lock, then let go).
+fn current_is_free(paths: &Paths) -> bool {
+    let lock = paths.data.join("current.lock");
+    match open_no_follow(&lock) {
+        Ok(file) => !matches!(file.try_lock(), Err(fs::TryLockError::WouldBlock)),
+        Err(_) => false,
+    }
+}
+
+/// The newest unfinished game for `--resume`. An autosave that cannot be read is first moved
+/// aside (and the message says where), so that the next game does not overwrite it.
+pub(crate) fn resume_game(paths: &Paths) -> Result<Unfinished> {
     let path = paths.current();
     if let Some((aside, why)) = keep_damaged_autosave(paths) {
         anyhow::bail!(
@@ -151,17 +236,42 @@ pub(crate) fn resume_game(paths: &Paths) -> Result<Game> {
             aside.display()
         );
     }
-    let bytes = fs::read(&path)
-        .with_context(|| format!("no game to resume ({} not readable)", path.display()))?;
-    let text = String::from_utf8_lossy(&bytes);
-    let game = Game::from_pgn(&text).with_context(|| format!("reading {}", path.display()))?;
-    if game.is_over() {
-        anyhow::bail!(
-            "the last game ({}) is finished; nothing to resume",
-            path.display()
-        );
+    unfinished(paths, None).into_iter().next().with_context(|| {
+        format!(
+            "no unfinished game to resume in {} (finished games are reviewed with `knightfall review`)",
+            paths.data.display()
+        )
+    })
+}
+
+/// Before this instance's autosave first takes `game`, keeps in the archive the unfinished
+/// game it held, unless that is an earlier state of `game`: a game left by a crash is never
+/// overwritten by the next one.
+pub(crate) fn keep_replaced_autosave(paths: &Paths, game: &Game) {
+    let Ok(bytes) = fs::read(&paths.autosave) else {
+        return;
+    };
+    let Ok(held) = read_game(&String::from_utf8_lossy(&bytes)) else {
+        return;
+    };
+    if held.ply() > 0 && !held.is_over() && !earlier_state(&held, game) {
+        let _ = archive(&held, paths);
     }
-    Ok(game)
+}
+
+/// After an unfinished game from `adopted` was resumed and this instance's autosave holds it,
+/// removes `adopted`, so the game is offered once, not twice.
+pub(crate) fn release_adopted(paths: &Paths, adopted: &Path, game: &Game) {
+    if adopted == paths.autosave || adopted == paths.current() {
+        return;
+    }
+    let holds_it = fs::read(&paths.autosave)
+        .ok()
+        .and_then(|b| read_game(&String::from_utf8_lossy(&b)).ok())
+        .is_some_and(|saved| earlier_state(&saved, game) && saved.ply() == game.ply());
+    if holds_it {
+        let _ = fs::remove_file(adopted);
+    }
 }
 
 #[cfg(test)]
@@ -183,7 +293,7 @@ mod tests {
         pgn.extend_from_slice(b"\"]\n[Black \"B\"]\n[Result \"*\"]\n\n1. e4 *\n");
         fs::write(paths.current(), &pgn).unwrap();
         assert_eq!(keep_damaged_autosave(&paths), None);
-        let game = resume_game(&paths).unwrap();
+        let game = resume_game(&paths).unwrap().game;
         assert_eq!(game.ply(), 1);
         assert!(game.names[0].starts_with("Jos"));
     }

@@ -12,8 +12,11 @@ pub mod settings;
 
 pub(crate) use atomic::{append_whole, save_as, write_atomic};
 pub(crate) use config::{load_settings, save_settings, unknown_keys};
-pub use games::AutosaveSlot;
-pub(crate) use games::{archive, keep_damaged_autosave, resume_game};
+pub use games::{AutosaveSlot, Unfinished};
+pub(crate) use games::{
+    archive, keep_damaged_autosave, keep_replaced_autosave, release_adopted, resume_game,
+    unfinished,
+};
 pub use listing::Listed;
 pub(crate) use listing::{games_folder, read_games, read_pgn};
 pub use paths::Paths;

@@ -30,7 +30,7 @@ use runner::{Front, Runner, Step};
 
 use crate::game::Game;
 use crate::player::Player;
-use crate::store::{Paths, resume_game, save_settings, write_atomic};
+use crate::store::{Paths, save_settings, write_atomic};
 
 /// How the game starts.
 #[derive(Clone, Debug)]
@@ -43,6 +43,9 @@ pub struct Options {
     pub mode: app::Mode,
     /// The game to start from (a FEN, a PGN or a resumed game).
     pub game: Option<Game>,
+    /// The autosave a resumed game comes from: once this instance's autosave holds the game,
+    /// that file is removed (when it is not this instance's own).
+    pub resumed_from: Option<std::path::PathBuf>,
     /// Start position for new games.
     pub start_fen: Option<String>,
     /// Per-side think time in watch mode.
@@ -141,6 +144,13 @@ pub fn run(opts: Options) -> Result<()> {
     // Another running Knightfall keeps its autosave; this one writes its own.
     let slot = crate::store::AutosaveSlot::claim(&paths);
     paths.autosave = slot.path.clone();
+    if let (Some(from), Some(game)) = (&opts.resumed_from, &opts.game) {
+        // The resumed game moves into this instance's autosave, then leaves its old file.
+        crate::store::keep_replaced_autosave(&paths, game);
+        if write_atomic(&paths.autosave, &game.to_pgn()).is_ok() {
+            crate::store::release_adopted(&paths, from, game);
+        }
+    }
     let mut app = App::new(opts.settings.clone(), game, opts.mode, t0);
     app.start_fen = opts.start_fen.clone();
     app.watch.min_delay = opts.min_delay;
@@ -170,11 +180,10 @@ pub fn run(opts: Options) -> Result<()> {
     if opts.setup {
         // The new-game screen first, over the game it will start; it offers the unfinished
         // game, if there is one.
-        let resume = opts
-            .game
-            .is_none()
-            .then(|| resume_game(&paths).ok())
-            .flatten();
+        let resume = match opts.game {
+            None => crate::store::unfinished(&paths, Some(&slot.path)),
+            Some(_) => Vec::new(),
+        };
         let mut setup = setup::SetupScreen::new(opts.settings.clone(), resume, false, palette);
         setup.note = (!warnings.is_empty()).then(|| warnings.join("; "));
         stack.push(Front::Setup(Box::new(setup)));

@@ -94,6 +94,9 @@ pub struct Runner {
     parting: Vec<String>,
     /// When the clocks were last looked at.
     last_tick: std::cell::Cell<Instant>,
+    /// Whether the autosave was written yet (before the first write, an unfinished game left
+    /// in it by a crash is archived).
+    autosave_checked: bool,
 }
 
 impl Runner {
@@ -125,6 +128,7 @@ impl Runner {
             palette,
             parting: Vec::new(),
             last_tick: std::cell::Cell::new(Instant::now()),
+            autosave_checked: false,
         }
     }
 
@@ -333,7 +337,7 @@ impl Runner {
                 let Some(app) = self.game() else {
                     return false;
                 };
-                let setup = SetupScreen::new(app.settings.clone(), None, true, self.palette);
+                let setup = SetupScreen::new(app.settings.clone(), Vec::new(), true, self.palette);
                 self.stack.push(Front::Setup(Box::new(setup)));
                 Vec::new()
             }
@@ -387,10 +391,26 @@ impl Runner {
                 .err()
                 .map(|e| Action::Note(format!("The game was not saved: {e:#}"), Tone::Error)),
             Effect::Autosave => {
-                let text = self.game()?.game.to_pgn();
-                store::write_atomic(&paths.autosave, &text)
-                    .err()
+                let first = !std::mem::replace(&mut self.autosave_checked, true);
+                let game = &self.game()?.game;
+                if first {
+                    store::keep_replaced_autosave(&paths, game);
+                }
+                // A game without moves has nothing to resume: the last game is not left there.
+                let r = if game.ply() == 0 {
+                    match std::fs::remove_file(&paths.autosave) {
+                        Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(e.into()),
+                        _ => Ok(()),
+                    }
+                } else {
+                    store::write_atomic(&paths.autosave, &game.to_pgn())
+                };
+                r.err()
                     .map(|e| Action::Note(format!("Autosave failed: {e:#}"), Tone::Error))
+            }
+            Effect::Adopted(path) => {
+                store::release_adopted(&paths, &path, &self.game()?.game);
+                None
             }
             Effect::Save(None) => {
                 let text = self.game()?.game.to_pgn();

@@ -13,8 +13,8 @@ use super::service::ReviewJob;
 use crate::game::Game;
 use crate::line_tree::Tree;
 use crate::review::Review;
-use crate::store::Listed;
 use crate::store::settings::Settings;
+use crate::store::{Listed, Unfinished};
 
 /// An incoming event, as a screen sees it.
 #[derive(Clone, Debug)]
@@ -49,8 +49,8 @@ pub enum Action {
 pub struct Choice {
     /// The settings chosen (sides, levels, clock).
     pub settings: Settings,
-    /// The unfinished game to resume, if that was chosen.
-    pub resume: Option<Game>,
+    /// The unfinished game to resume, with the autosave it comes from, if that was chosen.
+    pub resume: Option<Unfinished>,
 }
 
 /// Kinds of message for the message line.
@@ -77,6 +77,9 @@ pub enum Effect {
     Autosave,
     /// Keep this game in its own file in the games folder (it ended, or was left for another).
     Archive(Box<Game>),
+    /// The resumed game came from this autosave, which this instance's autosave now replaces:
+    /// remove it once the game is safely in ours.
+    Adopted(PathBuf),
     /// Save the game as PGN, to this file or a new timestamped file in the games folder.
     Save(Option<String>),
     /// Write the settings to the config file.

@@ -11,7 +11,7 @@ use crossterm::event::{KeyCode, KeyEvent};
 use super::keys::{self, KeyHelp, When, key};
 use super::screen::{Action, Choice, Effect, Palette};
 use crate::engine::strength::MAX_LEVEL;
-use crate::game::Game;
+use crate::store::Unfinished;
 use crate::store::settings::{Settings, Side, TC_CHOICES, THINK_CHOICES};
 
 /// The new-game screen's keys.
@@ -67,7 +67,8 @@ pub(crate) const SETUP_KEYS: &[KeyHelp] = &[
 /// A row of the new-game screen.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Field {
-    /// Resume the unfinished game, or start a new one (shown only when there is one).
+    /// Resume an unfinished game (one of several), or start a new one (shown only when there
+    /// is one).
     Resume,
     /// Which colour the person plays.
     YouPlay,
@@ -177,10 +178,10 @@ pub struct SetupScreen {
     pub settings: Settings,
     /// The chosen row.
     pub field: usize,
-    /// The unfinished game the screen offers to resume.
-    pub resume: Option<Game>,
-    /// Whether the resume row says "resume" (otherwise "new game").
-    pub resume_chosen: bool,
+    /// The unfinished games the screen offers to resume, newest first.
+    pub resume: Vec<Unfinished>,
+    /// Which of them the resume row names; `None` says "new game".
+    pub resume_chosen: Option<usize>,
     /// Opened over a game (Esc goes back to it) rather than at start (Esc leaves).
     pub from_game: bool,
     /// Help overlay shown.
@@ -193,18 +194,19 @@ pub struct SetupScreen {
 }
 
 impl SetupScreen {
-    /// The screen, prefilled with `settings`, offering `resume` if there is one.
+    /// The screen, prefilled with `settings`, offering the games of `resume` (the newest first
+    /// chosen).
     pub fn new(
         settings: Settings,
-        resume: Option<Game>,
+        resume: Vec<Unfinished>,
         from_game: bool,
         palette: Palette,
     ) -> SetupScreen {
         SetupScreen {
             settings,
             field: 0,
+            resume_chosen: (!resume.is_empty()).then_some(0),
             resume,
-            resume_chosen: true,
             from_game,
             show_help: false,
             note: None,
@@ -215,7 +217,7 @@ impl SetupScreen {
     /// The rows of the screen, top to bottom.
     pub fn fields(&self) -> Vec<Field> {
         let mut fields = Vec::with_capacity(5);
-        if self.resume.is_some() {
+        if !self.resume.is_empty() {
             fields.push(Field::Resume);
         }
         fields.extend([
@@ -277,7 +279,13 @@ impl SetupScreen {
         };
         let s = &mut self.settings;
         match field {
-            Field::Resume => self.resume_chosen = !self.resume_chosen,
+            Field::Resume => {
+                // The games, then "new game", round.
+                let n = self.resume.len() + 1;
+                let i = self.resume_chosen.unwrap_or(self.resume.len());
+                let next = step(i, n);
+                self.resume_chosen = (next < self.resume.len()).then_some(next);
+            }
             Field::YouPlay => {
                 let i = YouPlay::ALL
                     .iter()
@@ -339,11 +347,10 @@ impl SetupScreen {
                 (opp, Side::Human)
             };
         }
-        let resume = if self.resume_chosen {
-            self.resume.take()
-        } else {
-            None
-        };
+        let resume = self
+            .resume_chosen
+            .and_then(|i| (i < self.resume.len()).then(|| self.resume.swap_remove(i)));
+        self.resume_chosen = None;
         vec![Effect::Play(Box::new(Choice { settings, resume }))]
     }
 }

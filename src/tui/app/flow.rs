@@ -6,6 +6,7 @@ use shakmaty::{CastlingMode, Color, Move};
 
 use super::{Analysis, App, Effect, Mode, Side, Tone};
 use crate::game::Game;
+use crate::store::Unfinished;
 use crate::tui::job::next_generation;
 use crate::tui::screen::Choice;
 
@@ -29,8 +30,10 @@ impl App {
         self.watch.think_ms = [self.settings.think_ms; 2];
         fx.push(Effect::SaveSettings);
         let mut unconfirmed = Vec::new();
+        let mut adopted = None;
         let game = match choice.resume {
-            Some(game) => {
+            Some(Unfinished { path, game }) => {
+                adopted = Some(path);
                 // The unfinished game goes on between its own players, but for an engine only
                 // the game names: no program runs because a file says so.
                 for (color, command) in self.settings.adopt_players(&game) {
@@ -48,6 +51,8 @@ impl App {
         };
         self.flipped = !self.settings.white.is_human() && self.settings.black.is_human();
         self.begin_game(game, fx);
+        // Once the autosave (written by `begin_game`) holds the game, its old file goes.
+        fx.extend(adopted.map(Effect::Adopted));
         let you = match (
             self.settings.white.is_human(),
             self.settings.black.is_human(),
@@ -91,6 +96,8 @@ impl App {
         self.watch.paused = false;
         self.drop_search(fx);
         fx.push(Effect::NewGame);
+        // The autosave holds this game from now on, not the last one.
+        fx.push(Effect::Autosave);
         self.watch.queued = None;
         self.restart_clock();
         self.watch.last_move_at = self.now;
@@ -111,8 +118,18 @@ impl App {
                     .map(|(_, name)| name.clone()),
                 _ => None,
             };
-            self.game.names[crate::game::side(color)] =
-                identified.unwrap_or_else(|| self.settings.player_name(color));
+            let recorded = &self.game.names[crate::game::side(color)];
+            // A person's name in a game that goes on (resumed, or loaded from a file) stays:
+            // "Ana vs Bob" is not saved again as "Human vs Human".
+            let person = self.settings.side(color).is_human()
+                && self.game.ply() > 0
+                && !matches!(recorded.as_str(), "" | "?" | "Human")
+                && !recorded.starts_with("Knightfall")
+                && !self.settings.engines.iter().any(|e| e.name == *recorded);
+            if !person {
+                self.game.names[crate::game::side(color)] =
+                    identified.unwrap_or_else(|| self.settings.player_name(color));
+            }
             // How to start an external engine again when the game is resumed.
             let tag = crate::store::settings::engine_tag(color);
             self.game.kept_tags.retain(|(name, _)| name != tag);

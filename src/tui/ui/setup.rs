@@ -24,9 +24,12 @@ pub fn draw(frame: &mut Frame, screen: &SetupScreen) -> Drawn {
         let (name, value) = match field {
             Field::Resume => (
                 "Game",
-                match (&screen.resume, screen.resume_chosen) {
-                    (Some(g), true) => format!("resume ({} plies)", g.ply()),
-                    _ => "new game".to_string(),
+                match screen.resume_chosen {
+                    Some(i) if screen.resume.len() > 1 => {
+                        format!("resume {} of {}", i + 1, screen.resume.len())
+                    }
+                    Some(_) => "resume".to_string(),
+                    None => "new game".to_string(),
                 },
             ),
             Field::YouPlay => ("You play", YouPlay::of(s).label().to_string()),
@@ -63,6 +66,27 @@ pub fn draw(frame: &mut Frame, screen: &SetupScreen) -> Drawn {
             format!("  {name:<22} < {value:^VALUE_WIDTH$} >  "),
             style,
         ));
+        if field == Field::Resume {
+            // Which game: its players, how far it went and when.
+            let about = match screen.resume_chosen.and_then(|i| screen.resume.get(i)) {
+                Some(u) => {
+                    let g = &u.game;
+                    format!(
+                        "{} vs {}, move {}, {}",
+                        g.names[0],
+                        g.names[1],
+                        g.ply() / 2 + 1,
+                        g.date
+                    )
+                }
+                None => "a new game with the choices below".to_string(),
+            };
+            let about: String = about.chars().take(BOX_WIDTH as usize - 6).collect();
+            lines.push(Line::styled(
+                format!("    {about}"),
+                Style::default().add_modifier(Modifier::DIM),
+            ));
+        }
     }
     lines.push(Line::raw(""));
     let footer = keys::footer(SETUP_KEYS, |w| screen.keys_apply(w));
