@@ -1426,3 +1426,139 @@ fn every_unfinished_autosave_is_offered_and_none_is_lost_or_offered_twice() {
     );
     let _ = std::fs::remove_dir_all(&home);
 }
+
+/// A terminal of our own whose other side this test can close for good (the `Session`'s reader
+/// holds a copy of it): its file descriptor, and the screen output drained so far.
+struct RawTerminal {
+    master: std::os::fd::OwnedFd,
+    output: Vec<u8>,
+}
+
+impl RawTerminal {
+    /// Reads what the program wrote until `cond` holds or `secs` pass.
+    fn read_until(&mut self, secs: u64, cond: impl Fn(&str) -> bool) -> bool {
+        use std::os::fd::AsRawFd;
+        let end = Instant::now() + Duration::from_secs(secs);
+        while Instant::now() < end {
+            let mut fd = libc::pollfd {
+                fd: self.master.as_raw_fd(),
+                events: libc::POLLIN,
+                revents: 0,
+            };
+            // SAFETY: one valid pollfd.
+            if unsafe { libc::poll(&mut fd, 1, 50) } > 0 {
+                let mut buf = [0u8; 4096];
+                // SAFETY: reads into a buffer of its length.
+                let n = unsafe { libc::read(fd.fd, buf.as_mut_ptr().cast(), buf.len()) };
+                if n > 0 {
+                    self.output.extend_from_slice(&buf[..n as usize]);
+                }
+            }
+            if cond(&String::from_utf8_lossy(&self.output)) {
+                return true;
+            }
+        }
+        false
+    }
+
+    fn send(&mut self, bytes: &[u8]) {
+        use std::os::fd::AsRawFd;
+        // SAFETY: writes from a buffer of its length.
+        let n = unsafe { libc::write(self.master.as_raw_fd(), bytes.as_ptr().cast(), bytes.len()) };
+        assert_eq!(n, bytes.len() as isize);
+    }
+}
+
+#[test]
+fn a_terminal_gone_without_a_sighup_ends_the_game_and_keeps_it() {
+    use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
+    use std::os::unix::process::CommandExt as _;
+    let home = temp_home("hangup");
+    let (mut master, mut slave) = (0, 0);
+    let size = libc::winsize {
+        ws_row: ROWS,
+        ws_col: COLS,
+        ws_xpixel: 0,
+        ws_ypixel: 0,
+    };
+    // SAFETY: out-pointers to two ints and a valid winsize.
+    let r = unsafe {
+        libc::openpty(
+            &mut master,
+            &mut slave,
+            std::ptr::null_mut(),
+            std::ptr::null(),
+            &size,
+        )
+    };
+    assert_eq!(r, 0);
+    // SAFETY: openpty returned these descriptors, each owned once here.
+    let (master, slave) = unsafe { (OwnedFd::from_raw_fd(master), OwnedFd::from_raw_fd(slave)) };
+    // The terminal's other side stays in this test alone: a copy in the child would keep it open.
+    for fd in [&master, &slave] {
+        // SAFETY: sets a flag on a descriptor this test owns.
+        unsafe { libc::fcntl(fd.as_raw_fd(), libc::F_SETFD, libc::FD_CLOEXEC) };
+    }
+    let rc = home.join("rc");
+    // The shell leads the terminal's session and ignores SIGHUP, so when the terminal closes the
+    // hang-up signal goes to it alone and Knightfall only finds its input at an end.
+    let script = "trap '' HUP; \"$KNIGHTFALL_BIN\" play --white human --black human --tc none; \
+                  echo $? > \"$KNIGHTFALL_HOME/rc\"";
+    let mut cmd = std::process::Command::new("sh");
+    cmd.args(["-c", script])
+        .env("KNIGHTFALL_BIN", env!("CARGO_BIN_EXE_knightfall"))
+        .env("KNIGHTFALL_HOME", &home)
+        .env("TERM", "xterm-256color")
+        .stdin(slave.try_clone().unwrap())
+        .stdout(slave.try_clone().unwrap())
+        .stderr(slave.try_clone().unwrap());
+    // SAFETY: only async-signal-safe calls between fork and exec.
+    unsafe {
+        cmd.pre_exec(|| {
+            if libc::setsid() < 0 || libc::ioctl(0, libc::TIOCSCTTY, 0) < 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+    let mut shell = cmd.spawn().unwrap();
+    drop(cmd);
+    drop(slave);
+    let mut term = RawTerminal {
+        master,
+        output: Vec::new(),
+    };
+    assert!(
+        term.read_until(20, |s| s.contains("move>")),
+        "no game on the screen"
+    );
+    term.send(b"e2e4\r");
+    let moved = term.read_until(10, |_| saved_plies(&home) == Some(1));
+    assert!(moved, "the move was not autosaved");
+    let pid = std::fs::read_to_string(home.join("games/current.lock")).unwrap();
+    let master_fd = term.master.as_raw_fd();
+    drop(term);
+    // The descriptor is closed: this terminal is gone for good.
+    // SAFETY: only asks whether the number is still open.
+    assert_eq!(unsafe { libc::fcntl(master_fd, libc::F_GETFD) }, -1);
+    let end = Instant::now() + Duration::from_secs(20);
+    while !rc.exists() && Instant::now() < end {
+        thread::sleep(Duration::from_millis(50));
+    }
+    if !rc.exists() {
+        // Do not leave it spinning.
+        let _ = std::process::Command::new("kill")
+            .args(["-9", pid.trim()])
+            .status();
+        let _ = shell.kill();
+        panic!("Knightfall did not end when its terminal went away");
+    }
+    shell.wait().unwrap();
+    assert_eq!(std::fs::read_to_string(&rc).unwrap().trim(), "0");
+    assert!(
+        archived(&home).iter().any(|g| g.contains("1. e4")),
+        "{:?}",
+        archived(&home)
+    );
+    let _ = std::fs::remove_dir_all(&home);
+}

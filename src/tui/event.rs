@@ -49,6 +49,21 @@ fn forward(event: Event) {
     }
 }
 
+/// How often the terminal is checked for a hang-up.
+const HANG_UP_CHECK: std::time::Duration = std::time::Duration::from_millis(250);
+
+/// Whether the terminal on standard input has hung up (its other side is closed).
+fn terminal_hung_up() -> bool {
+    let mut fd = libc::pollfd {
+        fd: libc::STDIN_FILENO,
+        events: 0,
+        revents: 0,
+    };
+    // SAFETY: one valid pollfd, no wait.
+    let ready = unsafe { libc::poll(&mut fd, 1, 0) };
+    ready > 0 && fd.revents & (libc::POLLHUP | libc::POLLERR) != 0
+}
+
 /// Sends terminal input (keys, mouse, resizes) and SIGTERM, SIGHUP, SIGINT and SIGQUIT (as
 /// [`Event::Terminate`]) to `tx` from now on, starting the reading threads the first time.
 pub(crate) fn route_input_to(tx: Sender<Event>) {
@@ -72,6 +87,17 @@ pub(crate) fn route_input_to(tx: Sender<Event>) {
                 forward(event);
             }
         });
+        // A terminal that went away without a SIGHUP (the signal went to a shell that ignores
+        // it) reads as endless end-of-file, which the reader above loops over without a word:
+        // watch for the hang-up beside it.
+        if std::io::IsTerminal::is_terminal(&std::io::stdin()) {
+            thread::spawn(|| {
+                while !terminal_hung_up() {
+                    thread::sleep(HANG_UP_CHECK);
+                }
+                forward(Event::Terminate);
+            });
+        }
         if let Ok(mut signals) = signal_hook::iterator::Signals::new([
             signal_hook::consts::SIGTERM,
             signal_hook::consts::SIGHUP,
