@@ -388,6 +388,58 @@ fn resign_and_draws() {
 }
 
 #[test]
+fn a_draw_offer_shows_no_line_for_the_persons_side() {
+    let mut app = new_app(Side::Human, Side::Engine);
+    let fx = type_line(&mut app, "e4");
+    let (generation, _) = search_of(&fx).unwrap();
+    let reply = uci(&app, "e7e5");
+    app.update(
+        done(generation, Purpose::Play, Some(reply), -10),
+        Instant::now(),
+    );
+    let before = app.search.analysis.clone();
+    // White's turn: the judgement searches White's position, and finds White's best move.
+    let fx = app.update(ctrl('d'), Instant::now());
+    let (generation, purpose) = search_of(&fx).unwrap();
+    assert_eq!(purpose, Purpose::DrawOffer);
+    let best = uci(&app, "g1f3");
+    for depth in 1..=6 {
+        let info = Info {
+            depth,
+            seldepth: depth,
+            score: -219,
+            nodes: 1000 * u64::from(depth),
+            nps: 1_000_000,
+            time_ms: 10,
+            hashfull: 0,
+            tb_hits: 0,
+            pv: vec![best],
+            multipv: 1,
+        };
+        app.update(
+            Action::Engine(EngineEvent::Info { generation, info }),
+            Instant::now(),
+        );
+    }
+    app.update(
+        done(generation, Purpose::DrawOffer, Some(best), -219),
+        Instant::now(),
+    );
+    assert!(message(&app).contains("declines"), "{}", message(&app));
+    // The panel still shows the engine's own last move, nothing of White's.
+    assert_eq!(app.search.analysis.pv, before.pv);
+    assert_eq!(app.search.analysis.score_white, before.score_white);
+    assert!(!app.search.analysis.pv.contains("Nf3"));
+    assert!(
+        app.search
+            .analysis
+            .history
+            .iter()
+            .all(|it| !it.pv.contains("Nf3"))
+    );
+}
+
+#[test]
 fn hint_suggests_a_move_in_san() {
     let mut app = new_app(Side::Human, Side::Engine);
     let fx = type_line(&mut app, "hint");

@@ -13,6 +13,13 @@ use crate::game::Reason;
 use crate::player::Source;
 use crate::tui::job::{EngineEvent, Mover, Purpose, Request};
 
+/// Whether a search's reports go to the analysis panel. A draw judgement searches the
+/// person's own position on their turn: its line would be the engine's advice for their side,
+/// so only its verdict is said.
+fn shown_in_panel(purpose: Purpose) -> bool {
+    purpose != Purpose::DrawOffer
+}
+
 impl App {
     /// Whether the panel keeps the engine's expected line to itself: in a game against it, on
     /// the person's turn, unless they asked to see it (a hint, or Ctrl-V).
@@ -59,10 +66,12 @@ impl App {
         let pos = self.game.position().clone();
         self.search.root = Some(pos.clone());
         self.search.pending = Some((self.search.generation, purpose));
-        self.search.analysis = Analysis {
-            thinking: Some(pos.turn()),
-            ..Analysis::default()
-        };
+        if shown_in_panel(purpose) {
+            self.search.analysis = Analysis {
+                thinking: Some(pos.turn()),
+                ..Analysis::default()
+            };
+        }
         let turn = pos.turn();
         // A hint's line is what was asked for; the engine's own line would give away what it
         // expects the person to play, so it stays hidden until asked for.
@@ -96,7 +105,9 @@ impl App {
     pub(super) fn on_engine(&mut self, ev: EngineEvent, fx: &mut Vec<Effect>) {
         match ev {
             EngineEvent::Info { generation, info } => {
-                if generation == self.search.generation && self.search.pending.is_some() {
+                if generation == self.search.generation
+                    && self.search.pending.is_some_and(|(_, p)| shown_in_panel(p))
+                {
                     self.take_info(&info);
                 }
             }
@@ -176,8 +187,10 @@ impl App {
                 self.search.analysis.thinking = None;
                 let root_turn = self.game.turn();
                 let white_score = root_turn.fold_wb(score, -score);
-                self.search.analysis.score_white = Some(white_score);
-                if source != Source::Search {
+                if shown_in_panel(purpose) {
+                    self.search.analysis.score_white = Some(white_score);
+                }
+                if source != Source::Search && shown_in_panel(purpose) {
                     // No search ran: the panel shows the move and where it came from.
                     self.search.analysis = Analysis {
                         score_white: (source == Source::Tablebase).then_some(white_score),
