@@ -561,14 +561,64 @@ fn watch_delay_holds_a_quick_move_until_the_minimum_time() {
     assert_eq!(app.game.ply(), 0);
     let fx = app.update(Action::Tick, at(170));
     assert_eq!(app.game.sans(), ["d4"]);
-    assert!(search_of(&fx).is_some(), "Black starts thinking");
+    let (generation, _) = search_of(&fx).expect("Black starts thinking");
+    // A side's first move costs nothing: its clock starts with it.
+    let left = |app: &App, c| app.game.clocks().unwrap().left(c);
+    assert_eq!(left(&app, Color::White), Duration::from_secs(60));
+    let m = uci(&app, "d7d5");
+    app.update(done(generation, Purpose::Play, Some(m), 0), at(200));
+    let fx = app.update(Action::Tick, at(330));
+    assert_eq!(app.game.sans(), ["d4", "d5"]);
+    assert_eq!(left(&app, Color::Black), Duration::from_secs(60));
+    // White's second move: found in 20 ms, held back by the delay, charged 20 ms.
+    let (generation, _) = search_of(&fx).unwrap();
+    let m = uci(&app, "c2c4");
+    app.update(done(generation, Purpose::Play, Some(m), 0), at(350));
+    assert_eq!(app.game.ply(), 2, "held back by the delay");
+    app.update(Action::Tick, at(490));
+    assert_eq!(app.game.sans(), ["d4", "d5", "c4"]);
     // The delay is the viewer's: White's clock lost only the (instant) thinking time.
-    let left = app.game.clocks().unwrap().left(Color::White);
     assert_eq!(
-        left,
+        left(&app, Color::White),
         Duration::from_millis(59_980),
         "White paid its 20 ms alone"
     );
+}
+
+#[test]
+fn a_clock_starts_with_its_sides_first_move() {
+    let settings = Settings {
+        white: Side::Human,
+        black: Side::Engine,
+        tc: "3+2".into(),
+        ..Settings::default()
+    };
+    let t0 = Instant::now();
+    let at = |s| t0 + Duration::from_secs(s);
+    let mut app = App::new(settings, Game::new(), Mode::Play, t0);
+    app.start(t0);
+    // A minute reading the board costs White nothing, and cannot lose on time.
+    app.update(Action::Tick, at(60));
+    assert_eq!(app.thinking_time(), Duration::ZERO);
+    for c in "e4".chars() {
+        app.update(key(KeyCode::Char(c)), at(200));
+    }
+    let fx = app.update(key(KeyCode::Enter), at(200));
+    assert!(!app.game.is_over());
+    let left = |app: &App, c| app.game.clocks().unwrap().left(c);
+    assert_eq!(left(&app, Color::White), Duration::from_secs(182));
+    // Black's first move is free too; from then on each side's clock runs.
+    let (generation, _) = search_of(&fx).unwrap();
+    let m = uci(&app, "e7e5");
+    app.update(done(generation, Purpose::Play, Some(m), 0), at(205));
+    assert_eq!(left(&app, Color::Black), Duration::from_secs(182));
+    app.update(Action::Tick, at(215));
+    assert_eq!(app.thinking_time(), Duration::from_secs(10));
+    for c in "Nf3".chars() {
+        app.update(key(KeyCode::Char(c)), at(215));
+    }
+    app.update(key(KeyCode::Enter), at(215));
+    assert_eq!(left(&app, Color::White), Duration::from_secs(174));
 }
 
 #[test]

@@ -128,6 +128,56 @@ fn analysis_panel_while_thinking() {
 }
 
 #[test]
+fn the_evaluation_is_hidden_against_the_engine_until_asked_for_and_says_whose_it_is() {
+    let mut app = new_app(Side::Human, Side::Engine, false);
+    app.settings.level = 3;
+    let fx = common::type_line(&mut app, "e2e4");
+    let generation = search_generation(&fx);
+    let pv = line_of(app.game.position(), &["c7c5", "g1f3"]);
+    app.update(
+        Action::Engine(EngineEvent::Info {
+            generation,
+            info: Info {
+                depth: 7,
+                seldepth: 9,
+                score: 35,
+                nodes: 50_000,
+                nps: 900_000,
+                time_ms: 50,
+                hashfull: 1,
+                tb_hits: 0,
+                pv,
+                multipv: 1,
+            },
+        }),
+        Instant::now(),
+    );
+    let screen = render(&app, 120, 40);
+    assert!(screen.contains("Score hidden"), "{screen}");
+    assert!(!screen.contains("-0.35"), "{screen}");
+    // Ctrl-G shows it, labelled as level 3's own opinion, and the choice is saved.
+    let fx = app.update(
+        Action::Key(KeyEvent::new(KeyCode::Char('g'), KeyModifiers::CONTROL)),
+        Instant::now(),
+    );
+    assert!(
+        fx.iter().any(|e| matches!(e, Effect::SaveSettings)),
+        "{fx:?}"
+    );
+    assert!(app.settings.show_eval);
+    let screen = render(&app, 120, 40);
+    assert!(screen.contains("Score -0.35"), "{screen}");
+    assert!(screen.contains("Source search, level 3's view"), "{screen}");
+    // Two people, or watching: nothing to hide.
+    let mut hh = new_app(Side::Human, Side::Human, false);
+    hh.settings.show_eval = false;
+    assert!(!hh.eval_hidden());
+    let mut watch = new_app(Side::Engine, Side::Engine, false);
+    watch.mode = Mode::Watch;
+    assert!(!watch.eval_hidden());
+}
+
+#[test]
 fn small_terminal_gets_a_message() {
     let app = new_app(Side::Human, Side::Engine, false);
     insta::assert_snapshot!(render(&app, 40, 12));

@@ -339,6 +339,15 @@ fn the_time_on_another_screen_is_the_persons_but_not_a_stopped_engines() {
     };
     let mut app = App::new(settings, Game::new(), Mode::Play, t0);
     app.start(t0);
+    // The first moves, whose clocks do not run yet.
+    let fx = type_line_at(&mut app, "e4", t0);
+    let m = "e7e5"
+        .parse::<UciMove>()
+        .unwrap()
+        .to_move(app.game.position())
+        .unwrap();
+    app.update(reply(&fx, m), t0);
+    assert_eq!(app.game.ply(), 2);
     // White thinks 3 s, looks at the new-game screen for 5 s, and comes back: 8 s used.
     app.update(
         Action::Key(KeyEvent::new(KeyCode::Char('n'), KeyModifiers::CONTROL)),
@@ -358,8 +367,21 @@ fn the_time_on_another_screen_is_the_persons_but_not_a_stopped_engines() {
         ..Settings::default()
     };
     let mut app = App::new(settings, Game::new(), Mode::Watch, t0);
-    app.start(t0);
-    let fx = type_line_at(&mut app, "new", at(2));
+    let mut fx = app.start(t0);
+    for m in ["d2d4", "d7d5"] {
+        let m = m
+            .parse::<UciMove>()
+            .unwrap()
+            .to_move(app.game.position())
+            .unwrap();
+        fx = app.update(reply(&fx, m), t0);
+    }
+    assert_eq!(app.game.ply(), 2);
+    type_line_at(&mut app, "new", at(2));
+    let fx = app.update(
+        Action::Key(KeyEvent::new(KeyCode::Char('y'), KeyModifiers::NONE)),
+        at(2),
+    );
     assert!(fx.iter().any(|e| matches!(e, Effect::Open(_))), "{fx:?}");
     let fx = app.update(Action::Front, at(30));
     assert!(search_level(&fx).is_some(), "the engine thinks again");
@@ -370,6 +392,25 @@ fn the_time_on_another_screen_is_the_persons_but_not_a_stopped_engines() {
         _ => None,
     });
     assert_eq!(wtime, Some(298_000));
+}
+
+/// The engine's answer `m` to the search among `fx`.
+fn reply(fx: &[Effect], m: shakmaty::Move) -> Action {
+    let (generation, purpose) = fx
+        .iter()
+        .find_map(|e| match e {
+            Effect::Search(r) => Some((r.generation, r.purpose)),
+            _ => None,
+        })
+        .expect("a search");
+    Action::Engine(EngineEvent::Done {
+        generation,
+        purpose,
+        best: Some(m),
+        score: 0,
+        source: Source::Search,
+        note: None,
+    })
 }
 
 /// `text` and Enter typed at `now`.

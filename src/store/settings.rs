@@ -115,6 +115,9 @@ pub struct Settings {
     /// Search threads at full strength (level 10); 0, the default, means every core.
     #[serde(skip_serializing_if = "is_zero")]
     pub threads: usize,
+    /// Show the evaluation during a game against the engine (hidden by default, as on lichess;
+    /// watching and the board always show it).
+    pub show_eval: bool,
 }
 
 fn is_zero(n: &usize) -> bool {
@@ -136,6 +139,7 @@ impl Default for Settings {
             syzygy: String::new(),
             engines: Vec::new(),
             threads: 0,
+            show_eval: false,
         }
     }
 }

@@ -16,7 +16,9 @@ impl App {
     /// Time the side to move has used on this move so far. A move held back by the watch delay
     /// stopped its clock when it arrived: the delay is for the viewer, not charged to the player.
     pub fn thinking_time(&self) -> Duration {
-        if let Some((_, thought)) = self.watch.queued {
+        if self.first_move_free() {
+            Duration::ZERO
+        } else if let Some((_, thought)) = self.watch.queued {
             thought
         } else if self.clock.held {
             Duration::ZERO
@@ -25,6 +27,13 @@ impl App {
         } else {
             self.now.saturating_duration_since(self.clock.started)
         }
+    }
+
+    /// Whether the side to move has yet to make its first move of a game on the clock: as on
+    /// lichess, a clock starts with its side's first move, so nothing runs while a player reads
+    /// a new board (or after "play again").
+    pub fn first_move_free(&self) -> bool {
+        self.game.clocks().is_some() && self.game.ply() < 2
     }
 
     /// Paused with nothing running, or held after a finished game was reopened: the clocks

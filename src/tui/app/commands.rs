@@ -34,6 +34,19 @@ impl App {
                 }
             }
             "flip" => self.flipped = !self.flipped,
+            "eval" => {
+                self.settings.show_eval = !self.settings.show_eval;
+                fx.push(Effect::SaveSettings);
+                let what = if self.settings.show_eval {
+                    "shown"
+                } else {
+                    "hidden"
+                };
+                self.say(
+                    format!("The evaluation is {what} in games against the engine (^G)."),
+                    Tone::Info,
+                );
+            }
             "line" => {
                 self.search.reveal_line = !self.search.reveal_line;
                 let what = if self.search.reveal_line {

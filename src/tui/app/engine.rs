@@ -32,6 +32,19 @@ impl App {
             && !self.settings.side(!turn).is_human()
     }
 
+    /// Whether the panel keeps the evaluation to itself: in a game between a person and an
+    /// engine, until the game ends, unless the player asked to see it (`show_eval`).
+    pub fn eval_hidden(&self) -> bool {
+        let humans = [
+            self.settings.white.is_human(),
+            self.settings.black.is_human(),
+        ];
+        self.mode == Mode::Play
+            && !self.game.is_over()
+            && !self.settings.show_eval
+            && humans[0] != humans[1]
+    }
+
     /// Starts the engine when it is its turn and nothing holds it back.
     pub(super) fn maybe_search(&mut self, fx: &mut Vec<Effect>) {
         if self.game.is_over()
@@ -69,6 +82,14 @@ impl App {
         if shown_in_panel(purpose) {
             self.search.analysis = Analysis {
                 thinking: Some(pos.turn()),
+                level: match purpose {
+                    Purpose::Hint => crate::engine::strength::MAX_LEVEL,
+                    _ => self.settings.level(if self.is_engine(pos.turn()) {
+                        pos.turn()
+                    } else {
+                        !pos.turn()
+                    }),
+                },
                 ..Analysis::default()
             };
         }
@@ -266,6 +287,8 @@ impl App {
         if accepts {
             self.game.agree_draw();
             self.end_now(fx);
+        } else if self.eval_hidden() {
+            self.say("The engine declines the draw.", Tone::Info);
         } else {
             self.say(
                 format!(

@@ -117,6 +117,14 @@ pub const GAME_KEYS: &[KeyHelp] = &[
         help: "show or hide the engine's expected line",
         when: When::Playing,
     },
+    KeyHelp {
+        keys: &[ctrl('g')],
+        shown: "Ctrl-G",
+        word: "eval",
+        label: "^G eval",
+        help: "show or hide the evaluation (kept in the config)",
+        when: When::Playing,
+    },
     keys::FEN,
     KeyHelp {
         keys: &[],

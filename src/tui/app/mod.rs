@@ -54,6 +54,9 @@ pub struct Analysis {
     /// The search's iterations so far, one per depth (the latest report of each), oldest first;
     /// shown when the panel has room.
     pub history: Vec<Iteration>,
+    /// The level the search played at (its score is that level's opinion below full
+    /// strength); 0 when unknown.
+    pub level: u8,
 }
 
 /// One depth of a search, as the panel's history shows it.

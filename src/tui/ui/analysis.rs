@@ -9,7 +9,9 @@ use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
 
 use super::{bold, fg};
 use crate::engine::score::TB_WIN_BOUND;
+use crate::engine::strength::MAX_LEVEL;
 use crate::engine::{Reported, report};
+use crate::player::Source;
 use crate::tui::app::{App, color_name};
 
 /// A score from White's view: `+0.35`, `#3` (White mates), `#-2` (Black mates), `TB 1-0` /
@@ -70,6 +72,12 @@ fn shown_line(pv: &str) -> String {
 /// Draws the panel.
 pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     let a = &app.search.analysis;
+    let hidden = app.eval_hidden();
+    // A weaker level's score is its own opinion, not the truth: the source says whose it is.
+    let whose = match a.level {
+        l if l == 0 || l >= MAX_LEVEL || hidden || a.source != Source::Search => String::new(),
+        l => format!(", level {l}'s view"),
+    };
     let title = match a.thinking {
         Some(c) => format!(" Analysis: thinking for {} ", color_name(c)),
         None => " Analysis ".to_string(),
@@ -77,7 +85,11 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     let block = Block::default().borders(Borders::ALL).title(title);
     let inner = block.inner(area);
     let mut lines: Vec<Line> = Vec::new();
-    let score = a.score_white.map_or_else(|| "-".to_string(), format_score);
+    let score = match a.score_white {
+        _ if hidden => "hidden".to_string(),
+        Some(s) => format_score(s),
+        None => "-".to_string(),
+    };
     lines.push(Line::from(vec![
         Span::styled("Score ", bold()),
         Span::raw(format!("{score:<8}")),
@@ -86,6 +98,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     ]));
     let width = usize::from(inner.width);
     let bar = match a.score_white {
+        _ if hidden => "^G shows the evaluation".to_string(),
         Some(s) => {
             let w = (white_share(s) * width as f64).round() as usize;
             let (full, empty) = if app.settings.ascii {
@@ -115,7 +128,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     lines.push(Line::from(counts));
     lines.push(Line::from(vec![
         Span::styled("Source ", bold()),
-        Span::raw(a.source.label()),
+        Span::raw(format!("{}{whose}", a.source.label())),
     ]));
     lines.push(Line::from(vec![
         Span::styled("PV ", bold()),
@@ -140,11 +153,12 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
             } else {
                 it.pv.clone()
             };
-            rows.push(Line::raw(format!(
-                "{:>5}  {:<7}  {pv}",
-                it.depth,
+            let score = if hidden {
+                "-".to_string()
+            } else {
                 format_score(it.score_white)
-            )));
+            };
+            rows.push(Line::raw(format!("{:>5}  {score:<7}  {pv}", it.depth)));
         }
         let below = Rect::new(inner.x, inner.y + used + 1, inner.width, room);
         frame.render_widget(Paragraph::new(rows), below);
