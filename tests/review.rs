@@ -76,6 +76,41 @@ fn winning_chances_and_verdicts_follow_lichess() {
     );
 }
 
+#[test]
+fn a_tablebase_win_is_a_result_not_a_score_and_keeping_it_is_no_mistake() {
+    use knightfall::engine::score::TB_WIN;
+    // A tablebase win found in the search is a result, never 299.87 pawns.
+    let won = Eval::from_cp(-(TB_WIN - 13));
+    assert_eq!(won, Eval::Tablebase(Color::Black));
+    assert_eq!(won.display(), "TB 0-1");
+    assert_eq!(won.pgn(), "tablebase: Black wins");
+    assert_eq!(Eval::from_cp(250), Eval::Cp(250));
+    // Black wins all along: by mate or by the tablebases, no move of either side is flagged
+    // (the repro: 62. Ka3 Kg3, judged as "#-8 -> -299.93" before).
+    for (before, after, mover) in [
+        (Eval::Mate(-8), won, Color::Black),
+        (won, Eval::Mate(-5), Color::White),
+        (won, won, Color::White),
+        (Eval::Tablebase(Color::Black), Eval::Mate(-9), Color::White),
+    ] {
+        assert_eq!(judge(before, after, mover), None, "{before:?} -> {after:?}");
+    }
+    // A win thrown away is still judged: to a draw, or to a mate for the other side.
+    assert_eq!(
+        judge(won, Eval::Cp(0), Color::Black).map(|j| j.0),
+        Some(Judgement::Blunder)
+    );
+    assert_eq!(
+        judge(won, Eval::Mate(4), Color::Black).map(|j| j.0),
+        Some(Judgement::Blunder)
+    );
+    assert_eq!(
+        judge(Eval::Mate(-3), Eval::Tablebase(Color::White), Color::Black).map(|j| j.0),
+        Some(Judgement::Blunder)
+    );
+    assert!((winning_chances(won) + 0.950_894_872_682_864_5).abs() < 1e-12);
+}
+
 const SHILLING: &str = "[Event \"Test\"]\n[White \"Victim\"]\n[Black \"Trapper\"]\n[Result \"0-1\"]\n\n\
 1. e4 e5 2. Nf3 Nc6 3. Bc4 Nd4 4. Nxe5 Qg5 5. Nxf7 Qxg2 6. Rf1 Qxe4+ 7. Be2 Nf3# 0-1\n";
 

@@ -41,7 +41,7 @@ pub fn terminal(pos: &Chess) -> Option<Eval> {
 pub(crate) fn eval_of(score: i32, turn: Color) -> Eval {
     let white = turn.fold_wb(score, -score);
     match report(white) {
-        Reported::Cp(cp) => Eval::Cp(cp),
+        Reported::Cp(cp) => Eval::from_cp(cp),
         Reported::Mate(n) => Eval::Mate(n),
     }
 }

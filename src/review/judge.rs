@@ -21,13 +21,38 @@ pub enum Eval {
     Mate(i32),
     /// The side to move is checkmated; this is the winner.
     Checkmate(Color),
+    /// Won for this side by the tablebases, with no mate distance known: as certain as a mate,
+    /// and never a number of pawns.
+    Tablebase(Color),
 }
 
 impl Eval {
-    /// Centipawns for White, held to +-`CEILING` (mates at the ceiling).
+    /// A search's centipawns from White's view: a tablebase win's score is a result, not pawns.
+    pub fn from_cp(cp: i32) -> Eval {
+        use crate::engine::score::TB_WIN_BOUND;
+        if cp >= TB_WIN_BOUND {
+            Eval::Tablebase(Color::White)
+        } else if cp <= -TB_WIN_BOUND {
+            Eval::Tablebase(Color::Black)
+        } else {
+            Eval::Cp(cp)
+        }
+    }
+
+    /// The side the position is won for, when a mate or the tablebases decide it.
+    pub(crate) fn winner(self) -> Option<Color> {
+        match self {
+            Eval::Cp(_) => None,
+            Eval::Mate(n) => Some(if n > 0 { Color::White } else { Color::Black }),
+            Eval::Checkmate(c) | Eval::Tablebase(c) => Some(c),
+        }
+    }
+
+    /// Centipawns for White, held to +-`CEILING` (mates and tablebase wins at the ceiling).
     pub(crate) fn ceiled_cp(self) -> i32 {
         match self {
             Eval::Cp(cp) => cp.clamp(-CEILING, CEILING),
+            Eval::Tablebase(winner) => winner.fold_wb(CEILING, -CEILING),
             Eval::Mate(n) => {
                 if n > 0 {
                     CEILING
@@ -36,6 +61,14 @@ impl Eval {
                 }
             }
             Eval::Checkmate(winner) => winner.fold_wb(CEILING, -CEILING),
+        }
+    }
+
+    /// A tablebase result as centipawns at the ceiling; anything else as it is.
+    fn as_ceiling(self) -> Eval {
+        match self {
+            Eval::Tablebase(winner) => Eval::Cp(winner.fold_wb(CEILING, -CEILING)),
+            other => other,
         }
     }
 
@@ -54,25 +87,30 @@ impl Eval {
             Eval::Mate(n) => Some(color.fold_wb(n, -n)),
             Eval::Checkmate(winner) if winner == color => Some(0),
             Eval::Checkmate(_) => Some(-1),
-            Eval::Cp(_) => None,
+            Eval::Cp(_) | Eval::Tablebase(_) => None,
         }
     }
 
-    /// For the screen: `+0.35`, `#3` (White mates in 3), `#-3`, `1-0 (mate)`.
+    /// For the screen: `+0.35`, `#3` (White mates in 3), `#-3`, `1-0 (mate)`, `TB 0-1`.
     pub fn display(self) -> String {
         match self {
             Eval::Cp(cp) => format!("{:+.2}", f64::from(cp) / 100.0),
             Eval::Mate(n) => format!("#{n}"),
             Eval::Checkmate(winner) => winner.fold_wb("1-0 (mate)", "0-1 (mate)").to_string(),
+            Eval::Tablebase(winner) => winner.fold_wb("TB 1-0", "TB 0-1").to_string(),
         }
     }
 
-    /// The PGN `[%eval]` value: `0.35`, `#-3`, `#+0` / `#-0` for a mate on the board.
+    /// In PGN: `[%eval 0.35]`, `[%eval #-3]`, `[%eval #+0]` / `[%eval #-0]` for a mate on the
+    /// board; a tablebase result, which `[%eval]` has no form for, in words.
     pub fn pgn(self) -> String {
         match self {
-            Eval::Cp(cp) => format!("{:.2}", f64::from(cp) / 100.0),
-            Eval::Mate(n) => format!("#{n}"),
-            Eval::Checkmate(winner) => winner.fold_wb("#+0", "#-0").to_string(),
+            Eval::Cp(cp) => format!("[%eval {:.2}]", f64::from(cp) / 100.0),
+            Eval::Mate(n) => format!("[%eval #{n}]"),
+            Eval::Checkmate(winner) => format!("[%eval {}]", winner.fold_wb("#+0", "#-0")),
+            Eval::Tablebase(winner) => {
+                format!("tablebase: {} wins", winner.fold_wb("White", "Black"))
+            }
         }
     }
 }
@@ -153,6 +191,13 @@ impl Reason {
 /// The judgement of a move by `mover` from a position evaluated `before` to one evaluated
 /// `after`, if it was a bad one.
 pub fn judge(before: Eval, after: Eval, mover: Color) -> Option<(Judgement, Reason)> {
+    // A win that stays a win (or a loss that stays one) is no mistake, whether a mate or the
+    // tablebases count it: a tablebase win is as certain as a mate in some number of moves.
+    if before.winner().is_some() && before.winner() == after.winner() {
+        return None;
+    }
+    // Otherwise a tablebase result weighs as the ceiling: won for its side, by pawns' measure.
+    let (before, after) = (before.as_ceiling(), after.as_ceiling());
     if let (Some(_), Some(_)) = (before.cp_for(mover), after.cp_for(mover)) {
         let sign = mover.fold_wb(1.0, -1.0);
         let lost = sign * (winning_chances(before) - winning_chances(after));

@@ -155,7 +155,7 @@ impl Review {
                 tokens.push(n.judgement.nag().to_string());
             }
             if let Some(eval) = self.eval(i + 1) {
-                tokens.push(format!("{{ [%eval {}] }}", eval.pgn()));
+                tokens.push(format!("{{ {} }}", eval.pgn()));
             }
             if let Some(n) = note {
                 let what = n.reason.phrase().unwrap_or(n.judgement.word());

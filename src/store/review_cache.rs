@@ -68,7 +68,10 @@ fn parse_line(review: &Review, line: &str) -> Option<(usize, PositionEval)> {
     let kind = fields.next()?;
     let value = fields.next()?;
     let eval = match kind {
-        "cp" => Eval::Cp(value.parse().ok()?),
+        // A tablebase win cached as its search score reads as the result it is.
+        "cp" => Eval::from_cp(value.parse().ok()?),
+        "tb" if value == "white" => Eval::Tablebase(Color::White),
+        "tb" if value == "black" => Eval::Tablebase(Color::Black),
         "mate" => Eval::Mate(value.parse().ok()?),
         "checkmate" if value == "white" => Eval::Checkmate(Color::White),
         "checkmate" if value == "black" => Eval::Checkmate(Color::Black),
@@ -101,6 +104,7 @@ pub fn save(dir: &Path, review: &Review) -> anyhow::Result<()> {
             Eval::Cp(cp) => ("cp", cp.to_string()),
             Eval::Mate(n) => ("mate", n.to_string()),
             Eval::Checkmate(c) => ("checkmate", c.fold_wb("white", "black").to_string()),
+            Eval::Tablebase(c) => ("tb", c.fold_wb("white", "black").to_string()),
         };
         let moves: Vec<String> = e
             .line
