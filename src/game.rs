@@ -138,6 +138,9 @@ pub enum MoveError {
     /// Well formed but not a legal move here.
     #[error("{0} is not legal here")]
     Illegal(String),
+    /// A move of a kind of piece to a square none of them can move to now.
+    #[error("no {0} of yours can move to {1}")]
+    NoneCanReach(&'static str, Square),
     /// SAN that matches more than one legal move.
     #[error("{0} is ambiguous: say which piece (e.g. Nbd2)")]
     Ambiguous(String),
@@ -577,11 +580,15 @@ impl Game {
                 .to_move(pos)
                 .map_err(|_| MoveError::Illegal(text.to_string()));
         }
-        // SAN, tolerating zeros for castling and trailing annotations.
+        // SAN, tolerating zeros or lower case for castling and trailing annotations.
         let cleaned: String = text
             .replace('0', "O")
             .trim_end_matches(['!', '?'])
             .to_string();
+        let cleaned = match cleaned.trim_end_matches(['+', '#']) {
+            "o-o" | "o-o-o" | "o-O" | "O-o" | "o-O-O" | "O-o-o" => cleaned.to_ascii_uppercase(),
+            _ => cleaned,
+        };
         let cleaned = promotion_san(cleaned.trim_end_matches(['+', '#']));
         let cleaned = cleaned.as_str();
         let parsed = San::from_ascii(cleaned.as_bytes())
@@ -604,7 +611,7 @@ impl Game {
         }
         // A piece letter typed in lower case (`nf3`) is read as upper case when that is the
         // only sensible reading (`bxc3` stays a pawn capture when one is legal).
-        match parsed {
+        let parsed = match parsed {
             Err(MoveError::Malformed(_) | MoveError::Illegal(_))
                 if cleaned.starts_with(['n', 'b', 'r', 'q', 'k']) =>
             {
@@ -615,7 +622,15 @@ impl Game {
                 }
             }
             other => other,
+        };
+        // `Nf4` with no knight able to go there says that, not just "not legal".
+        if let Err(MoveError::Illegal(_)) = parsed
+            && let Ok(San::Normal { role, to, .. }) = San::from_ascii(cleaned.as_bytes())
+            && pos.san_candidates(role, to).is_empty()
+        {
+            return Err(MoveError::NoneCanReach(role_word(role), to));
         }
+        parsed
     }
 
     /// Plays a legal move; `spent` is the mover's thinking time when clocks run. A flag that
@@ -1087,6 +1102,18 @@ fn promotion_san(san: &str) -> String {
         }
     }
     san.to_string()
+}
+
+/// A kind of piece in words: `knight`.
+fn role_word(role: Role) -> &'static str {
+    match role {
+        Role::Pawn => "pawn",
+        Role::Knight => "knight",
+        Role::Bishop => "bishop",
+        Role::Rook => "rook",
+        Role::Queen => "queen",
+        Role::King => "king",
+    }
 }
 
 /// Index of `color` in White-first arrays (shakmaty numbers Black 0, White 1).

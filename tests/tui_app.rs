@@ -141,21 +141,22 @@ fn the_input_line_helps_where_moves_clash() {
     assert_eq!(app.selected().map(|s| s.to_string()).as_deref(), Some("e2"));
     assert_eq!(app.game.ply(), 0);
     app.update(key(KeyCode::Esc), Instant::now());
-    // A move typed while browsing an earlier position is not played there, or silently here.
+    // A move typed while browsing an earlier position is meant for the game: the board goes
+    // back to it and the move is played there.
     type_line(&mut app, "e4");
     type_line(&mut app, "e5");
     app.update(key(KeyCode::Left), Instant::now());
+    app.update(key(KeyCode::Left), Instant::now());
     assert!(app.view.is_some());
     type_line(&mut app, "Nf3");
-    assert_eq!(app.game.ply(), 2);
-    assert!(
-        message(&app).contains("earlier position"),
-        "{}",
-        message(&app)
-    );
     assert!(app.view.is_none(), "back to the game");
-    type_line(&mut app, "Nf3");
-    assert_eq!(app.game.ply(), 3);
+    assert_eq!(app.game.sans(), ["e4", "e5", "Nf3"]);
+    // Castling in lower case.
+    type_line(&mut app, "Nc6");
+    type_line(&mut app, "Bc4");
+    type_line(&mut app, "Nf6");
+    type_line(&mut app, "o-o");
+    assert_eq!(app.game.sans().last().map(String::as_str), Some("O-O"));
     // SAN promotion without the piece gets the same help as UCI.
     let mut app = App::new(
         Settings {
@@ -169,6 +170,18 @@ fn the_input_line_helps_where_moves_clash() {
     );
     type_line(&mut app, "a8");
     assert!(message(&app).contains("e.g. a8=Q"), "{}", message(&app));
+    let mut capture = App::new(
+        settings(Side::Human, Side::Human),
+        Game::from_fen("1r2k3/P7/8/8/8/8/8/4K3 w - - 0 1").unwrap(),
+        Mode::Play,
+        Instant::now(),
+    );
+    type_line(&mut capture, "axb8");
+    assert!(
+        message(&capture).contains("e.g. axb8=Q"),
+        "{}",
+        message(&capture)
+    );
     type_line(&mut app, "a8q");
     assert_eq!(app.game.sans(), ["a8=Q+"]);
     assert!(message(&app).is_empty(), "the error went with the move");
@@ -183,7 +196,10 @@ fn bad_input_is_refused_with_the_reason_and_changes_nothing() {
         ("e3e4", "no piece on e3"),
         ("e7e5", "not yours"),
         ("e2e5", "not legal"),
-        ("Ke2", "not legal"),
+        ("Ke2", "no king of yours can move to e2"),
+        ("Nf4", "no knight of yours can move to f4"),
+        ("e5", "no pawn of yours can move to e5"),
+        ("Ng1", "no knight of yours can move to g1"),
     ];
     for (text, reason) in cases {
         let fx = type_line(&mut app, text);

@@ -284,13 +284,8 @@ impl App {
             self.say("The game is over: type new to play again.", Tone::Error);
             return;
         }
-        if self.view.take().is_some() {
-            self.say(
-                "That was an earlier position: back to the game now; type the move again.",
-                Tone::Error,
-            );
-            return;
-        }
+        // A move typed while looking at an earlier position is meant for the game: back to it.
+        self.view = None;
         let vs_engine = self.settings.side(self.game.turn()).is_human()
             != self.settings.side(!self.game.turn()).is_human();
         if !self.human_to_move() {
