@@ -1562,3 +1562,31 @@ fn a_terminal_gone_without_a_sighup_ends_the_game_and_keeps_it() {
     );
     let _ = std::fs::remove_dir_all(&home);
 }
+
+#[test]
+fn play_from_the_command_line_is_untimed_unless_a_clock_is_named() {
+    let home = temp_home("untimed");
+    std::fs::write(home.join("config.toml"), "tc = \"5+3\"\n").unwrap();
+    for (flags, clock) in [
+        ("", false),
+        (" --tc 0", false),
+        (" --tc none", false),
+        (" --tc 3+2", true),
+    ] {
+        let script =
+            format!("\"$KNIGHTFALL_BIN\" play --white human --black human{flags}{STTY_AFTER}");
+        let mut s = start(&home, &script);
+        let screen = s.wait_for_screen("the game", 20, |sc| sc.contains("move>"));
+        let shows_clock = screen.contains("3:00") || screen.contains("5:00");
+        assert_eq!(shows_clock, clock, "{flags:?}:\n{screen}");
+        s.send(b"\x11");
+        s.wait_for("the shell", 20, |s| s.text().contains("DONE"));
+    }
+    // The new-game screen still offers the last clock chosen.
+    let script = format!("\"$KNIGHTFALL_BIN\" play --setup{STTY_AFTER}");
+    let mut s = start(&home, &script);
+    s.wait_for_screen("the new-game screen", 20, |sc| sc.contains("5+3"));
+    s.send(b"\x11");
+    s.wait_for("the shell", 20, |s| s.text().contains("DONE"));
+    let _ = std::fs::remove_dir_all(&home);
+}

@@ -65,7 +65,8 @@ pub struct Args {
     /// Who plays Black (as --white). Naming one side human makes the other the engine.
     #[arg(long)]
     pub black: Option<Side>,
-    /// Time control MIN+INC (minutes + seconds, e.g. 5+3; `10s+0.1` for seconds); `none` for none.
+    /// Time control MIN+INC (minutes + seconds, e.g. 5+3; `10s+0.1` for seconds); `none` or 0
+    /// for none, which is the default (the new-game screen offers the last one used).
     #[arg(long)]
     pub tc: Option<String>,
     /// Engine thinking time per move without a time control, in milliseconds.
@@ -146,12 +147,25 @@ pub struct WatchArgs {
 
 fn check_tc(tc: &Option<String>) -> Result<()> {
     if let Some(tc) = tc
-        && tc != "none"
-        && !tc.is_empty()
+        && !untimed(tc)
     {
         TimeControl::parse(tc).map_err(anyhow::Error::msg)?;
     }
     Ok(())
+}
+
+/// Whether a `--tc` value asks for no clock: `none`, `0` or `0+0`.
+fn untimed(tc: &str) -> bool {
+    matches!(tc.trim(), "" | "none" | "0" | "0+0")
+}
+
+/// The settings' time control for a `--tc` value.
+fn tc_setting(tc: &str) -> String {
+    if untimed(tc) {
+        String::new()
+    } else {
+        tc.trim().to_string()
+    }
 }
 
 /// The largest PGN file `play --pgn` reads (one game is a few KB).
@@ -190,12 +204,12 @@ pub fn run(args: &Args, setup_screen: bool) -> Result<()> {
     if !std::io::stdout().is_terminal() {
         bail!("the terminal game needs a terminal; use `knightfall uci` for GUIs");
     }
-    if let Some(tc) = &args.tc {
-        settings.tc = if tc == "none" {
-            String::new()
-        } else {
-            tc.clone()
-        };
+    // A game started from the command line has the clock its flags give, none without one;
+    // the new-game screen offers the last clock chosen there.
+    match &args.tc {
+        Some(tc) => settings.tc = tc_setting(tc),
+        None if !(setup_screen || args.setup) => settings.tc = String::new(),
+        None => {}
     }
     if let Some(ms) = args.think_ms {
         settings.think_ms = ms.max(1);
@@ -268,7 +282,7 @@ pub fn watch(args: &WatchArgs) -> Result<()> {
     let mut settings = Settings {
         white: args.white.clone(),
         black: args.black.clone(),
-        tc: args.tc.clone().filter(|t| t != "none").unwrap_or_default(),
+        tc: args.tc.as_deref().map(tc_setting).unwrap_or_default(),
         think_ms: args.think_ms.max(1),
         ascii: args.ascii || !unicode_terminal(),
         level: crate::engine::strength::MAX_LEVEL,
