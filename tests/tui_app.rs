@@ -404,6 +404,44 @@ fn resign_and_draws() {
 }
 
 #[test]
+fn the_bell_rings_on_the_engines_move_and_once_at_low_time() {
+    let bells = |fx: &[Effect]| fx.iter().filter(|e| matches!(e, Effect::Bell)).count();
+    let settings = Settings {
+        white: Side::Human,
+        black: Side::Engine,
+        tc: "1+0".into(),
+        ..Settings::default()
+    };
+    let t0 = Instant::now();
+    let at = |s| t0 + Duration::from_secs(s);
+    let mut app = App::new(settings, Game::new(), Mode::Play, t0);
+    app.start(t0);
+    let fx = type_line(&mut app, "e4");
+    assert_eq!(bells(&fx), 0, "not on the person's own move");
+    let (generation, _) = search_of(&fx).unwrap();
+    let m = uci(&app, "e7e5");
+    let fx = app.update(done(generation, Purpose::Play, Some(m), 0), at(1));
+    assert_eq!(bells(&fx), 1, "the engine moved");
+    // A minute's clock: below 6 s left the bell rings, once.
+    assert_eq!(bells(&app.update(Action::Tick, at(50))), 0);
+    assert_eq!(bells(&app.update(Action::Tick, at(56))), 1);
+    assert_eq!(bells(&app.update(Action::Tick, at(57))), 0);
+    // Ctrl-O turns it off, and the choice is saved.
+    let fx = app.update(ctrl('o'), at(57));
+    assert!(fx.iter().any(|e| matches!(e, Effect::SaveSettings)));
+    assert!(!app.settings.sound);
+    let fx = type_line(&mut app, "Nf3");
+    let (generation, _) = search_of(&fx).unwrap();
+    let m = uci(&app, "g8f6");
+    let fx = app.update(done(generation, Purpose::Play, Some(m), 0), at(58));
+    assert_eq!(bells(&fx), 0);
+    // Two people at one keyboard hear nothing.
+    let mut hh = app_hh();
+    assert_eq!(bells(&type_line(&mut hh, "e4")), 0);
+    assert_eq!(bells(&type_line(&mut hh, "e5")), 0);
+}
+
+#[test]
 fn a_draw_offer_shows_no_line_for_the_persons_side() {
     let mut app = new_app(Side::Human, Side::Engine);
     let fx = type_line(&mut app, "e4");

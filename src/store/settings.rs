@@ -118,6 +118,8 @@ pub struct Settings {
     /// Show the evaluation during a game against the engine (hidden by default, as on lichess;
     /// watching and the board always show it).
     pub show_eval: bool,
+    /// The terminal bell on the engine's move and at low time in a game against it.
+    pub sound: bool,
 }
 
 fn is_zero(n: &usize) -> bool {
@@ -140,6 +142,7 @@ impl Default for Settings {
             engines: Vec::new(),
             threads: 0,
             show_eval: false,
+            sound: true,
         }
     }
 }

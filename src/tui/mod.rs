@@ -189,6 +189,7 @@ pub fn run(opts: Options) -> Result<()> {
         stack.push(Front::Setup(Box::new(setup)));
     }
     let mut runner = Runner::new(stack, player, Some(paths.clone()), review, palette);
+    runner.bell = true;
     let result = serve(&mut runner, t0, |r, now| r.start(now));
     let notes = runner.farewell();
     say_after(&notes);

@@ -97,6 +97,8 @@ pub struct Runner {
     /// Whether the autosave was written yet (before the first write, an unfinished game left
     /// in it by a crash is archived).
     autosave_checked: bool,
+    /// Whether the bell reaches a terminal (not in headless games and tests).
+    pub bell: bool,
 }
 
 impl Runner {
@@ -129,6 +131,7 @@ impl Runner {
             parting: Vec::new(),
             last_tick: std::cell::Cell::new(Instant::now()),
             autosave_checked: false,
+            bell: false,
         }
     }
 
@@ -293,6 +296,13 @@ impl Runner {
                 Effect::NewGame => self.service.new_game(),
                 Effect::Review(job) => self.service.review(self.with_cache(job)),
                 Effect::Quit => return self.part(replies),
+                Effect::Bell => {
+                    if self.bell {
+                        use std::io::Write as _;
+                        let mut out = std::io::stdout();
+                        let _ = out.write_all(b"\x07").and_then(|()| out.flush());
+                    }
+                }
                 Effect::Open(open) => {
                     if self.open(*open, now) {
                         return true;
@@ -455,7 +465,8 @@ impl Runner {
             | Effect::Open(_)
             | Effect::Play(_)
             | Effect::Close
-            | Effect::Quit => None,
+            | Effect::Quit
+            | Effect::Bell => None,
         }
     }
 }

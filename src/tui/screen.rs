@@ -75,6 +75,8 @@ pub enum Effect {
     Review(Box<ReviewJob>),
     /// Rewrite the in-progress game file (after every change, for resume and crashes).
     Autosave,
+    /// Ring the terminal bell.
+    Bell,
     /// Keep this game in its own file in the games folder (it ended, or was left for another).
     Archive(Box<Game>),
     /// The resumed game came from this autosave, which this instance's autosave now replaces:

@@ -46,6 +46,23 @@ impl App {
     pub(super) fn restart_clock(&mut self) {
         self.clock.started = self.now;
         self.clock.paused_spent = Duration::ZERO;
+        self.clock.low_time_rung = false;
+    }
+
+    /// Whether the bell is on in this game: a person against an engine, with sound on.
+    pub(super) fn bell_on(&self) -> bool {
+        let humans = [
+            self.settings.white.is_human(),
+            self.settings.black.is_human(),
+        ];
+        self.settings.sound && self.mode == super::Mode::Play && humans[0] != humans[1]
+    }
+
+    /// How little time left counts as low: 20 s, or a tenth of a shorter clock.
+    pub fn low_time(&self) -> Option<Duration> {
+        self.game
+            .clocks()
+            .map(|c| (c.tc.base / 10).min(Duration::from_secs(20)))
     }
 
     /// Restarts the clock of the side to move where the pause stopped it.
@@ -75,6 +92,16 @@ impl App {
                 self.drop_search(fx);
                 self.game_over(fx);
                 return;
+            }
+            // The person's time running low: one bell a move.
+            if let (Some(low), Some(clocks)) = (self.low_time(), self.game.clocks())
+                && self.bell_on()
+                && !self.is_engine(turn)
+                && !self.clock.low_time_rung
+                && clocks.left(turn).saturating_sub(spent) < low
+            {
+                self.clock.low_time_rung = true;
+                fx.push(Effect::Bell);
             }
         }
         if self.watch.queued.is_some()

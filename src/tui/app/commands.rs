@@ -34,6 +34,15 @@ impl App {
                 }
             }
             "flip" => self.flipped = !self.flipped,
+            "sound" => {
+                self.settings.sound = !self.settings.sound;
+                fx.push(Effect::SaveSettings);
+                let what = if self.settings.sound { "on" } else { "off" };
+                self.say(
+                    format!("The bell on the engine's moves and at low time is {what} (^O)."),
+                    Tone::Info,
+                );
+            }
             "eval" => {
                 self.settings.show_eval = !self.settings.show_eval;
                 fx.push(Effect::SaveSettings);

@@ -125,6 +125,14 @@ pub const GAME_KEYS: &[KeyHelp] = &[
         help: "show or hide the evaluation (kept in the config)",
         when: When::Playing,
     },
+    KeyHelp {
+        keys: &[ctrl('o')],
+        shown: "Ctrl-O",
+        word: "sound",
+        label: "^O sound",
+        help: "bell on the engine's moves and at low time: on/off",
+        when: When::Playing,
+    },
     keys::FEN,
     KeyHelp {
         keys: &[],

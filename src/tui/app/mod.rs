@@ -118,6 +118,8 @@ struct TurnClock {
     paused_spent: Duration,
     /// The clocks wait for the next move (a finished game was reopened by undo).
     held: bool,
+    /// The low-time bell has rung on this move.
+    low_time_rung: bool,
 }
 
 /// The input line and the message line.
@@ -233,6 +235,7 @@ impl App {
                 started: now,
                 paused_spent: Duration::ZERO,
                 held: false,
+                low_time_rung: false,
             },
             now,
         };
