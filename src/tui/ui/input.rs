@@ -48,17 +48,31 @@ pub(crate) fn draw_status(frame: &mut Frame, area: Rect, app: &App) {
                 bold(),
             ));
             if let Some(c) = game.clocks() {
+                let low = app.low_time().unwrap_or_default();
                 for color in Color::ALL {
                     let mut left = c.left(color);
+                    // The running clock is marked; one that waits for its side's first move
+                    // is not running yet.
+                    let running = color == turn && !app.first_move_free();
                     if color == turn {
                         left = left.saturating_sub(app.thinking_time());
                     }
-                    let mark = if color == turn { "*" } else { " " };
-                    spans.push(Span::raw(format!(
-                        "  {mark}{} {}",
-                        color.fold_wb("W", "B"),
-                        format_clock(left)
-                    )));
+                    let mark = if !running {
+                        " "
+                    } else if app.settings.ascii {
+                        ">"
+                    } else {
+                        "▶"
+                    };
+                    let mut style = if running { bold() } else { Default::default() };
+                    if left < low {
+                        style = style.patch(fg(app.palette(), Tui::Red));
+                    }
+                    spans.push(Span::raw("  "));
+                    spans.push(Span::styled(
+                        format!("{mark}{} {}", color.fold_wb("W", "B"), format_clock(left)),
+                        style,
+                    ));
                 }
             }
             if app.view.is_some() {
