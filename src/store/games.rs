@@ -31,6 +31,7 @@ impl AutosaveSlot {
     pub fn claim(paths: &Paths) -> AutosaveSlot {
         let me = std::process::id();
         let _ = fs::create_dir_all(&paths.data);
+        remove_stale_temporaries(&paths.data);
         let own = |held_by: String| AutosaveSlot {
             path: paths.data.join(format!("current-{me}.pgn")),
             held_by: Some(held_by),
@@ -65,6 +66,39 @@ impl AutosaveSlot {
                 held_by: None,
                 _lock: Some(file),
             },
+        }
+    }
+}
+
+/// Removes the temporary files a killed Knightfall left in `dir` (`.NAME.pgn.XXXXXX.tmp`, written
+/// then renamed by [`super::write_atomic`]). One younger than a minute may be another running
+/// Knightfall's write under way, and stays.
+fn remove_stale_temporaries(dir: &Path) {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
+    let old = std::time::SystemTime::now() - std::time::Duration::from_secs(60);
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let name = name.to_string_lossy();
+        let stale = entry
+            .metadata()
+            .ok()
+            .filter(|m| m.is_file())
+            .and_then(|m| m.modified().ok())
+            .is_some_and(|t| t < old);
+        // `.NAME.pgn.XXXXXX.tmp`: the shape of ours, and nothing else.
+        let ours = name
+            .strip_prefix('.')
+            .and_then(|n| n.strip_suffix(".tmp"))
+            .and_then(|n| n.rsplit_once('.'))
+            .is_some_and(|(stem, random)| {
+                stem.ends_with(".pgn")
+                    && random.len() == 6
+                    && random.chars().all(|c| c.is_ascii_alphanumeric())
+            });
+        if ours && stale {
+            let _ = fs::remove_file(entry.path());
         }
     }
 }
@@ -277,6 +311,36 @@ pub(crate) fn release_adopted(paths: &Paths, adopted: &Path, game: &Game) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_killed_writes_temporary_file_is_removed_but_not_one_under_way() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().to_path_buf();
+        let paths = Paths {
+            config: dir.join("config.toml"),
+            data: dir.clone(),
+            autosave: dir.join("current.pgn"),
+        };
+        let stale = dir.join(".current.pgn.qi5TVK.tmp");
+        let fresh = dir.join(".current.pgn.AbC123.tmp");
+        let kept = dir.join(".notes.tmp");
+        for f in [&stale, &fresh, &kept] {
+            fs::write(f, "1. e4 *").unwrap();
+        }
+        let hour_ago = std::time::SystemTime::now() - std::time::Duration::from_secs(3600);
+        for f in [&stale, &kept] {
+            fs::File::options()
+                .write(true)
+                .open(f)
+                .unwrap()
+                .set_modified(hour_ago)
+                .unwrap();
+        }
+        let _slot = AutosaveSlot::claim(&paths);
+        assert!(!stale.exists());
+        assert!(fresh.exists(), "a write under way stays");
+        assert!(kept.exists(), "not a temporary file of ours");
+    }
 
     #[test]
     fn an_autosave_with_a_latin1_name_is_resumed_not_set_aside() {
