@@ -193,7 +193,7 @@ pub enum LoadError {
         token: String,
         /// Its line, from 1.
         line: usize,
-        /// Where it stands in the game ("it follows Nf3 (move 3)").
+        /// Where it stands in the game ("it follows Nf3").
         place: String,
     },
     /// A tag line is longer than the PGN reader holds.

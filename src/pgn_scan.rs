@@ -12,7 +12,7 @@ pub(crate) struct Stray {
     pub(crate) token: String,
     /// Its line, from 1.
     pub(crate) line: usize,
-    /// Where it stands: "it follows Nf3 (move 3)", "it is in a side line, after g3".
+    /// Where it stands: "it follows Nf3", "it is in a side line, after g3".
     pub(crate) place: String,
     /// Whether it is inside a variation.
     pub(crate) in_side_line: bool,
@@ -165,9 +165,7 @@ impl<'a> Games<'a> {
                         Kind::Stray => {
                             let place = match (&previous, depth) {
                                 (None, 0) => "it comes before the first move".to_string(),
-                                (Some(p), 0) => {
-                                    format!("it follows {p} (move {})", scanned.main_line)
-                                }
+                                (Some(p), 0) => format!("it follows {p}"),
                                 (None, _) => "it starts a side line".to_string(),
                                 (Some(p), _) => format!("it is in a side line, after {p}"),
                             };
@@ -273,7 +271,7 @@ mod tests {
         let stray = strays(text).remove(0).unwrap();
         assert_eq!(stray.token, "zz9");
         assert_eq!(stray.line, 4);
-        assert_eq!(stray.place, "it follows Nf3 (move 3)");
+        assert_eq!(stray.place, "it follows Nf3");
         assert!(!stray.in_side_line);
     }
 

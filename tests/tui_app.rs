@@ -442,6 +442,56 @@ fn the_bell_rings_on_the_engines_move_and_once_at_low_time() {
 }
 
 #[test]
+fn a_weak_level_judges_a_draw_offer_at_full_strength() {
+    let level_of = |fx: &[Effect]| {
+        fx.iter().find_map(|e| match e {
+            Effect::Search(r) => Some((r.purpose, r.limits.level)),
+            _ => None,
+        })
+    };
+    let mut app = App::new(
+        Settings {
+            level: 3,
+            ..settings(Side::Human, Side::Engine)
+        },
+        Game::new(),
+        Mode::Play,
+        Instant::now(),
+    );
+    app.no_color = true;
+    // On the person's turn: a search of its own, at full strength, not level 3's.
+    let fx = app.update(ctrl('d'), Instant::now());
+    let (purpose, level) = level_of(&fx).unwrap();
+    assert_eq!(purpose, Purpose::DrawOffer);
+    assert_eq!(level, Some(10));
+    // While level 3 thinks: its move's score (its own opinion) does not judge the offer; a
+    // full-strength search does, once the move is made.
+    let mut app = App::new(
+        Settings {
+            level: 3,
+            ..settings(Side::Human, Side::Engine)
+        },
+        Game::new(),
+        Mode::Play,
+        Instant::now(),
+    );
+    let fx = type_line(&mut app, "e4");
+    let (generation, _) = search_of(&fx).unwrap();
+    type_line(&mut app, "draw");
+    let m = uci(&app, "e7e5");
+    // Level 3 rates itself -3.00 (it would take the draw on that): no verdict from it.
+    let fx = app.update(
+        done(generation, Purpose::Play, Some(m), -300),
+        Instant::now(),
+    );
+    assert_eq!(app.game.sans(), ["e4", "e5"]);
+    assert!(!app.game.is_over());
+    let (purpose, level) = level_of(&fx).unwrap();
+    assert_eq!(purpose, Purpose::DrawOffer);
+    assert_eq!(level, Some(10));
+}
+
+#[test]
 fn a_draw_offer_shows_no_line_for_the_persons_side() {
     let mut app = new_app(Side::Human, Side::Engine);
     let fx = type_line(&mut app, "e4");

@@ -266,7 +266,7 @@ fn the_panel_shows_tablebase_hits_from_inside_the_search() {
     let home = temp_home("tb");
     // Five pieces, no tables given: the built-in 4-piece tables answer after every capture.
     let script = format!(
-        "\"$KNIGHTFALL_BIN\" play --white engine --black human --think-ms 1500 --tc none --fen '8/8/3k4/8/1r6/3K4/1R1P4/8 w - - 0 1'{STTY_AFTER}"
+        "\"$KNIGHTFALL_BIN\" play --white engine --black human --level 10 --think-ms 1500 --tc none --fen '8/8/3k4/8/1r6/3K4/1R1P4/8 w - - 0 1'{STTY_AFTER}"
     );
     let mut s = start(&home, &script);
     s.wait_for("the engine's move", 20, |_| saved_plies(&home) == Some(1));
@@ -1137,11 +1137,14 @@ fn setup_game_review_board_and_back_in_one_run() {
     let home = temp_home("walk");
     let script = format!("\"$KNIGHTFALL_BIN\" play --setup --tc none{STTY_AFTER}");
     let mut s = start(&home, &script);
-    s.wait_for_screen("the new-game screen", 20, |sc| sc.contains("New game"));
+    // The first start offers a gentle opponent, its level in plain words.
+    let first = s.wait_for_screen("the new-game screen", 20, |sc| sc.contains("New game"));
+    assert!(first.contains("Knightfall 3 ~1160"), "{first}");
+    assert!(first.contains("plays like a beginner"), "{first}");
     // Each step: the keys, then what the screen shows once they are done.
     let steps: [(&[u8], &str); 12] = [
-        // The opponent row: from level 10 one step on is level 1.
-        (b"\x1b[B\x1b[C", "Knightfall 1 ~"),
+        // The opponent row: from level 3 two steps back is level 1.
+        (b"\x1b[B\x1b[D\x1b[D", "Knightfall 1 ~"),
         (b"\r", "You play White"),
         (b"e4\r", "1. e4"),
         (b"resign\r", "Resign this game?"),

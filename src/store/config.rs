@@ -16,7 +16,11 @@ use super::settings::Settings;
 /// player's engines and tables with nothing.
 pub(crate) fn load_settings(paths: &Paths) -> Result<Settings> {
     let Some(text) = read(paths)? else {
-        return Ok(Settings::default());
+        // The first start: a gentle opponent until the player chooses another.
+        return Ok(Settings {
+            level: super::settings::FIRST_LEVEL,
+            ..Settings::default()
+        });
     };
     parse(&text)
         .map(|(settings, _)| settings)

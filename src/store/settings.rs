@@ -279,6 +279,9 @@ impl Settings {
     }
 }
 
+/// The opponent's level before the player has chosen one: about 1200, a gentle first game.
+pub(crate) const FIRST_LEVEL: u8 = 3;
+
 /// Knightfall's name and version.
 pub(crate) const KNIGHTFALL: &str = concat!("Knightfall ", env!("CARGO_PKG_VERSION"));
 

@@ -100,9 +100,13 @@ impl App {
         // The engine's side: the mover, or for a draw offer the side that did not offer.
         let engine_side = if self.is_engine(turn) { turn } else { !turn };
         let (mover, level) = match purpose {
-            // A hint is Knightfall's honest best, whoever the opponent is.
-            Purpose::Hint => (Mover::Knightfall, crate::engine::strength::MAX_LEVEL),
-            Purpose::Play | Purpose::DrawOffer | Purpose::Analyse => {
+            // A hint is Knightfall's honest best, whoever the opponent is; a draw is judged on
+            // an honest view too (a weak level's own scores swing by pawns, and it would take a
+            // draw in the opening).
+            Purpose::Hint | Purpose::DrawOffer => {
+                (Mover::Knightfall, crate::engine::strength::MAX_LEVEL)
+            }
+            Purpose::Play | Purpose::Analyse => {
                 let side = self.settings.side(engine_side);
                 let mover = match self.settings.engine_spec(side) {
                     Some(spec) if purpose == Purpose::Play => Mover::External(spec),
@@ -239,13 +243,29 @@ impl App {
                     Purpose::DrawOffer => self.judge_draw(-score, fx),
                     Purpose::Analyse => {}
                     Purpose::Play => {
+                        // A draw offered while the engine thought: at full strength its move's
+                        // score judges it; a weaker level's score is its own opinion, so the
+                        // offer is judged by a search of its own once the move is made.
+                        let mut judge_after = false;
                         if self.offers.draw_offer.is_some_and(|(c, _)| c != root_turn) {
-                            self.judge_draw(score, fx);
-                            if self.game.is_over() {
-                                return;
+                            if self.settings.level(root_turn) >= crate::engine::strength::MAX_LEVEL
+                            {
+                                self.judge_draw(score, fx);
+                                if self.game.is_over() {
+                                    return;
+                                }
+                            } else {
+                                judge_after = true;
                             }
                         }
                         let Some(m) = best else { return };
+                        if judge_after {
+                            self.play_move(m, fx);
+                            if !self.game.is_over() && self.offers.draw_offer.is_some() {
+                                self.request(Purpose::DrawOffer, Limits::movetime(300), fx);
+                            }
+                            return;
+                        }
                         if self.mode == Mode::Watch
                             && !self.watch.paused
                             && (self.now.saturating_duration_since(self.watch.last_move_at)

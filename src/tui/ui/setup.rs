@@ -10,7 +10,7 @@ use ratatui::widgets::{Block, Borders, Paragraph};
 use super::{centered, too_small};
 use crate::tui::keys;
 use crate::tui::screen::Drawn;
-use crate::tui::setup::{Field, SETUP_KEYS, SetupScreen, YouPlay, opponent_label};
+use crate::tui::setup::{Field, SETUP_KEYS, SetupScreen, YouPlay, opponent, opponent_label};
 
 /// Draws the screen.
 pub fn draw(frame: &mut Frame, screen: &SetupScreen) -> Drawn {
@@ -66,6 +66,21 @@ pub fn draw(frame: &mut Frame, screen: &SetupScreen) -> Drawn {
             format!("  {name:<22} < {value:^VALUE_WIDTH$} >  "),
             style,
         ));
+        if field == Field::Opponent
+            && YouPlay::of(s) != YouPlay::Both
+            && opponent(s) == crate::store::settings::Side::Engine
+        {
+            // The level in plain words beside its rating.
+            let level = s.level.clamp(1, crate::engine::strength::MAX_LEVEL);
+            let elo = crate::engine::strength::LEVEL_ELO[usize::from(level) - 1];
+            lines.push(Line::styled(
+                format!(
+                    "    plays like {}",
+                    crate::engine::strength::label_for_elo(elo)
+                ),
+                Style::default().add_modifier(Modifier::DIM),
+            ));
+        }
         if field == Field::Resume {
             // Which game: its players, how far it went and when.
             let about = match screen.resume_chosen.and_then(|i| screen.resume.get(i)) {
