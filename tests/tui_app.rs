@@ -449,16 +449,18 @@ fn a_weak_level_judges_a_draw_offer_at_full_strength() {
             _ => None,
         })
     };
-    let mut app = App::new(
-        Settings {
-            level: 3,
-            ..settings(Side::Human, Side::Engine)
-        },
-        Game::new(),
-        Mode::Play,
-        Instant::now(),
-    );
-    app.no_color = true;
+    let level_three = || {
+        App::new(
+            Settings {
+                level: 3,
+                ..settings(Side::Human, Side::Engine)
+            },
+            Game::new(),
+            Mode::Play,
+            Instant::now(),
+        )
+    };
+    let mut app = level_three();
     // On the person's turn: a search of its own, at full strength, not level 3's.
     let fx = app.update(ctrl('d'), Instant::now());
     let (purpose, level) = level_of(&fx).unwrap();
@@ -466,15 +468,7 @@ fn a_weak_level_judges_a_draw_offer_at_full_strength() {
     assert_eq!(level, Some(10));
     // While level 3 thinks: its move's score (its own opinion) does not judge the offer; a
     // full-strength search does, once the move is made.
-    let mut app = App::new(
-        Settings {
-            level: 3,
-            ..settings(Side::Human, Side::Engine)
-        },
-        Game::new(),
-        Mode::Play,
-        Instant::now(),
-    );
+    let mut app = level_three();
     let fx = type_line(&mut app, "e4");
     let (generation, _) = search_of(&fx).unwrap();
     type_line(&mut app, "draw");

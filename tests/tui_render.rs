@@ -178,6 +178,26 @@ fn the_evaluation_is_hidden_against_the_engine_until_asked_for_and_says_whose_it
 }
 
 #[test]
+fn the_footer_keeps_every_key_at_80_columns_none_cut_in_two() {
+    let app = new_app(Side::Human, Side::Engine, false);
+    let screen = render(&app, 80, 24);
+    let footer: Vec<&str> = screen.lines().rev().take(2).collect();
+    for key in [
+        "? help",
+        "^Q quit",
+        "^B board",
+        "^G eval",
+        "^O sound",
+        "←→ browse",
+    ] {
+        assert!(
+            footer.iter().any(|l| l.contains(key)),
+            "{key:?} missing:\n{screen}"
+        );
+    }
+}
+
+#[test]
 fn small_terminal_gets_a_message() {
     let app = new_app(Side::Human, Side::Engine, false);
     insta::assert_snapshot!(render(&app, 40, 12));

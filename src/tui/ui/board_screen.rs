@@ -22,7 +22,8 @@ pub fn draw(frame: &mut Frame, b: &Board) -> Drawn {
     if super::too_small(frame, area, "the board") {
         return drawn;
     }
-    let rows = super::game_rows(area);
+    let footer = keys::footer(BOARD_KEYS, |w| b.keys_apply(w));
+    let rows = super::game_rows(area, &footer);
     let board_w = board::width_for(
         rows[0].width.saturating_sub(super::SIDE_MIN),
         rows[0].height,
@@ -55,8 +56,7 @@ pub fn draw(frame: &mut Frame, b: &Board) -> Drawn {
     draw_path(frame, side[2], b);
     ui_input::draw_message(frame, rows[1], b.message.as_ref(), b.palette);
     ui_input::draw_input(frame, rows[2], "move> ", &b.input, !b.show_help);
-    let footer = keys::footer(BOARD_KEYS, |w| b.keys_apply(w));
-    ui_input::draw_keys(frame, rows[3], &footer, b.palette);
+    ui_input::draw_keys(frame, rows[3], &footer);
     if b.show_help {
         let mut lines = vec![
             "Type a move (e4, Nf3, e2e4) and Enter, or click a piece and its square.".to_string(),

@@ -158,12 +158,40 @@ pub(crate) fn draw_input(frame: &mut Frame, area: Rect, prompt: &str, input: &st
     }
 }
 
-/// Draws a footer line of keys.
-pub(crate) fn draw_keys(frame: &mut Frame, area: Rect, text: &str, palette: Palette) {
-    frame.render_widget(
-        Paragraph::new(Line::styled(text.to_string(), fg(palette, Tui::DarkGray))),
-        area,
-    );
+/// The footer's keys in lines of `width`, each key whole (a key is never cut in two), at most
+/// [`FOOTER_MAX_LINES`]; the first keys (help, quit) come first.
+pub(crate) fn key_lines(text: &str, width: u16) -> Vec<String> {
+    let width = usize::from(width.max(1));
+    let mut lines: Vec<String> = Vec::new();
+    let mut line = String::new();
+    for label in text.split("  ").filter(|l| !l.is_empty()) {
+        let needed = line.chars().count() + 2 + label.chars().count();
+        if !line.is_empty() && needed > width {
+            lines.push(std::mem::take(&mut line));
+        }
+        if !line.is_empty() {
+            line.push_str("  ");
+        }
+        line.push_str(label);
+    }
+    if !line.is_empty() {
+        lines.push(line);
+    }
+    lines.truncate(FOOTER_MAX_LINES);
+    lines
+}
+
+/// The most lines the footer takes.
+pub(crate) const FOOTER_MAX_LINES: usize = 2;
+
+/// Draws the footer's keys in the lines of `area` (see [`key_lines`]), in the terminal's own
+/// colour: a fixed grey is unreadable on a dark theme or a light one.
+pub(crate) fn draw_keys(frame: &mut Frame, area: Rect, text: &str) {
+    let lines: Vec<Line> = key_lines(text, area.width)
+        .into_iter()
+        .map(Line::raw)
+        .collect();
+    frame.render_widget(Paragraph::new(lines), area);
 }
 
 /// The footer: the keys that apply now, from the game's key table.
@@ -172,9 +200,4 @@ pub(crate) fn footer_text(app: &App) -> String {
         return "Esc cancel the premove  ? help  ^Q quit".to_string();
     }
     keys::footer(GAME_KEYS, |w| app.keys_apply(w))
-}
-
-/// Draws the game's footer.
-pub(crate) fn draw_footer(frame: &mut Frame, area: Rect, app: &App) {
-    draw_keys(frame, area, &footer_text(app), app.palette());
 }

@@ -38,7 +38,8 @@ pub fn draw(frame: &mut Frame, app: &App) -> Drawn {
         frame.render_widget(Paragraph::new(text).wrap(Wrap { trim: true }), area);
         return drawn;
     }
-    let rows = game_rows(area);
+    let footer = input::footer_text(app);
+    let rows = game_rows(area, &footer);
     let main = rows[0];
     let board_w = board::width_for(main.width.saturating_sub(SIDE_MIN), main.height);
     let cols =
@@ -66,7 +67,7 @@ pub fn draw(frame: &mut Frame, app: &App) -> Drawn {
         "move> "
     };
     input::draw_input(frame, rows[2], prompt, &app.line.text, !app.show_help);
-    input::draw_footer(frame, rows[3], app);
+    input::draw_keys(frame, rows[3], &footer);
     if app.show_help {
         help::draw(frame, area, &help::game_lines(app));
     }
@@ -88,13 +89,14 @@ pub(crate) fn game_board(app: &App) -> board::BoardView<'_> {
 }
 
 /// The rows of a screen with a board: the board and its side column, a two-line message, the
-/// input line and the footer.
-pub(crate) fn game_rows(area: Rect) -> std::rc::Rc<[Rect]> {
+/// input line and the footer's keys (`footer`), on as many lines as they take.
+pub(crate) fn game_rows(area: Rect, footer: &str) -> std::rc::Rc<[Rect]> {
+    let keys = input::key_lines(footer, area.width).len().max(1) as u16;
     Layout::vertical([
         Constraint::Min(10),
         Constraint::Length(2),
         Constraint::Length(1),
-        Constraint::Length(1),
+        Constraint::Length(keys),
     ])
     .split(area)
 }

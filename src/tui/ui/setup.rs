@@ -105,17 +105,10 @@ pub fn draw(frame: &mut Frame, screen: &SetupScreen) -> Drawn {
     }
     lines.push(Line::raw(""));
     let footer = keys::footer(SETUP_KEYS, |w| screen.keys_apply(w));
-    // The footer in lines of the box's width, as many as it takes.
-    let mut row = String::from(" ");
-    for label in footer.split("  ") {
-        if row.chars().count() + label.chars().count() + 2 > BOX_WIDTH as usize - 2 {
-            lines.push(Line::raw(std::mem::replace(&mut row, String::from(" "))));
-        }
-        row.push(' ');
-        row.push_str(label);
-        row.push(' ');
+    // The footer in lines of the box's width, each key whole.
+    for row in super::input::key_lines(&footer, BOX_WIDTH - 6) {
+        lines.push(Line::raw(format!("  {row}")));
     }
-    lines.push(Line::raw(row));
     let rect = centered(area, BOX_WIDTH, lines.len() as u16 + 2);
     frame.render_widget(
         Paragraph::new(lines).block(Block::default().borders(Borders::ALL).title(" New game ")),
