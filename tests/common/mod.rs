@@ -67,7 +67,10 @@ pub(crate) fn screen_text(term: &ratatui::Terminal<ratatui::backend::TestBackend
     let buf = term.backend().buffer();
     let mut out = String::new();
     for y in 0..buf.area.height {
-        let line: String = (0..buf.area.width).map(|x| buf[(x, y)].symbol()).collect();
+        // A no-break space reads as a space.
+        let line: String = (0..buf.area.width)
+            .map(|x| buf[(x, y)].symbol().replace('\u{a0}', " "))
+            .collect();
         out.push_str(line.trim_end());
         out.push('\n');
     }

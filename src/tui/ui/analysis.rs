@@ -132,11 +132,11 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     ]));
     lines.push(Line::from(vec![
         Span::styled("PV ", bold()),
-        Span::raw(if app.line_hidden() {
+        Span::raw(super::numbers_kept_with_moves(&if app.line_hidden() {
             shown_line(&a.pv)
         } else {
             a.pv.clone()
-        }),
+        })),
     ]));
     frame.render_widget(block, area);
     let top = Paragraph::new(lines).wrap(Wrap { trim: true });

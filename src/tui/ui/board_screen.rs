@@ -5,7 +5,7 @@ use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
+use ratatui::widgets::{Paragraph, Wrap};
 
 use super::analysis::{format_score, human_count};
 use super::board::BoardView;
@@ -78,7 +78,7 @@ fn draw_lines(frame: &mut Frame, area: Rect, b: &Board) {
         human_count(b.nodes.0),
         human_count(b.nodes.1)
     );
-    let block = Block::default().borders(Borders::ALL).title(title);
+    let block = super::titled(title.as_ref(), area);
     let inner = block.inner(area);
     frame.render_widget(block, area);
     let mut lines: Vec<Line> = Vec::new();
@@ -98,7 +98,10 @@ fn draw_lines(frame: &mut Frame, area: Rect, b: &Board) {
         lines.push(match line {
             Some(l) => Line::from(vec![
                 Span::styled(format!("{:>7} ", format_score(l.score_white)), bold()),
-                Span::raw(l.san.clone()),
+                Span::raw(super::fit(
+                    &l.san,
+                    usize::from(inner.width).saturating_sub(8),
+                )),
             ]),
             None => Line::raw(format!("{:>7} …", k + 1)),
         });
@@ -126,7 +129,7 @@ fn draw_sources(frame: &mut Frame, area: Rect, b: &Board) {
     } else {
         (" Book ", vec![Line::raw("No book moves here.")])
     };
-    let block = Block::default().borders(Borders::ALL).title(title);
+    let block = super::titled(title, area);
     let inner = block.inner(area);
     frame.render_widget(block, area);
     frame.render_widget(Paragraph::new(lines), inner);
@@ -140,7 +143,7 @@ fn draw_path(frame: &mut Frame, area: Rect, b: &Board) {
         Some(o) => format!(" {} {} ", o.eco, o.name),
         None => " Line ".to_string(),
     };
-    let block = Block::default().borders(Borders::ALL).title(title);
+    let block = super::titled(title.as_ref(), area);
     let inner = block.inner(area);
     frame.render_widget(block, area);
     let mut nodes = b.tree.path(b.at);

@@ -7,8 +7,8 @@ use ratatui::Frame;
 use ratatui::layout::{Position as Cursor, Rect};
 use ratatui::style::{Color as Tui, Modifier};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
-use shakmaty::Color;
+use ratatui::widgets::{Paragraph, Wrap};
+use shakmaty::{Color, Position as _};
 
 use super::{Palette, bold, fg};
 use crate::tui::app::{App, GAME_KEYS, Tone, color_name};
@@ -30,9 +30,7 @@ pub(crate) fn format_clock(d: Duration) -> String {
 pub(crate) fn draw_status(frame: &mut Frame, area: Rect, app: &App) {
     // The players, so the opponent (a level, another engine) is always in view.
     let [white, black] = &app.game.names;
-    let block = Block::default()
-        .borders(Borders::ALL)
-        .title(format!(" {white} vs {black} "));
+    let block = super::titled(&format!("{white} vs {black}"), area);
     let inner = block.inner(area);
     let game = &app.game;
     let mut spans: Vec<Span> = Vec::new();
@@ -43,10 +41,19 @@ pub(crate) fn draw_status(frame: &mut Frame, area: Rect, app: &App) {
         )),
         None => {
             let turn = game.turn();
-            spans.push(Span::styled(
-                format!("{} to move", color_name(turn)),
-                bold(),
-            ));
+            // Browsing: which position is shown, in place of whose move it is (no room for both
+            // beside the clocks).
+            let what = match (app.view, app.shown_ply().checked_sub(1)) {
+                (Some(_), None) => "At the start".to_string(),
+                (Some(_), Some(i)) => {
+                    let before = game.position_at(i);
+                    let num = before.fullmoves().get();
+                    let dots = before.turn().fold_wb(".", "...");
+                    format!("After {num}{dots} {}", game.sans()[i])
+                }
+                (None, _) => format!("{} to move", color_name(turn)),
+            };
+            spans.push(Span::styled(what, bold()));
             if let Some(c) = game.clocks() {
                 let low = app.low_time().unwrap_or_default();
                 for color in Color::ALL {
@@ -75,12 +82,6 @@ pub(crate) fn draw_status(frame: &mut Frame, area: Rect, app: &App) {
                     ));
                 }
             }
-            if app.view.is_some() {
-                spans.push(Span::styled(
-                    format!("  viewing ply {}", app.shown_ply()),
-                    fg(app.palette(), Tui::Yellow),
-                ));
-            }
             if app.watch.paused {
                 spans.push(Span::styled("  PAUSED", bold()));
             }
@@ -88,13 +89,13 @@ pub(crate) fn draw_status(frame: &mut Frame, area: Rect, app: &App) {
     }
     frame.render_widget(block, area);
     frame.render_widget(
-        Paragraph::new(vec![Line::from(spans), captured_line(app)]),
+        Paragraph::new(vec![Line::from(spans), captured_line(app, inner.width)]),
         inner,
     );
 }
 
 /// What each side has taken, and who is ahead in material: `Taken ♟♟♞ | ♙  White +5`.
-pub(crate) fn captured_line(app: &App) -> Line<'static> {
+pub(crate) fn captured_line(app: &App, width: u16) -> Line<'static> {
     const VALUES: [i32; 5] = [1, 3, 3, 5, 9];
     let taken = app.game.captured();
     let glyphs = |side: usize| -> String {
@@ -123,10 +124,13 @@ pub(crate) fn captured_line(app: &App) -> Line<'static> {
     }
     let none = |s: String| if s.is_empty() { "-".to_string() } else { s };
     let (white, black) = (none(white), none(black));
-    Line::from(vec![
-        Span::styled("Taken ", bold()),
-        Span::raw(format!("{white} | {black}{ahead}")),
-    ])
+    // Who is ahead goes first when the line is short of room; nothing is cut mid-word.
+    let mut rest = format!("{white} | {black}{ahead}");
+    let room = usize::from(width).saturating_sub("Taken ".len());
+    if rest.chars().count() > room {
+        rest = super::fit(&format!("{}  {white} | {black}", ahead.trim()), room);
+    }
+    Line::from(vec![Span::styled("Taken ", bold()), Span::raw(rest)])
 }
 
 /// Draws the message line.

@@ -14,7 +14,7 @@ pub mod setup;
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Color as Tui, Modifier, Style};
-use ratatui::widgets::{Paragraph, Wrap};
+use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
 
 use super::app::App;
 use super::screen::Drawn;
@@ -88,6 +88,40 @@ pub(crate) fn game_board(app: &App) -> board::BoardView<'_> {
     view
 }
 
+/// `text` in at most `width` characters, cut at a word with `…` when longer: nothing on a
+/// screen is cut in the middle of a word.
+pub(crate) fn fit(text: &str, width: usize) -> String {
+    if text.chars().count() <= width {
+        return text.to_string();
+    }
+    let room = width.saturating_sub(1);
+    let head: String = text.chars().take(room).collect();
+    // The last whole word that fits (a word cut by the limit is dropped).
+    let whole = match head.rfind(' ') {
+        Some(i) if text.chars().nth(room) != Some(' ') => head[..i].trim_end().to_string(),
+        _ => head.trim_end().to_string(),
+    };
+    if whole.is_empty() {
+        head.chars().take(room).collect::<String>() + "…"
+    } else {
+        whole + "…"
+    }
+}
+
+/// A line of moves with each move number bound to its move (`7.` never ends a wrapped line
+/// without `Nf3`): a no-break space after the dots.
+pub(crate) fn numbers_kept_with_moves(line: &str) -> String {
+    line.replace(". ", ".\u{a0}")
+}
+
+/// A bordered box for `area` titled `title`, fitted to its width.
+pub(crate) fn titled(title: &str, area: Rect) -> Block<'static> {
+    let room = usize::from(area.width.saturating_sub(4));
+    Block::default()
+        .borders(Borders::ALL)
+        .title(format!(" {} ", fit(title.trim(), room)))
+}
+
 /// The rows of a screen with a board: the board and its side column, a two-line message, the
 /// input line and the footer's keys (`footer`), on as many lines as they take.
 pub(crate) fn game_rows(area: Rect, footer: &str) -> std::rc::Rc<[Rect]> {
@@ -139,4 +173,32 @@ pub(crate) fn centered(area: Rect, w: u16, h: u16) -> Rect {
         w,
         h,
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::fit;
+
+    #[test]
+    fn text_is_cut_at_a_word_never_inside_one() {
+        assert_eq!(fit("Human vs Knightfall", 30), "Human vs Knightfall");
+        assert_eq!(
+            fit("Human vs Knightfall 0.1.0 (level 3)", 31),
+            "Human vs Knightfall 0.1.0…"
+        );
+        assert_eq!(
+            fit("B50 Sicilian Defense: Modern Variations", 33),
+            "B50 Sicilian Defense: Modern…"
+        );
+        assert_eq!(fit("Taken ♟♟ White +5", 16), "Taken ♟♟ White…");
+        assert_eq!(fit("Supercalifragilistic", 8), "Superca…");
+        for width in 1..40 {
+            assert!(
+                fit("Knightfall 0.1.0 (level 3) vs Knightfall 0.1.0", width)
+                    .chars()
+                    .count()
+                    <= width
+            );
+        }
+    }
 }

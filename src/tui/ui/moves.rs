@@ -4,7 +4,7 @@ use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Paragraph};
+use ratatui::widgets::Paragraph;
 use shakmaty::{Color, Position};
 
 use crate::game::Game;
@@ -56,7 +56,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
         Some(o) => format!(" {} {} ", o.eco, o.name),
         None => " Moves ".to_string(),
     };
-    let block = Block::default().borders(Borders::ALL).title(title);
+    let block = super::titled(&title, area);
     let inner = block.inner(area);
     let shown = app.shown_ply();
     let mark = Style::default().add_modifier(Modifier::REVERSED);

@@ -111,9 +111,7 @@ fn draw_review(frame: &mut Frame, area: Rect, screen: &Screen, drawn: &mut Drawn
 
 fn draw_summary(frame: &mut Frame, area: Rect, review: &Review, failed: usize) {
     let names = &review.game.names;
-    let block = Block::default()
-        .borders(Borders::ALL)
-        .title(format!(" {} - {} ", names[0], names[1]));
+    let block = super::titled(&format!("{} - {}", names[0], names[1]), area);
     let inner = block.inner(area);
     frame.render_widget(block, area);
     let accuracy = review.accuracy();
@@ -191,9 +189,7 @@ fn draw_graph(
     let eval_text = review
         .eval(screen.ply)
         .map_or("…".to_string(), |e| e.display());
-    let block = Block::default()
-        .borders(Borders::ALL)
-        .title(format!(" Evaluation {eval_text} "));
+    let block = super::titled(&format!("Evaluation {eval_text}"), area);
     let inner = block.inner(area);
     frame.render_widget(block, area);
     let area = Some((inner.x, inner.y, inner.width, inner.height));
@@ -268,7 +264,7 @@ fn draw_moves(frame: &mut Frame, area: Rect, screen: &Screen, review: &Review) {
         Some(o) => format!(" {} {} ", o.eco, o.name),
         None => " Moves ".to_string(),
     };
-    let block = Block::default().borders(Borders::ALL).title(title);
+    let block = super::titled(&title, area);
     let inner = block.inner(area);
     frame.render_widget(block, area);
     let sans = review.game.sans();
