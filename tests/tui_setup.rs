@@ -298,6 +298,36 @@ fn several_unfinished_games_are_offered_and_the_chosen_one_leaves_its_file() {
 }
 
 #[test]
+fn the_clocks_offered_are_the_usual_ones_and_a_clock_hides_the_engines_time_per_move() {
+    let mut s = screen(Settings::default(), None, false);
+    let tc_row = s
+        .fields()
+        .iter()
+        .position(|f| *f == Field::TimeControl)
+        .unwrap();
+    s.field = tc_row;
+    assert!(
+        s.fields().contains(&Field::ThinkTime),
+        "no clock: the time per move is asked"
+    );
+    let mut seen = vec![s.settings.tc.clone()];
+    for _ in 0..9 {
+        press(&mut s, &[KeyCode::Right]);
+        seen.push(s.settings.tc.clone());
+    }
+    assert_eq!(
+        seen,
+        [
+            "", "1+0", "3+0", "3+2", "5+0", "5+3", "10+0", "10+5", "15+10", "30+0"
+        ]
+    );
+    assert!(!s.fields().contains(&Field::ThinkTime), "{:?}", s.fields());
+    press(&mut s, &[KeyCode::Right]);
+    assert_eq!(s.settings.tc, "");
+    assert!(s.fields().contains(&Field::ThinkTime));
+}
+
+#[test]
 fn leaving_the_screen_lets_a_watched_game_go_on() {
     let settings = Settings {
         white: Side::Engine,

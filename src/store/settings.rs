@@ -286,7 +286,9 @@ pub(crate) const FIRST_LEVEL: u8 = 3;
 pub(crate) const KNIGHTFALL: &str = concat!("Knightfall ", env!("CARGO_PKG_VERSION"));
 
 /// Time controls offered on the new-game screen.
-pub(crate) const TC_CHOICES: [&str; 7] = ["", "1+0", "3+2", "5+3", "10+5", "15+10", "30+0"];
+pub(crate) const TC_CHOICES: [&str; 10] = [
+    "", "1+0", "3+0", "3+2", "5+0", "5+3", "10+0", "10+5", "15+10", "30+0",
+];
 /// Engine think times offered on the new-game screen, in milliseconds.
 pub(crate) const THINK_CHOICES: [u64; 5] = [250, 500, 1000, 2000, 5000];
 

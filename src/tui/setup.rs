@@ -220,12 +220,11 @@ impl SetupScreen {
         if !self.resume.is_empty() {
             fields.push(Field::Resume);
         }
-        fields.extend([
-            Field::YouPlay,
-            Field::Opponent,
-            Field::TimeControl,
-            Field::ThinkTime,
-        ]);
+        fields.extend([Field::YouPlay, Field::Opponent, Field::TimeControl]);
+        // The engine's time per move matters only without a clock.
+        if self.settings.tc.is_empty() {
+            fields.push(Field::ThinkTime);
+        }
         fields
     }
 

@@ -62,8 +62,15 @@ pub fn draw(frame: &mut Frame, screen: &SetupScreen) -> Drawn {
             Style::default()
         };
         let value: String = value.chars().take(VALUE_WIDTH).collect();
+        // The row being changed is marked as well as reversed (reverse video alone is lost on
+        // some terminals and to NO_COLOR readers).
+        let mark = match (i == screen.field, s.ascii) {
+            (false, _) => ' ',
+            (true, false) => '▸',
+            (true, true) => '>',
+        };
         lines.push(Line::styled(
-            format!("  {name:<22} < {value:^VALUE_WIDTH$} >  "),
+            format!(" {mark}{name:<22} < {value:^VALUE_WIDTH$} >  "),
             style,
         ));
         if field == Field::Opponent
