@@ -223,3 +223,43 @@ fn a_game_that_does_not_fit_on_the_disk_leaves_the_file_as_it_was() {
     );
     assert_eq!(std::fs::read_to_string(&pgn).unwrap(), before);
 }
+
+#[test]
+fn a_series_without_a_file_keeps_its_games_in_the_games_folder_and_keeps_score() {
+    let home = tempfile::tempdir().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_knightfall"))
+        .args(["watch", "--headless", "--games", "2"])
+        .args([
+            "--white-level",
+            "1",
+            "--black-level",
+            "1",
+            "--tc",
+            "1s+0.02",
+        ])
+        .env("KNIGHTFALL_HOME", home.path())
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // Each game's line carries the score so far.
+    assert!(
+        stdout.contains("game 1/2: ") && stdout.contains("; so far White "),
+        "{stdout}"
+    );
+    assert_eq!(stdout.matches("kept as ").count(), 2, "{stdout}");
+    let kept: Vec<_> = std::fs::read_dir(home.path().join("games"))
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_name().to_string_lossy().ends_with(".pgn"))
+        .collect();
+    assert_eq!(kept.len(), 2, "{kept:?}");
+    for file in kept {
+        let game = Game::from_pgn(&std::fs::read_to_string(file.path()).unwrap()).unwrap();
+        assert!(game.outcome().is_some(), "every kept game is finished");
+    }
+}

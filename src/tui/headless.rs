@@ -65,6 +65,7 @@ pub(crate) fn run(opts: &Options, series: &Series) -> Result<()> {
         ),
         None => None,
     };
+    let games_folder = crate::store::Paths::get();
     let (mut player, warnings) = super::open_player(opts);
     for w in warnings {
         eprintln!("knightfall: {w}");
@@ -101,7 +102,7 @@ pub(crate) fn run(opts: &Options, series: &Series) -> Result<()> {
             Instant::now(),
         );
         if !quit {
-            play_out(&mut runner, &mut tally);
+            play_out(&mut runner, &mut tally, n);
         }
         let Some(app) = runner.game() else {
             bail!("game {n} has no game screen");
@@ -117,12 +118,23 @@ pub(crate) fn run(opts: &Options, series: &Series) -> Result<()> {
             None => tally.draws += 1,
         }
         println!(
-            "game {n}/{}: {} {} in {} plies",
+            "game {n}/{}: {} {} in {} plies; so far White {}, Black {}, draws {}",
             series.games,
             outcome.result_str(),
             outcome.reason.describe(),
-            game.ply()
+            game.ply(),
+            tally.white,
+            tally.black,
+            tally.draws
         );
+        if series.pgn.is_none() {
+            // Without a file named, each game is kept in the games folder as any other game.
+            let path = crate::store::archive(game, &games_folder)
+                .with_context(|| format!("keeping game {n}"))?;
+            if let Some(path) = path {
+                println!("  kept as {}", path.display());
+            }
+        }
         if let (Some(f), Some(path)) = (out.as_mut(), series.pgn.as_deref()) {
             crate::store::append_whole(f, &format!("{}\n", game.to_pgn())).with_context(|| {
                 format!("game {n} could not be added to {path}, which is left as it was before it")
@@ -164,9 +176,25 @@ fn new_game(opts: &Options, random_plies: u32, rng: &mut XorShift) -> Result<Gam
     Ok(game)
 }
 
-/// Runs the loop until the game ends, counting where the moves came from.
-fn play_out(runner: &mut Runner, tally: &mut Tally) {
+/// How often a long game says how far it is.
+const PROGRESS_EVERY: Duration = Duration::from_secs(60);
+
+/// Runs the loop until game `n` ends, counting where the moves came from, with a line a minute
+/// so a long game is seen to go on.
+fn play_out(runner: &mut Runner, tally: &mut Tally, n: u32) {
+    let started = Instant::now();
+    let mut said = started;
     while runner.game().is_some_and(|app| !app.game.is_over()) {
+        if said.elapsed() >= PROGRESS_EVERY
+            && let Some(app) = runner.game()
+        {
+            said = Instant::now();
+            println!(
+                "game {n}: move {} after {} s",
+                app.game.position().fullmoves(),
+                started.elapsed().as_secs()
+            );
+        }
         let Some(ev) = runner.next_event() else {
             return;
         };
