@@ -1341,6 +1341,11 @@ impl PgnGame {
         self.0.result.as_deref()
     }
 
+    /// The `UTCTime` tag (when the game started), if any.
+    pub fn time(&self) -> Option<&str> {
+        self.0.utc_time.as_deref()
+    }
+
     /// How many moves (plies) it has.
     pub fn plies(&self) -> usize {
         self.0.plies

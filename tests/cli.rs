@@ -540,3 +540,47 @@ fn review_lists_every_unfinished_autosave_first_and_not_an_ended_one() {
     let text = list();
     assert_eq!(text.matches("Kept - B").count(), 1, "{text}");
 }
+
+#[test]
+fn review_lists_games_newest_first_with_their_time_and_the_boards_files_apart() {
+    let home = tempfile::tempdir().unwrap();
+    let games = home.path().join("games");
+    std::fs::create_dir_all(&games).unwrap();
+    let pgn = |date: &str, time: &str, white: &str| {
+        format!(
+            "[Date \"{date}\"]\n[UTCTime \"{time}\"]\n[White \"{white}\"]\n[Black \"B\"]\n\
+             [Result \"1-0\"]\n\n1. e4 e5 1-0\n"
+        )
+    };
+    std::fs::write(
+        games.join("20261120-100000.pgn"),
+        pgn("2026.11.20", "10:00:00", "Older"),
+    )
+    .unwrap();
+    std::fs::write(
+        games.join("20261121-090000.pgn"),
+        pgn("2026.11.21", "09:00:00", "Newer"),
+    )
+    .unwrap();
+    std::fs::write(
+        games.join("analysis-20261122-080000.pgn"),
+        pgn("2026.11.22", "08:00:00", "Lines"),
+    )
+    .unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_knightfall"))
+        .arg("review")
+        .env("KNIGHTFALL_HOME", home.path())
+        .output()
+        .unwrap();
+    let list = String::from_utf8_lossy(&out.stdout);
+    let at = |what: &str| {
+        list.find(what)
+            .unwrap_or_else(|| panic!("{what:?} not in:\n{list}"))
+    };
+    assert!(
+        at("Newer") < at("Older") && at("Older") < at("Lines"),
+        "{list}"
+    );
+    assert!(list.contains("2026.11.21 09:00"), "{list}");
+    assert!(list.contains("board: Lines"), "{list}");
+}

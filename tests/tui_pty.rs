@@ -1593,3 +1593,31 @@ fn play_from_the_command_line_is_untimed_unless_a_clock_is_named() {
     s.wait_for("the shell", 20, |s| s.text().contains("DONE"));
     let _ = std::fs::remove_dir_all(&home);
 }
+
+#[test]
+fn saving_a_game_twice_and_ending_it_keeps_one_file() {
+    let home = temp_home("one-file");
+    let script = format!("\"$KNIGHTFALL_BIN\" play --white human --black human{STTY_AFTER}");
+    let mut s = start(&home, &script);
+    s.wait_for_screen("the game", 20, |sc| sc.contains("move>"));
+    s.send(b"e4\r");
+    s.wait_for("the move", 10, |_| saved_plies(&home) == Some(1));
+    s.send(b"\x13");
+    s.wait_for_screen("the first save", 10, |sc| sc.contains("Saved to"));
+    s.send(b"e5\r");
+    s.wait_for("the move", 10, |_| saved_plies(&home) == Some(2));
+    s.send(b"\x13");
+    s.send(b"resign\r");
+    s.wait_for_screen("the question", 10, |sc| sc.contains("Resign this game?"));
+    s.send(b"y");
+    s.wait_for_screen("the end", 10, |sc| sc.contains("Play again"));
+    s.send(b"\x11");
+    s.wait_for("the shell", 20, |s| s.text().contains("DONE"));
+    let kept = archived(&home);
+    assert_eq!(kept.len(), 1, "{kept:?}");
+    assert!(
+        kept[0].contains("1. e4 e5") && kept[0].contains("resign"),
+        "{kept:?}"
+    );
+    let _ = std::fs::remove_dir_all(&home);
+}

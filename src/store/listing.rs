@@ -41,7 +41,14 @@ impl Listed {
         pgn.load().map_err(|e| e.to_string())
     }
 
-    /// One line: `2026.11.22  Human - Knightfall (level 3)  0-1  C50 Italian Game`.
+    /// Whether this is the analysis board's file of lines rather than a game.
+    pub fn is_analysis(&self) -> bool {
+        self.file
+            .file_name()
+            .is_some_and(|n| n.to_string_lossy().starts_with("analysis-"))
+    }
+
+    /// One line: `2026.11.22 14:03  Human - Knightfall (level 3)  0-1  C50 Italian Game`.
     pub fn line(&self) -> String {
         match &self.pgn {
             Ok(g) => {
@@ -54,9 +61,14 @@ impl Listed {
                     .and_then(|game| game.opening())
                     .map(|o| format!("{} {}", o.eco, o.name))
                     .unwrap_or_default();
+                // The board's saved lines are told apart from games.
+                let kind = if self.is_analysis() { "board: " } else { "" };
+                // Hours and minutes: two games of a day are told apart.
+                let time = g.time().map(|t| format!(" {}", &t[..t.len().min(5)]));
                 format!(
-                    "{}  {white} - {black}  {result}  {} moves  {opening}",
+                    "{}{}  {kind}{white} - {black}  {result}  {} moves  {opening}",
                     g.date().unwrap_or("????.??.??"),
+                    time.unwrap_or_default(),
                     g.plies().div_ceil(2)
                 )
             }
@@ -125,9 +137,19 @@ pub(crate) fn games_folder(paths: &Paths) -> Vec<Listed> {
     files.retain(|p| {
         p.extension().is_some_and(|e| e == "pgn") && !name(p).starts_with("current-damaged")
     });
-    // Newest first; `current…` sorts after the dated names, so it comes first reversed.
-    files.sort();
-    files.reverse();
+    // Unfinished autosaves first, then the games newest first (their names are their start
+    // times), then the analysis board's files, newest first, apart from the games.
+    let group = |p: &PathBuf| {
+        let n = name(p);
+        if n.starts_with("current") {
+            0
+        } else if n.starts_with("analysis-") {
+            2
+        } else {
+            1
+        }
+    };
+    files.sort_by(|a, b| group(a).cmp(&group(b)).then_with(|| name(b).cmp(&name(a))));
     files
         .iter()
         .filter_map(|f| Some((name(f).starts_with("current"), read_games(f).ok()?)))

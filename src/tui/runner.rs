@@ -423,10 +423,18 @@ impl Runner {
                 None
             }
             Effect::Save(None) => {
-                let text = self.game()?.game.to_pgn();
-                let path = paths.data.join(format!("{}.pgn", timestamp()));
-                let r = store::write_atomic(&path, &text);
-                note(r, format!("Saved to {}", path.display()), "Not saved")
+                // The game's own file in the games folder, the one it is kept in when it ends:
+                // saving again (or ending) replaces it, so a game is never listed twice.
+                Some(match store::archive(&self.game()?.game, &paths) {
+                    Ok(Some(path)) => {
+                        Action::Note(format!("Saved to {}", path.display()), Tone::Info)
+                    }
+                    Ok(None) => Action::Note(
+                        "Nothing to save yet: no move was played.".into(),
+                        Tone::Error,
+                    ),
+                    Err(e) => Action::Note(format!("Not saved: {e:#}"), Tone::Error),
+                })
             }
             Effect::Save(Some(file)) => {
                 let text = self.game()?.game.to_pgn();
