@@ -334,6 +334,7 @@ fn an_annotated_game_keeps_its_own_headers() {
         !text.contains("as recorded"),
         "no made-up termination:\n{text}"
     );
+    assert!(!text.contains("UTCTime"), "no made-up start time:\n{text}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 

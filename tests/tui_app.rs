@@ -547,6 +547,10 @@ fn hint_suggests_a_move_in_san() {
     app.update(done(generation, Purpose::Hint, Some(m), 30), Instant::now());
     assert_eq!(message(&app), "Hint: Nf3");
     assert_eq!(app.game.ply(), 0, "a hint plays nothing");
+    // The board marks it until a move is made.
+    assert_eq!(app.search.hint, Some(m));
+    type_line(&mut app, "e4");
+    assert_eq!(app.search.hint, None);
 }
 
 #[test]

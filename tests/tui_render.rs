@@ -311,19 +311,19 @@ fn captured_pieces_and_the_material_lead_beside_the_board() {
         common::type_line(&mut app, m);
     }
     let screen = render(&app, 80, 24);
-    assert!(screen.contains("│Taken ♟ | -  White +1"), "{screen}");
+    assert!(screen.contains("│Captured ♟ | -  White +1"), "{screen}");
     for m in ["Nf6", "Nc3", "Nxd5", "Nxd5", "Qxd5"] {
         common::type_line(&mut app, m);
     }
     let screen = render(&app, 80, 24);
-    assert!(screen.contains("│Taken ♞♟ | ♘♙ "), "{screen}");
+    assert!(screen.contains("│Captured ♞♟ | ♘♙ "), "{screen}");
     assert!(!screen.contains(" +"), "level material: {screen}");
     let mut ascii = new_app(Side::Human, Side::Human, true);
     for m in ["e4", "d5", "exd5", "Qxd5", "Nc3", "Qxa2", "Rxa2"] {
         common::type_line(&mut ascii, m);
     }
     let screen = render(&ascii, 80, 24);
-    assert!(screen.contains("│Taken qp | PP  White +8"), "{screen}");
+    assert!(screen.contains("│Captured qp | PP  White +8"), "{screen}");
 }
 
 #[test]

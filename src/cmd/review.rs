@@ -134,9 +134,13 @@ pub fn run(args: &Args) -> Result<()> {
             listed.len()
         );
     }
-    let game = chosen
+    let mut game = chosen
         .load()
         .map_err(|why| anyhow::anyhow!("game {} cannot be reviewed: {why}", chosen.index))?;
+    // The annotated game says what its file said: no start time is made up for it.
+    if chosen.pgn.as_ref().is_ok_and(|g| g.time().is_none()) {
+        game.started = None;
+    }
     let mut review = Review::new(game, args.movetime);
     let dir = paths.reviews();
     review_cache::load(&dir, &mut review);

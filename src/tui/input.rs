@@ -44,18 +44,23 @@ pub(crate) fn targets(pos: &Chess, from: Square) -> Vec<Square> {
     pos.legal_moves()
         .iter()
         .filter(|m| m.from() == Some(from))
-        .map(|m| match m {
-            Move::Castle { king, rook } => {
-                let file = if rook.file() > king.file() {
-                    shakmaty::File::G
-                } else {
-                    shakmaty::File::C
-                };
-                Square::from_coords(file, king.rank())
-            }
-            _ => m.to(),
-        })
+        .map(target)
         .collect()
+}
+
+/// Where `m` takes its piece on the board (castling: the king's two-square step).
+pub(crate) fn target(m: &Move) -> Square {
+    match m {
+        Move::Castle { king, rook } => {
+            let file = if rook.file() > king.file() {
+                shakmaty::File::G
+            } else {
+                shakmaty::File::C
+            };
+            Square::from_coords(file, king.rank())
+        }
+        _ => m.to(),
+    }
 }
 
 /// What a click on `sq` means, given what the input line holds.

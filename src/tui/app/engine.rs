@@ -235,6 +235,7 @@ impl App {
                 }
                 match purpose {
                     Purpose::Hint => {
+                        self.search.hint = best;
                         if let Some(m) = best {
                             let san = SanPlus::from_move(self.game.position().clone(), m);
                             self.say(format!("Hint: {san}"), Tone::Info);

@@ -195,6 +195,7 @@ impl App {
             fx.push(Effect::Bell);
         }
         self.drop_search(fx);
+        self.search.hint = None;
         // A question about the position before is void now.
         self.offers.confirm = None;
         self.clock.held = false;

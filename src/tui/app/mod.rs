@@ -161,6 +161,8 @@ pub struct SearchState {
     root: Option<Chess>,
     /// Names external engines gave for themselves (`id name`), by command line.
     identified: Vec<(String, String)>,
+    /// The last hint's move, marked on the board until a move is made.
+    pub hint: Option<shakmaty::Move>,
 }
 
 /// The whole state of the terminal game, by concern.
@@ -227,6 +229,7 @@ impl App {
                 reveal_line: false,
                 root: None,
                 identified: Vec::new(),
+                hint: None,
             },
             show_help: false,
             view: None,

@@ -94,7 +94,7 @@ pub(crate) fn draw_status(frame: &mut Frame, area: Rect, app: &App) {
     );
 }
 
-/// What each side has taken, and who is ahead in material: `Taken ♟♟♞ | ♙  White +5`.
+/// What each side has captured, and who is ahead in material: `Captured ♟♟♞ | ♙  White +5`.
 pub(crate) fn captured_line(app: &App, width: u16) -> Line<'static> {
     const VALUES: [i32; 5] = [1, 3, 3, 5, 9];
     let taken = app.game.captured();
@@ -126,11 +126,11 @@ pub(crate) fn captured_line(app: &App, width: u16) -> Line<'static> {
     let (white, black) = (none(white), none(black));
     // Who is ahead goes first when the line is short of room; nothing is cut mid-word.
     let mut rest = format!("{white} | {black}{ahead}");
-    let room = usize::from(width).saturating_sub("Taken ".len());
+    let room = usize::from(width).saturating_sub("Captured ".len());
     if rest.chars().count() > room {
         rest = super::fit(&format!("{}  {white} | {black}", ahead.trim()), room);
     }
-    Line::from(vec![Span::styled("Taken ", bold()), Span::raw(rest)])
+    Line::from(vec![Span::styled("Captured ", bold()), Span::raw(rest)])
 }
 
 /// Draws the message line.

@@ -84,6 +84,13 @@ pub(crate) fn game_board(app: &App) -> board::BoardView<'_> {
     if app.view.is_none() {
         view.selected = app.selected();
         view.targets = app.targets();
+        // A hint shows on the board too: its piece and where it goes.
+        if let (None, Some(m)) = (view.selected, app.search.hint)
+            && let Some(from) = m.from()
+        {
+            view.selected = Some(from);
+            view.targets = vec![crate::tui::input::target(&m)];
+        }
     }
     view
 }
