@@ -48,6 +48,13 @@ pub(crate) fn white_share(score_white: i32) -> f64 {
     }
 }
 
+/// The evaluation bar: White's share of `width` filled, the rest empty.
+pub(crate) fn eval_bar(score_white: i32, width: usize, ascii: bool) -> String {
+    let w = ((white_share(score_white) * width as f64).round() as usize).min(width);
+    let (full, empty) = if ascii { ("#", "-") } else { ("█", "░") };
+    format!("{}{}", full.repeat(w), empty.repeat(width - w))
+}
+
 /// The first move of a line with its number (`1... c5`).
 fn first_move(pv: &str) -> String {
     let mut words = pv.split_whitespace();
@@ -99,19 +106,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     let width = usize::from(inner.width);
     let bar = match a.score_white {
         _ if hidden => "^G shows the evaluation".to_string(),
-        Some(s) => {
-            let w = (white_share(s) * width as f64).round() as usize;
-            let (full, empty) = if app.settings.ascii {
-                ("#", "-")
-            } else {
-                ("█", "░")
-            };
-            format!(
-                "{}{}",
-                full.repeat(w.min(width)),
-                empty.repeat(width - w.min(width))
-            )
-        }
+        Some(s) => eval_bar(s, width, app.settings.ascii),
         None => String::new(),
     };
     lines.push(Line::styled(bar, fg(app.palette(), Tui::Gray)));

@@ -6,6 +6,7 @@ use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Wrap};
+use shakmaty::Position as _;
 
 use super::analysis::{format_score, human_count};
 use super::board::BoardView;
@@ -46,7 +47,7 @@ pub fn draw(frame: &mut Frame, b: &Board) -> Drawn {
         b.tb_moves.len().min(6)
     };
     let side = Layout::vertical([
-        Constraint::Length(b.lines_wanted as u16 + 3),
+        Constraint::Length(b.lines_wanted as u16 + 5),
         Constraint::Length(extra.max(1) as u16 + 2),
         Constraint::Min(3),
     ])
@@ -81,7 +82,18 @@ fn draw_lines(frame: &mut Frame, area: Rect, b: &Board) {
     let block = super::titled(title.as_ref(), area);
     let inner = block.inner(area);
     frame.render_widget(block, area);
-    let mut lines: Vec<Line> = Vec::new();
+    // Whose move it is, and the best line's evaluation as a bar.
+    let mut lines: Vec<Line> = vec![Line::styled(
+        format!("{} to move", crate::tui::app::color_name(b.pos().turn())),
+        bold(),
+    )];
+    let best = b.lines.iter().flatten().next().map(|l| l.score_white);
+    lines.push(Line::styled(
+        best.map_or_else(String::new, |s| {
+            super::analysis::eval_bar(s, usize::from(inner.width), b.palette.ascii)
+        }),
+        super::fg(b.palette, ratatui::style::Color::Gray),
+    ));
     match b.progress {
         Progress::Over => lines.push(Line::raw("The game is over in this position.")),
         Progress::Running => lines.push(Line::styled(
