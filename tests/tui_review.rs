@@ -229,3 +229,20 @@ fn a_review_whose_search_fails_says_so_and_keeps_what_it_found() {
         "{fx:?}"
     );
 }
+
+#[test]
+fn the_board_is_seen_from_the_persons_side() {
+    let game = |white: &str, black: &str| {
+        format!("[White \"{white}\"]\n[Black \"{black}\"]\n[Result \"*\"]\n\n1. e4 e5 *\n")
+    };
+    for (white, black, from_black) in [
+        ("Knightfall 0.1.0 (level 3)", "Human", true),
+        ("Human", "Knightfall 0.1.0", false),
+        ("Ana", "Bob", false),
+        ("Knightfall 0.1.0", "Stockfish", true),
+    ] {
+        let mut s = screen(&[&game(white, black)], false);
+        s.start(Some(0));
+        assert_eq!(s.flipped, from_black, "{white} - {black}");
+    }
+}

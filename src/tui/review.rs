@@ -229,6 +229,7 @@ impl ReviewScreen {
         })));
         self.ply = 0;
         self.show_better = false;
+        self.flipped = person_played_black(&review.game.names);
         self.review = Some(review);
         self.view = View::Review;
         self.message.clear();
@@ -455,4 +456,12 @@ impl ReviewScreen {
             }
         }
     }
+}
+
+/// Whether a game's players say the person had Black: the board is then seen from Black's side,
+/// as it was played. Knightfall names a person "Human" and itself "Knightfall …".
+fn person_played_black(names: &[String; 2]) -> bool {
+    let person = |n: &str| n == "Human";
+    let engine = |n: &str| n.starts_with("Knightfall");
+    person(&names[1]) && !person(&names[0]) || engine(&names[0]) && !engine(&names[1])
 }
