@@ -246,3 +246,22 @@ fn the_board_is_seen_from_the_persons_side() {
         assert_eq!(s.flipped, from_black, "{white} - {black}");
     }
 }
+
+#[test]
+fn a_game_is_deleted_from_the_list_only_after_a_yes() {
+    let mut s = screen(&[TRAP, TRAP], false);
+    key(&mut s, KeyCode::Char('d'));
+    assert!(s.message.contains("Delete game0.pgn?"), "{}", s.message);
+    let fx = key(&mut s, KeyCode::Char('n'));
+    assert!(fx.is_empty());
+    assert_eq!(s.listed.len(), 2);
+    key(&mut s, KeyCode::Down);
+    key(&mut s, KeyCode::Delete);
+    let fx = key(&mut s, KeyCode::Char('y'));
+    assert!(
+        matches!(fx.as_slice(), [Effect::Delete(p)] if p.ends_with("game1.pgn")),
+        "{fx:?}"
+    );
+    assert_eq!(s.listed.len(), 1);
+    assert_eq!(s.selected, 0);
+}

@@ -278,6 +278,30 @@ pub(crate) fn resume_game(paths: &Paths) -> Result<Unfinished> {
     })
 }
 
+/// Deletes a kept game's file, as the player asked: only a file of the games folder holding one
+/// game, never an autosave in use or anything elsewhere.
+pub(crate) fn delete_kept(paths: &Paths, file: &Path) -> Result<()> {
+    let name = file
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    if file.parent() != Some(paths.data.as_path()) {
+        anyhow::bail!("{} is not in the games folder", file.display());
+    }
+    if name.starts_with("current") {
+        anyhow::bail!("{name} is an unfinished game; resume it or start a new one instead");
+    }
+    let meta = fs::symlink_metadata(file).with_context(|| format!("reading {}", file.display()))?;
+    if !meta.is_file() {
+        anyhow::bail!("{} is not a game file", file.display());
+    }
+    let text = super::read_pgn(file, 64 << 20)?;
+    if crate::game::Game::all_written_in_pgn(&text, 2).len() > 1 {
+        anyhow::bail!("{} holds more than one game", file.display());
+    }
+    fs::remove_file(file).with_context(|| format!("deleting {}", file.display()))
+}
+
 /// Before this instance's autosave first takes `game`, keeps in the archive the unfinished
 /// game it held, unless that is an earlier state of `game`: a game left by a crash is never
 /// overwritten by the next one.
@@ -340,6 +364,37 @@ mod tests {
         assert!(!stale.exists());
         assert!(fresh.exists(), "a write under way stays");
         assert!(kept.exists(), "not a temporary file of ours");
+    }
+
+    #[test]
+    fn only_a_kept_game_of_the_games_folder_is_deleted() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().join("games");
+        fs::create_dir_all(&dir).unwrap();
+        let paths = Paths {
+            config: tmp.path().join("config.toml"),
+            data: dir.clone(),
+            autosave: dir.join("current.pgn"),
+        };
+        let one = "[White \"A\"]\n[Black \"B\"]\n[Result \"1-0\"]\n\n1. e4 e5 1-0\n";
+        let kept = dir.join("20261120-100000.pgn");
+        let current = dir.join("current.pgn");
+        let two = dir.join("two.pgn");
+        let outside = tmp.path().join("mine.pgn");
+        fs::write(&kept, one).unwrap();
+        fs::write(&current, one).unwrap();
+        fs::write(&two, format!("{one}\n{one}")).unwrap();
+        fs::write(&outside, one).unwrap();
+        for refused in [&current, &two, &outside] {
+            assert!(
+                delete_kept(&paths, refused).is_err(),
+                "{}",
+                refused.display()
+            );
+            assert!(refused.exists());
+        }
+        delete_kept(&paths, &kept).unwrap();
+        assert!(!kept.exists());
     }
 
     #[test]

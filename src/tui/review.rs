@@ -30,6 +30,14 @@ pub const REVIEW_KEYS: &[KeyHelp] = &[
         when: When::Choosing,
     },
     KeyHelp {
+        keys: &[key(KeyCode::Char('d')), key(KeyCode::Delete)],
+        shown: "d Del",
+        word: "delete",
+        label: "d delete",
+        help: "delete the chosen game's file (asks first)",
+        when: When::Choosing,
+    },
+    KeyHelp {
         keys: &[],
         shown: "← →",
         word: "",
@@ -126,6 +134,8 @@ pub enum View {
 pub struct ReviewScreen {
     /// The games to choose from.
     pub listed: Vec<Listed>,
+    /// The game whose deletion waits for a yes.
+    pub confirm_delete: Option<usize>,
     /// The highlighted one.
     pub selected: usize,
     /// Choosing or reviewing.
@@ -177,6 +187,7 @@ impl ReviewScreen {
             searching: false,
             failed: 0,
             show_help: false,
+            confirm_delete: None,
             flipped: false,
             palette,
             settings,
@@ -367,6 +378,17 @@ impl ReviewScreen {
     }
 
     fn on_key(&mut self, key: KeyEvent, fx: &mut Vec<Effect>) {
+        // A deletion asked about: y deletes, anything else keeps the game.
+        if let Some(i) = self.confirm_delete.take() {
+            if matches!(key.code, KeyCode::Char('y' | 'Y')) && i < self.listed.len() {
+                let gone = self.listed.remove(i);
+                self.selected = self.selected.min(self.listed.len().saturating_sub(1));
+                fx.push(Effect::Delete(gone.file));
+            } else {
+                self.message = "Nothing deleted.".into();
+            }
+            return;
+        }
         if let Some(row) = keys::lookup(REVIEW_KEYS, &key, |w| self.keys_apply(w)) {
             return self.command(row.word, fx);
         }
@@ -412,6 +434,15 @@ impl ReviewScreen {
                 }
             }
             "flip" => self.flipped = !self.flipped,
+            "delete" => {
+                if let Some(l) = self.listed.get(self.selected) {
+                    self.confirm_delete = Some(self.selected);
+                    self.message = format!(
+                        "Delete {}? Its game is gone for good. (y/n)",
+                        l.file.display()
+                    );
+                }
+            }
             "list" => {
                 self.close(fx);
                 self.view = View::Pick;

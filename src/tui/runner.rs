@@ -418,6 +418,10 @@ impl Runner {
                 r.err()
                     .map(|e| Action::Note(format!("Autosave failed: {e:#}"), Tone::Error))
             }
+            Effect::Delete(path) => Some(match store::games::delete_kept(&paths, &path) {
+                Ok(()) => Action::Note(format!("Deleted {}", path.display()), Tone::Info),
+                Err(e) => Action::Note(format!("Not deleted: {e:#}"), Tone::Error),
+            }),
             Effect::Adopted(path) => {
                 store::release_adopted(&paths, &path, &self.game()?.game);
                 None

@@ -79,6 +79,8 @@ pub enum Effect {
     Bell,
     /// Keep this game in its own file in the games folder (it ended, or was left for another).
     Archive(Box<Game>),
+    /// Delete this game's file from the games folder (the player said yes).
+    Delete(PathBuf),
     /// The resumed game came from this autosave, which this instance's autosave now replaces:
     /// remove it once the game is safely in ours.
     Adopted(PathBuf),

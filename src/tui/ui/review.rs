@@ -73,7 +73,10 @@ fn draw_list(frame: &mut Frame, area: Rect, screen: &Screen) {
         .take(height)
         .map(|(i, l)| {
             // Numbered by place in the list (a folder's files each hold one game).
-            let text = format!("{:>4}  {}", i + 1, l.line());
+            let text = super::fit(
+                &format!("{:>4}  {}", i + 1, l.line()),
+                usize::from(inner.width),
+            );
             if i == screen.selected {
                 Line::styled(text, Style::default().add_modifier(Modifier::REVERSED))
             } else {
