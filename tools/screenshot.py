@@ -60,13 +60,20 @@ def capture(binary, home):
     session = f"knightfall-shot-{os.getpid()}"
     env = f"KNIGHTFALL_HOME={home} TERM=xterm-256color COLORTERM=truecolor LANG=C.UTF-8"
     command = f"env {env} {binary} play --white human --black engine --level 5 --tc 5+3"
+    # The picture shows the engine's evaluation, which a game hides until asked for.
+    with open(os.path.join(home, "config.toml"), "w") as config:
+        config.write("show_eval = true\n")
     tmux("new-session", "-d", "-s", session, "-x", str(COLS), "-y", str(ROWS), command)
     try:
         time.sleep(1.5)
-        for move in ["e4", "Nf3", "Bb5", "O-O"]:
+        for move in ["e4", "Nf3", "Nc3", "d3"]:
             tmux("send-keys", "-t", session, move, "Enter")
             time.sleep(2.5)
-        return tmux("capture-pane", "-t", session, "-e", "-p")
+        shot = tmux("capture-pane", "-t", session, "-e", "-p")
+        # Leave as a player does, so the game is put away before the folder goes.
+        tmux("send-keys", "-t", session, "C-q")
+        time.sleep(1.0)
+        return shot
     finally:
         subprocess.run(["tmux", "kill-session", "-t", session], capture_output=True)
 
@@ -99,7 +106,7 @@ def main():
     parser.add_argument("--out", default=str(ROOT / "docs" / "screenshot.png"))
     parser.add_argument("--bin", default=str(ROOT / "target" / "release" / "knightfall"))
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory() as home:
+    with tempfile.TemporaryDirectory(ignore_cleanup_errors=True) as home:
         text = capture(args.bin, home)
     render(text, args.out)
     print(f"wrote {args.out}")
