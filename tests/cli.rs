@@ -584,3 +584,37 @@ fn review_lists_games_newest_first_with_their_time_and_the_boards_files_apart() 
     assert!(list.contains("2026.11.21 09:00"), "{list}");
     assert!(list.contains("board: Lines"), "{list}");
 }
+
+#[test]
+fn an_autosave_also_kept_in_its_own_file_is_listed_once() {
+    let home = tempfile::tempdir().unwrap();
+    let games = home.path().join("games");
+    std::fs::create_dir_all(&games).unwrap();
+    let pgn = |moves: &str| {
+        format!(
+            "[Date \"2026.11.21\"]\n[UTCTime \"09:00:00\"]\n[White \"Ana\"]\n[Black \"B\"]\n\
+             [Result \"*\"]\n\n{moves} *\n"
+        )
+    };
+    let list = || {
+        let out = Command::new(env!("CARGO_BIN_EXE_knightfall"))
+            .arg("review")
+            .env("KNIGHTFALL_HOME", home.path())
+            .output()
+            .unwrap();
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    std::fs::write(games.join("20261121-090000.pgn"), pgn("1. e4 e5")).unwrap();
+    std::fs::write(games.join("current.pgn"), pgn("1. e4 e5")).unwrap();
+    let shown = list();
+    assert_eq!(shown.matches("Ana - B").count(), 1, "{shown}");
+    assert!(!shown.contains("current.pgn"), "{shown}");
+    // The autosave went further than the kept file: both are listed, the autosave first.
+    std::fs::write(games.join("current.pgn"), pgn("1. e4 e5 2. Nf3")).unwrap();
+    let shown = list();
+    assert_eq!(shown.matches("Ana - B").count(), 2, "{shown}");
+    assert!(
+        shown.find("current.pgn") < shown.find("20261121-090000.pgn"),
+        "{shown}"
+    );
+}

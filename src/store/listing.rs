@@ -125,7 +125,7 @@ pub(crate) fn read_games(file: &Path) -> Result<Vec<Listed>> {
 
 /// The games in the games folder: first every unfinished autosave (`current.pgn`, and
 /// `current-PID.pgn` of a Knightfall that ran beside another), then the kept games, newest
-/// first. An autosave of a game that ended is left out: its game is kept in a file of its own.
+/// first. An autosave of a game that ended, or of one also kept in its own file, is left out.
 pub(crate) fn games_folder(paths: &Paths) -> Vec<Listed> {
     let mut files: Vec<PathBuf> = std::fs::read_dir(&paths.data)
         .map(|d| d.filter_map(|e| e.ok()).map(|e| e.path()).collect())
@@ -159,7 +159,22 @@ pub(crate) fn games_folder(paths: &Paths) -> Vec<Listed> {
                 .pgn
                 .as_ref()
                 .is_ok_and(|g| g.result().is_none_or(|r| r == "*"));
-            (!autosave || unfinished).then_some(first)
+            // An autosave whose game is also kept, as far as it went, in its own file (named
+            // after its start) is listed once, as that file.
+            let kept_too = first.pgn.as_ref().is_ok_and(|g| {
+                let stamp = |s: Option<&str>, drop: char| {
+                    s.map(|s| s.chars().filter(|&c| c != drop).collect::<String>())
+                };
+                let (Some(d), Some(t)) = (stamp(g.date(), '.'), stamp(g.time(), ':')) else {
+                    return false;
+                };
+                read_games(&paths.data.join(format!("{d}-{t}.pgn")))
+                    .ok()
+                    .and_then(|kept| kept.into_iter().next())
+                    .and_then(|kept| kept.pgn.ok())
+                    .is_some_and(|kept| kept.plies() >= g.plies())
+            });
+            (!autosave || unfinished && !kept_too).then_some(first)
         })
         .collect()
 }
