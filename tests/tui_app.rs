@@ -486,6 +486,56 @@ fn a_weak_level_judges_a_draw_offer_at_full_strength() {
 }
 
 #[test]
+fn a_weak_level_on_the_clock_takes_a_persons_time_but_recaptures_at_once() {
+    let settings = Settings {
+        white: Side::Human,
+        black: Side::Engine,
+        level: 3,
+        tc: "5+0".into(),
+        ..Settings::default()
+    };
+    let t0 = Instant::now();
+    let at = |ms| t0 + Duration::from_millis(ms);
+    let mut app = App::new(settings, Game::new(), Mode::Play, t0);
+    app.start(t0);
+    let left = |app: &App| app.game.clocks().unwrap().left(Color::Black);
+    // The first moves are free and immediate.
+    for (mine, reply, ms) in [("e2e4", "d7d5", 0), ("e4d5", "d8d5", 100)] {
+        for c in mine.chars() {
+            app.update(key(KeyCode::Char(c)), at(ms));
+        }
+        let fx = app.update(key(KeyCode::Enter), at(ms));
+        let (generation, _) = search_of(&fx).unwrap();
+        let m = uci(&app, reply);
+        app.update(done(generation, Purpose::Play, Some(m), 0), at(ms + 5));
+    }
+    // 2... Qxd5 took back on d5 at once, though found in 5 ms: a recapture needs no thought.
+    assert_eq!(app.game.sans().len(), 4, "{:?}", app.game.sans());
+    assert!(left(&app) >= Duration::from_millis(299_990));
+    // A quiet move found in 5 ms is held until a person's time has passed, and charged that.
+    for c in "Nc3".chars() {
+        app.update(key(KeyCode::Char(c)), at(200));
+    }
+    let fx = app.update(key(KeyCode::Enter), at(200));
+    let (generation, _) = search_of(&fx).unwrap();
+    let m = uci(&app, "d5a5");
+    app.update(done(generation, Purpose::Play, Some(m), 0), at(205));
+    assert_eq!(app.game.ply(), 5, "held");
+    assert!(app.needs_ticks());
+    app.update(Action::Tick, at(250));
+    assert_eq!(app.game.ply(), 5, "still thinking, as a person would");
+    let mut t = 250;
+    while app.game.ply() == 5 && t < 30_000 {
+        t += 100;
+        app.update(Action::Tick, at(t));
+    }
+    assert_eq!(app.game.ply(), 6, "played within the pace");
+    let used = Duration::from_secs(300).saturating_sub(left(&app));
+    assert!(used >= Duration::from_millis(300), "{used:?}");
+    assert!(used <= Duration::from_secs(12), "{used:?}");
+}
+
+#[test]
 fn a_draw_offer_shows_no_line_for_the_persons_side() {
     let mut app = new_app(Side::Human, Side::Engine);
     let fx = type_line(&mut app, "e4");

@@ -3,6 +3,8 @@
 
 use std::time::Duration;
 
+use shakmaty::{Move, Position as _};
+
 use super::{App, Effect};
 
 impl App {
@@ -10,7 +12,9 @@ impl App {
     pub fn needs_ticks(&self) -> bool {
         !self.game.is_over()
             && !self.clock_stopped()
-            && (self.game.clocks().is_some() || self.watch.queued.is_some())
+            && (self.game.clocks().is_some()
+                || self.watch.queued.is_some()
+                || self.watch.paced.is_some())
     }
 
     /// Time the side to move has used on this move so far. A move held back by the watch delay
@@ -47,6 +51,36 @@ impl App {
         self.clock.started = self.now;
         self.clock.paused_spent = Duration::ZERO;
         self.clock.low_time_rung = false;
+    }
+
+    /// How long a weaker level takes over `m` on the clock, as a person would: nothing for the
+    /// only legal move or a recapture, about a sixtieth of what is left otherwise (more in
+    /// check or for a capture), varied from move to move; full strength and untimed games take
+    /// what the search took.
+    pub(super) fn human_pace(&self, m: Move) -> Duration {
+        let pos = self.game.position();
+        let turn = pos.turn();
+        let Some(clocks) = self.game.clocks() else {
+            return Duration::ZERO;
+        };
+        if self.mode != super::Mode::Play
+            || self.first_move_free()
+            || self.settings.level(turn) >= crate::engine::strength::MAX_LEVEL
+            || pos.legal_moves().len() == 1
+            || m.is_capture() && self.game.moves().last().is_some_and(|l| l.to() == m.to())
+        {
+            return Duration::ZERO;
+        }
+        let left = clocks.left(turn);
+        let budget = left / 60 + clocks.tc.inc / 2;
+        let mut pace = budget.clamp(Duration::from_millis(300), Duration::from_secs(10));
+        if pos.is_check() || m.is_capture() {
+            pace = pace * 3 / 2;
+        }
+        // Half to one and a half times that, the same for the same position.
+        let key = self.game.keys().last().copied().unwrap_or(0);
+        let percent = 50 + (key % 101) as u32;
+        (pace * percent / 100).min(left / 10)
     }
 
     /// Whether the bell is on in this game: a person against an engine, with sound on.
@@ -103,6 +137,15 @@ impl App {
                 self.clock.low_time_rung = true;
                 fx.push(Effect::Bell);
             }
+        }
+        // A weaker level's move, once it has taken a person's time.
+        if let Some((_, pace)) = self.watch.paced
+            && self.thinking_time() >= pace
+            && !self.clock_stopped()
+            && let Some((m, pace)) = self.watch.paced.take()
+        {
+            self.play_move_after(m, pace, fx);
+            return;
         }
         if self.watch.queued.is_some()
             && self.now.saturating_duration_since(self.watch.last_move_at) >= self.watch.min_delay

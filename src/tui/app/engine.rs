@@ -55,6 +55,7 @@ impl App {
                 .pending
                 .is_some_and(|(g, p)| g == self.search.generation && p == Purpose::Play)
             || self.watch.queued.is_some()
+            || self.watch.paced.is_some()
         {
             return;
         }
@@ -265,6 +266,11 @@ impl App {
                             if !self.game.is_over() && self.offers.draw_offer.is_some() {
                                 self.request(Purpose::DrawOffer, Limits::movetime(300), fx);
                             }
+                            return;
+                        }
+                        let pace = self.human_pace(m);
+                        if self.thinking_time() < pace {
+                            self.watch.paced = Some((m, pace));
                             return;
                         }
                         if self.mode == Mode::Watch

@@ -183,6 +183,8 @@ impl App {
     /// Forgets the search under way (its reports will be stale) and stops it.
     pub(super) fn drop_search(&mut self, fx: &mut Vec<Effect>) {
         self.search.generation = next_generation();
+        // A move held for its pace goes with the search that found it.
+        self.watch.paced = None;
         if self.search.pending.take().is_some() {
             fx.push(Effect::Stop);
         }

@@ -103,6 +103,9 @@ pub struct WatchControl {
     pub think_ms: [u64; 2],
     /// A move the engine chose, waiting for the delay, with the time it took.
     queued: Option<(Move, Duration)>,
+    /// A weaker level's move on the clock, held until it has thought about as long as a person
+    /// would: the move and that time.
+    paced: Option<(Move, Duration)>,
     /// Single step requested while paused.
     step: bool,
     /// When the last move was made (for the delay).
@@ -210,6 +213,7 @@ impl App {
                 min_delay: Duration::ZERO,
                 think_ms: [settings.think_ms; 2],
                 queued: None,
+                paced: None,
                 step: false,
                 last_move_at: now,
             },
