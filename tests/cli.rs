@@ -23,6 +23,16 @@ fn knightfall(args: &[&str]) -> (bool, String, String) {
     )
 }
 
+/// What `review` lists for the games folder of `home`, one game a line.
+fn review_list(home: &std::path::Path) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_knightfall"))
+        .arg("review")
+        .env("KNIGHTFALL_HOME", home)
+        .output()
+        .unwrap();
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
 fn last_line(s: &str) -> &str {
     s.lines().last().unwrap_or("")
 }
@@ -512,15 +522,7 @@ fn review_lists_every_unfinished_autosave_first_and_not_an_ended_one() {
     let home = tmp.path().to_path_buf();
     let games = home.join("games");
     std::fs::create_dir_all(&games).unwrap();
-    // What `review` lists, one game a line.
-    let list = || {
-        let out = Command::new(env!("CARGO_BIN_EXE_knightfall"))
-            .arg("review")
-            .env("KNIGHTFALL_HOME", &home)
-            .output()
-            .unwrap();
-        String::from_utf8_lossy(&out.stdout).into_owned()
-    };
+    let list = || review_list(&home);
     let game = |white: &str, result: &str| {
         format!("[White \"{white}\"]\n[Black \"B\"]\n[Result \"{result}\"]\n\n1. e4 e5 {result}\n")
     };
@@ -567,12 +569,7 @@ fn review_lists_games_newest_first_with_their_time_and_the_boards_files_apart() 
         pgn("2026.11.22", "08:00:00", "Lines"),
     )
     .unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_knightfall"))
-        .arg("review")
-        .env("KNIGHTFALL_HOME", home.path())
-        .output()
-        .unwrap();
-    let list = String::from_utf8_lossy(&out.stdout);
+    let list = review_list(home.path());
     let at = |what: &str| {
         list.find(what)
             .unwrap_or_else(|| panic!("{what:?} not in:\n{list}"))
@@ -596,14 +593,7 @@ fn an_autosave_also_kept_in_its_own_file_is_listed_once() {
              [Result \"*\"]\n\n{moves} *\n"
         )
     };
-    let list = || {
-        let out = Command::new(env!("CARGO_BIN_EXE_knightfall"))
-            .arg("review")
-            .env("KNIGHTFALL_HOME", home.path())
-            .output()
-            .unwrap();
-        String::from_utf8_lossy(&out.stdout).into_owned()
-    };
+    let list = || review_list(home.path());
     std::fs::write(games.join("20261121-090000.pgn"), pgn("1. e4 e5")).unwrap();
     std::fs::write(games.join("current.pgn"), pgn("1. e4 e5")).unwrap();
     let shown = list();

@@ -336,15 +336,20 @@ pub(crate) fn release_adopted(paths: &Paths, adopted: &Path, game: &Game) {
 mod tests {
     use super::*;
 
+    /// Paths whose games folder is `dir`.
+    fn paths_in(dir: &Path) -> Paths {
+        Paths {
+            config: dir.join("config.toml"),
+            data: dir.to_path_buf(),
+            autosave: dir.join("current.pgn"),
+        }
+    }
+
     #[test]
     fn a_killed_writes_temporary_file_is_removed_but_not_one_under_way() {
         let tmp = tempfile::tempdir().unwrap();
         let dir = tmp.path().to_path_buf();
-        let paths = Paths {
-            config: dir.join("config.toml"),
-            data: dir.clone(),
-            autosave: dir.join("current.pgn"),
-        };
+        let paths = paths_in(&dir);
         let stale = dir.join(".current.pgn.qi5TVK.tmp");
         let fresh = dir.join(".current.pgn.AbC123.tmp");
         let kept = dir.join(".notes.tmp");
@@ -371,11 +376,7 @@ mod tests {
         let tmp = tempfile::tempdir().unwrap();
         let dir = tmp.path().join("games");
         fs::create_dir_all(&dir).unwrap();
-        let paths = Paths {
-            config: tmp.path().join("config.toml"),
-            data: dir.clone(),
-            autosave: dir.join("current.pgn"),
-        };
+        let paths = paths_in(&dir);
         let one = "[White \"A\"]\n[Black \"B\"]\n[Result \"1-0\"]\n\n1. e4 e5 1-0\n";
         let kept = dir.join("20261120-100000.pgn");
         let current = dir.join("current.pgn");
@@ -401,11 +402,7 @@ mod tests {
     fn an_autosave_with_a_latin1_name_is_resumed_not_set_aside() {
         let tmp = tempfile::tempdir().unwrap();
         let dir = tmp.path().to_path_buf();
-        let paths = Paths {
-            config: dir.join("config.toml"),
-            data: dir.clone(),
-            autosave: dir.join("current.pgn"),
-        };
+        let paths = paths_in(&dir);
         // "José" in Latin-1: 0xE9 is no UTF-8.
         let mut pgn = b"[White \"Jos".to_vec();
         pgn.push(0xE9);
