@@ -1346,6 +1346,12 @@ impl PgnGame {
         self.0.utc_time.as_deref()
     }
 
+    /// When the game started, `YYYYMMDD-HHMMSS` (the name of its file in the games folder),
+    /// from its `Date` and `UTCTime`.
+    pub(crate) fn started(&self) -> Option<String> {
+        stamp_of(self.0.date.as_deref()?, self.0.utc_time.as_deref()?)
+    }
+
     /// How many moves (plies) it has.
     pub fn plies(&self) -> usize {
         self.0.plies

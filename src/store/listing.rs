@@ -150,31 +150,34 @@ pub(crate) fn games_folder(paths: &Paths) -> Vec<Listed> {
         }
     };
     files.sort_by(|a, b| group(a).cmp(&group(b)).then_with(|| name(b).cmp(&name(a))));
-    files
+    let firsts: Vec<(bool, Listed)> = files
         .iter()
-        .filter_map(|f| Some((name(f).starts_with("current"), read_games(f).ok()?)))
-        .filter_map(|(autosave, games)| {
-            let first = games.into_iter().next()?;
-            let unfinished = first
-                .pgn
-                .as_ref()
-                .is_ok_and(|g| g.result().is_none_or(|r| r == "*"));
+        .filter_map(|f| {
+            let first = read_games(f).ok()?.into_iter().next()?;
+            Some((name(f).starts_with("current"), first))
+        })
+        .collect();
+    // How far each kept game went, by its file's name (its start).
+    let kept: std::collections::HashMap<String, usize> = firsts
+        .iter()
+        .filter(|(autosave, _)| !autosave)
+        .filter_map(|(_, l)| Some((name(&l.file), l.pgn.as_ref().ok()?.plies())))
+        .collect();
+    firsts
+        .into_iter()
+        .filter(|(autosave, first)| {
+            let Ok(g) = first.pgn.as_ref() else {
+                return !autosave;
+            };
+            let unfinished = g.result().is_none_or(|r| r == "*");
             // An autosave whose game is also kept, as far as it went, in its own file (named
             // after its start) is listed once, as that file.
-            let kept_too = first.pgn.as_ref().is_ok_and(|g| {
-                let stamp = |s: Option<&str>, drop: char| {
-                    s.map(|s| s.chars().filter(|&c| c != drop).collect::<String>())
-                };
-                let (Some(d), Some(t)) = (stamp(g.date(), '.'), stamp(g.time(), ':')) else {
-                    return false;
-                };
-                read_games(&paths.data.join(format!("{d}-{t}.pgn")))
-                    .ok()
-                    .and_then(|kept| kept.into_iter().next())
-                    .and_then(|kept| kept.pgn.ok())
-                    .is_some_and(|kept| kept.plies() >= g.plies())
-            });
-            (!autosave || unfinished && !kept_too).then_some(first)
+            let kept_too = g
+                .started()
+                .and_then(|stamp| kept.get(&format!("{stamp}.pgn")))
+                .is_some_and(|&plies| plies >= g.plies());
+            !autosave || unfinished && !kept_too
         })
+        .map(|(_, first)| first)
         .collect()
 }
