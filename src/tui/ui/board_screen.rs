@@ -24,7 +24,8 @@ pub fn draw(frame: &mut Frame, b: &Board) -> Drawn {
         return drawn;
     }
     let footer = keys::footer(BOARD_KEYS, |w| b.keys_apply(w));
-    let rows = super::game_rows(area, &footer);
+    let keys = ui_input::key_lines(&footer, area.width);
+    let rows = super::game_rows(area, keys.len());
     let board_w = board::width_for(
         rows[0].width.saturating_sub(super::SIDE_MIN),
         rows[0].height,
@@ -57,7 +58,7 @@ pub fn draw(frame: &mut Frame, b: &Board) -> Drawn {
     draw_path(frame, side[2], b);
     ui_input::draw_message(frame, rows[1], b.message.as_ref(), b.palette);
     ui_input::draw_input(frame, rows[2], "move> ", &b.input, !b.show_help);
-    ui_input::draw_keys(frame, rows[3], &footer);
+    ui_input::draw_keys(frame, rows[3], &keys);
     if b.show_help {
         let mut lines = vec![
             "Type a move (e4, Nf3, e2e4) and Enter, or click a piece and its square.".to_string(),

@@ -188,13 +188,10 @@ pub(crate) fn key_lines(text: &str, width: u16) -> Vec<String> {
 /// The most lines the footer takes.
 pub(crate) const FOOTER_MAX_LINES: usize = 2;
 
-/// Draws the footer's keys in the lines of `area` (see [`key_lines`]), in the terminal's own
+/// Draws the footer's lines of keys (from [`key_lines`]) in `area`, in the terminal's own
 /// colour: a fixed grey is unreadable on a dark theme or a light one.
-pub(crate) fn draw_keys(frame: &mut Frame, area: Rect, text: &str) {
-    let lines: Vec<Line> = key_lines(text, area.width)
-        .into_iter()
-        .map(Line::raw)
-        .collect();
+pub(crate) fn draw_keys(frame: &mut Frame, area: Rect, keys: &[String]) {
+    let lines: Vec<Line> = keys.iter().map(|l| Line::raw(l.clone())).collect();
     frame.render_widget(Paragraph::new(lines), area);
 }
 

@@ -38,8 +38,8 @@ pub fn draw(frame: &mut Frame, app: &App) -> Drawn {
         frame.render_widget(Paragraph::new(text).wrap(Wrap { trim: true }), area);
         return drawn;
     }
-    let footer = input::footer_text(app);
-    let rows = game_rows(area, &footer);
+    let keys = input::key_lines(&input::footer_text(app), area.width);
+    let rows = game_rows(area, keys.len());
     let main = rows[0];
     let board_w = board::width_for(main.width.saturating_sub(SIDE_MIN), main.height);
     let cols =
@@ -67,7 +67,7 @@ pub fn draw(frame: &mut Frame, app: &App) -> Drawn {
         "move> "
     };
     input::draw_input(frame, rows[2], prompt, &app.line.text, !app.show_help);
-    input::draw_keys(frame, rows[3], &footer);
+    input::draw_keys(frame, rows[3], &keys);
     if app.show_help {
         help::draw(frame, area, &help::game_lines(app));
     }
@@ -130,9 +130,9 @@ pub(crate) fn titled(title: &str, area: Rect) -> Block<'static> {
 }
 
 /// The rows of a screen with a board: the board and its side column, a two-line message, the
-/// input line and the footer's keys (`footer`), on as many lines as they take.
-pub(crate) fn game_rows(area: Rect, footer: &str) -> std::rc::Rc<[Rect]> {
-    let keys = input::key_lines(footer, area.width).len().max(1) as u16;
+/// input line and the footer's `key_lines` lines of keys.
+pub(crate) fn game_rows(area: Rect, key_lines: usize) -> std::rc::Rc<[Rect]> {
+    let keys = key_lines.max(1) as u16;
     Layout::vertical([
         Constraint::Min(10),
         Constraint::Length(2),

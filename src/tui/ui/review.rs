@@ -25,7 +25,8 @@ pub fn draw(frame: &mut Frame, screen: &Screen) -> Drawn {
         return drawn;
     }
     let footer = keys::footer(REVIEW_KEYS, |w| screen.keys_apply(w));
-    let key_rows = ui_input::key_lines(&footer, area.width).len().max(1) as u16;
+    let keys = ui_input::key_lines(&footer, area.width);
+    let key_rows = keys.len().max(1) as u16;
     let rows = Layout::vertical([
         Constraint::Min(10),
         Constraint::Length(2),
@@ -42,7 +43,7 @@ pub fn draw(frame: &mut Frame, screen: &Screen) -> Drawn {
         note_line(screen)
     };
     frame.render_widget(Paragraph::new(message).wrap(Wrap { trim: true }), rows[1]);
-    ui_input::draw_keys(frame, rows[2], &footer);
+    ui_input::draw_keys(frame, rows[2], &keys);
     if screen.palette.no_color {
         // NO_COLOR: the verdicts keep their symbols, the move shown stays reversed.
         for cell in frame.buffer_mut().content.iter_mut() {
