@@ -65,7 +65,7 @@ pub(crate) fn run(opts: &Options, series: &Series) -> Result<()> {
         ),
         None => None,
     };
-    let games_folder = crate::store::Paths::get();
+    let paths = crate::store::Paths::get();
     let (mut player, warnings) = super::open_player(opts);
     for w in warnings {
         eprintln!("knightfall: {w}");
@@ -129,7 +129,7 @@ pub(crate) fn run(opts: &Options, series: &Series) -> Result<()> {
         );
         if series.pgn.is_none() {
             // Without a file named, each game is kept in the games folder as any other game.
-            let path = crate::store::archive(game, &games_folder)
+            let path = crate::store::archive(game, &paths)
                 .with_context(|| format!("keeping game {n}"))?;
             if let Some(path) = path {
                 println!("  kept as {}", path.display());
