@@ -129,8 +129,8 @@ pub(crate) fn run(opts: &Options, series: &Series) -> Result<()> {
         );
         if series.pgn.is_none() {
             // Without a file named, each game is kept in the games folder as any other game.
-            let path = crate::store::archive(game, &paths)
-                .with_context(|| format!("keeping game {n}"))?;
+            let path =
+                crate::store::archive(game, &paths).with_context(|| format!("keeping game {n}"))?;
             if let Some(path) = path {
                 println!("  kept as {}", path.display());
             }
