@@ -6,6 +6,7 @@
 //! disk below the screens (`tui`) and the commands (`cmd`) that use it.
 
 pub mod fen;
+pub mod theme;
 pub(crate) mod memory;
 pub(crate) mod lines;
 pub mod tablebase;

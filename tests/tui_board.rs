@@ -34,6 +34,7 @@ fn palette() -> Palette {
         no_color: false,
         truecolor: true,
         ascii: false,
+        theme: Default::default(),
     }
 }
 

@@ -1621,3 +1621,61 @@ fn saving_a_game_twice_and_ending_it_keeps_one_file() {
     );
     let _ = std::fs::remove_dir_all(&home);
 }
+
+impl Session {
+    /// The background colour of a1 as the terminal shows it (the square right of the rank
+    /// label `1`).
+    fn a1_colour(&self) -> Option<vt100::Color> {
+        let size = |n: u16| std::num::NonZero::new(n).unwrap();
+        let mut parser = vt100::Parser::new(size(ROWS), size(COLS), 0);
+        parser.process(&self.output.lock().unwrap());
+        let screen = parser.screen();
+        (0..ROWS).find_map(|row| {
+            let label = screen.cell(row, 0)?.contents();
+            (label == "1").then(|| screen.cell(row, 3).map(|c| c.bgcolor()))?
+        })
+    }
+}
+
+#[test]
+fn the_theme_changes_every_screen_at_once_and_is_kept_for_next_time() {
+    use knightfall::theme::Theme;
+    let home = temp_home("theme");
+    let dark = |t: Theme| Some(vt100::Color::Idx(t.squares().dark.indexed));
+    let script = format!("\"$KNIGHTFALL_BIN\" play --white human --black human{STTY_AFTER}");
+    let mut s = start(&home, &script);
+    s.wait_for_screen("the game", 20, |sc| sc.contains("move>"));
+    s.wait_for("the classic board", 10, |s| {
+        s.a1_colour() == dark(Theme::Classic)
+    });
+    s.send(b"\x0b");
+    s.wait_for("the green board", 10, |s| {
+        s.a1_colour() == dark(Theme::Green)
+    });
+    // On the analysis board opened over the game, then back in the game.
+    s.send(b"\x02");
+    s.wait_for_screen("the board", 20, |sc| sc.contains("lines"));
+    s.send(b"\x0b");
+    s.wait_for("the blue board", 10, |s| s.a1_colour() == dark(Theme::Blue));
+    s.send(b"q");
+    s.wait_for_screen("the game", 20, |sc| sc.contains("move>"));
+    s.wait_for("the game in blue", 10, |s| {
+        s.a1_colour() == dark(Theme::Blue)
+    });
+    s.send(b"theme nonsense\r");
+    s.wait_for_screen("the refusal", 10, |sc| sc.contains("no theme"));
+    assert_eq!(s.a1_colour(), dark(Theme::Blue));
+    s.send(b"\x11");
+    s.wait_for("the shell", 20, |s| s.text().contains("DONE"));
+    let config = std::fs::read_to_string(home.join("config.toml")).unwrap();
+    assert!(config.contains("theme = \"blue\""), "{config}");
+    // The next start draws in it.
+    let mut s = start(&home, &script);
+    s.wait_for_screen("the game", 20, |sc| sc.contains("move>"));
+    s.wait_for("the blue board again", 10, |s| {
+        s.a1_colour() == dark(Theme::Blue)
+    });
+    s.send(b"\x11");
+    s.wait_for("the shell", 20, |s| s.text().contains("DONE"));
+    let _ = std::fs::remove_dir_all(&home);
+}

@@ -254,18 +254,21 @@ fn mouse_clicks_map_to_squares_in_both_orientations() {
 
 #[test]
 fn square_colours_in_true_colour_256_and_no_colour() {
+    use knightfall::theme::Theme;
     use ratatui::style::Color as Tui;
     let bg_at = |app: &App, x: u16, y: u16| {
         let (term, _) = draw(app, 80, 24);
         term.backend().buffer()[(x, y)].bg
     };
+    let rgb = |shade: knightfall::theme::Shade| Tui::Rgb(shade.rgb.0, shade.rgb.1, shade.rgb.2);
+    let classic = Theme::Classic.squares();
     let mut app = new_app(Side::Human, Side::Human, false);
     // a1 is dark, b1 light (cells are 5x2 from column 2 at 80x24; rank 1 is rows 14-15).
-    assert_eq!(bg_at(&app, 2, 14), Tui::Rgb(181, 136, 99));
-    assert_eq!(bg_at(&app, 7, 14), Tui::Rgb(240, 217, 181));
+    assert_eq!(bg_at(&app, 2, 14), rgb(classic.dark));
+    assert_eq!(bg_at(&app, 7, 14), rgb(classic.light));
     app.truecolor = false;
-    assert_eq!(bg_at(&app, 2, 14), Tui::Indexed(137));
-    assert_eq!(bg_at(&app, 7, 14), Tui::Indexed(223));
+    assert_eq!(bg_at(&app, 2, 14), Tui::Indexed(classic.dark.indexed));
+    assert_eq!(bg_at(&app, 7, 14), Tui::Indexed(classic.light.indexed));
     app.no_color = true;
     assert_eq!(bg_at(&app, 2, 14), Tui::Reset);
     // The last move's squares and a king in check get their own colours.
@@ -273,16 +276,94 @@ fn square_colours_in_true_colour_256_and_no_colour() {
     for m in ["e4", "f5", "Qh5+"] {
         common::type_line(&mut app, m);
     }
-    assert_eq!(
-        bg_at(&app, 24, 0),
-        Tui::Rgb(220, 60, 60),
-        "e8 king in check"
-    );
+    assert_eq!(bg_at(&app, 24, 0), rgb(classic.check), "e8 king in check");
     assert_eq!(
         bg_at(&app, 37, 6),
-        Tui::Rgb(205, 210, 106),
+        rgb(classic.last[0]),
         "h5: last move, light"
     );
+}
+
+#[test]
+fn every_piece_drawn_stands_out_from_its_square_in_every_theme() {
+    use knightfall::theme::{Theme, contrast, xterm_rgb};
+    use knightfall::tui::app::Effect;
+    use ratatui::style::Color as Tui;
+    let rgb = |c: Tui| match c {
+        Tui::Rgb(r, g, b) => (r, g, b),
+        Tui::Indexed(i) => xterm_rgb(i).unwrap(),
+        other => panic!("a board colour without a fixed value: {other:?}"),
+    };
+    let mut app = new_app(Side::Human, Side::Human, false);
+    // Marks on both shades: a check, the last move, a selected piece and its targets.
+    for m in ["e4", "f5", "Qh5+"] {
+        common::type_line(&mut app, m);
+    }
+    for truecolor in [true, false] {
+        app.truecolor = truecolor;
+        let mut seen = Vec::new();
+        for _ in Theme::ALL {
+            let theme = app.settings.theme;
+            seen.push(theme);
+            for (w, h) in [(120, 40), (80, 24)] {
+                let (term, _) = draw(&app, w, h);
+                let buf = term.backend().buffer();
+                let mut pieces = 0;
+                for y in 0..h {
+                    for x in 0..w {
+                        let cell = &buf[(x, y)];
+                        // A piece's cell: a coloured square under a white or black figure.
+                        let figure = matches!(
+                            cell.fg,
+                            Tui::Rgb(255, 255, 255)
+                                | Tui::Rgb(0, 0, 0)
+                                | Tui::Indexed(231)
+                                | Tui::Indexed(16)
+                        );
+                        if !figure || cell.bg == Tui::Reset || cell.symbol() == " " {
+                            continue;
+                        }
+                        pieces += 1;
+                        let ratio = contrast(rgb(cell.fg), rgb(cell.bg));
+                        let least = if theme == Theme::Contrast && truecolor {
+                            4.0
+                        } else {
+                            3.0
+                        };
+                        assert!(
+                            ratio >= least,
+                            "{theme} at {w}x{h} ({x},{y}): {:?} on {:?} is {ratio:.2}:1",
+                            cell.fg,
+                            cell.bg
+                        );
+                    }
+                }
+                assert!(
+                    pieces >= 32,
+                    "{theme} at {w}x{h}: only {pieces} figure cells"
+                );
+            }
+            // The typed command steps to the next theme and asks for it to be kept.
+            let fx = common::type_line(&mut app, "theme");
+            assert!(
+                fx.iter()
+                    .any(|e| matches!(e, Effect::Theme(t) if *t == theme.next())),
+                "{fx:?}"
+            );
+            app.settings.theme = theme.next();
+        }
+        assert_eq!(seen, Theme::ALL);
+    }
+    let fx = common::type_line(&mut app, "theme contrast");
+    assert!(
+        fx.iter()
+            .any(|e| matches!(e, Effect::Theme(Theme::Contrast)))
+    );
+    let before = app.settings.theme;
+    let fx = common::type_line(&mut app, "theme purple");
+    assert!(!fx.iter().any(|e| matches!(e, Effect::Theme(_))));
+    assert_eq!(app.settings.theme, before);
+    assert!(render(&app, 120, 40).contains("no theme \"purple\""));
 }
 
 #[test]

@@ -49,6 +49,7 @@ fn screen(pgns: &[&str], from_game: bool) -> ReviewScreen {
         no_color: false,
         truecolor: true,
         ascii: false,
+        theme: Default::default(),
     };
     ReviewScreen::new(listed(pgns), settings, palette, from_game)
 }

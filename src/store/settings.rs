@@ -11,6 +11,7 @@ use shakmaty::Color;
 use crate::engine::strength::MAX_LEVEL;
 use crate::external::EngineSpec;
 use crate::game::TimeControl;
+use crate::theme::Theme;
 
 /// Who moves for one side.
 #[derive(Clone, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -120,6 +121,8 @@ pub struct Settings {
     pub show_eval: bool,
     /// The terminal bell on the engine's move and at low time in a game against it.
     pub sound: bool,
+    /// The board's colours.
+    pub theme: Theme,
 }
 
 fn is_zero(n: &usize) -> bool {
@@ -143,6 +146,7 @@ impl Default for Settings {
             threads: 0,
             show_eval: false,
             sound: true,
+            theme: Theme::default(),
         }
     }
 }

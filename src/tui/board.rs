@@ -116,6 +116,7 @@ pub const BOARD_KEYS: &[KeyHelp] = &[
         when: When::Always,
     },
     keys::FLIP,
+    keys::THEME,
     keys::FEN,
 ];
 
@@ -539,6 +540,13 @@ impl Board {
             }
             "save" => self.save(arg, fx),
             "flip" => self.flipped = !self.flipped,
+            "theme" => match keys::theme_after(self.palette.theme, arg) {
+                Ok(theme) => {
+                    fx.push(Effect::Theme(theme));
+                    self.say(keys::theme_said(theme), Tone::Info);
+                }
+                Err(e) => self.say(e, Tone::Error),
+            },
             "main" => {
                 let main = self
                     .tree

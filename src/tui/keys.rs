@@ -88,6 +88,33 @@ pub(crate) const FLIP: KeyHelp = KeyHelp {
     when: When::Always,
 };
 
+/// The row that steps through the board's colour themes, on screens with Ctrl keys free.
+pub(crate) const THEME: KeyHelp = KeyHelp {
+    keys: &[ctrl('k')],
+    shown: "Ctrl-K",
+    word: "theme",
+    label: "",
+    help: "board colours: the next theme (or theme NAME)",
+    when: When::Always,
+};
+
+/// The theme a `theme` command asks for: the next one after `current`, or the one `arg`
+/// names.
+pub(crate) fn theme_after(
+    current: crate::theme::Theme,
+    arg: Option<&str>,
+) -> Result<crate::theme::Theme, String> {
+    match arg.map(str::trim).filter(|a| !a.is_empty()) {
+        None => Ok(current.next()),
+        Some(name) => name.parse(),
+    }
+}
+
+/// What the player reads once the theme changed.
+pub(crate) fn theme_said(theme: crate::theme::Theme) -> String {
+    format!("Board colours: {}, kept for next time.", theme.describe())
+}
+
 /// The row that leaves Knightfall from a screen whose q only closes it.
 pub const EXIT: KeyHelp = KeyHelp {
     keys: &[ctrl('q'), ctrl('c')],

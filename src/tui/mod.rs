@@ -238,7 +238,12 @@ pub(crate) fn run_board(tree: crate::line_tree::Tree, at: usize, opts: &Options)
     let t0 = Instant::now();
     let (mut player, warnings) = open_player(opts);
     let review = review_settings(opts, &mut player);
-    let mut board = board::Board::new(tree, at, ui::Palette::from_env(opts.settings.ascii), false);
+    let mut board = board::Board::new(
+        tree,
+        at,
+        ui::Palette::from_env(opts.settings.ascii, opts.settings.theme),
+        false,
+    );
     if !warnings.is_empty() {
         board.message = Some((warnings.join("; "), Tone::Error));
     }
@@ -266,7 +271,7 @@ pub(crate) fn run_review(
     let t0 = Instant::now();
     // Reviews search with players of their own; the service's serves nothing else here.
     let player = Player::new(crate::engine::Config::default(), None, None);
-    let palette = ui::Palette::from_env(opts.settings.ascii);
+    let palette = ui::Palette::from_env(opts.settings.ascii, opts.settings.theme);
     let screen = review::ReviewScreen::new(listed, settings.clone(), palette, false);
     let mut runner = Runner::new(
         vec![Front::Review(Box::new(screen))],

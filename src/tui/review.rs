@@ -10,7 +10,7 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use shakmaty::{Chess, Move};
 
 use super::job::{EngineEvent, next_generation};
-use super::keys::{self, KeyHelp, When, key};
+use super::keys::{self, KeyHelp, When, ctrl, key};
 use super::screen::Palette;
 use super::screen::{Action, Effect};
 use super::service::ReviewJob;
@@ -83,6 +83,14 @@ pub const REVIEW_KEYS: &[KeyHelp] = &[
         word: "flip",
         label: "f flip",
         help: "turn the board around",
+        when: When::Reviewing,
+    },
+    KeyHelp {
+        keys: &[key(KeyCode::Char('t')), ctrl('k')],
+        shown: "t Ctrl-K",
+        word: "theme",
+        label: "",
+        help: "board colours: the next theme",
         when: When::Reviewing,
     },
     KeyHelp {
@@ -434,6 +442,11 @@ impl ReviewScreen {
                 }
             }
             "flip" => self.flipped = !self.flipped,
+            "theme" => {
+                let theme = self.palette.theme.next();
+                fx.push(Effect::Theme(theme));
+                self.message = keys::theme_said(theme);
+            }
             "delete" => {
                 if let Some(l) = self.listed.get(self.selected) {
                     self.confirm_delete = Some(self.selected);

@@ -68,6 +68,19 @@ impl Front {
         }
     }
 
+    /// Draws the board in `theme` from now on.
+    fn set_theme(&mut self, theme: crate::theme::Theme) {
+        match self {
+            Front::Game(app) => app.settings.theme = theme,
+            Front::Setup(setup) => {
+                setup.palette.theme = theme;
+                setup.settings.theme = theme;
+            }
+            Front::Board(board) => board.palette.theme = theme,
+            Front::Review(review) => review.palette.theme = theme,
+        }
+    }
+
     fn needs_ticks(&self) -> bool {
         match self {
             Front::Game(app) => app.needs_ticks(),
@@ -315,6 +328,13 @@ impl Runner {
                     }
                     replies.push(Action::Front);
                 }
+                Effect::Theme(theme) => {
+                    self.palette.theme = theme;
+                    for front in &mut self.stack {
+                        front.set_theme(theme);
+                    }
+                    replies.extend(self.write(Effect::Theme(theme)));
+                }
                 Effect::Play(choice) => {
                     // The new-game screen closes; the game below plays its choice.
                     self.stack.pop();
@@ -396,6 +416,21 @@ impl Runner {
                 store::save_settings(&paths, &app.settings)
                     .err()
                     .map(|e| Action::Note(format!("Settings not saved: {e:#}"), Tone::Error))
+            }
+            Effect::Theme(theme) => {
+                // Only the theme changes: with no game open, the rest of the config stays as
+                // the file has it.
+                let settings = match self.game() {
+                    Some(app) => Ok(app.settings.clone()),
+                    None => store::load_settings(&paths).map(|mut s| {
+                        s.theme = theme;
+                        s
+                    }),
+                };
+                settings
+                    .and_then(|s| store::save_settings(&paths, &s))
+                    .err()
+                    .map(|e| Action::Note(format!("Theme not kept: {e:#}"), Tone::Error))
             }
             Effect::Archive(game) => store::archive(&game, &paths)
                 .err()

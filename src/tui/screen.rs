@@ -15,6 +15,7 @@ use crate::line_tree::Tree;
 use crate::review::Review;
 use crate::store::settings::Settings;
 use crate::store::{Listed, Unfinished};
+use crate::theme::Theme;
 
 /// An incoming event, as a screen sees it.
 #[derive(Clone, Debug)]
@@ -88,6 +89,8 @@ pub enum Effect {
     Save(Option<String>),
     /// Write the settings to the config file.
     SaveSettings,
+    /// Draw every screen's board in this theme from now on, and keep it in the config file.
+    Theme(Theme),
     /// Save a tree of lines as PGN: to this file, or (`None`) a new file in the games folder
     /// named with this prefix. [`Action::Saved`] or a [`Action::Note`] says how it went.
     SaveLines {
@@ -203,12 +206,15 @@ pub struct Palette {
     pub truecolor: bool,
     /// ASCII letters for the pieces.
     pub ascii: bool,
+    /// The board's colours.
+    pub theme: Theme,
 }
 
 impl Palette {
     /// The palette the environment asks for (`NO_COLOR`, `COLORTERM`), with ASCII pieces or not.
-    pub(crate) fn from_env(ascii: bool) -> Palette {
+    pub(crate) fn from_env(ascii: bool, theme: Theme) -> Palette {
         Palette {
+            theme,
             no_color: std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty()),
             truecolor: std::env::var("COLORTERM")
                 .is_ok_and(|v| v.contains("truecolor") || v.contains("24bit")),

@@ -6,6 +6,7 @@ use shakmaty::Color;
 use super::{Analysis, App, Confirm, Effect, Tone, color_name};
 use crate::engine::Limits;
 use crate::tui::job::Purpose;
+use crate::tui::keys;
 use crate::tui::screen::Open;
 
 impl App {
@@ -34,6 +35,13 @@ impl App {
                 }
             }
             "flip" => self.flipped = !self.flipped,
+            "theme" => match keys::theme_after(self.settings.theme, arg) {
+                Ok(theme) => {
+                    fx.push(Effect::Theme(theme));
+                    self.say(keys::theme_said(theme), Tone::Info);
+                }
+                Err(e) => self.say(e, Tone::Error),
+            },
             "sound" => {
                 self.settings.sound = !self.settings.sound;
                 fx.push(Effect::SaveSettings);

@@ -53,6 +53,7 @@ pub const GAME_KEYS: &[KeyHelp] = &[
         when: When::Always,
     },
     keys::FLIP,
+    keys::THEME,
     KeyHelp {
         keys: &[ctrl('t')],
         shown: "Ctrl-T",

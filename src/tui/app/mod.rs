@@ -323,6 +323,7 @@ impl App {
             no_color: self.no_color,
             truecolor: self.truecolor,
             ascii: self.settings.ascii,
+            theme: self.settings.theme,
         }
     }
 }

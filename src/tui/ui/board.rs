@@ -241,26 +241,20 @@ fn square_style(palette: Palette, light: bool, mark: Mark) -> Style {
     if palette.no_color {
         return Style::default();
     }
-    let rgb = match (mark, light) {
-        (Mark::Check, _) => (220, 60, 60),
-        (Mark::Target, true) => (150, 200, 120),
-        (Mark::Target, false) => (110, 160, 80),
-        (Mark::Last, true) => (205, 210, 106),
-        (Mark::Last, false) => (170, 162, 58),
-        (Mark::None, true) => (240, 217, 181),
-        (Mark::None, false) => (181, 136, 99),
+    let squares = palette.theme.squares();
+    let side = usize::from(!light);
+    let shade = match (mark, light) {
+        (Mark::Check, _) => squares.check,
+        (Mark::Target, _) => squares.target[side],
+        (Mark::Last, _) => squares.last[side],
+        (Mark::None, true) => squares.light,
+        (Mark::None, false) => squares.dark,
     };
     let bg = if palette.truecolor {
-        Tui::Rgb(rgb.0, rgb.1, rgb.2)
+        let (r, g, b) = shade.rgb;
+        Tui::Rgb(r, g, b)
     } else {
-        // Nearest xterm-256 cube colour (levels 0, 95, 135, 175, 215, 255).
-        let q = |v: u8| {
-            const LEVELS: [u8; 6] = [0, 95, 135, 175, 215, 255];
-            (0..6u8)
-                .min_by_key(|&i| LEVELS[usize::from(i)].abs_diff(v))
-                .unwrap_or(0)
-        };
-        Tui::Indexed(16 + 36 * q(rgb.0) + 6 * q(rgb.1) + q(rgb.2))
+        Tui::Indexed(shade.indexed)
     };
     Style::default().bg(bg)
 }
