@@ -540,3 +540,66 @@ fn a_long_game_fills_columns_in_a_wide_move_list() {
     );
     insta::assert_snapshot!(screen);
 }
+
+#[test]
+fn clocks_are_large_beside_the_board_where_there_is_room() {
+    use knightfall::tui::ui::clock::big;
+    use ratatui::style::Color as Tui;
+    use std::time::Duration;
+    let settings = Settings {
+        white: Side::Human,
+        black: Side::Human,
+        tc: "3+2".into(),
+        ..Settings::default()
+    };
+    let t0 = Instant::now();
+    let at = |ms| t0 + Duration::from_millis(ms);
+    let mut app = App::new(settings, Game::new(), Mode::Play, t0);
+    app.no_color = false;
+    app.truecolor = true;
+    app.start(t0);
+    let play = |app: &mut App, san: &str, ms| {
+        for c in san.chars() {
+            app.update(Action::Key(KeyEvent::from(KeyCode::Char(c))), at(ms));
+        }
+        app.update(Action::Key(KeyEvent::from(KeyCode::Enter)), at(ms));
+    };
+    play(&mut app, "e4", 0);
+    play(&mut app, "e5", 0);
+    // White thinks 172.7 s: 3:02 less that leaves 9.3 s, read in tenths, red.
+    app.update(Action::Tick, at(172_700));
+    let (term, _) = draw(&app, 120, 40);
+    let screen = common::screen_text(&term);
+    assert!(screen.contains("▶White"), "{screen}");
+    for row in big("0:09.3").unwrap().iter().chain(&big("3:02").unwrap()) {
+        assert!(screen.contains(row.as_str()), "{row:?} in\n{screen}");
+    }
+    // The low clock is red, the other is not.
+    let buf = term.backend().buffer();
+    let top = big("0:09.3").unwrap()[0].clone();
+    let (y, line) = screen
+        .lines()
+        .enumerate()
+        .find(|(_, l)| l.contains(&top))
+        .unwrap();
+    let col = line[..line.find(&top).unwrap()].chars().count() as u16;
+    assert_eq!(buf[(col, y as u16)].fg, Tui::Red, "{line}");
+    let black = line.rfind('█').unwrap();
+    let black_col = line[..black].chars().count() as u16;
+    assert_ne!(buf[(black_col, y as u16)].fg, Tui::Red);
+    // The status line does not repeat them; at 80x24 it has them, as text.
+    assert!(!screen.contains("W 0:09.3"), "{screen}");
+    let small = render(&app, 80, 24);
+    assert!(
+        small.contains("▶W 0:09.3") && small.contains("B 3:02"),
+        "{small}"
+    );
+    assert!(!small.contains(&top), "{small}");
+    // ASCII pieces keep plain clocks.
+    app.settings.ascii = true;
+    let plain = render(&app, 120, 40);
+    assert!(
+        plain.contains(">W 0:09.3") && !plain.contains(&top),
+        "{plain}"
+    );
+}

@@ -1,8 +1,6 @@
 //! Status (the players, side to move, clocks, result), the message line, the input line and the
 //! key footer.
 
-use std::time::Duration;
-
 use ratatui::Frame;
 use ratatui::layout::{Position as Cursor, Rect};
 use ratatui::style::{Color as Tui, Modifier};
@@ -10,24 +8,12 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Wrap};
 use shakmaty::{Color, Position as _};
 
-use super::{Palette, bold, fg};
+use super::{Palette, bold, clock, fg};
 use crate::tui::app::{App, GAME_KEYS, Tone, color_name};
 use crate::tui::keys;
 
-/// A clock reading: `4:59`, `0:09.3` under ten seconds.
-pub(crate) fn format_clock(d: Duration) -> String {
-    let secs = d.as_secs();
-    if secs < 10 {
-        format!("0:{:02}.{}", secs, d.subsec_millis() / 100)
-    } else if secs >= 3600 {
-        format!("{}:{:02}:{:02}", secs / 3600, secs / 60 % 60, secs % 60)
-    } else {
-        format!("{}:{:02}", secs / 60, secs % 60)
-    }
-}
-
 /// Draws the status box.
-pub(crate) fn draw_status(frame: &mut Frame, area: Rect, app: &App) {
+pub(crate) fn draw_status(frame: &mut Frame, area: Rect, app: &App, large_clocks: bool) {
     // The players, so the opponent (a level, another engine) is always in view.
     let [white, black] = &app.game.names;
     let block = super::titled(&format!("{white} vs {black}"), area);
@@ -54,31 +40,21 @@ pub(crate) fn draw_status(frame: &mut Frame, area: Rect, app: &App) {
                 (None, _) => format!("{} to move", color_name(turn)),
             };
             spans.push(Span::styled(what, bold()));
-            if let Some(c) = game.clocks() {
-                let low = app.low_time().unwrap_or_default();
+            // The clocks are here unless they are drawn large beside the board.
+            if !large_clocks {
                 for color in Color::ALL {
-                    let mut left = c.left(color);
-                    // The running clock is marked; one that waits for its side's first move
-                    // is not running yet.
-                    let running = color == turn && !app.first_move_free();
-                    if color == turn {
-                        left = left.saturating_sub(app.thinking_time());
-                    }
-                    let mark = if !running {
-                        " "
-                    } else if app.settings.ascii {
-                        ">"
-                    } else {
-                        "▶"
+                    let Some(r) = clock::reading(app, color) else {
+                        break;
                     };
-                    let mut style = if running { bold() } else { Default::default() };
-                    if left < low {
-                        style = style.patch(fg(app.palette(), Tui::Red));
-                    }
                     spans.push(Span::raw("  "));
                     spans.push(Span::styled(
-                        format!("{mark}{} {}", color.fold_wb("W", "B"), format_clock(left)),
-                        style,
+                        format!(
+                            "{}{} {}",
+                            clock::mark(app, r.running),
+                            color.fold_wb("W", "B"),
+                            clock::format(r.left)
+                        ),
+                        clock::style(app, &r),
                     ));
                 }
             }

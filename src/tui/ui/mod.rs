@@ -5,6 +5,7 @@ pub mod analysis;
 pub mod art;
 pub mod board;
 pub mod board_screen;
+pub mod clock;
 pub mod help;
 pub mod input;
 pub mod moves;
@@ -45,21 +46,28 @@ pub fn draw(frame: &mut Frame, app: &App) -> Drawn {
     let cols =
         Layout::horizontal([Constraint::Length(board_w), Constraint::Min(SIDE_MIN)]).split(main);
     drawn.board = board::draw(frame, cols[0], &game_board(app));
-    // A tall side column gives the analysis panel room for the search's history.
+    // A tall side column shows the clocks in large digits and gives the analysis panel room
+    // for the search's history.
+    let large_clocks = cols[1].height >= 30 && clock::fits(app, cols[1].width);
+    let clocks_h = if large_clocks { clock::HEIGHT } else { 0 };
     let analysis_h = if cols[1].height >= 30 {
-        (cols[1].height - 4) / 2
+        (cols[1].height - 4 - clocks_h) / 2
     } else {
         8
     };
     let side = Layout::vertical([
         Constraint::Length(4),
+        Constraint::Length(clocks_h),
         Constraint::Length(analysis_h),
         Constraint::Min(3),
     ])
     .split(cols[1]);
-    input::draw_status(frame, side[0], app);
-    analysis::draw(frame, side[1], app);
-    moves::draw(frame, side[2], app);
+    input::draw_status(frame, side[0], app, large_clocks);
+    if large_clocks {
+        clock::draw_large(frame, side[1], app);
+    }
+    analysis::draw(frame, side[2], app);
+    moves::draw(frame, side[3], app);
     input::draw_message(frame, rows[1], app.line.message.as_ref(), app.palette());
     let prompt = if app.mode == super::app::Mode::Watch {
         "cmd> "
