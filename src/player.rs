@@ -29,9 +29,9 @@ impl Source {
     /// A word for the analysis panel.
     pub fn label(self) -> &'static str {
         match self {
-            Source::Search => "search",
-            Source::Book => "book",
-            Source::Tablebase => "tablebase",
+            Source::Search => "its search",
+            Source::Book => "the opening book",
+            Source::Tablebase => "the endgame tables",
         }
     }
 }

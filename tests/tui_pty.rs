@@ -196,7 +196,7 @@ fn ctrl_c_quits_and_restores_terminal() {
     let _ = std::fs::remove_dir_all(&home);
 }
 
-/// The number after `label` on the screen (`Nodes 26`, `TB 1.2k` read as 1200).
+/// The number after `label` on the screen (`Positions 26`, `Tables 1.2k` read as 1200).
 fn figure(screen: &str, label: &str) -> Option<u64> {
     let at = screen.find(label)? + label.len();
     let word: String = screen[at..]
@@ -227,14 +227,14 @@ fn level_one_replies_from_a_depth_one_search_on_screen() {
     s.wait_for("the first frame", 20, |s| s.text().contains("move>"));
     s.send(b"e2e4\r");
     s.wait_for("the engine's reply", 20, |_| saved_plies(&home) == Some(2));
-    let screen = s.wait_for_screen("the panel", 10, |sc| sc.contains("Depth 1/"));
-    let nodes = figure(&screen, "Nodes ").expect("nodes on the panel");
+    let screen = s.wait_for_screen("the panel", 10, |sc| sc.contains("Engine depth 1 "));
+    let nodes = figure(&screen, "Positions ").expect("nodes on the panel");
     assert!((1..=400).contains(&nodes), "{nodes} nodes:\n{screen}");
     assert!(saved_pgn(&home).contains("[Black \"Knightfall 0.1.0 (level 1)\"]"));
     // A hint is full strength: a deeper search in the same panel.
     s.send(b"hint\r");
     let screen = s.wait_for_screen("the hint", 20, |sc| sc.contains("Hint: "));
-    let depth = figure(&screen, "Depth ").unwrap();
+    let depth = figure(&screen, "Engine depth ").unwrap();
     assert!(depth >= 5, "hint at depth {depth}:\n{screen}");
     s.send(b"quit\r");
     s.wait_for("the shell", 20, |s| s.text().contains("DONE"));
@@ -270,9 +270,9 @@ fn the_panel_shows_tablebase_hits_from_inside_the_search() {
     );
     let mut s = start(&home, &script);
     s.wait_for("the engine's move", 20, |_| saved_plies(&home) == Some(1));
-    let screen = s.wait_for_screen("tablebase hits", 10, |sc| sc.contains("TB "));
-    assert!(figure(&screen, "TB ").unwrap() > 0, "{screen}");
-    assert!(screen.contains("Source search"), "{screen}");
+    let screen = s.wait_for_screen("tablebase hits", 10, |sc| sc.contains("Tables "));
+    assert!(figure(&screen, "Tables ").unwrap() > 0, "{screen}");
+    assert!(screen.contains("From its search"), "{screen}");
     s.send(b"quit\r");
     s.wait_for("the shell", 20, |s| s.text().contains("DONE"));
     let _ = std::fs::remove_dir_all(&home);
@@ -290,9 +290,12 @@ fn killing_an_external_engine_mid_game_ends_the_game_with_a_message() {
     s.wait_for("the first frame", 20, |s| s.text().contains("move>"));
     s.send(b"a2a3\r");
     let screen = s.wait_for_screen("its thinking", 20, |sc| {
-        sc.contains("thinking for Black") && figure(sc, "Nodes ").is_some_and(|n| n > 0)
+        sc.contains("thinking for Black") && figure(sc, "Positions ").is_some_and(|n| n > 0)
     });
-    assert!(screen.contains("PV 1..."), "its PV in the panel:\n{screen}");
+    assert!(
+        screen.contains("Line 1..."),
+        "its PV in the panel:\n{screen}"
+    );
     assert_eq!(saved_plies(&home), Some(1));
     let engine = format!("{} uci", env!("CARGO_BIN_EXE_knightfall"));
     let killed = std::process::Command::new("pkill")
@@ -957,7 +960,7 @@ fn the_board_opens_from_a_watched_game_but_not_on_the_clock_against_the_engine()
     let mut s = start(&home, &script);
     s.wait_for("the first frame", 20, |s| s.text().contains("move>"));
     s.send(b"e4\r");
-    s.wait_for_screen("the reply", 20, |sc| sc.contains("PV 1..."));
+    s.wait_for_screen("the reply", 20, |sc| sc.contains("Line 1..."));
     s.send(b"\x02");
     s.wait_for_screen("the refusal", 10, |sc| {
         sc.contains("not while the engine's clock runs")

@@ -167,7 +167,10 @@ fn the_evaluation_is_hidden_against_the_engine_until_asked_for_and_says_whose_it
     assert!(app.settings.show_eval);
     let screen = render(&app, 120, 40);
     assert!(screen.contains("Score -0.35"), "{screen}");
-    assert!(screen.contains("Source search, level 3's view"), "{screen}");
+    assert!(
+        screen.contains("From its search, level 3's view"),
+        "{screen}"
+    );
     // Two people, or watching: nothing to hide.
     let mut hh = new_app(Side::Human, Side::Human, false);
     hh.settings.show_eval = false;
@@ -432,7 +435,7 @@ fn the_engine_s_line_stays_hidden_on_the_person_s_turn() {
         Instant::now(),
     );
     // While it thinks, its thinking is on show.
-    assert!(render(&app, 80, 24).contains("PV 1... c5 2. Nf3 d6"));
+    assert!(render(&app, 80, 24).contains("Line 1... c5 2. Nf3 d6"));
     app.update(
         Action::Engine(EngineEvent::Done {
             generation,
@@ -447,7 +450,7 @@ fn the_engine_s_line_stays_hidden_on_the_person_s_turn() {
     // Its move is shown; what it expects of the person is not, until asked (Ctrl-V).
     let screen = render(&app, 80, 24);
     assert!(
-        screen.contains("PV 1... c5 (^V shows the line)"),
+        screen.contains("Line 1... c5 (^V shows the line)"),
         "{screen}"
     );
     assert!(!screen.contains("Nf3"), "{screen}");
@@ -455,7 +458,7 @@ fn the_engine_s_line_stays_hidden_on_the_person_s_turn() {
         Action::Key(KeyEvent::new(KeyCode::Char('v'), KeyModifiers::CONTROL)),
         Instant::now(),
     );
-    assert!(render(&app, 80, 24).contains("PV 1... c5 2. Nf3 d6"));
+    assert!(render(&app, 80, 24).contains("Line 1... c5 2. Nf3 d6"));
 }
 
 /// A line of UCI moves from `pos` as moves.

@@ -1,5 +1,6 @@
-//! The analysis panel: depth, score from White's view with an evaluation bar, nodes, speed,
-//! tablebase hits, the principal variation in SAN, and where the move comes from.
+//! The analysis panel, in plain words: the engine's depth, the score from White's view with an
+//! evaluation bar, the positions it looked at and how fast, tablebase hits, where the move
+//! comes from and the line it expects, in SAN.
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -97,11 +98,13 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
         Some(s) => format_score(s),
         None => "-".to_string(),
     };
+    // Plain words for players: the search's own terms (selective depth, nodes, PV) belong to
+    // the UCI output and the analysis board.
     lines.push(Line::from(vec![
         Span::styled("Score ", bold()),
         Span::raw(format!("{score:<8}")),
-        Span::styled("Depth ", bold()),
-        Span::raw(format!("{}/{}", a.depth, a.seldepth)),
+        Span::styled("Engine depth ", bold()),
+        Span::raw(a.depth.to_string()),
     ]));
     let width = usize::from(inner.width);
     let bar = match a.score_white {
@@ -111,22 +114,21 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     };
     lines.push(Line::styled(bar, fg(app.palette(), Tui::Gray)));
     let mut counts = vec![
-        Span::styled("Nodes ", bold()),
-        Span::raw(format!("{:<8}", human_count(a.nodes))),
-        Span::styled("NPS ", bold()),
-        Span::raw(format!("{:<8}", human_count(a.nps))),
+        Span::styled("Positions ", bold()),
+        Span::raw(format!("{} ", human_count(a.nodes))),
+        Span::raw(format!("({}/s)", human_count(a.nps))),
     ];
     if a.tb_hits > 0 {
-        counts.push(Span::styled("TB ", bold()));
+        counts.push(Span::styled("  Tables ", bold()));
         counts.push(Span::raw(human_count(a.tb_hits)));
     }
     lines.push(Line::from(counts));
     lines.push(Line::from(vec![
-        Span::styled("Source ", bold()),
+        Span::styled("From ", bold()),
         Span::raw(format!("{}{whose}", a.source.label())),
     ]));
     lines.push(Line::from(vec![
-        Span::styled("PV ", bold()),
+        Span::styled("Line ", bold()),
         Span::raw(super::numbers_kept_with_moves(&if app.line_hidden() {
             shown_line(&a.pv)
         } else {
