@@ -332,3 +332,91 @@ fn the_engine_takes_a_draw_only_when_worse_or_the_game_is_dead_level() {
     let (over, message) = offer(Game::from_fen("8/4k3/8/r7/8/8/4K3/7R w - - 0 12").unwrap());
     assert!(!over, "{message}");
 }
+
+/// Presses or releases the left button at the middle of `sq`'s cell, as drawn by the last
+/// frame (White at the bottom, 80x24: cells 5 wide and 2 high from column 2).
+fn mouse(runner: &mut Runner, sq: &str, down: bool) {
+    use crossterm::event::{MouseButton, MouseEvent, MouseEventKind};
+    let sq: shakmaty::Square = sq.parse().unwrap();
+    let column = 2 + 5 * u16::from(sq.file() as u8) + 2;
+    let row = 2 * (7 - u16::from(sq.rank() as u8));
+    let kind = if down {
+        MouseEventKind::Down(MouseButton::Left)
+    } else {
+        MouseEventKind::Up(MouseButton::Left)
+    };
+    let event = MouseEvent {
+        kind,
+        column,
+        row,
+        modifiers: crossterm::event::KeyModifiers::NONE,
+    };
+    runner.step(Some(Event::Mouse(event)), Instant::now());
+}
+
+fn frame(runner: &mut Runner) -> String {
+    let mut term = ratatui::Terminal::new(ratatui::backend::TestBackend::new(80, 24)).unwrap();
+    term.draw(|f| runner.draw(f)).unwrap();
+    let buf = term.backend().buffer();
+    (0..24)
+        .map(|y| (0..80).map(|x| buf[(x, y)].symbol()).collect::<String>() + "\n")
+        .collect()
+}
+
+#[test]
+fn a_piece_is_dragged_and_dropped_or_clicked_twice_and_a_promotion_is_picked() {
+    let settings = Settings {
+        white: Side::Human,
+        black: Side::Human,
+        ..Settings::default()
+    };
+    let game = Game::from_fen("7k/4P3/8/8/8/8/3P4/4K3 w - - 0 1").unwrap();
+    let mut r = runner(settings, game);
+    frame(&mut r);
+    // Drag d2 to d4: pressed on d2, released on d4.
+    mouse(&mut r, "d2", true);
+    assert_eq!(
+        app_of(&r).line.text,
+        "d2",
+        "the piece picked up is selected"
+    );
+    mouse(&mut r, "d4", false);
+    assert_eq!(app_of(&r).game.sans(), ["d4"]);
+    // Click, click: h8 then g8 (press and release on each).
+    frame(&mut r);
+    for sq in ["h8", "g8"] {
+        mouse(&mut r, sq, true);
+        mouse(&mut r, sq, false);
+    }
+    assert_eq!(app_of(&r).game.sans(), ["d4", "Kg8"]);
+    // Dragged to the last rank, the pawn waits for its piece; the picker shows on e8-e5.
+    frame(&mut r);
+    mouse(&mut r, "e7", true);
+    mouse(&mut r, "e8", false);
+    assert_eq!(app_of(&r).game.sans().len(), 2, "no piece chosen yet");
+    assert!(
+        message_of(&r).contains("Promote to which piece?"),
+        "{}",
+        message_of(&r)
+    );
+    let screen = frame(&mut r);
+    let board: Vec<&str> = screen.lines().collect();
+    // e8, e7, e6, e5 hold a queen, rook, bishop and knight (rows 1, 3, 5, 7; column 24).
+    let at = |row: usize| board[row].chars().nth(24).unwrap();
+    assert_eq!(
+        [at(1), at(3), at(5), at(7)],
+        ['♛', '♜', '♝', '♞'],
+        "\n{screen}"
+    );
+    // A click beside the picker puts it away; the knight from it promotes to a knight.
+    mouse(&mut r, "a1", true);
+    mouse(&mut r, "a1", false);
+    assert!(app_of(&r).line.text.is_empty());
+    frame(&mut r);
+    mouse(&mut r, "e7", true);
+    mouse(&mut r, "e8", false);
+    frame(&mut r);
+    mouse(&mut r, "e5", true);
+    mouse(&mut r, "e5", false);
+    assert_eq!(app_of(&r).game.sans(), ["d4", "Kg8", "e8=N"]);
+}

@@ -261,6 +261,10 @@ impl Board {
                         self.try_move(&text, &mut fx);
                     }
                     input::Click::Select(sq) => self.input = sq.to_string(),
+                    input::Click::Promote(text) => {
+                        self.input = text;
+                        self.say(input::PROMOTE_ASKED, Tone::Info);
+                    }
                     input::Click::Clear => self.input.clear(),
                 }
             }

@@ -2,7 +2,7 @@
 //! that edit the line, the piece a typed square selects, its targets, and what a click means.
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-use shakmaty::{Chess, Move, Position, Square};
+use shakmaty::{Chess, Move, Position, Rank, Role, Square};
 
 use crate::game::{Game, MoveError};
 
@@ -68,14 +68,25 @@ pub(crate) fn target(m: &Move) -> Square {
 pub(crate) enum Click {
     /// One of the mover's pieces: select it (the input line becomes its square).
     Select(Square),
-    /// A move from the selected piece, in UCI (a promotion to a queen unless typed otherwise).
+    /// A move in UCI, complete.
     Move(String),
+    /// A pawn's move to the last rank: the input line holds it, from and to, while the player
+    /// picks the piece (on the board or by typing its letter).
+    Promote(String),
     /// Anything else: clear the selection.
     Clear,
 }
 
 /// The meaning of a click on `sq` in `game`'s position with `line` on the input line.
 pub(crate) fn click(game: &Game, line: &str, sq: Square) -> Click {
+    if let Some(choices) = promotion_choices(game, line) {
+        // The picker is open: a click on one of its pieces finishes the move, any other
+        // click puts it away.
+        return match choices.iter().find(|(at, _)| *at == sq) {
+            Some((_, role)) => Click::Move(format!("{}{}", line.trim(), role.char())),
+            None => Click::Clear,
+        };
+    }
     let pos = game.position();
     let own = pos
         .board()
@@ -83,13 +94,42 @@ pub(crate) fn click(game: &Game, line: &str, sq: Square) -> Click {
         .is_some_and(|p| p.color == pos.turn());
     match selected(line, pos) {
         Some(from) if !own => {
-            let mut text = format!("{from}{sq}");
-            if let Err(MoveError::PromotionMissing(_)) = game.parse_move(&text) {
-                text.push('q');
+            let text = format!("{from}{sq}");
+            match game.parse_move(&text) {
+                Err(MoveError::PromotionMissing(_)) => Click::Promote(text),
+                _ => Click::Move(text),
             }
-            Click::Move(text)
         }
         _ if own => Click::Select(sq),
         _ => Click::Clear,
     }
+}
+
+/// What the picker says while it is open.
+pub(crate) const PROMOTE_ASKED: &str =
+    "Promote to which piece? Click it on the board, or type q, r, b or n and Enter.";
+
+/// The pieces a pawn may become, as the picker shows them: on the promotion square and the
+/// three squares behind it on its file (queen first), when `line` holds a pawn's move to the
+/// last rank without its piece.
+pub(crate) fn promotion_choices(game: &Game, line: &str) -> Option<[(Square, Role); 4]> {
+    let text = line.trim();
+    if text.len() != 4 {
+        return None;
+    }
+    if !matches!(game.parse_move(text), Err(MoveError::PromotionMissing(_))) {
+        return None;
+    }
+    let to: Square = text.get(2..4)?.parse().ok()?;
+    let back: i32 = if to.rank() == Rank::Eighth { -1 } else { 1 };
+    let at = |i: i32| {
+        let rank = u32::try_from(i32::from(to.rank() as u8) + back * i).ok()?;
+        Some(Square::from_coords(to.file(), Rank::try_from(rank).ok()?))
+    };
+    Some([
+        (at(0)?, Role::Queen),
+        (at(1)?, Role::Rook),
+        (at(2)?, Role::Bishop),
+        (at(3)?, Role::Knight),
+    ])
 }

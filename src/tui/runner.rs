@@ -112,6 +112,8 @@ pub struct Runner {
     autosave_checked: bool,
     /// Whether the bell reaches a terminal (not in headless games and tests).
     pub bell: bool,
+    /// The board square the left button went down on, until it comes up.
+    pressed: Option<shakmaty::Square>,
 }
 
 impl Runner {
@@ -145,6 +147,7 @@ impl Runner {
             last_tick: std::cell::Cell::new(Instant::now()),
             autosave_checked: false,
             bell: false,
+            pressed: None,
         }
     }
 
@@ -248,7 +251,23 @@ impl Runner {
             None => Some(Action::Tick),
             Some(Event::Key(k)) => Some(Action::Key(k)),
             Some(Event::Mouse(m)) => match m.kind {
-                MouseEventKind::Down(MouseButton::Left) => self.drawn.click(m.column, m.row),
+                MouseEventKind::Down(MouseButton::Left) => {
+                    let action = self.drawn.click(m.column, m.row);
+                    self.pressed = match action {
+                        Some(Action::Click(sq)) => Some(sq),
+                        _ => None,
+                    };
+                    action
+                }
+                // Drag and drop: a release on another square than the press is a click there,
+                // so the piece picked up goes where it is dropped.
+                MouseEventKind::Up(MouseButton::Left) => match self.pressed.take() {
+                    Some(from) => match self.drawn.click(m.column, m.row) {
+                        Some(Action::Click(to)) if to != from => Some(Action::Click(to)),
+                        _ => None,
+                    },
+                    None => None,
+                },
                 _ => None,
             },
             Some(Event::Resize | Event::Redraw) => None,

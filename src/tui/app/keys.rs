@@ -249,6 +249,10 @@ impl App {
                 self.submit(&text, fx);
             }
             input::Click::Select(sq) => self.line.text = sq.to_string(),
+            input::Click::Promote(text) => {
+                self.line.text = text;
+                self.say(input::PROMOTE_ASKED, Tone::Info);
+            }
             input::Click::Clear => self.line.text.clear(),
         }
     }

@@ -5,7 +5,7 @@ use ratatui::Frame;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::{Color as Tui, Modifier, Style};
-use shakmaty::{Chess, Color, File, Move, Piece, Position, Rank, Square};
+use shakmaty::{Chess, Color, File, Move, Piece, Position, Rank, Role, Square};
 
 use super::{Palette, art};
 use crate::tui::screen::BoardArea;
@@ -67,6 +67,9 @@ pub struct BoardView<'a> {
     pub flipped: bool,
     /// Colours and glyphs.
     pub palette: Palette,
+    /// The promotion picker, open: the pieces the side to move may promote to, on these
+    /// squares.
+    pub promotion: Option<[(Square, Role); 4]>,
 }
 
 impl<'a> BoardView<'a> {
@@ -79,6 +82,7 @@ impl<'a> BoardView<'a> {
             targets: Vec::new(),
             flipped,
             palette,
+            promotion: None,
         }
     }
 
@@ -132,7 +136,12 @@ pub fn draw(frame: &mut Frame, area: Rect, view: &BoardView) -> Option<BoardArea
             };
             let sq = Square::from_coords(File::new(u32::from(file)), Rank::new(u32::from(rank)));
             let light = (file + rank) % 2 == 1;
-            let mark = if check == Some(sq) {
+            let choice = view
+                .promotion
+                .and_then(|choices| choices.into_iter().find(|(at, _)| *at == sq));
+            let mark = if choice.is_some() {
+                Mark::Target
+            } else if check == Some(sq) {
                 Mark::Check
             } else if view.selected == Some(sq) || view.targets.contains(&sq) {
                 Mark::Target
@@ -148,7 +157,13 @@ pub fn draw(frame: &mut Frame, area: Rect, view: &BoardView) -> Option<BoardArea
                 view.palette,
                 light,
                 mark,
-                pos.board().piece_at(sq),
+                match choice {
+                    Some((_, role)) => Some(Piece {
+                        color: pos.turn(),
+                        role,
+                    }),
+                    None => pos.board().piece_at(sq),
+                },
             );
         }
         let label = Rect::new(area.x, y0 + row * ch + ch / 2, 1, 1);

@@ -41,6 +41,7 @@ pub fn draw(frame: &mut Frame, b: &Board) -> Drawn {
         .selected
         .map(|from| input::targets(b.pos(), from))
         .unwrap_or_default();
+    view.promotion = input::promotion_choices(&b.game, &b.input);
     drawn.board = board::draw(frame, cols[0], &view);
     let extra = if b.tb_moves.is_empty() {
         b.book_moves.len().min(4)

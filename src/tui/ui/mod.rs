@@ -92,6 +92,7 @@ pub(crate) fn game_board(app: &App) -> board::BoardView<'_> {
     if app.view.is_none() {
         view.selected = app.selected();
         view.targets = app.targets();
+        view.promotion = crate::tui::input::promotion_choices(&app.game, &app.line.text);
         // A hint shows on the board too: its piece and where it goes.
         if let (None, Some(m)) = (view.selected, app.search.hint)
             && let Some(from) = m.from()
