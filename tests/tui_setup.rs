@@ -328,6 +328,60 @@ fn the_clocks_offered_are_the_usual_ones_and_a_clock_hides_the_engines_time_per_
 }
 
 #[test]
+fn a_clock_of_ones_own_is_typed_on_the_clock_row_checked_and_kept_among_the_choices() {
+    let mut s = screen(Settings::default(), None, false);
+    s.field = s
+        .fields()
+        .iter()
+        .position(|f| *f == Field::TimeControl)
+        .unwrap();
+    let chars = |t: &str| t.chars().map(KeyCode::Char).collect::<Vec<_>>();
+    // A clock that does not read as one is refused with the reason, and nothing changes.
+    press(&mut s, &chars("+"));
+    let fx = press(&mut s, &[KeyCode::Enter]);
+    assert!(
+        fx.is_empty(),
+        "Enter on a typed clock does not start: {fx:?}"
+    );
+    assert!(
+        s.note.as_deref().unwrap().contains("bad time control"),
+        "{:?}",
+        s.note
+    );
+    assert_eq!(s.settings.tc, "");
+    // Esc drops the entry, not the screen.
+    assert!(press(&mut s, &[KeyCode::Esc]).is_empty());
+    assert!(s.custom_tc.is_none());
+    // 7+2, with a slip taken back; q typed on the row is no way out.
+    press(&mut s, &chars("7+3"));
+    press(&mut s, &[KeyCode::Backspace]);
+    press(&mut s, &chars("2"));
+    assert_eq!(s.custom_tc.as_deref(), Some("7+2"));
+    press(&mut s, &[KeyCode::Enter]);
+    assert_eq!(s.settings.tc, "7+2");
+    assert!(!s.fields().contains(&Field::ThinkTime));
+    let screen_text = {
+        let mut term = Terminal::new(TestBackend::new(80, 24)).unwrap();
+        term.draw(|f| {
+            ui::setup::draw(f, &s);
+        })
+        .unwrap();
+        common::screen_text(&term)
+    };
+    assert!(screen_text.contains("7+2"), "{screen_text}");
+    // ←→ go round the usual clocks and back to this one.
+    let mut seen = Vec::new();
+    for _ in 0..11 {
+        press(&mut s, &[KeyCode::Right]);
+        seen.push(s.settings.tc.clone());
+    }
+    assert_eq!(seen.first().map(String::as_str), Some(""));
+    assert_eq!(seen.last().map(String::as_str), Some("7+2"));
+    // Enter now starts the game on it.
+    assert_eq!(enter(&mut s).settings.tc, "7+2");
+}
+
+#[test]
 fn leaving_the_screen_lets_a_watched_game_go_on() {
     let settings = Settings {
         white: Side::Engine,

@@ -191,6 +191,15 @@ pub struct SetupScreen {
     pub note: Option<String>,
     /// Colours and glyphs.
     pub palette: Palette,
+    /// A clock being typed on the time-control row (`7+2`), until Enter takes it.
+    pub custom_tc: Option<String>,
+    /// The player's own clock (typed, or kept from last time), offered after the usual ones.
+    own_tc: Option<String>,
+}
+
+/// The characters a typed clock is made of: minutes (or seconds with `s`) `+` increment.
+fn clock_char(c: char) -> bool {
+    c.is_ascii_digit() || matches!(c, '+' | '.' | 's')
 }
 
 impl SetupScreen {
@@ -203,13 +212,17 @@ impl SetupScreen {
         palette: Palette,
     ) -> SetupScreen {
         SetupScreen {
-            settings,
             field: 0,
             resume_chosen: (!resume.is_empty()).then_some(0),
             resume,
             from_game,
             show_help: false,
             note: None,
+            custom_tc: None,
+            own_tc: (!TC_CHOICES.contains(&settings.tc.as_str())
+                && settings.time_control().is_some())
+            .then(|| settings.tc.clone()),
+            settings,
             palette,
         }
     }
@@ -247,6 +260,9 @@ impl SetupScreen {
     }
 
     fn on_key(&mut self, key: &KeyEvent) -> Vec<Effect> {
+        if self.edit_clock(key) {
+            return Vec::new();
+        }
         let Some(row) = keys::lookup(SETUP_KEYS, key, |w| self.keys_apply(w)) else {
             return Vec::new();
         };
@@ -263,6 +279,52 @@ impl SetupScreen {
             _ => {}
         }
         Vec::new()
+    }
+
+    /// Typing on the time-control row: digits, `+`, `.` and `s` make a clock of the player's
+    /// own, Backspace takes a character back, Enter takes the clock when it reads as one (and
+    /// says why not otherwise), Esc drops it. Returns whether the key was the entry's.
+    fn edit_clock(&mut self, key: &KeyEvent) -> bool {
+        if self.fields().get(self.field) != Some(&Field::TimeControl)
+            || key
+                .modifiers
+                .contains(crossterm::event::KeyModifiers::CONTROL)
+        {
+            return false;
+        }
+        match (key.code, self.custom_tc.as_mut()) {
+            (KeyCode::Char(c), entry) if clock_char(c) => {
+                let entry = match entry {
+                    Some(entry) => entry,
+                    None => self.custom_tc.insert(String::new()),
+                };
+                if entry.len() < 16 {
+                    entry.push(c);
+                }
+                self.note = None;
+            }
+            (KeyCode::Backspace, Some(entry)) => {
+                entry.pop();
+            }
+            (KeyCode::Esc, Some(_)) => {
+                self.custom_tc = None;
+                self.note = None;
+            }
+            (KeyCode::Enter, Some(entry)) => {
+                let text = entry.trim().to_string();
+                match crate::game::TimeControl::parse(&text) {
+                    Ok(_) => {
+                        self.own_tc = (!TC_CHOICES.contains(&text.as_str())).then(|| text.clone());
+                        self.settings.tc = text;
+                        self.custom_tc = None;
+                        self.note = None;
+                    }
+                    Err(e) => self.note = Some(format!("{e}; Esc drops it")),
+                }
+            }
+            _ => return false,
+        }
+        true
     }
 
     fn cycle(&mut self, forward: bool) {
@@ -321,8 +383,12 @@ impl SetupScreen {
                 }
             }
             Field::TimeControl => {
-                let i = TC_CHOICES.iter().position(|t| *t == s.tc).unwrap_or(0);
-                s.tc = TC_CHOICES[step(i, TC_CHOICES.len())].to_string();
+                // A clock of the player's own stays among the choices, after the usual ones.
+                let mut choices: Vec<String> = TC_CHOICES.iter().map(|t| t.to_string()).collect();
+                choices.extend(self.own_tc.clone());
+                let i = choices.iter().position(|t| *t == s.tc).unwrap_or(0);
+                s.tc = choices[step(i, choices.len())].clone();
+                self.custom_tc = None;
             }
             Field::ThinkTime => {
                 let i = THINK_CHOICES

@@ -47,12 +47,11 @@ pub fn draw(frame: &mut Frame, screen: &SetupScreen) -> Drawn {
             ),
             Field::TimeControl => (
                 "Time control (min+inc)",
-                if s.tc.is_empty() {
-                    "none"
-                } else {
-                    s.tc.as_str()
-                }
-                .to_string(),
+                match &screen.custom_tc {
+                    Some(typed) => format!("{typed}_"),
+                    None if s.tc.is_empty() => "none".to_string(),
+                    None => s.tc.clone(),
+                },
             ),
             Field::ThinkTime => ("Engine time per move", format!("{} ms", s.think_ms)),
         };
@@ -85,6 +84,17 @@ pub fn draw(frame: &mut Frame, screen: &SetupScreen) -> Drawn {
                     "    plays like {}",
                     crate::engine::strength::label_for_elo(elo)
                 ),
+                Style::default().add_modifier(Modifier::DIM),
+            ));
+        }
+        if field == Field::TimeControl {
+            let hint = if screen.custom_tc.is_some() {
+                "    Enter takes this clock, Esc drops it"
+            } else {
+                "    or type your own here, like 7+2"
+            };
+            lines.push(Line::styled(
+                hint,
                 Style::default().add_modifier(Modifier::DIM),
             ));
         }
