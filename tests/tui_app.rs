@@ -519,8 +519,40 @@ fn a_weak_level_on_the_clock_takes_a_persons_time_but_recaptures_at_once() {
     let fx = app.update(key(KeyCode::Enter), at(200));
     let (generation, _) = search_of(&fx).unwrap();
     let m = uci(&app, "d5a5");
+    let info = knightfall::engine::Info {
+        depth: 3,
+        seldepth: 3,
+        score: 20,
+        nodes: 900,
+        nps: 180_000,
+        time_ms: 5,
+        hashfull: 0,
+        tb_hits: 0,
+        pv: vec![m],
+        multipv: 1,
+    };
+    app.update(
+        Action::Engine(EngineEvent::Info { generation, info }),
+        at(204),
+    );
     app.update(done(generation, Purpose::Play, Some(m), 0), at(205));
     assert_eq!(app.game.ply(), 5, "held");
+    // Held, the move is not on the screen before it is played.
+    let shown = || {
+        let mut term = ratatui::Terminal::new(ratatui::backend::TestBackend::new(120, 40)).unwrap();
+        term.draw(|f| {
+            knightfall::tui::ui::draw(f, &app);
+        })
+        .unwrap();
+        let buf = term.backend().buffer().clone();
+        (0..40)
+            .map(|y| (0..120).map(|x| buf[(x, y)].symbol()).collect::<String>())
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    let screen = shown();
+    assert!(!screen.contains("Qa5"), "{screen}");
+    assert!(screen.contains("Line -"), "{screen}");
     assert!(app.needs_ticks());
     app.update(Action::Tick, at(250));
     assert_eq!(app.game.ply(), 5, "still thinking, as a person would");

@@ -81,6 +81,8 @@ fn shown_line(pv: &str) -> String {
 pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     let a = &app.search.analysis;
     let hidden = app.eval_hidden();
+    // A move held back for a person's time is not shown before it is played.
+    let held = app.move_held();
     // A weaker level's score is its own opinion, not the truth: the source says whose it is.
     let whose = match a.level {
         l if l == 0 || l >= MAX_LEVEL || hidden || a.source != Source::Search => String::new(),
@@ -129,7 +131,9 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     ]));
     lines.push(Line::from(vec![
         Span::styled("Line ", bold()),
-        Span::raw(super::numbers_kept_with_moves(&if app.line_hidden() {
+        Span::raw(super::numbers_kept_with_moves(&if held {
+            "-".to_string()
+        } else if app.line_hidden() {
             shown_line(&a.pv)
         } else {
             a.pv.clone()
@@ -142,7 +146,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     // With room to spare (a tall terminal), the search's earlier depths, newest first: how the
     // engine changed its mind.
     let room = inner.height.saturating_sub(used + 1);
-    if room >= 2 && a.history.len() > 1 {
+    if room >= 2 && a.history.len() > 1 && !held {
         let mut rows = vec![Line::styled("Depth  Score    Line", bold())];
         for it in a.history.iter().rev().take(usize::from(room - 1)) {
             let pv = if app.line_hidden() {
