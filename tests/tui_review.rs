@@ -79,7 +79,6 @@ fn reviewed(generation: u64, ply: usize, cp: i32) -> Action {
             eval: Eval::Cp(cp),
             line: Vec::new(),
             depth: 10,
-            played: None,
         }),
     })
 }

@@ -24,12 +24,6 @@ pub struct PositionEval {
     pub line: Vec<Move>,
     /// The depth searched (0 when no search was needed).
     pub depth: u32,
-    /// The evaluation after the move played here (from White's view), searched in this
-    /// position with that move as the only one, to the depth of the best move's search: the
-    /// move's cost is then the difference of two scores of one search, not of two searches
-    /// of neighbouring positions, which disagree by more than an inaccuracy's margin on their
-    /// own. `None` when the move played is the engine's best, or was not searched.
-    pub played: Option<Eval>,
 }
 
 /// The evaluation of a position where the game is over by the rules of the board, if it is.
@@ -89,7 +83,6 @@ pub fn analyse(
                     eval,
                     line: Vec::new(),
                     depth: 0,
-                    played: None,
                 }),
             );
             false
@@ -140,45 +133,14 @@ pub fn analyse(
                         if cancel.stop.load(Ordering::Relaxed) {
                             break;
                         }
-                        let eval = match decided {
-                            Ok(decision) => {
-                                let result = decision.result;
-                                let played = game
-                                    .moves()
-                                    .get(ply)
-                                    .copied()
-                                    .filter(|m| result.pv.first() != Some(m))
-                                    .and_then(|m| {
-                                        let limits = Limits {
-                                            depth: Some(result.depth.max(1)),
-                                            movetime: Some(settings.movetime_ms.max(1)),
-                                            searchmoves: vec![m],
-                                            ..Limits::default()
-                                        };
-                                        player
-                                            .decide(
-                                                pos,
-                                                &keys[..ply],
-                                                &limits,
-                                                Known::SearchOnly,
-                                                cancel,
-                                                &mut |_| {},
-                                            )
-                                            .ok()
-                                            .map(|d| eval_of(d.result.score, pos.turn()))
-                                    });
-                                Ok(PositionEval {
-                                    eval: eval_of(result.score, pos.turn()),
-                                    line: result.pv,
-                                    depth: result.depth,
-                                    played,
-                                })
+                        let eval = decided.map(|decision| {
+                            let result = decision.result;
+                            PositionEval {
+                                eval: eval_of(result.score, pos.turn()),
+                                line: result.pv,
+                                depth: result.depth,
                             }
-                            Err(e) => Err(e),
-                        };
-                        if cancel.stop.load(Ordering::Relaxed) {
-                            break;
-                        }
+                        });
                         if tx.send((ply, eval)).is_err() {
                             break;
                         }

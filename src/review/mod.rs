@@ -80,13 +80,7 @@ impl Review {
         if before.line.first() == self.game.moves().get(i) {
             return None;
         }
-        // The move's score from the same search as the best move's when there is one; the
-        // next position's own search otherwise.
-        let after = match before.played {
-            Some(played) => played,
-            None => self.eval(i + 1)?,
-        };
-        judge::judge(before.eval, after, self.mover(i))
+        judge::judge(before.eval, self.eval(i + 1)?, self.mover(i))
     }
 
     /// The verdict on move `i` (from 0) with the better move, when it was a bad one.
