@@ -213,8 +213,7 @@ def cached_evals(home, plies):
 
     The annotated game leaves out the start position's evaluation and the best move of a
     move that was not flagged; the cache has both (one line a position:
-    `PLY<TAB>KIND<TAB>VALUE<TAB>DEPTH<TAB>UCI MOVES<TAB>PLAYED`, where PLAYED is the move
-    played scored in the same search, `KIND:VALUE`, or `-`)."""
+    `PLY<TAB>KIND<TAB>VALUE<TAB>DEPTH<TAB>UCI MOVES`)."""
     files = glob.glob(os.path.join(home, "**", "reviews", "*.tsv"), recursive=True)
     rows = [None] * (plies + 1)
     if len(files) != 1:
@@ -238,17 +237,7 @@ def cached_evals(home, plies):
             else:
                 continue
             moves = fields[4].split() if len(fields) > 4 else []
-            # The move played, scored in the same search (layout 2): KIND:VALUE or "-".
-            played = None
-            if len(fields) > 5 and ":" in fields[5]:
-                p_kind, p_value = fields[5].split(":", 1)
-                if p_kind == "cp":
-                    played = from_cp(int(p_value))
-                elif p_kind == "mate":
-                    played = ("mate", int(p_value))
-                elif p_kind in ("tb", "checkmate"):
-                    played = (p_kind, chess.WHITE if p_value == "white" else chess.BLACK)
-            rows[ply] = (ev, depth, moves[0] if moves else None, played)
+            rows[ply] = (ev, depth, moves[0] if moves else None)
     return rows
 
 
@@ -371,9 +360,9 @@ def measure(task):
         sf = NONE if sf_best == played else judge(sf_before, sf_after, mover)
         # The review's verdict recomputed from its cache: checks this port of the rules.
         port = None
-        if cached[i] is not None and (cached[i][3] is not None or cached[i + 1] is not None):
-            after = cached[i][3] if cached[i][3] is not None else cached[i + 1][0]
-            port = NONE if cached[i][2] == played else judge(cached[i][0], after, mover)
+        if cached[i] is not None and cached[i + 1] is not None:
+            port = NONE if cached[i][2] == played else judge(cached[i][0], cached[i + 1][0],
+                                                            mover)
         rows.append({
             "ply": i + 1,
             "move": f"{before.fullmove_number}{'.' if mover == chess.WHITE else '...'} "
