@@ -1680,5 +1680,25 @@ fn the_theme_changes_every_screen_at_once_and_is_kept_for_next_time() {
     });
     s.send(b"\x11");
     s.wait_for("the shell", 20, |s| s.text().contains("DONE"));
+    // Watching draws in it too, and a theme chosen there keeps the player's own settings.
+    let before = std::fs::read_to_string(home.join("config.toml")).unwrap();
+    let watch = format!("\"$KNIGHTFALL_BIN\" watch --level 1 --tc 1+0{STTY_AFTER}");
+    let mut s = start(&home, &watch);
+    s.wait_for_screen("the watched game", 20, |sc| sc.contains("cmd>"));
+    s.wait_for("the blue board watched", 10, |s| {
+        s.a1_colour() == dark(Theme::Blue)
+    });
+    s.send(b"\x0b");
+    s.wait_for("the next theme", 10, |s| {
+        s.a1_colour() == dark(Theme::Contrast)
+    });
+    s.send(b"\x11");
+    s.wait_for("the shell", 20, |s| s.text().contains("DONE"));
+    let after = std::fs::read_to_string(home.join("config.toml")).unwrap();
+    assert_eq!(
+        after,
+        before.replace("theme = \"blue\"", "theme = \"contrast\""),
+        "only the theme changed"
+    );
     let _ = std::fs::remove_dir_all(&home);
 }

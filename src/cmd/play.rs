@@ -289,6 +289,7 @@ pub fn watch(args: &WatchArgs) -> Result<()> {
         syzygy: saved.syzygy,
         engines: saved.engines,
         threads: saved.threads,
+        theme: saved.theme,
         ..Settings::default()
     };
     args.levels.apply(&mut settings);

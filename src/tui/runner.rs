@@ -437,16 +437,14 @@ impl Runner {
                     .map(|e| Action::Note(format!("Settings not saved: {e:#}"), Tone::Error))
             }
             Effect::Theme(theme) => {
-                // Only the theme changes: with no game open, the rest of the config stays as
-                // the file has it.
-                let settings = match self.game() {
-                    Some(app) => Ok(app.settings.clone()),
-                    None => store::load_settings(&paths).map(|mut s| {
+                // Only the theme changes: the rest of the config stays as the file has it (a
+                // watched game's sides, or flags given for one game, are not the player's
+                // settings).
+                store::load_settings(&paths)
+                    .map(|mut s| {
                         s.theme = theme;
                         s
-                    }),
-                };
-                settings
+                    })
                     .and_then(|s| store::save_settings(&paths, &s))
                     .err()
                     .map(|e| Action::Note(format!("Theme not kept: {e:#}"), Tone::Error))
