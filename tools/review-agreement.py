@@ -608,6 +608,39 @@ def review_args(args):
     return extra
 
 
+def stockfish_against_itself(args, games):
+    """Stockfish at `--self-reference` depth judged against Stockfish at `--sf-depth`, by the
+    same rules on the same moves: how far any search's verdicts move with depth alone."""
+    import io
+    reference = Stockfish(args.stockfish, args.sf_depth, args.sf_cache)
+    judge_sf = Stockfish(args.stockfish, args.self_reference)
+    rows = []
+    for text in games:
+        game = chess.pgn.read_game(io.StringIO(text))
+        board = game.board()
+        for move in game.mainline_moves():
+            mover = board.turn
+            (r_before, r_best), (j_before, j_best) = (reference.evaluate(board),
+                                                      judge_sf.evaluate(board))
+            board.push(move)
+            r_after, j_after = reference.evaluate(board)[0], judge_sf.evaluate(board)[0]
+            sf = NONE if r_best == move.uci() else judge(r_before, r_after, mover)
+            kf = NONE if j_best == move.uci() else judge(j_before, j_after, mover)
+            rows.append({"kf": kf, "sf": sf})
+    reference.quit()
+    judge_sf.quit()
+    print("    " + shlex.join(["python3"] + sys.argv))
+    print()
+    print(f"Stockfish depth {args.self_reference} against Stockfish depth {args.sf_depth}, "
+          f"{len(games)} games, {len(rows)} moves:")
+    print()
+    print("| in total | both | judge only | reference only | precision | recall | F1 |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: |")
+    for name, threshold in (("flagged at all", INACCURACY), ("mistake or blunder", MISTAKE)):
+        both, only_j, only_r, p, r, f1 = scores(rows, threshold)
+        print(f"| {name} | {both} | {only_j} | {only_r} | {fmt(p)} | {fmt(r)} | {fmt(f1)} |")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--pgn", action="append", required=True, help="games to review (repeatable)")
@@ -624,12 +657,18 @@ def main():
     ap.add_argument("--sf-cache", help="Stockfish's scores kept here (JSON lines) and reused "
                     "by the next run at the same depth: another build of the review measured "
                     "on the same games costs no Stockfish time (use with --jobs 1)")
+    ap.add_argument("--self-reference", type=int, metavar="DEPTH",
+                    help="instead of the review, judge by Stockfish at DEPTH against Stockfish "
+                    "at --sf-depth (the method's own ceiling)")
     args = ap.parse_args()
 
     levels = parse_levels(args.levels) if args.levels else None
     games = pick_games(args.pgn, levels, args.per_level)
     if not games:
         sys.exit("no games to review")
+    if args.self_reference:
+        stockfish_against_itself(args, games)
+        return
     settings = {"engine": args.engine, "review_args": review_args(args)}
     tasks = [(i + 1, text, settings) for i, text in enumerate(games)]
 
