@@ -269,9 +269,10 @@ class Stockfish:
     """Stockfish at a fixed depth; each position searched once, keyed by its FEN and the
     moves since the last capture or pawn move (which is what repetitions depend on)."""
 
-    def __init__(self, binary, depth, cache_file=None):
+    def __init__(self, binary, depth, cache_file=None, syzygy=None):
         self.binary = binary
         self.depth = depth
+        self.syzygy = syzygy
         self.engine = None
         self.cache = {}
         # Scores kept from earlier runs (one JSON object a line), so that measuring another
@@ -302,7 +303,11 @@ class Stockfish:
         if key not in self.cache:
             if self.engine is None:
                 self.engine = chess.engine.SimpleEngine.popen_uci(self.binary)
-                self.engine.configure({"Threads": 1, "Hash": 128})
+                options = {"Threads": 1, "Hash": 128}
+                if self.syzygy:
+                    # Settled endings are judged by the tables, as the review judges them.
+                    options["SyzygyPath"] = self.syzygy
+                self.engine.configure(options)
             # A new game (ucinewgame, an empty hash table) for every position, so a score does
             # not depend on what was searched before it and runs with any --jobs agree.
             info = self.engine.analyse(root, chess.engine.Limit(depth=self.depth),
@@ -403,9 +408,9 @@ def board_after(board, move):
 _stockfish = None
 
 
-def start_worker(binary, depth, cache_file=None):
+def start_worker(binary, depth, cache_file=None, syzygy=None):
     global _stockfish
-    _stockfish = Stockfish(binary, depth, cache_file)
+    _stockfish = Stockfish(binary, depth, cache_file, syzygy)
     # Stockfish is closed when the worker ends (the pool is closed and joined, not terminated).
     multiprocessing.util.Finalize(None, _stockfish.quit, exitpriority=10)
 
@@ -612,8 +617,8 @@ def stockfish_against_itself(args, games):
     """Stockfish at `--self-reference` depth judged against Stockfish at `--sf-depth`, by the
     same rules on the same moves: how far any search's verdicts move with depth alone."""
     import io
-    reference = Stockfish(args.stockfish, args.sf_depth, args.sf_cache)
-    judge_sf = Stockfish(args.stockfish, args.self_reference)
+    reference = Stockfish(args.stockfish, args.sf_depth, args.sf_cache, args.syzygy)
+    judge_sf = Stockfish(args.stockfish, args.self_reference, syzygy=args.syzygy)
     rows = []
     for text in games:
         game = chess.pgn.read_game(io.StringIO(text))
@@ -657,6 +662,9 @@ def main():
     ap.add_argument("--sf-cache", help="Stockfish's scores kept here (JSON lines) and reused "
                     "by the next run at the same depth: another build of the review measured "
                     "on the same games costs no Stockfish time (use with --jobs 1)")
+    ap.add_argument("--syzygy", metavar="DIR",
+                    help="Syzygy tables for Stockfish (e.g. ../shared/syzygy); keep a separate "
+                    "--sf-cache for runs with and without them")
     ap.add_argument("--self-reference", type=int, metavar="DEPTH",
                     help="instead of the review, judge by Stockfish at DEPTH against Stockfish "
                     "at --sf-depth (the method's own ceiling)")
@@ -675,7 +683,8 @@ def main():
     started = time.time()
     results = []
     pool = multiprocessing.Pool(max(1, args.jobs), initializer=start_worker,
-                                initargs=(args.stockfish, args.sf_depth, args.sf_cache))
+                                initargs=(args.stockfish, args.sf_depth, args.sf_cache,
+                                          args.syzygy))
     for result in pool.imap(measure, tasks):
         results.append(result)
         print(f"{len(results)}/{len(tasks)} games, {time.time() - started:.0f} s",
