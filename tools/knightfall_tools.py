@@ -7,6 +7,7 @@ on the import path; `pip install -r tools/requirements.txt` installs what they i
 
 import os
 import pathlib
+import re
 import shutil
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
@@ -33,3 +34,25 @@ def output(name):
     path = ROOT / "target" / name
     path.parent.mkdir(parents=True, exist_ok=True)
     return str(path)
+
+
+def parse_levels(text):
+    """"1-10", "1,3,5-7" -> the set of levels named."""
+    levels = set()
+    for part in text.split(","):
+        if "-" in part:
+            lo, hi = part.split("-")
+            levels.update(range(int(lo), int(hi) + 1))
+        elif part:
+            levels.add(int(part))
+    return levels
+
+
+def header_levels(headers):
+    """{"White": N, "Black": M}: the levels a game's player headers name ("... level N")."""
+    found = {}
+    for side in ("White", "Black"):
+        match = re.search(r"level (\d+)", headers.get(side, ""))
+        if match:
+            found[side] = int(match.group(1))
+    return found

@@ -54,7 +54,6 @@ import math
 import multiprocessing
 import multiprocessing.util
 import random
-import re
 import shlex
 import sys
 import time
@@ -261,12 +260,9 @@ def play(binary, level, fen, number):
 
 def side_levels(game):
     """{colour: level} from the White and Black headers."""
-    levels = {}
-    for colour, header in ((chess.WHITE, "White"), (chess.BLACK, "Black")):
-        found = re.search(r"level (\d+)", game.headers.get(header, ""))
-        if found:
-            levels[colour] = int(found.group(1))
-    return levels
+    named = knightfall_tools.header_levels(game.headers)
+    return {colour: named[side] for colour, side in ((chess.WHITE, "White"),
+                                                     (chess.BLACK, "Black")) if side in named}
 
 
 def score_game(game, judge):
@@ -309,18 +305,6 @@ def run_task(task):
     else:
         game = chess.pgn.read_game(io.StringIO(payload))
     return str(game), score_game(game, _judge)
-
-
-def parse_levels(text):
-    """"1-10", "1,3,5-7" -> a sorted list of levels."""
-    levels = set()
-    for part in text.split(","):
-        if "-" in part:
-            lo, hi = part.split("-")
-            levels.update(range(int(lo), int(hi) + 1))
-        elif part:
-            levels.add(int(part))
-    return sorted(levels)
 
 
 def table(rows):
@@ -373,7 +357,7 @@ def main():
         picked = random.Random(args.seed).sample(openings, args.games)
         tasks = [
             ("play", (args.engine, level, fen, i + 1))
-            for level in parse_levels(args.levels)
+            for level in sorted(knightfall_tools.parse_levels(args.levels))
             for i, fen in enumerate(picked)
         ]
 

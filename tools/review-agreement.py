@@ -418,28 +418,6 @@ def start_worker(binary, depth, cache_file=None, syzygy=None):
 # Choosing the games.
 
 
-def parse_levels(text):
-    """"4-7", "1,3,5-7" -> a set of levels."""
-    levels = set()
-    for part in text.split(","):
-        if "-" in part:
-            lo, hi = part.split("-")
-            levels.update(range(int(lo), int(hi) + 1))
-        elif part:
-            levels.add(int(part))
-    return levels
-
-
-def game_levels(game):
-    """The levels the White and Black headers name ("... level N"), in that order."""
-    found = []
-    for header in ("White", "Black"):
-        match = re.search(r"level (\d+)", game.headers.get(header, ""))
-        if match:
-            found.append(int(match.group(1)))
-    return tuple(found)
-
-
 def pick_games(paths, levels, per_level):
     """PGN texts of the games to review, in file order."""
     picked = []
@@ -451,7 +429,7 @@ def pick_games(paths, levels, per_level):
                     print(f"skipped a game of {path} that does not read: {game.errors[0]}",
                           file=sys.stderr)
                     continue
-                named = game_levels(game)
+                named = tuple(knightfall_tools.header_levels(game.headers).values())
                 if levels is not None and (len(named) != 2 or not set(named) <= levels):
                     continue
                 if per_level is not None:
@@ -670,7 +648,7 @@ def main():
                     "at --sf-depth (the method's own ceiling)")
     args = ap.parse_args()
 
-    levels = parse_levels(args.levels) if args.levels else None
+    levels = knightfall_tools.parse_levels(args.levels) if args.levels else None
     games = pick_games(args.pgn, levels, args.per_level)
     if not games:
         sys.exit("no games to review")

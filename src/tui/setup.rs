@@ -197,6 +197,13 @@ pub struct SetupScreen {
     own_tc: Option<String>,
 }
 
+/// `tc` when it is a clock of the player's own: one that reads as a clock and is none of the
+/// usual ones.
+fn own_clock(tc: &str) -> Option<String> {
+    (!TC_CHOICES.contains(&tc) && crate::game::TimeControl::parse(tc).is_ok())
+        .then(|| tc.to_string())
+}
+
 /// The characters a typed clock is made of: minutes (or seconds with `s`) `+` increment.
 fn clock_char(c: char) -> bool {
     c.is_ascii_digit() || matches!(c, '+' | '.' | 's')
@@ -219,9 +226,7 @@ impl SetupScreen {
             show_help: false,
             note: None,
             custom_tc: None,
-            own_tc: (!TC_CHOICES.contains(&settings.tc.as_str())
-                && settings.time_control().is_some())
-            .then(|| settings.tc.clone()),
+            own_tc: own_clock(&settings.tc),
             settings,
             palette,
         }
@@ -314,7 +319,7 @@ impl SetupScreen {
                 let text = entry.trim().to_string();
                 match crate::game::TimeControl::parse(&text) {
                     Ok(_) => {
-                        self.own_tc = (!TC_CHOICES.contains(&text.as_str())).then(|| text.clone());
+                        self.own_tc = own_clock(&text);
                         self.settings.tc = text;
                         self.custom_tc = None;
                         self.note = None;

@@ -85,11 +85,7 @@ impl App {
 
     /// Whether the bell is on in this game: a person against an engine, with sound on.
     pub(super) fn bell_on(&self) -> bool {
-        let humans = [
-            self.settings.white.is_human(),
-            self.settings.black.is_human(),
-        ];
-        self.settings.sound && self.mode == super::Mode::Play && humans[0] != humans[1]
+        self.settings.sound && self.mode == super::Mode::Play && self.person_vs_engine()
     }
 
     /// How little time left counts as low: 20 s, or a tenth of a shorter clock.

@@ -104,9 +104,7 @@ impl App {
             "undo" => self.undo(fx),
             "board" => {
                 // On the clock against the engine the board would be a way to cheat it.
-                let against_engine =
-                    self.settings.white.is_human() != self.settings.black.is_human();
-                if self.game.is_over() || self.game.clocks().is_none() || !against_engine {
+                if self.game.is_over() || self.game.clocks().is_none() || !self.person_vs_engine() {
                     self.leave_for(fx);
                     let tree = crate::line_tree::Tree::from_game(&self.game);
                     // The node of the position shown: the main line is the game's moves.
@@ -275,8 +273,7 @@ impl App {
             return;
         }
         let turn = self.game.turn();
-        let vs_engine = self.is_engine(Color::White) != self.is_engine(Color::Black);
-        if !vs_engine {
+        if !self.person_vs_engine() {
             // Two humans (or two engines): the other side accepts by offering back.
             match self.offers.draw_offer {
                 Some((c, ply)) if c != turn && ply + 1 >= self.game.ply() => {

@@ -35,24 +35,16 @@ impl App {
     /// Whether the engine has chosen its move and holds it for a person's time, in a game
     /// against a person: the panel must not show the move before it is played.
     pub fn move_held(&self) -> bool {
-        let humans = [
-            self.settings.white.is_human(),
-            self.settings.black.is_human(),
-        ];
-        self.watch.paced.is_some() && humans[0] != humans[1]
+        self.watch.paced.is_some() && self.person_vs_engine()
     }
 
     /// Whether the panel keeps the evaluation to itself: in a game between a person and an
     /// engine, until the game ends, unless the player asked to see it (`show_eval`).
     pub fn eval_hidden(&self) -> bool {
-        let humans = [
-            self.settings.white.is_human(),
-            self.settings.black.is_human(),
-        ];
         self.mode == Mode::Play
             && !self.game.is_over()
             && !self.settings.show_eval
-            && humans[0] != humans[1]
+            && self.person_vs_engine()
     }
 
     /// Starts the engine when it is its turn and nothing holds it back.

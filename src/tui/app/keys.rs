@@ -299,8 +299,7 @@ impl App {
         }
         // A move typed while looking at an earlier position is meant for the game: back to it.
         self.view = None;
-        let vs_engine = self.settings.side(self.game.turn()).is_human()
-            != self.settings.side(!self.game.turn()).is_human();
+        let vs_engine = self.person_vs_engine();
         if !self.human_to_move() {
             if vs_engine {
                 // A premove: tried the moment the engine has moved.

@@ -281,6 +281,11 @@ impl App {
         !self.settings.side(color).is_human()
     }
 
+    /// A person plays an engine (not two people, not two engines watched).
+    pub(crate) fn person_vs_engine(&self) -> bool {
+        self.is_engine(Color::White) != self.is_engine(Color::Black)
+    }
+
     fn human_to_move(&self) -> bool {
         !self.is_engine(self.game.turn())
     }
