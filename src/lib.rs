@@ -15,6 +15,7 @@ pub mod book;
 pub mod openings;
 pub(crate) mod pgn_scan;
 pub mod game;
+pub mod train;
 pub mod line_tree;
 pub mod external;
 pub mod player;

@@ -9,6 +9,7 @@ pub mod listing;
 pub mod paths;
 pub mod review_cache;
 pub mod settings;
+pub mod training;
 
 pub(crate) use atomic::{append_whole, save_as, write_atomic};
 pub(crate) use config::{load_settings, save_settings, unknown_keys};

@@ -1,0 +1,206 @@
+//! The player's training progress, `training.toml` beside the games folder: for each ending
+//! drilled, how many starts were tried, won or held, and how close to par. Written atomically
+//! after every finished drill; a file that cannot be read is kept aside under a new name, and
+//! the player is told where, never silently reset.
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::PathBuf;
+
+use anyhow::{Context, Result};
+use serde::{Deserialize, Serialize};
+
+use super::Paths;
+
+/// Progress files larger than this are not read (a year of daily drills is a few kilobytes).
+const MAX_BYTES: u64 = 1 << 20;
+
+/// Everything the training screens keep.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Progress {
+    /// Endgame drills by ending (`KQvK`).
+    #[serde(default)]
+    pub endings: BTreeMap<String, EndingRecord>,
+}
+
+/// One ending's record.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EndingRecord {
+    /// Starts tried.
+    #[serde(default)]
+    pub tried: u32,
+    /// Starts won or held (take-backs and hints allowed).
+    #[serde(default)]
+    pub done: u32,
+    /// Starts won or held without a hint or a take-back.
+    #[serde(default)]
+    pub clean: u32,
+    /// The fewest moves over par of a clean win.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub best_over_par: Option<u32>,
+    /// The day of the last drill (`2026.11.26`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub last: Option<String>,
+}
+
+impl Progress {
+    /// Counts one finished start of `ending`: reached or not, clean or not, and its moves over
+    /// par when it was a clean win.
+    pub fn record(&mut self, ending: &str, done: bool, clean: bool, over_par: Option<u32>) {
+        let r = self.endings.entry(ending.to_string()).or_default();
+        r.tried += 1;
+        if done {
+            r.done += 1;
+        }
+        if done && clean {
+            r.clean += 1;
+            if let Some(over) = over_par {
+                r.best_over_par = Some(r.best_over_par.map_or(over, |b| b.min(over)));
+            }
+        }
+        r.last = Some(crate::game::today());
+    }
+}
+
+/// Where the progress lives: beside the games folder.
+pub fn path(paths: &Paths) -> PathBuf {
+    paths
+        .data
+        .parent()
+        .map_or_else(|| paths.data.clone(), PathBuf::from)
+        .join("training.toml")
+}
+
+/// The progress on disk (empty when there is none yet), and a sentence for the player when a
+/// damaged file had to be set aside.
+pub fn load(paths: &Paths) -> (Progress, Option<String>) {
+    let file = path(paths);
+    let meta = match fs::symlink_metadata(&file) {
+        Ok(meta) => meta,
+        Err(_) => return (Progress::default(), None),
+    };
+    let text = if meta.is_file() && meta.len() <= MAX_BYTES {
+        fs::read_to_string(&file).map_err(|e| e.to_string())
+    } else {
+        Err("it is not a small regular file".to_string())
+    };
+    match text.and_then(|t| toml::from_str::<Progress>(&t).map_err(|e| e.message().to_string())) {
+        Ok(progress) => (progress, None),
+        Err(why) => {
+            // A fresh name: an earlier damaged file kept aside is never replaced.
+            let stamp = crate::game::timestamp();
+            let aside = (1..)
+                .map(|n| match n {
+                    1 => format!("training-damaged-{stamp}.toml"),
+                    n => format!("training-damaged-{stamp}-{n}.toml"),
+                })
+                .map(|name| file.with_file_name(name))
+                .find(|p| fs::symlink_metadata(p).is_err())
+                .unwrap_or_else(|| file.with_extension("damaged"));
+            let said = match fs::rename(&file, &aside) {
+                Ok(()) => format!(
+                    "The training progress in {} could not be read ({why}); it is kept as {} \
+                     and a new record starts.",
+                    file.display(),
+                    aside.display()
+                ),
+                Err(e) => format!(
+                    "The training progress in {} could not be read ({why}) nor set aside ({e}); \
+                     nothing will be written over it.",
+                    file.display()
+                ),
+            };
+            (Progress::default(), Some(said))
+        }
+    }
+}
+
+/// Writes the progress (atomically: a crash leaves the old file or the new one).
+pub fn save(paths: &Paths, progress: &Progress) -> Result<()> {
+    let file = path(paths);
+    // A file that could not be read nor set aside is the player's: never replace it.
+    if fs::symlink_metadata(&file).is_ok_and(|m| !m.is_file()) {
+        anyhow::bail!(
+            "{} is not a regular file; not writing over it",
+            file.display()
+        );
+    }
+    let text = toml::to_string(progress).context("writing the training progress")?;
+    super::write_atomic(&file, &text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn paths(dir: &std::path::Path) -> Paths {
+        Paths {
+            config: dir.join("config.toml"),
+            data: dir.join("games"),
+            autosave: dir.join("games/current.pgn"),
+        }
+    }
+
+    #[test]
+    fn progress_round_trips_and_keeps_the_best() {
+        let dir = tempfile::tempdir().unwrap();
+        let paths = paths(dir.path());
+        assert_eq!(load(&paths), (Progress::default(), None));
+        let mut p = Progress::default();
+        p.record("KQvK", true, true, Some(3));
+        p.record("KQvK", true, true, Some(1));
+        p.record("KQvK", true, false, Some(0));
+        p.record("KQvK", false, false, None);
+        save(&paths, &p).unwrap();
+        let (back, note) = load(&paths);
+        assert_eq!(note, None);
+        assert_eq!(back, p);
+        let r = &back.endings["KQvK"];
+        assert_eq!(
+            (r.tried, r.done, r.clean, r.best_over_par),
+            (4, 3, 2, Some(1))
+        );
+        assert!(dir.path().join("training.toml").is_file());
+    }
+
+    #[test]
+    fn a_damaged_file_is_kept_aside_and_named() {
+        let dir = tempfile::tempdir().unwrap();
+        let paths = paths(dir.path());
+        let file = path(&paths);
+        fs::write(&file, "endings = [ not toml").unwrap();
+        let (p, note) = load(&paths);
+        assert_eq!(p, Progress::default());
+        let note = note.unwrap();
+        assert!(note.contains("training-damaged-"), "{note}");
+        assert!(!file.exists());
+        let kept: Vec<_> = fs::read_dir(dir.path())
+            .unwrap()
+            .flatten()
+            .filter(|e| {
+                e.file_name()
+                    .to_string_lossy()
+                    .starts_with("training-damaged-")
+            })
+            .collect();
+        assert_eq!(kept.len(), 1);
+        assert_eq!(
+            fs::read_to_string(kept[0].path()).unwrap(),
+            "endings = [ not toml"
+        );
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_planted_link_is_not_followed() {
+        let dir = tempfile::tempdir().unwrap();
+        let paths = paths(dir.path());
+        let target = dir.path().join("elsewhere.txt");
+        fs::write(&target, "mine").unwrap();
+        std::os::unix::fs::symlink(&target, path(&paths)).unwrap();
+        let (_, note) = load(&paths);
+        assert!(note.is_some());
+        save(&paths, &Progress::default()).unwrap();
+        assert_eq!(fs::read_to_string(&target).unwrap(), "mine");
+    }
+}
