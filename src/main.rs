@@ -38,6 +38,9 @@ enum Command {
     /// Review a game: every move judged, accuracy, an evaluation graph; `--out` writes the game
     /// annotated instead.
     Review(cmd::review::Args),
+    /// Train: endgame drills against perfect defence from the built-in tables, graded move
+    /// by move.
+    Train(cmd::train::Args),
     /// The analysis board: play both sides, side lines kept, the engine's best lines, the book
     /// and the tablebases beside it.
     Board(cmd::board::Args),
@@ -80,6 +83,7 @@ fn main() -> ExitCode {
         Some(Command::Watch(args)) => cmd::play::watch(&args),
         Some(Command::Review(args)) => cmd::review::run(&args),
         Some(Command::Board(args)) => cmd::board::run(&args),
+        Some(Command::Train(args)) => cmd::train::run(&args),
         Some(Command::Completions { shell }) => print(|out| {
             clap_complete::generate(shell, &mut Cli::command(), "knightfall", out);
             Ok(())

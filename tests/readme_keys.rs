@@ -1,5 +1,5 @@
 //! The README's tables are the code's: the level table is `LEVEL_ELO` with its labels, and the
-//! key tables are the screens' own (`GAME_KEYS`, `BOARD_KEYS`, `REVIEW_KEYS`: each screen
+//! key tables are the screens' own (`GAME_KEYS`, `BOARD_KEYS`, `REVIEW_KEYS`, `TRAIN_KEYS`: each screen
 //! declares its keys once). When either changes, a test here fails until the README says so
 //! too; its message is the table to paste.
 
@@ -55,4 +55,9 @@ fn a_table_that_differs_is_caught() {
     let mut changed = GAME_KEYS.to_vec();
     changed[0].help = "something else";
     assert!(!readme().contains(&markdown(&changed, true)));
+}
+
+#[test]
+fn the_training_keys_are_the_readmes() {
+    check("training", knightfall::tui::train::TRAIN_KEYS, true);
 }

@@ -1142,8 +1142,8 @@ fn setup_game_review_board_and_back_in_one_run() {
     let mut s = start(&home, &script);
     // The first start offers a gentle opponent, its level in plain words.
     let first = s.wait_for_screen("the new-game screen", 20, |sc| sc.contains("New game"));
-    assert!(first.contains("Knightfall 3 ~1160"), "{first}");
-    assert!(first.contains("plays like a beginner"), "{first}");
+    assert!(first.contains("Knightfall 3 ~1221"), "{first}");
+    assert!(first.contains("plays like a casual player"), "{first}");
     // Each step: the keys, then what the screen shows once they are done.
     let steps: [(&[u8], &str); 12] = [
         // The opponent row: from level 3 two steps back is level 1.
@@ -1700,5 +1700,52 @@ fn the_theme_changes_every_screen_at_once_and_is_kept_for_next_time() {
         before.replace("theme = \"blue\"", "theme = \"contrast\""),
         "only the theme changed"
     );
+    let _ = std::fs::remove_dir_all(&home);
+}
+
+#[test]
+fn an_endgame_drill_is_won_from_the_new_game_screen_and_its_record_kept() {
+    let home = temp_home("train");
+    let script = format!("\"$KNIGHTFALL_BIN\"{STTY_AFTER}");
+    let mut s = start(&home, &script);
+    s.wait_for_screen("the new-game screen", 20, |sc| sc.contains("t train"));
+    s.send(b"t");
+    s.wait_for_screen("the list of endings", 20, |sc| sc.contains("KBNvK"));
+    // KQvK, easy: played by asking for the whole hint before each move.
+    s.send(b"\x1b[D\r");
+    s.wait_for_screen("the drill", 20, |sc| sc.contains("to play and win"));
+    for _ in 0..30 {
+        if s.screen().contains("Won in") {
+            break;
+        }
+        s.send(b"\x14");
+        s.wait_for_screen("the piece", 10, |sc| sc.contains("Move the "));
+        s.send(b"\x14");
+        let screen = s.wait_for_screen("the move", 10, |sc| sc.contains("The tables play "));
+        let san = screen
+            .split("The tables play ")
+            .nth(1)
+            .and_then(|rest| rest.split('.').next())
+            .unwrap()
+            .to_string();
+        s.send(format!("{san}\r").as_bytes());
+        s.wait_for_screen("the reply", 10, |sc| !sc.contains("The tables play "));
+    }
+    let screen = s.wait_for_screen("the win", 10, |sc| sc.contains("Won in"));
+    assert!(screen.contains("hint"), "{screen}");
+    let record = std::fs::read_to_string(home.join("training.toml")).unwrap();
+    assert!(record.contains("[endings.KQvK]"), "{record}");
+    assert!(record.contains("done = 1"), "{record}");
+    assert!(record.contains("clean = 0"), "hints were used: {record}");
+    // q: the list, with the record; q: back to the new-game screen; Esc leaves.
+    s.send(b"q");
+    s.wait_for_screen("the list", 10, |sc| sc.contains("1/1 done"));
+    s.send(b"q");
+    s.wait_for_screen("the new-game screen", 10, |sc| sc.contains("t train"));
+    s.send(b"\x1b");
+    s.wait_for("the shell", 20, |s| s.text().contains("DONE"));
+    let out = s.text();
+    assert!(out.contains("EXIT=0"), "{out}");
+    assert!(out.contains("icanon echo"), "terminal not restored: {out}");
     let _ = std::fs::remove_dir_all(&home);
 }

@@ -8,6 +8,7 @@ pub mod eval;
 pub mod play;
 pub mod review;
 pub mod tb;
+pub mod train;
 
 use anyhow::Result;
 use shakmaty::Chess;

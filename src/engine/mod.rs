@@ -219,8 +219,13 @@ impl Engine {
         if let Some(cap) = level.nodes {
             limits.nodes = Some(limits.nodes.map_or(cap, |n| n.min(cap)));
         }
-        let limits = &limits;
         let blunders = strength::blunders(node::key_of(root), self.seed, level.blunder_percent);
+        // An oversight looks at its own move only: a deeper level that searched on would see the
+        // reply that takes a piece, and its oversights would hang nothing.
+        if blunders {
+            limits.depth = Some(1);
+        }
+        let limits = &limits;
         // Levels below the top and node budgets stay on one thread, so their node caps (and so
         // their strength) are exact; a MultiPV search's extra lines are the main thread's.
         let threads = if level_number < strength::MAX_LEVEL || limits.nodes.is_some() {

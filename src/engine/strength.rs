@@ -1,6 +1,6 @@
 //! Playing levels 1 to 10: weaker levels see less (depth and node caps), judge positions less
 //! accurately (a fixed per-game noise on the static evaluation) and on some moves overlook
-//! tactics altogether (no capture search at the leaves), so they miss things the way a weaker
+//! tactics altogether (one ply, no capture search at the leaves), so they miss things the way a weaker
 //! player does instead of playing random moves. Level 10 is full strength.
 //!
 //! The caps keep low levels fast: a low level never thinks longer than a high one.
@@ -14,8 +14,9 @@ pub struct LevelSettings {
     pub nodes: Option<u64>,
     /// Largest evaluation error in centipawns (uniform in `-noise..=noise`).
     pub noise: i32,
-    /// Percentage of moves searched without resolving captures at the leaves: those moves
-    /// miss recaptures and hanging pieces, the way a beginner overlooks a tactic now and then.
+    /// Percentage of moves that overlook tactics: searched one ply deep without resolving
+    /// captures at the leaves, so they miss recaptures and hanging pieces, the way a player
+    /// overlooks a tactic now and then.
     pub blunder_percent: u32,
 }
 
@@ -29,9 +30,9 @@ pub fn settings(level: u8) -> LevelSettings {
         (1, 400, 100, 100),
         (1, 400, 150, 50),
         (1, 400, 200, 20),
-        (2, 1_500, 160, 8),
-        (3, 4_000, 120, 3),
-        (4, 10_000, 90, 0),
+        (2, 1_500, 160, 14),
+        (3, 4_000, 120, 6),
+        (4, 10_000, 90, 3),
         (5, 25_000, 65, 0),
         (6, 80_000, 45, 0),
         (9, 600_000, 15, 0),
@@ -58,7 +59,7 @@ pub fn settings(level: u8) -> LevelSettings {
 /// Estimated Elo of levels 1 to 10, from the calibration matches published in docs/LEVELS.md
 /// (Stockfish `UCI_Elo` scale at 10+0.1). `UCI_Elo` picks the level nearest to the asked rating.
 pub const LEVEL_ELO: [i32; MAX_LEVEL as usize] =
-    [983, 1076, 1160, 1396, 1564, 1726, 1832, 1934, 2083, 2323];
+    [963, 1088, 1221, 1312, 1432, 1523, 1724, 1844, 1989, 2337];
 
 /// A plain word for the strength a rating stands for (the README's level table uses it).
 pub fn label_for_elo(elo: i32) -> &'static str {

@@ -255,17 +255,10 @@ impl Board {
                 if self.show_help {
                     return fx;
                 }
-                match input::click(&self.game, &self.input, sq) {
-                    input::Click::Move(text) => {
-                        self.input.clear();
-                        self.try_move(&text, &mut fx);
-                    }
-                    input::Click::Select(sq) => self.input = sq.to_string(),
-                    input::Click::Promote(text) => {
-                        self.input = text;
-                        self.say(input::PROMOTE_ASKED, Tone::Info);
-                    }
-                    input::Click::Clear => self.input.clear(),
+                match input::take_click(&self.game, &mut self.input, sq) {
+                    input::Taken::Play(text) => self.try_move(&text, &mut fx),
+                    input::Taken::AskPromotion => self.say(input::PROMOTE_ASKED, Tone::Info),
+                    input::Taken::Done => {}
                 }
             }
             Action::Engine(ev) => self.on_engine(ev),
@@ -478,9 +471,7 @@ impl Board {
             return;
         }
         let typing = !self.input.is_empty();
-        let plain_char = !ctrl && matches!(key.code, KeyCode::Char(_));
-        if (ctrl || !plain_char || !typing)
-            && let Some(row) = keys::lookup(BOARD_KEYS, &key, |w| self.keys_apply(w))
+        if let Some(row) = keys::command_row(BOARD_KEYS, &key, &self.input, |w| self.keys_apply(w))
         {
             return self.command(row.word, None, fx);
         }

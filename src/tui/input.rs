@@ -105,6 +105,41 @@ pub(crate) fn click(game: &Game, line: &str, sq: Square) -> Click {
     }
 }
 
+/// What a click did to the input line, for the screen to act on.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Taken {
+    /// It finished a move: play this (UCI); the line is cleared.
+    Play(String),
+    /// It opened the promotion picker: say [`PROMOTE_ASKED`].
+    AskPromotion,
+    /// It selected or cleared a piece: nothing more to do.
+    Done,
+}
+
+/// Applies a click on `sq` to the input `line` of a screen showing `game` (select a piece,
+/// clear it, open the promotion picker) and says what is left for the screen to do. Every
+/// screen with a board takes clicks through here.
+pub(crate) fn take_click(game: &Game, line: &mut String, sq: Square) -> Taken {
+    match click(game, line, sq) {
+        Click::Move(text) => {
+            line.clear();
+            Taken::Play(text)
+        }
+        Click::Select(sq) => {
+            *line = sq.to_string();
+            Taken::Done
+        }
+        Click::Promote(text) => {
+            *line = text;
+            Taken::AskPromotion
+        }
+        Click::Clear => {
+            line.clear();
+            Taken::Done
+        }
+    }
+}
+
 /// What the picker says while it is open.
 pub(crate) const PROMOTE_ASKED: &str =
     "Promote to which piece? Click it on the board, or type q, r, b or n and Enter.";

@@ -151,6 +151,23 @@ pub(crate) fn is_exit(key: &KeyEvent) -> bool {
     lookup(std::slice::from_ref(&EXIT), key, |_| true).is_some()
 }
 
+/// The row of `table` that `key` stands for on a screen with an input line holding `typed`: a
+/// plain letter is a command only while nothing is typed (otherwise it is being typed), Ctrl
+/// keys and the other keys always are.
+pub(crate) fn command_row(
+    table: &'static [KeyHelp],
+    key: &KeyEvent,
+    typed: &str,
+    applies: impl Fn(When) -> bool,
+) -> Option<&'static KeyHelp> {
+    let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
+    let plain_char = !ctrl && matches!(key.code, KeyCode::Char(_));
+    if plain_char && !typed.is_empty() {
+        return None;
+    }
+    lookup(table, key, applies)
+}
+
 /// The row of `table` that `key` stands for, among the rows `applies` accepts.
 pub(crate) fn lookup(
     table: &'static [KeyHelp],

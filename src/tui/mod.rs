@@ -14,6 +14,7 @@ pub mod setup;
 pub mod app;
 pub mod board;
 pub mod review;
+pub mod train;
 pub mod ui;
 pub mod runner;
 pub(crate) mod headless;
@@ -231,6 +232,34 @@ fn review_settings(opts: &Options, player: &mut Player) -> crate::review::analys
         },
         tablebases: player.engine_mut().tablebases().cloned(),
     }
+}
+
+/// Runs the training screen until the player leaves it.
+pub(crate) fn run_train(start: train::Start, opts: &Options) -> Result<()> {
+    use train::Start;
+    let t0 = Instant::now();
+    let (mut player, warnings) = open_player(opts);
+    let review = review_settings(opts, &mut player);
+    let palette = ui::Palette::from_env(opts.settings.ascii, opts.settings.theme);
+    let mut runner = Runner::new(Vec::new(), player, Some(Paths::get()), review, palette);
+    let mut train = runner.train_screen(false);
+    let difficulty = match &start {
+        Start::List(d) | Start::Ending(_, d) => *d,
+        Start::Fen(_) => Default::default(),
+    };
+    train.difficulty = difficulty;
+    match start {
+        Start::List(_) => {}
+        Start::Ending(ending, _) => train.open_ending(ending),
+        Start::Fen(fen) => train.open_fen(&fen),
+    }
+    if !warnings.is_empty() && train.message.is_none() {
+        train.message = Some((warnings.join("; "), Tone::Error));
+    }
+    runner.push(Front::Train(Box::new(train)));
+    let result = serve(&mut runner, t0, |r, now| r.start(now));
+    say_after(&runner.farewell());
+    result
 }
 
 /// Runs the analysis board over `tree` at its node `at` until the player leaves it.

@@ -19,6 +19,7 @@ use super::review::ReviewScreen;
 use super::screen::{Action, Drawn, Effect, Open, Tone};
 use super::service::Service;
 use super::setup::SetupScreen;
+use super::train::Train;
 use super::ui::{self, Palette};
 use crate::game::{Game, timestamp};
 use crate::player::Player;
@@ -47,6 +48,8 @@ pub enum Front {
     Board(Box<Board>),
     /// A review, or the list of games to review.
     Review(Box<ReviewScreen>),
+    /// Training: endgame drills.
+    Train(Box<Train>),
 }
 
 impl Front {
@@ -56,6 +59,7 @@ impl Front {
             Front::Setup(setup) => setup.update(action, now),
             Front::Board(board) => board.update(action, now),
             Front::Review(review) => review.update(action, now),
+            Front::Train(train) => train.update(action, now),
         }
     }
 
@@ -65,6 +69,7 @@ impl Front {
             Front::Setup(setup) => ui::setup::draw(frame, setup),
             Front::Board(board) => ui::board_screen::draw(frame, board),
             Front::Review(review) => ui::review::draw(frame, review),
+            Front::Train(train) => ui::train::draw(frame, train),
         }
     }
 
@@ -78,13 +83,14 @@ impl Front {
             }
             Front::Board(board) => board.palette.theme = theme,
             Front::Review(review) => review.palette.theme = theme,
+            Front::Train(train) => train.palette.theme = theme,
         }
     }
 
     fn needs_ticks(&self) -> bool {
         match self {
             Front::Game(app) => app.needs_ticks(),
-            Front::Setup(_) | Front::Board(_) | Front::Review(_) => false,
+            Front::Setup(_) | Front::Board(_) | Front::Review(_) | Front::Train(_) => false,
         }
     }
 }
@@ -167,6 +173,11 @@ impl Runner {
         )
     }
 
+    /// Puts `front` in front of the screens.
+    pub(crate) fn push(&mut self, front: Front) {
+        self.stack.push(front);
+    }
+
     /// The game at the bottom of the stack, if the screens started from one.
     pub fn game(&self) -> Option<&App> {
         match self.stack.first() {
@@ -193,7 +204,7 @@ impl Runner {
         let fx = match self.stack.last_mut() {
             Some(Front::Game(app)) => app.start(now),
             Some(Front::Board(board)) => board.start(),
-            Some(Front::Setup(_) | Front::Review(_)) | None => Vec::new(),
+            Some(Front::Setup(_) | Front::Review(_) | Front::Train(_)) | None => Vec::new(),
         };
         self.run_effects(fx, now)
     }
@@ -299,6 +310,7 @@ impl Runner {
             match front {
                 Front::Review(review) => fx.extend(review.farewell()),
                 Front::Board(board) => fx.extend(board.farewell()),
+                Front::Train(train) => fx.extend(train.farewell()),
                 Front::Game(_) | Front::Setup(_) => {}
             }
         }
@@ -396,6 +408,11 @@ impl Runner {
                 self.stack.push(Front::Board(Box::new(board)));
                 fx
             }
+            Open::Train => {
+                let train = self.train_screen(true);
+                self.stack.push(Front::Train(Box::new(train)));
+                Vec::new()
+            }
             Open::Review { listed, chosen } => {
                 let mut review = ReviewScreen::new(listed, self.review.clone(), self.palette, true);
                 let fx = review.start(chosen);
@@ -404,6 +421,24 @@ impl Runner {
             }
         };
         self.run_effects(fx, now)
+    }
+
+    /// A training screen on the list of endings, with the player's progress (and a word on a
+    /// progress file that had to be set aside).
+    pub(crate) fn train_screen(&self, from_game: bool) -> Train {
+        let (progress, note) = match &self.files {
+            Some(paths) => store::training::load(paths),
+            None => Default::default(),
+        };
+        let mut train = Train::new(
+            std::sync::Arc::new(crate::tablebase::Tablebases::embedded()),
+            progress,
+            self.palette,
+            from_game,
+            crate::book::BookRng::from_entropy().next_u64(),
+        );
+        train.message = note.map(|n| (n, Tone::Error));
+        train
     }
 
     /// A review job with what the cache knows filled in.
@@ -512,6 +547,14 @@ impl Runner {
                 Some(match r {
                     Ok(()) => Action::Saved(path),
                     Err(e) => Action::Note(format!("Not saved: {e:#}"), Tone::Error),
+                })
+            }
+            Effect::SaveTraining(progress) => {
+                store::training::save(&paths, &progress).err().map(|e| {
+                    Action::Note(
+                        format!("The training progress was not saved: {e:#}"),
+                        Tone::Error,
+                    )
                 })
             }
             Effect::CacheReview(review) => store::review_cache::save(&paths.reviews(), &review)

@@ -103,6 +103,8 @@ pub enum Effect {
     },
     /// Keep what a review found, for next time.
     CacheReview(Box<Review>),
+    /// Write the player's training progress.
+    SaveTraining(Box<crate::store::training::Progress>),
     /// Close the new-game screen and play its choice in the game below.
     Play(Box<Choice>),
     /// Open a screen in front of this one.
@@ -125,6 +127,8 @@ pub enum Open {
         /// The node shown first.
         at: usize,
     },
+    /// The training screen's list of endings.
+    Train,
     /// The review of a game, or a list of games to choose from.
     Review {
         /// The games.

@@ -9,7 +9,7 @@ use std::time::Instant;
 use crossterm::event::{KeyCode, KeyEvent};
 
 use super::keys::{self, KeyHelp, When, key};
-use super::screen::{Action, Choice, Effect, Palette};
+use super::screen::{Action, Choice, Effect, Open, Palette};
 use crate::engine::strength::MAX_LEVEL;
 use crate::store::Unfinished;
 use crate::store::settings::{Settings, Side, TC_CHOICES, THINK_CHOICES};
@@ -42,6 +42,14 @@ pub(crate) const SETUP_KEYS: &[KeyHelp] = &[
         word: "start",
         label: "Enter start",
         help: "resume or start the game as chosen",
+        when: When::Always,
+    },
+    KeyHelp {
+        keys: &[key(KeyCode::Char('t'))],
+        shown: "t",
+        word: "train",
+        label: "t train",
+        help: "training: endgame drills against the tables",
         when: When::Always,
     },
     keys::HELP,
@@ -278,6 +286,7 @@ impl SetupScreen {
             "change" => self.cycle(key.code != KeyCode::Left),
             "help" => self.show_help = true,
             "start" => return self.start(),
+            "train" => return vec![Effect::Open(Box::new(Open::Train))],
             // Back to the game, nothing changed: it goes on where it was.
             "back" => return vec![Effect::Close],
             "quit" | "exit" => return vec![Effect::Quit],

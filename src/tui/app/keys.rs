@@ -192,10 +192,8 @@ impl App {
             self.show_help = false;
             return;
         }
-        // A plain key is a command only on an empty input line; otherwise it is being typed.
-        let plain_char = !ctrl && matches!(key.code, KeyCode::Char(_));
-        if (ctrl || !plain_char || self.line.text.is_empty())
-            && let Some(row) = keys::lookup(GAME_KEYS, &key, |w| self.keys_apply(w))
+        if let Some(row) =
+            keys::command_row(GAME_KEYS, &key, &self.line.text, |w| self.keys_apply(w))
             && !row.word.is_empty()
         {
             self.command(row.word, None, fx);
@@ -243,17 +241,10 @@ impl App {
         if self.show_help {
             return;
         }
-        match input::click(&self.game, &self.line.text, sq) {
-            input::Click::Move(text) => {
-                self.line.text.clear();
-                self.submit(&text, fx);
-            }
-            input::Click::Select(sq) => self.line.text = sq.to_string(),
-            input::Click::Promote(text) => {
-                self.line.text = text;
-                self.say(input::PROMOTE_ASKED, Tone::Info);
-            }
-            input::Click::Clear => self.line.text.clear(),
+        match input::take_click(&self.game, &mut self.line.text, sq) {
+            input::Taken::Play(text) => self.submit(&text, fx),
+            input::Taken::AskPromotion => self.say(input::PROMOTE_ASKED, Tone::Info),
+            input::Taken::Done => {}
         }
     }
 

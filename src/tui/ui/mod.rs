@@ -11,6 +11,7 @@ pub mod input;
 pub mod moves;
 pub mod review;
 pub mod setup;
+pub mod train;
 
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};

@@ -1,0 +1,68 @@
+//! `knightfall train`: the training screen. Without a kind it opens the list of drills;
+//! `train endgames KQvK` starts an endgame drill of that material at once.
+
+use anyhow::{Result, bail};
+
+use crate::train::{Difficulty, Drill, Ending};
+use crate::tui::train::Start;
+
+/// Arguments of `train`.
+#[derive(clap::Args, Debug, Default)]
+pub struct Args {
+    /// What to train (the list of endings when left out).
+    #[command(subcommand)]
+    pub kind: Option<Kind>,
+}
+
+/// The kinds of drill.
+#[derive(clap::Subcommand, Debug)]
+pub enum Kind {
+    /// Play a 3- or 4-piece ending against perfect defence from the built-in tables: win it
+    /// (or hold the draw), graded move by move, against par.
+    Endgames {
+        /// The ending, the side you play first: KQvK, KRvK, KPvK, KvKP, KBNvK, KQvKR, any of 3
+        /// or 4 pieces (the list when left out).
+        ending: Option<String>,
+        /// How long the win is by the tables: easy, medium or hard.
+        #[arg(long, default_value = "medium", value_parser = Difficulty::parse)]
+        difficulty: Difficulty,
+        /// Start from this position (FEN, 3 or 4 pieces) instead of a random one; the side to
+        /// move is yours.
+        #[arg(long, conflicts_with = "ending")]
+        fen: Option<String>,
+    },
+}
+
+/// Runs `train`.
+pub fn run(args: &Args) -> Result<()> {
+    let start = match &args.kind {
+        None => Start::List(Difficulty::default()),
+        Some(Kind::Endgames {
+            ending,
+            difficulty,
+            fen,
+        }) => match (ending, fen) {
+            (_, Some(fen)) => {
+                // Refused here, with the reason, before the screen opens.
+                let tables = crate::tablebase::Tablebases::embedded();
+                if let Err(e) = Drill::from_fen(fen, &tables, crate::book::BookRng::new(1)) {
+                    bail!("{e}");
+                }
+                Start::Fen(fen.clone())
+            }
+            (Some(name), None) => {
+                let ending = Ending::parse(name).map_err(anyhow::Error::msg)?;
+                let tables = crate::tablebase::Tablebases::embedded();
+                if let Err(e) =
+                    Drill::new(&ending, *difficulty, &tables, crate::book::BookRng::new(1))
+                {
+                    bail!("{e}");
+                }
+                Start::Ending(ending, *difficulty)
+            }
+            (None, None) => Start::List(*difficulty),
+        },
+    };
+    let settings = crate::store::load_settings(&crate::store::Paths::get())?;
+    crate::tui::run_train(start, &super::board::tool_options(settings, None))
+}

@@ -1,0 +1,638 @@
+//! The training screen: pick an ending and a difficulty from a list (or type any 3- or
+//! 4-piece ending, or a FEN), then play it against perfect defence from the built-in tables,
+//! move by move graded (see [`crate::train`]). Every finished start is counted in the
+//! player's progress, which the runner writes.
+//!
+//! The tables are the ones built into the program, read from memory, so probing them in
+//! `update` touches no file.
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use shakmaty::{Chess, Move, Position, Square};
+
+use super::input;
+use super::keys::{self, KeyHelp, When, ctrl, key};
+use super::screen::{Action, Effect, Palette, Tone};
+use crate::book::BookRng;
+use crate::store::training::Progress;
+use crate::tablebase::Tablebases;
+use crate::train::ending::OFFERED;
+use crate::train::{Difficulty, Drill, Ending, Goal, State, Verdict};
+
+/// The training screen's keys and commands.
+pub const TRAIN_KEYS: &[KeyHelp] = &[
+    keys::HELP,
+    KeyHelp {
+        keys: &[key(KeyCode::Up), key(KeyCode::Down)],
+        shown: "↑ ↓",
+        word: "",
+        label: "↑↓ ending",
+        help: "choose the ending (or type one, like KRvKP, or a FEN)",
+        when: When::Choosing,
+    },
+    KeyHelp {
+        keys: &[key(KeyCode::Left), key(KeyCode::Right)],
+        shown: "← →",
+        word: "",
+        label: "←→ difficulty",
+        help: "easy, medium or hard: short or long wins by the tables",
+        when: When::Choosing,
+    },
+    KeyHelp {
+        keys: &[key(KeyCode::Enter)],
+        shown: "Enter",
+        word: "",
+        label: "Enter start",
+        help: "start a drill of the chosen ending",
+        when: When::Choosing,
+    },
+    KeyHelp {
+        keys: &[ctrl('t')],
+        shown: "Ctrl-T",
+        word: "hint",
+        label: "^T hint",
+        help: "a hint: first the piece to move, then the move",
+        when: When::Playing,
+    },
+    KeyHelp {
+        keys: &[ctrl('z')],
+        shown: "Ctrl-Z",
+        word: "undo",
+        label: "^Z take back",
+        help: "take back your last move and the reply",
+        when: When::Playing,
+    },
+    KeyHelp {
+        keys: &[ctrl('r')],
+        shown: "Ctrl-R",
+        word: "retry",
+        label: "^R retry",
+        help: "start this position again",
+        when: When::Playing,
+    },
+    KeyHelp {
+        keys: &[ctrl('n')],
+        shown: "Ctrl-N",
+        word: "next",
+        label: "^N next",
+        help: "a new start of the same ending",
+        when: When::Playing,
+    },
+    KeyHelp {
+        keys: &[key(KeyCode::Char('q'))],
+        shown: "q",
+        word: "list",
+        label: "q list",
+        help: "back to the list of endings",
+        when: When::Playing,
+    },
+    KeyHelp {
+        keys: &[key(KeyCode::Esc), key(KeyCode::Char('q'))],
+        shown: "Esc q",
+        word: "back",
+        label: "q back",
+        help: "back to where training was opened from",
+        when: When::Opened,
+    },
+    KeyHelp {
+        keys: &[key(KeyCode::Esc), key(KeyCode::Char('q'))],
+        shown: "Esc q",
+        word: "quit",
+        label: "q quit",
+        help: "leave Knightfall",
+        when: When::Alone,
+    },
+    keys::EXIT,
+    KeyHelp {
+        keys: &[ctrl('f')],
+        shown: "Ctrl-F",
+        word: "flip",
+        label: "",
+        help: "turn the board around",
+        when: When::Playing,
+    },
+    keys::THEME,
+    KeyHelp {
+        keys: &[ctrl('e')],
+        shown: "Ctrl-E",
+        word: "fen",
+        label: "",
+        help: "show the position's FEN",
+        when: When::Playing,
+    },
+];
+
+/// What each offered ending teaches, for the list.
+pub(crate) fn about(name: &str) -> &'static str {
+    match name {
+        "KQvK" => "queen and king mate the lone king",
+        "KRvK" => "rook and king mate the lone king",
+        "KPvK" => "win with a pawn: opposition, key squares",
+        "KvKP" => "stop the pawn and hold the draw",
+        "KBBvK" => "two bishops mate",
+        "KBNvK" => "bishop and knight mate, in the right corner",
+        "KQvKR" => "queen against rook",
+        "KQvKP" => "queen against a running pawn",
+        "KRvKP" => "rook against pawn",
+        "KPvKP" => "pawn against pawn: who queens first",
+        _ => "",
+    }
+}
+
+/// What the screen opens on.
+#[derive(Clone, Debug)]
+pub enum Start {
+    /// The list of endings, at this difficulty.
+    List(Difficulty),
+    /// A drill of this ending at this difficulty.
+    Ending(Ending, Difficulty),
+    /// A drill from this position.
+    Fen(String),
+}
+
+/// The screen's state.
+pub struct Train {
+    /// The built-in tables.
+    pub tables: Arc<Tablebases>,
+    /// The player's record.
+    pub progress: Progress,
+    /// The endings in the list: the offered ones, then any the player typed.
+    pub endings: Vec<Ending>,
+    /// The row chosen in the list.
+    pub choice: usize,
+    /// The difficulty of the next start.
+    pub difficulty: Difficulty,
+    /// The drill on the board, if one is being played.
+    pub drill: Option<Drill>,
+    /// What the tables said of the player's last move.
+    pub verdict: Option<Verdict>,
+    /// The hint shown: the piece's square, and the whole move once asked twice.
+    pub hint: Option<(Square, Option<Move>)>,
+    /// The input line.
+    pub input: String,
+    /// The message line.
+    pub message: Option<(String, Tone)>,
+    /// Help overlay shown.
+    pub show_help: bool,
+    /// Board turned from the player's side.
+    pub flipped: bool,
+    /// Colours and glyphs.
+    pub palette: Palette,
+    /// Opened from another screen: q goes back to it.
+    pub from_game: bool,
+    /// The drill on the board was counted in the progress already.
+    counted: bool,
+    /// A move was played in the drill on the board (taken back or not).
+    played: bool,
+    rng: BookRng,
+}
+
+impl Train {
+    /// A training screen on the list of endings; `seed` draws the starts.
+    pub fn new(
+        tables: Arc<Tablebases>,
+        progress: Progress,
+        palette: Palette,
+        from_game: bool,
+        seed: u64,
+    ) -> Train {
+        Train {
+            tables,
+            progress,
+            endings: OFFERED
+                .iter()
+                .filter_map(|name| Ending::parse(name).ok())
+                .collect(),
+            choice: 0,
+            difficulty: Difficulty::default(),
+            drill: None,
+            verdict: None,
+            hint: None,
+            input: String::new(),
+            message: None,
+            show_help: false,
+            flipped: false,
+            palette,
+            from_game,
+            counted: false,
+            played: false,
+            rng: BookRng::new(seed),
+        }
+    }
+
+    /// Starts a drill of `ending` at once (from the command line); a message says why not.
+    pub fn open_ending(&mut self, ending: Ending) {
+        self.start_ending(ending);
+    }
+
+    /// Starts a drill from `fen` at once (from the command line); a message says why not.
+    pub fn open_fen(&mut self, fen: &str) {
+        self.start_fen(fen);
+    }
+
+    /// Which rows of [`TRAIN_KEYS`] apply now.
+    pub(crate) fn keys_apply(&self, when: When) -> bool {
+        match when {
+            When::Choosing => self.drill.is_none(),
+            When::Playing => self.drill.is_some(),
+            When::Opened | When::Alone => {
+                self.drill.is_none() && keys::opened_or_alone(when, self.from_game)
+            }
+            w => keys::opened_or_alone(w, self.from_game),
+        }
+    }
+
+    /// The position on the board: the drill's, or none while choosing.
+    pub fn pos(&self) -> Option<&Chess> {
+        self.drill.as_ref().map(Drill::pos)
+    }
+
+    /// The last move on the board.
+    pub(crate) fn last_move(&self) -> Option<Move> {
+        self.drill
+            .as_ref()
+            .and_then(|d| d.game.moves().last().copied())
+    }
+
+    /// The board is seen from the player's side unless turned.
+    pub fn seen_from_black(&self) -> bool {
+        let black = self
+            .drill
+            .as_ref()
+            .is_some_and(|d| d.player == shakmaty::Color::Black);
+        black != self.flipped
+    }
+
+    /// Applies one action and returns what the runner must do.
+    pub fn update(&mut self, action: Action, _now: Instant) -> Vec<Effect> {
+        let mut fx = Vec::new();
+        match action {
+            Action::Key(k) => self.on_key(k, &mut fx),
+            Action::Click(sq) => self.on_click(sq, &mut fx),
+            Action::Note(text, tone) => self.say(text, tone),
+            Action::Engine(super::job::EngineEvent::Warning(text)) => self.say(text, Tone::Error),
+            Action::Engine(_)
+            | Action::Tick
+            | Action::Front
+            | Action::Graph { .. }
+            | Action::Saved(_)
+            | Action::Play(_) => {}
+        }
+        fx
+    }
+
+    /// What must be kept when the screen goes: a drill left unfinished counts as tried.
+    pub(crate) fn farewell(&mut self) -> Vec<Effect> {
+        let mut fx = Vec::new();
+        self.count(&mut fx);
+        fx
+    }
+
+    fn say(&mut self, text: impl Into<String>, tone: Tone) {
+        self.message = Some((text.into(), tone));
+    }
+
+    fn on_click(&mut self, sq: Square, fx: &mut Vec<Effect>) {
+        if self.show_help {
+            return;
+        }
+        let Some(drill) = &self.drill else {
+            return;
+        };
+        match input::take_click(&drill.game, &mut self.input, sq) {
+            input::Taken::Play(text) => self.try_move(&text, fx),
+            input::Taken::AskPromotion => self.say(input::PROMOTE_ASKED, Tone::Info),
+            input::Taken::Done => {}
+        }
+    }
+
+    fn on_key(&mut self, key: KeyEvent, fx: &mut Vec<Effect>) {
+        let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
+        if self.show_help && !keys::is_exit(&key) {
+            self.show_help = false;
+            return;
+        }
+        let typing = !self.input.is_empty();
+        // Enter, the arrows and Esc (while typing) act on the list or the input line, below.
+        let own = matches!(
+            key.code,
+            KeyCode::Enter | KeyCode::Up | KeyCode::Down | KeyCode::Left | KeyCode::Right
+        ) || (typing && key.code == KeyCode::Esc);
+        if !own
+            && let Some(row) =
+                keys::command_row(TRAIN_KEYS, &key, &self.input, |w| self.keys_apply(w))
+        {
+            return self.command(row.word, None, fx);
+        }
+        if ctrl || input::edit(&mut self.input, &key) {
+            return;
+        }
+        match key.code {
+            KeyCode::Esc => {
+                self.input.clear();
+                self.message = None;
+            }
+            KeyCode::Enter => {
+                let text = std::mem::take(&mut self.input);
+                self.submit(text.trim(), fx);
+            }
+            _ if typing || self.drill.is_some() => {}
+            KeyCode::Up => self.choice = self.choice.saturating_sub(1),
+            KeyCode::Down => self.choice = (self.choice + 1).min(self.endings.len() - 1),
+            KeyCode::Left | KeyCode::Right => {
+                let all = Difficulty::ALL;
+                let i = all.iter().position(|&d| d == self.difficulty).unwrap_or(1);
+                let j = if key.code == KeyCode::Left {
+                    i.saturating_sub(1)
+                } else {
+                    (i + 1).min(all.len() - 1)
+                };
+                self.difficulty = all[j];
+            }
+            _ => {}
+        }
+    }
+
+    /// A command, by its word: from the key table or typed.
+    fn command(&mut self, word: &str, arg: Option<&str>, fx: &mut Vec<Effect>) {
+        match word {
+            "help" => self.show_help = true,
+            "back" | "quit" => {
+                self.count(fx);
+                fx.push(Effect::Close);
+            }
+            "exit" => {
+                self.count(fx);
+                fx.push(Effect::Quit);
+            }
+            "list" => {
+                self.count(fx);
+                self.drill = None;
+                self.verdict = None;
+                self.hint = None;
+                self.input.clear();
+                self.message = None;
+            }
+            "theme" => match keys::theme_after(self.palette.theme, arg) {
+                Ok(theme) => {
+                    fx.push(Effect::Theme(theme));
+                    self.say(keys::theme_said(theme), Tone::Info);
+                }
+                Err(e) => self.say(e, Tone::Error),
+            },
+            "flip" => self.flipped = !self.flipped,
+            "fen" => {
+                if let Some(d) = &self.drill {
+                    let fen = d.game.fen();
+                    self.say(fen, Tone::Info);
+                }
+            }
+            "hint" => self.give_hint(),
+            "undo" => {
+                let taken = self.drill.as_mut().is_some_and(Drill::take_back);
+                self.hint = None;
+                self.verdict = None;
+                if taken {
+                    self.say("Taken back: your move.", Tone::Info);
+                } else {
+                    self.say("Nothing to take back.", Tone::Info);
+                }
+            }
+            "retry" => {
+                if let Some(d) = &mut self.drill {
+                    d.retry(&self.tables);
+                    self.hint = None;
+                    self.verdict = None;
+                    let task = d.task();
+                    self.say(format!("Again from the start: {task}."), Tone::Info);
+                }
+            }
+            "next" => {
+                self.count(fx);
+                self.start();
+            }
+            _ => {}
+        }
+    }
+
+    /// A typed line: a command word, an ending or a FEN on the list, a move on the board.
+    fn submit(&mut self, text: &str, fx: &mut Vec<Effect>) {
+        let (word, arg) = match text.split_once(char::is_whitespace) {
+            Some((w, a)) => (w, Some(a.trim()).filter(|a| !a.is_empty())),
+            None => (text, None),
+        };
+        let lower = word.to_ascii_lowercase();
+        let known = TRAIN_KEYS
+            .iter()
+            .any(|row| !row.word.is_empty() && row.word == lower && self.keys_apply(row.when))
+            || (lower == "takeback" && self.drill.is_some());
+        if known {
+            let word = if lower == "takeback" { "undo" } else { &lower };
+            return self.command(word, arg, fx);
+        }
+        if self.drill.is_some() {
+            if !text.is_empty() {
+                self.try_move(text, fx);
+            }
+            return;
+        }
+        if text.is_empty() {
+            return self.start();
+        }
+        if text.contains('/') {
+            return self.start_fen(text);
+        }
+        if let Ok(d) = Difficulty::parse(text) {
+            self.difficulty = d;
+            return;
+        }
+        match Ending::parse(text) {
+            Ok(ending) => self.start_ending(ending),
+            Err(e) => self.say(e, Tone::Error),
+        }
+    }
+
+    /// Puts `ending` on the list (if it is not there) and chooses it.
+    fn choose(&mut self, ending: Ending) {
+        self.choice = match self.endings.iter().position(|e| *e == ending) {
+            Some(i) => i,
+            None => {
+                self.endings.push(ending);
+                self.endings.len() - 1
+            }
+        };
+    }
+
+    /// Starts a drill of the chosen ending and difficulty.
+    fn start(&mut self) {
+        if let Some(ending) = self.endings.get(self.choice).cloned() {
+            self.start_ending(ending);
+        }
+    }
+
+    /// Starts a drill of `ending` at the chosen difficulty, and chooses it on the list; a
+    /// message says why not, and the list stays as it was.
+    fn start_ending(&mut self, ending: Ending) {
+        let seed = self.rng.next_u64();
+        match Drill::new(&ending, self.difficulty, &self.tables, BookRng::new(seed)) {
+            Ok(drill) => {
+                self.choose(ending);
+                self.begin(drill);
+            }
+            Err(e) => self.say(e, Tone::Error),
+        }
+    }
+
+    fn start_fen(&mut self, fen: &str) {
+        let seed = self.rng.next_u64();
+        match Drill::from_fen(fen, &self.tables, BookRng::new(seed)) {
+            Ok(drill) => {
+                self.choose(drill.ending.clone());
+                self.begin(drill);
+            }
+            Err(e) => self.say(e, Tone::Error),
+        }
+    }
+
+    fn begin(&mut self, drill: Drill) {
+        let par = match drill.goal {
+            Goal::Win => format!(" Par {} moves.", drill.par()),
+            Goal::Draw => format!(" Hold it for {} moves.", crate::train::drill::HOLD_MOVES),
+        };
+        self.say(format!("{}.{par}", drill.task()), Tone::Info);
+        self.drill = Some(drill);
+        self.verdict = None;
+        self.hint = None;
+        self.input.clear();
+        self.counted = false;
+        self.played = false;
+    }
+
+    fn give_hint(&mut self) {
+        let Some(drill) = &mut self.drill else {
+            return;
+        };
+        if drill.state != State::Playing {
+            return self.say(
+                "This attempt is over: Ctrl-Z takes back, Ctrl-R retries.",
+                Tone::Info,
+            );
+        }
+        let pos = drill.pos().clone();
+        // The second press shows the same hint's move: one hint, not two.
+        let best = match self.hint {
+            Some((_, None)) => drill.best(&self.tables).map(|r| r.mv),
+            _ => drill.hint(&self.tables),
+        };
+        let Some(best) = best else {
+            return self.say("The tables have no move here.", Tone::Error);
+        };
+        match (self.hint, best.from()) {
+            (Some((sq, None)), _) => {
+                let san = shakmaty::san::SanPlus::from_move(pos, best).to_string();
+                self.hint = Some((sq, Some(best)));
+                self.say(format!("The tables play {san}."), Tone::Info);
+            }
+            (_, Some(sq)) => {
+                self.hint = Some((sq, None));
+                let role = pos
+                    .board()
+                    .piece_at(sq)
+                    .map_or("piece", |p| role_name(p.role));
+                self.say(format!("Move the {role} on {sq}."), Tone::Info);
+            }
+            _ => {}
+        }
+    }
+
+    fn try_move(&mut self, text: &str, fx: &mut Vec<Effect>) {
+        let Some(drill) = &mut self.drill else {
+            return;
+        };
+        if let Some(from) = input::selected(text, drill.pos()) {
+            self.input = from.to_string();
+            self.say(
+                format!("{from} selected: type or click its target."),
+                Tone::Info,
+            );
+            return;
+        }
+        if drill.state != State::Playing {
+            return self.say(
+                "This attempt is over: Ctrl-Z takes back, Ctrl-R retries, Ctrl-N is the next.",
+                Tone::Info,
+            );
+        }
+        let m = match drill.game.parse_move(text) {
+            Ok(m) => m,
+            Err(e) => return self.say(e.to_string(), Tone::Error),
+        };
+        match drill.play(m, &self.tables) {
+            Ok(verdict) => {
+                self.played = true;
+                let said = said_of(drill, &verdict);
+                let (failed, done) = (
+                    matches!(drill.state, State::Failed(_)),
+                    drill.state == State::Done,
+                );
+                self.hint = None;
+                self.verdict = Some(verdict);
+                self.say(said, if failed { Tone::Error } else { Tone::Info });
+                if done {
+                    fx.push(Effect::Bell);
+                    self.count(fx);
+                }
+            }
+            Err(e) => self.say(e, Tone::Error),
+        }
+    }
+
+    /// Counts the drill on the board in the progress, once, if a move was played in it: done
+    /// when its goal was reached, else tried; and asks for the progress to be written.
+    fn count(&mut self, fx: &mut Vec<Effect>) {
+        let Some(d) = &self.drill else {
+            return;
+        };
+        if self.counted || !self.played {
+            return;
+        }
+        let done = d.state == State::Done;
+        let over_par = (d.goal == Goal::Win).then(|| d.moves_played().saturating_sub(d.par()));
+        self.progress
+            .record(&d.ending.to_string(), done, d.clean(), over_par);
+        self.counted = true;
+        fx.push(Effect::SaveTraining(Box::new(self.progress.clone())));
+    }
+}
+
+/// The message after a move: the verdict, and the result once the attempt is over.
+fn said_of(drill: &Drill, v: &Verdict) -> String {
+    let mut text = match (&drill.state, &v.better) {
+        (State::Failed(why), Some(better)) => format!("{} {why} {better} kept it.", v.played),
+        (State::Failed(why), None) => format!("{} {why}", v.played),
+        (_, None) => format!("{}: the tables' best.", v.played),
+        (_, Some(better)) => format!("{} keeps it, but {better} was quicker.", v.played),
+    };
+    if let Some(reply) = &v.reply {
+        text.push_str(&format!(" Reply: {reply}."));
+    }
+    if let Some(summary) = drill.summary().filter(|_| drill.state == State::Done) {
+        text.push(' ');
+        text.push_str(&summary);
+        text.push_str(" Ctrl-N for the next.");
+    }
+    text
+}
+
+fn role_name(role: shakmaty::Role) -> &'static str {
+    match role {
+        shakmaty::Role::King => "king",
+        shakmaty::Role::Queen => "queen",
+        shakmaty::Role::Rook => "rook",
+        shakmaty::Role::Bishop => "bishop",
+        shakmaty::Role::Knight => "knight",
+        shakmaty::Role::Pawn => "pawn",
+    }
+}
