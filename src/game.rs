@@ -1382,6 +1382,20 @@ pub(crate) fn today() -> String {
     format!("{y:04}.{m:02}.{d:02}")
 }
 
+/// Today as days since 1970-01-01 (UTC), for schedules.
+pub(crate) fn day_number() -> i64 {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    (secs / 86_400) as i64
+}
+
+/// A day number (days since 1970-01-01) as a PGN date, `2026.11.26`.
+pub(crate) fn date_of_day(day: i64) -> String {
+    let (y, m, d) = civil_from_days(day);
+    format!("{y:04}.{m:02}.{d:02}")
+}
+
 /// A UTC timestamp `YYYYMMDD-HHMMSS` for file names.
 pub(crate) fn timestamp() -> String {
     let secs = std::time::SystemTime::now()

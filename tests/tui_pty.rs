@@ -1749,3 +1749,50 @@ fn an_endgame_drill_is_won_from_the_new_game_screen_and_its_record_kept() {
     assert!(out.contains("icanon echo"), "terminal not restored: {out}");
     let _ = std::fs::remove_dir_all(&home);
 }
+
+#[test]
+fn a_reviews_mistakes_are_practised_from_the_review_and_scheduled() {
+    let home = temp_home("practise");
+    std::fs::create_dir_all(home.join("games")).unwrap();
+    // White, a person, falls into the Blackburne Shilling trap.
+    let file = home.join("games/20261120-101500.pgn");
+    std::fs::write(
+        &file,
+        "[Date \"2026.11.20\"]\n[White \"Human\"]\n[Black \"Knightfall 0.1.0 (level 3)\"]\n\
+         [Result \"0-1\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bc4 Nd4 4. Nxe5 Qg5 5. Nxf7 Qxg2 6. Rf1 \
+         Qxe4+ 7. Be2 Nf3# 0-1\n",
+    )
+    .unwrap();
+    let script = format!(
+        "\"$KNIGHTFALL_BIN\" review '{}' --movetime 200{STTY_AFTER}",
+        file.display()
+    );
+    let mut s = start(&home, &script);
+    let review = s.wait_for_screen("the finished review", 60, |sc| sc.contains("accuracy;"));
+    assert!(review.contains("m practise"), "{review}");
+    s.send(b"m");
+    let screen = s.wait_for_screen("the first mistake", 20, |sc| sc.contains("Find better"));
+    assert!(screen.contains("You played"), "{screen}");
+    // The move played again: wrong, and scheduled for tomorrow.
+    let played = if screen.contains("Nxf7??") {
+        "Nxf7"
+    } else {
+        "Nxe5"
+    };
+    s.send(format!("{played}\r").as_bytes());
+    s.wait_for_screen("the verdict", 10, |sc| {
+        sc.contains("That is the move you played")
+    });
+    let record = std::fs::read_to_string(home.join("training.toml")).unwrap();
+    assert!(record.contains("[mistakes."), "{record}");
+    assert!(record.contains("reps = 0"), "{record}");
+    // q: the list; q: back to the review; q: out.
+    s.send(b"q");
+    s.wait_for_screen("the training list", 10, |sc| sc.contains("KBNvK"));
+    s.send(b"q");
+    s.wait_for_screen("the review", 10, |sc| sc.contains("accuracy;"));
+    s.send(b"q");
+    s.wait_for("the shell", 20, |s| s.text().contains("DONE"));
+    assert!(s.text().contains("EXIT=0"), "{}", s.text());
+    let _ = std::fs::remove_dir_all(&home);
+}

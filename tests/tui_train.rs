@@ -224,3 +224,114 @@ fn the_board_is_seen_from_the_players_side_and_fits_80x24() {
     };
     assert!(list_small.contains("KQvK"), "{list_small}");
 }
+
+/// A mistake of White's in the Blackburne Shilling trap: 5. Nxf7?? where Bxf7+ was best.
+fn mistake(fen: &str, played: &str, best: &str, cp: i32) -> knightfall::train::mistake::Mistake {
+    let pos = common::position(fen);
+    let parse = |m: &str| knightfall::train::mistake::parse_uci(&pos, m).unwrap();
+    knightfall::train::mistake::Mistake {
+        fen: fen.to_string(),
+        played: parse(played),
+        best: parse(best),
+        before: knightfall::review::judge::Eval::Cp(cp),
+        judgement: knightfall::review::judge::Judgement::Blunder,
+        source: "2026.11.20, Human - Knightfall, move 5.".to_string(),
+    }
+}
+
+fn cards(fx: &[Effect]) -> Option<Progress> {
+    fx.iter().find_map(|e| match e {
+        Effect::SaveTraining(p) => Some((**p).clone()),
+        _ => None,
+    })
+}
+
+#[test]
+fn own_mistakes_come_back_graded_on_their_schedule() {
+    use knightfall::player::Source;
+    use knightfall::tui::job::{EngineEvent, Purpose};
+    use knightfall::tui::practice::Answer;
+    let shilling = mistake(
+        "r1b1kbnr/pppp1ppp/8/4N1q1/2BnP3/8/PPPP1PPP/RNBQK2R w KQkq - 1 5",
+        "e5f7",
+        "c4f7",
+        0,
+    );
+    let early = mistake(
+        "r1bqkbnr/pppp1ppp/8/4p3/2BnP3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4",
+        "f3e5",
+        "f3d4",
+        100,
+    );
+    let mut t = train();
+    t.mistakes = vec![shilling.clone(), early.clone()];
+    t.today = 100;
+    assert_eq!(t.due().len(), 2, "never practised: due");
+    assert!(screen(&t, 120, 40).contains("2 due, 2 in all"));
+    key(&mut t, KeyCode::Up);
+    key(&mut t, KeyCode::Enter);
+    assert!(message(&t).contains("You played Nxf7??"), "{}", message(&t));
+    assert!(screen(&t, 80, 24).contains("find better"));
+    // The engine's move: right at once, graded perfect, due tomorrow.
+    let fx = type_line(&mut t, "Bxf7+");
+    assert!(message(&t).starts_with("Right"), "{}", message(&t));
+    let card = cards(&fx).unwrap().mistakes[&shilling.id()];
+    assert_eq!((card.reps, card.due), (1, 101));
+    // The second: the move played again is wrong at once and the better move is marked.
+    ctrl(&mut t, 'n');
+    let fx = type_line(&mut t, "Nxe5");
+    assert!(
+        message(&t).contains("That is the move you played"),
+        "{}",
+        message(&t)
+    );
+    assert_eq!(t.message.as_ref().unwrap().1, Tone::Error);
+    let best = early.best;
+    assert_eq!(t.hint, Some((best.from().unwrap(), Some(best))));
+    let card = cards(&fx).unwrap().mistakes[&early.id()];
+    assert_eq!((card.reps, card.interval, card.due), (0, 1, 101));
+    // Tried again: another move is searched, and judged by the review's rule; a retry is
+    // not graded a second time.
+    ctrl(&mut t, 'r');
+    let fx = type_line(&mut t, "c3");
+    let Some(Effect::Search(req)) = fx.iter().find(|e| matches!(e, Effect::Search(_))) else {
+        panic!("no search for the move tried: {fx:?}");
+    };
+    assert_eq!(req.pos.turn(), shakmaty::Color::Black);
+    assert!(matches!(
+        t.practice.as_ref().unwrap().answer,
+        Answer::Checking { .. }
+    ));
+    let done = EngineEvent::Done {
+        generation: req.generation,
+        purpose: Purpose::Analyse,
+        best: None,
+        // Black's view: White keeps +0.80, close to the +1.00 before.
+        score: -80,
+        source: Source::Search,
+        note: None,
+    };
+    let fx = t.update(Action::Engine(done), Instant::now());
+    assert!(
+        message(&t).starts_with("Good: c3 (+0.80)"),
+        "{}",
+        message(&t)
+    );
+    assert!(cards(&fx).is_none(), "a retry is not graded again");
+    // The round ends; nothing is due until tomorrow.
+    ctrl(&mut t, 'n');
+    assert!(
+        message(&t).contains("Round over: 1 of 2 found"),
+        "{}",
+        message(&t)
+    );
+    assert!(t.practice.is_none());
+    key(&mut t, KeyCode::Enter);
+    assert!(
+        message(&t).contains("None of your 2 mistakes is due today"),
+        "{}",
+        message(&t)
+    );
+    t.today = 101;
+    assert_eq!(t.due().len(), 2);
+}

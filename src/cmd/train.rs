@@ -17,6 +17,9 @@ pub struct Args {
 /// The kinds of drill.
 #[derive(clap::Subcommand, Debug)]
 pub enum Kind {
+    /// Practise your own mistakes and blunders, found by the reviews of your games: the ones
+    /// due today, on a spaced-repetition schedule.
+    Mistakes,
     /// Play a 3- or 4-piece ending against perfect defence from the built-in tables: win it
     /// (or hold the draw), graded move by move, against par.
     Endgames {
@@ -37,6 +40,7 @@ pub enum Kind {
 pub fn run(args: &Args) -> Result<()> {
     let start = match &args.kind {
         None => Start::List(Difficulty::default()),
+        Some(Kind::Mistakes) => Start::Mistakes,
         Some(Kind::Endgames {
             ending,
             difficulty,

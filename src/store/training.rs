@@ -11,16 +11,24 @@ use anyhow::{Context, Result};
 use serde::{Deserialize, Serialize};
 
 use super::Paths;
+use crate::game::Game;
+use crate::review::Review;
+use crate::train::mistake::{Mistake, PERSON, of_review};
+use crate::train::schedule::Card;
 
 /// Progress files larger than this are not read (a year of daily drills is a few kilobytes).
 const MAX_BYTES: u64 = 1 << 20;
 
 /// Everything the training screens keep.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Progress {
     /// Endgame drills by ending (`KQvK`).
     #[serde(default)]
     pub endings: BTreeMap<String, EndingRecord>,
+    /// The schedule of the player's own mistakes, by [`Mistake::id`] (the position and the
+    /// move played).
+    #[serde(default)]
+    pub mistakes: BTreeMap<String, Card>,
 }
 
 /// One ending's record.
@@ -60,6 +68,48 @@ impl Progress {
         }
         r.last = Some(crate::game::today());
     }
+}
+
+/// The most games read for mistakes, newest first.
+const MAX_GAMES_READ: usize = 2_000;
+/// The most mistakes kept for practice.
+const MAX_MISTAKES: usize = 5_000;
+
+/// The mistakes and blunders of the person in every reviewed game of the games folder, newest
+/// game first (games reviewed only in part give what is known). Reads the games and the review
+/// cache; a game that cannot be read is skipped.
+pub fn mistakes(paths: &Paths) -> Vec<Mistake> {
+    let mut out = Vec::new();
+    for listed in super::games_folder(paths)
+        .iter()
+        .filter(|l| !l.is_analysis())
+        .take(MAX_GAMES_READ)
+    {
+        let Ok(game) = listed.load() else {
+            continue;
+        };
+        if !game.names.iter().any(|n| n == PERSON) {
+            continue;
+        }
+        out.extend(mistakes_of(paths, game));
+        if out.len() >= MAX_MISTAKES {
+            out.truncate(MAX_MISTAKES);
+            break;
+        }
+    }
+    // A game kept twice (an autosave and its archive) gives its mistakes once.
+    let mut seen = std::collections::HashSet::new();
+    out.retain(|m| seen.insert(m.id()));
+    out
+}
+
+/// The mistakes and blunders of the person in `game`, as far as its cached review knows.
+pub fn mistakes_of(paths: &Paths, game: Game) -> Vec<Mistake> {
+    let mut review = Review::new(game, crate::review::DEFAULT_MOVETIME_MS);
+    if super::review_cache::load(&paths.reviews(), &mut review) == 0 {
+        return Vec::new();
+    }
+    of_review(&review)
 }
 
 /// Where the progress lives: beside the games folder.

@@ -1,8 +1,11 @@
 //! Training: drills that grade the player's moves. Endgame drills play 3- and 4-piece endings
-//! against perfect defence from the built-in tables.
+//! against perfect defence from the built-in tables; the player's own mistakes, found by the
+//! reviews of their games, come back on a spaced-repetition schedule.
 
 pub mod drill;
 pub mod ending;
+pub mod mistake;
+pub mod schedule;
 
 pub use drill::{Difficulty, Drill, Goal, State, Verdict};
 pub use ending::Ending;

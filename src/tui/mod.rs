@@ -14,6 +14,7 @@ pub mod setup;
 pub mod app;
 pub mod board;
 pub mod review;
+pub mod practice;
 pub mod train;
 pub mod ui;
 pub mod runner;
@@ -245,13 +246,17 @@ pub(crate) fn run_train(start: train::Start, opts: &Options) -> Result<()> {
     let mut train = runner.train_screen(false);
     let difficulty = match &start {
         Start::List(d) | Start::Ending(_, d) => *d,
-        Start::Fen(_) => Default::default(),
+        Start::Fen(_) | Start::Mistakes => Default::default(),
     };
     train.difficulty = difficulty;
     match start {
         Start::List(_) => {}
         Start::Ending(ending, _) => train.open_ending(ending),
         Start::Fen(fen) => train.open_fen(&fen),
+        Start::Mistakes => {
+            train.choice = 0;
+            train.start_practice();
+        }
     }
     if !warnings.is_empty() && train.message.is_none() {
         train.message = Some((warnings.join("; "), Tone::Error));

@@ -12,7 +12,7 @@ use shakmaty::{Chess, Move};
 use super::job::{EngineEvent, next_generation};
 use super::keys::{self, KeyHelp, When, ctrl, key};
 use super::screen::Palette;
-use super::screen::{Action, Effect};
+use super::screen::{Action, Effect, Open};
 use super::service::ReviewJob;
 use crate::game::Game;
 use crate::review::analyse;
@@ -83,6 +83,14 @@ pub const REVIEW_KEYS: &[KeyHelp] = &[
         word: "flip",
         label: "f flip",
         help: "turn the board around",
+        when: When::Reviewing,
+    },
+    KeyHelp {
+        keys: &[key(KeyCode::Char('m'))],
+        shown: "m",
+        word: "practise",
+        label: "m practise",
+        help: "practise your mistakes and blunders of this game",
         when: When::Reviewing,
     },
     KeyHelp {
@@ -442,6 +450,20 @@ impl ReviewScreen {
                 }
             }
             "flip" => self.flipped = !self.flipped,
+            "practise" => {
+                let mistakes = self
+                    .review
+                    .as_ref()
+                    .map(crate::train::mistake::of_review)
+                    .unwrap_or_default();
+                if mistakes.is_empty() {
+                    self.message = "No mistakes or blunders of a person's in this game (so far) \
+                                    to practise."
+                        .into();
+                } else {
+                    fx.push(Effect::Open(Box::new(Open::Practice(mistakes))));
+                }
+            }
             "theme" => {
                 let theme = self.palette.theme.next();
                 fx.push(Effect::Theme(theme));

@@ -413,6 +413,13 @@ impl Runner {
                 self.stack.push(Front::Train(Box::new(train)));
                 Vec::new()
             }
+            Open::Practice(mistakes) => {
+                let mut train = self.train_screen(true);
+                train.choice = 0;
+                train.practise(mistakes);
+                self.stack.push(Front::Train(Box::new(train)));
+                Vec::new()
+            }
             Open::Review { listed, chosen } => {
                 let mut review = ReviewScreen::new(listed, self.review.clone(), self.palette, true);
                 let fx = review.start(chosen);
@@ -430,6 +437,11 @@ impl Runner {
             Some(paths) => store::training::load(paths),
             None => Default::default(),
         };
+        let mistakes = self
+            .files
+            .as_ref()
+            .map(store::training::mistakes)
+            .unwrap_or_default();
         let mut train = Train::new(
             std::sync::Arc::new(crate::tablebase::Tablebases::embedded()),
             progress,
@@ -438,6 +450,11 @@ impl Runner {
             crate::book::BookRng::from_entropy().next_u64(),
         );
         train.message = note.map(|n| (n, Tone::Error));
+        train.mistakes = mistakes;
+        train.today = crate::game::day_number();
+        if !train.due().is_empty() {
+            train.choice = 0;
+        }
         train
     }
 

@@ -129,6 +129,8 @@ pub enum Open {
     },
     /// The training screen's list of endings.
     Train,
+    /// The training screen practising these mistakes (one game's, from its review).
+    Practice(Vec<crate::train::mistake::Mistake>),
     /// The review of a game, or a list of games to choose from.
     Review {
         /// The games.

@@ -14,11 +14,15 @@ use shakmaty::{Chess, Move, Position, Square};
 
 use super::input;
 use super::keys::{self, KeyHelp, When, ctrl, key};
+use super::practice::{Answer, Practice};
 use super::screen::{Action, Effect, Palette, Tone};
 use crate::book::BookRng;
+use crate::game::Game;
 use crate::store::training::Progress;
 use crate::tablebase::Tablebases;
 use crate::train::ending::OFFERED;
+use crate::train::mistake::Mistake;
+use crate::train::schedule::Card;
 use crate::train::{Difficulty, Drill, Ending, Goal, State, Verdict};
 
 /// The training screen's keys and commands.
@@ -28,8 +32,8 @@ pub const TRAIN_KEYS: &[KeyHelp] = &[
         keys: &[key(KeyCode::Up), key(KeyCode::Down)],
         shown: "↑ ↓",
         word: "",
-        label: "↑↓ ending",
-        help: "choose the ending (or type one, like KRvKP, or a FEN)",
+        label: "↑↓ choose",
+        help: "choose your mistakes or an ending (or type one, like KRvKP, or a FEN)",
         when: When::Choosing,
     },
     KeyHelp {
@@ -45,7 +49,7 @@ pub const TRAIN_KEYS: &[KeyHelp] = &[
         shown: "Enter",
         word: "",
         label: "Enter start",
-        help: "start a drill of the chosen ending",
+        help: "start: your mistakes that are due, or a drill of the chosen ending",
         when: When::Choosing,
     },
     KeyHelp {
@@ -77,7 +81,7 @@ pub const TRAIN_KEYS: &[KeyHelp] = &[
         shown: "Ctrl-N",
         word: "next",
         label: "^N next",
-        help: "a new start of the same ending",
+        help: "the next mistake, or a new start of the same ending",
         when: When::Playing,
     },
     KeyHelp {
@@ -150,6 +154,8 @@ pub enum Start {
     Ending(Ending, Difficulty),
     /// A drill from this position.
     Fen(String),
+    /// The player's mistakes that are due.
+    Mistakes,
 }
 
 /// The screen's state.
@@ -166,6 +172,12 @@ pub struct Train {
     pub difficulty: Difficulty,
     /// The drill on the board, if one is being played.
     pub drill: Option<Drill>,
+    /// The player's own mistakes, from the reviews of their games.
+    pub mistakes: Vec<Mistake>,
+    /// Today, in days since 1970-01-01 (for the schedule).
+    pub today: i64,
+    /// The round of mistakes being practised, if one is.
+    pub practice: Option<Practice>,
     /// What the tables said of the player's last move.
     pub verdict: Option<Verdict>,
     /// The hint shown: the piece's square, and the whole move once asked twice.
@@ -205,9 +217,13 @@ impl Train {
                 .iter()
                 .filter_map(|name| Ending::parse(name).ok())
                 .collect(),
-            choice: 0,
+            // The first ending; the runner chooses the mistakes row when some are due.
+            choice: 1,
             difficulty: Difficulty::default(),
             drill: None,
+            mistakes: Vec::new(),
+            today: 0,
+            practice: None,
             verdict: None,
             hint: None,
             input: String::new(),
@@ -235,34 +251,73 @@ impl Train {
     /// Which rows of [`TRAIN_KEYS`] apply now.
     pub(crate) fn keys_apply(&self, when: When) -> bool {
         match when {
-            When::Choosing => self.drill.is_none(),
-            When::Playing => self.drill.is_some(),
+            When::Choosing => !self.on_board(),
+            When::Playing => self.on_board(),
             When::Opened | When::Alone => {
-                self.drill.is_none() && keys::opened_or_alone(when, self.from_game)
+                !self.on_board() && keys::opened_or_alone(when, self.from_game)
             }
             w => keys::opened_or_alone(w, self.from_game),
         }
     }
 
-    /// The position on the board: the drill's, or none while choosing.
+    /// Whether a board is shown (a drill or a mistake), rather than the list.
+    pub fn on_board(&self) -> bool {
+        self.drill.is_some() || self.practice.is_some()
+    }
+
+    /// The game on the board: the drill's or the mistake's.
+    pub fn board_game(&self) -> Option<&Game> {
+        match (&self.drill, &self.practice) {
+            (Some(d), _) => Some(&d.game),
+            (None, Some(p)) => Some(&p.game),
+            (None, None) => None,
+        }
+    }
+
+    /// The position on the board, or none while choosing.
     pub fn pos(&self) -> Option<&Chess> {
-        self.drill.as_ref().map(Drill::pos)
+        self.board_game().map(Game::position)
     }
 
     /// The last move on the board.
     pub(crate) fn last_move(&self) -> Option<Move> {
-        self.drill
-            .as_ref()
-            .and_then(|d| d.game.moves().last().copied())
+        self.board_game().and_then(|g| g.moves().last().copied())
     }
 
     /// The board is seen from the player's side unless turned.
     pub fn seen_from_black(&self) -> bool {
-        let black = self
-            .drill
-            .as_ref()
-            .is_some_and(|d| d.player == shakmaty::Color::Black);
-        black != self.flipped
+        let player = match (&self.drill, &self.practice) {
+            (Some(d), _) => Some(d.player),
+            (None, Some(p)) => Some(p.current.mover()),
+            (None, None) => None,
+        };
+        (player == Some(shakmaty::Color::Black)) != self.flipped
+    }
+
+    /// The mistakes due today (or never practised), the longest overdue first.
+    pub fn due(&self) -> Vec<Mistake> {
+        let mut due: Vec<(i64, &Mistake)> = self
+            .mistakes
+            .iter()
+            .filter_map(|m| {
+                let card = self.progress.mistakes.get(&m.id());
+                let day = card.map_or(self.today, |c| c.due);
+                (day <= self.today).then_some((day, m))
+            })
+            .collect();
+        due.sort_by_key(|(day, _)| *day);
+        due.into_iter().map(|(_, m)| m.clone()).collect()
+    }
+
+    /// Opens a round of `mistakes` at once (one game's, from its review), whatever is due.
+    pub fn practise(&mut self, mistakes: Vec<Mistake>) {
+        match Practice::new(mistakes) {
+            Some(p) => self.begin_practice(p),
+            None => self.say(
+                "No mistakes or blunders of yours in this game to practise.",
+                Tone::Info,
+            ),
+        }
     }
 
     /// Applies one action and returns what the runner must do.
@@ -273,8 +328,8 @@ impl Train {
             Action::Click(sq) => self.on_click(sq, &mut fx),
             Action::Note(text, tone) => self.say(text, tone),
             Action::Engine(super::job::EngineEvent::Warning(text)) => self.say(text, Tone::Error),
-            Action::Engine(_)
-            | Action::Tick
+            Action::Engine(ev) => self.on_engine(&ev, &mut fx),
+            Action::Tick
             | Action::Front
             | Action::Graph { .. }
             | Action::Saved(_)
@@ -298,10 +353,10 @@ impl Train {
         if self.show_help {
             return;
         }
-        let Some(drill) = &self.drill else {
+        let Some(game) = self.board_game().cloned() else {
             return;
         };
-        match input::take_click(&drill.game, &mut self.input, sq) {
+        match input::take_click(&game, &mut self.input, sq) {
             input::Taken::Play(text) => self.try_move(&text, fx),
             input::Taken::AskPromotion => self.say(input::PROMOTE_ASKED, Tone::Info),
             input::Taken::Done => {}
@@ -338,9 +393,9 @@ impl Train {
                 let text = std::mem::take(&mut self.input);
                 self.submit(text.trim(), fx);
             }
-            _ if typing || self.drill.is_some() => {}
+            _ if typing || self.on_board() => {}
             KeyCode::Up => self.choice = self.choice.saturating_sub(1),
-            KeyCode::Down => self.choice = (self.choice + 1).min(self.endings.len() - 1),
+            KeyCode::Down => self.choice = (self.choice + 1).min(self.endings.len()),
             KeyCode::Left | KeyCode::Right => {
                 let all = Difficulty::ALL;
                 let i = all.iter().position(|&d| d == self.difficulty).unwrap_or(1);
@@ -370,6 +425,7 @@ impl Train {
             "list" => {
                 self.count(fx);
                 self.drill = None;
+                self.practice = None;
                 self.verdict = None;
                 self.hint = None;
                 self.input.clear();
@@ -384,12 +440,21 @@ impl Train {
             },
             "flip" => self.flipped = !self.flipped,
             "fen" => {
-                if let Some(d) = &self.drill {
-                    let fen = d.game.fen();
+                if let Some(fen) = self.board_game().map(Game::fen) {
                     self.say(fen, Tone::Info);
                 }
             }
+            "hint" if self.practice.is_some() => self.practice_hint(),
             "hint" => self.give_hint(),
+            "undo" | "retry" if self.practice.is_some() => {
+                if let Some(p) = &mut self.practice {
+                    p.retry();
+                    self.hint = None;
+                    let task = p.task();
+                    self.say(task, Tone::Info);
+                }
+            }
+            "next" if self.practice.is_some() => self.next_practice(),
             "undo" => {
                 let taken = self.drill.as_mut().is_some_and(Drill::take_back);
                 self.hint = None;
@@ -427,12 +492,12 @@ impl Train {
         let known = TRAIN_KEYS
             .iter()
             .any(|row| !row.word.is_empty() && row.word == lower && self.keys_apply(row.when))
-            || (lower == "takeback" && self.drill.is_some());
+            || (lower == "takeback" && self.on_board());
         if known {
             let word = if lower == "takeback" { "undo" } else { &lower };
             return self.command(word, arg, fx);
         }
-        if self.drill.is_some() {
+        if self.on_board() {
             if !text.is_empty() {
                 self.try_move(text, fx);
             }
@@ -454,9 +519,10 @@ impl Train {
         }
     }
 
-    /// Puts `ending` on the list (if it is not there) and chooses it.
+    /// Puts `ending` on the list (if it is not there) and chooses it (the list's first row is
+    /// the player's mistakes, the endings follow).
     fn choose(&mut self, ending: Ending) {
-        self.choice = match self.endings.iter().position(|e| *e == ending) {
+        self.choice = 1 + match self.endings.iter().position(|e| *e == ending) {
             Some(i) => i,
             None => {
                 self.endings.push(ending);
@@ -465,10 +531,151 @@ impl Train {
         };
     }
 
-    /// Starts a drill of the chosen ending and difficulty.
+    /// Starts what the list's chosen row offers: the mistakes due, or a drill of the chosen
+    /// ending and difficulty.
     fn start(&mut self) {
-        if let Some(ending) = self.endings.get(self.choice).cloned() {
+        if self.choice == 0 {
+            return self.start_practice();
+        }
+        if let Some(ending) = self.endings.get(self.choice - 1).cloned() {
             self.start_ending(ending);
+        }
+    }
+
+    /// A round of the mistakes due, or a word on why there is none.
+    pub fn start_practice(&mut self) {
+        if let Some(p) = Practice::new(self.due()) {
+            return self.begin_practice(p);
+        }
+        let said = if self.mistakes.is_empty() {
+            "No mistakes to practise yet: review a game you played (r when it ends, or \
+             knightfall review), and its mistakes and blunders come here."
+                .to_string()
+        } else {
+            let next = self
+                .mistakes
+                .iter()
+                .filter_map(|m| self.progress.mistakes.get(&m.id()).map(|c| c.due))
+                .min()
+                .map_or_else(String::new, |d| {
+                    format!("; the next is due on {}", crate::game::date_of_day(d))
+                });
+            format!(
+                "None of your {} mistakes is due today{next}.",
+                self.mistakes.len()
+            )
+        };
+        self.say(said, Tone::Info);
+    }
+
+    fn begin_practice(&mut self, p: Practice) {
+        self.say(
+            format!("{} From {}", p.task(), p.current.source),
+            Tone::Info,
+        );
+        self.practice = Some(p);
+        self.drill = None;
+        self.hint = None;
+        self.input.clear();
+    }
+
+    fn next_practice(&mut self) {
+        let Some(p) = &mut self.practice else {
+            return;
+        };
+        if p.advance() {
+            let said = format!("{} From {}", p.task(), p.current.source);
+            self.hint = None;
+            self.say(said, Tone::Info);
+        } else {
+            let (answered, right) = p.score;
+            self.practice = None;
+            self.say(
+                format!("Round over: {right} of {answered} found. q leaves, Enter starts the next round."),
+                Tone::Info,
+            );
+        }
+    }
+
+    fn practice_hint(&mut self) {
+        let Some(p) = &mut self.practice else {
+            return;
+        };
+        if p.answer != Answer::Waiting {
+            return;
+        }
+        let best = p.current.best;
+        let pos = p.game.position().clone();
+        p.hinted = true;
+        match self.hint {
+            Some((sq, None)) => {
+                let san = shakmaty::san::SanPlus::from_move(pos, best).to_string();
+                self.hint = Some((sq, Some(best)));
+                self.say(format!("The engine plays {san}."), Tone::Info);
+            }
+            _ => {
+                if let Some(sq) = best.from() {
+                    self.hint = Some((sq, None));
+                    let role = pos
+                        .board()
+                        .piece_at(sq)
+                        .map_or("piece", |p| role_name(p.role));
+                    self.say(format!("Move the {role} on {sq}."), Tone::Info);
+                }
+            }
+        }
+    }
+
+    /// Records a graded answer in the schedule and asks for the progress to be written.
+    fn record_answer(&mut self, grade: Option<u8>, fx: &mut Vec<Effect>) {
+        let (Some(grade), Some(p)) = (grade, &self.practice) else {
+            return;
+        };
+        let id = p.current.id();
+        let card = self
+            .progress
+            .mistakes
+            .get(&id)
+            .copied()
+            .unwrap_or_else(|| Card::new(self.today));
+        self.progress
+            .mistakes
+            .insert(id, card.answered(grade, self.today));
+        fx.push(Effect::SaveTraining(Box::new(self.progress.clone())));
+    }
+
+    /// Says how the answer went, once it is in.
+    fn say_answer(&mut self) {
+        let Some(p) = &self.practice else {
+            return;
+        };
+        let (text, tone) = match &p.answer {
+            Answer::Solved(t) => (format!("{t} Ctrl-N: the next."), Tone::Info),
+            Answer::Missed(t) => (
+                format!("{t} Ctrl-R: try again, Ctrl-N: the next."),
+                Tone::Error,
+            ),
+            Answer::Checking { .. } => ("Checking your move…".to_string(), Tone::Info),
+            Answer::Waiting => return,
+        };
+        if let Answer::Missed(_) = p.answer {
+            let best = p.current.best;
+            self.hint = best.from().map(|sq| (sq, Some(best)));
+        } else {
+            self.hint = None;
+        }
+        self.say(text, tone);
+    }
+
+    fn on_engine(&mut self, ev: &super::job::EngineEvent, fx: &mut Vec<Effect>) {
+        let Some(p) = &mut self.practice else {
+            return;
+        };
+        let was_checking = matches!(p.answer, Answer::Checking { .. });
+        let grade = p.on_engine(ev);
+        if was_checking && !matches!(p.answer, Answer::Checking { .. }) {
+            self.record_answer(grade, fx);
+            self.say_answer();
         }
     }
 
@@ -548,6 +755,9 @@ impl Train {
     }
 
     fn try_move(&mut self, text: &str, fx: &mut Vec<Effect>) {
+        if self.practice.is_some() {
+            return self.try_practice_move(text, fx);
+        }
         let Some(drill) = &mut self.drill else {
             return;
         };
@@ -587,6 +797,33 @@ impl Train {
             }
             Err(e) => self.say(e, Tone::Error),
         }
+    }
+
+    fn try_practice_move(&mut self, text: &str, fx: &mut Vec<Effect>) {
+        let Some(p) = &mut self.practice else {
+            return;
+        };
+        if let Some(from) = input::selected(text, p.game.position()) {
+            self.input = from.to_string();
+            self.say(
+                format!("{from} selected: type or click its target."),
+                Tone::Info,
+            );
+            return;
+        }
+        if p.answer != Answer::Waiting {
+            return self.say(
+                "Ctrl-R tries this one again, Ctrl-N goes to the next.",
+                Tone::Info,
+            );
+        }
+        let m = match p.game.parse_move(text) {
+            Ok(m) => m,
+            Err(e) => return self.say(e.to_string(), Tone::Error),
+        };
+        let grade = p.try_move(m, fx);
+        self.record_answer(grade, fx);
+        self.say_answer();
     }
 
     /// Counts the drill on the board in the progress, once, if a move was played in it: done

@@ -1,0 +1,207 @@
+//! Practising the player's own mistakes on the training screen: the position before each one,
+//! "you played Qxd4?? here, find better". The engine's move is right at once, the move played
+//! wrong at once; any other move is searched (one second, full strength) and is right when the
+//! review's rules would not flag it against the position's evaluation. Each answer is graded
+//! for the schedule ([`crate::train::schedule`]).
+
+use shakmaty::{Move, Position};
+
+use super::job::{EngineEvent, Mover, Purpose, Request, next_generation};
+use super::screen::Effect;
+use crate::engine::Limits;
+use crate::game::Game;
+use crate::review::analyse::eval_of;
+use crate::train::mistake::Mistake;
+use crate::train::schedule::{GOOD, HELPED, PERFECT, WRONG};
+
+/// How long another move than the engine's is searched before it is judged.
+pub const CHECK_MS: u64 = 1000;
+
+/// Where the answer to the mistake on the board stands.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Answer {
+    /// Waiting for the player's move.
+    Waiting,
+    /// The move tried is being searched.
+    Checking {
+        /// The search's generation.
+        generation: u64,
+        /// The move tried.
+        tried: Move,
+    },
+    /// Found: the words say how.
+    Solved(String),
+    /// Not found: the words say why, and the engine's move.
+    Missed(String),
+}
+
+/// A round of mistakes to practise.
+#[derive(Clone, Debug)]
+pub struct Practice {
+    /// The mistake on the board.
+    pub current: Mistake,
+    /// The ones still to come, in order.
+    pub queue: Vec<Mistake>,
+    /// The position, with the move tried played on it once answered.
+    pub game: Game,
+    /// Where the answer stands.
+    pub answer: Answer,
+    /// A hint was shown for this one.
+    pub hinted: bool,
+    /// Answered so far this round, and how many of them right.
+    pub score: (usize, usize),
+    /// The mistake on the board was graded (a retry is not graded again).
+    graded: bool,
+}
+
+impl Practice {
+    /// A round over `mistakes` (the first on the board), or `None` when there are none.
+    pub fn new(mut mistakes: Vec<Mistake>) -> Option<Practice> {
+        if mistakes.is_empty() {
+            return None;
+        }
+        let current = mistakes.remove(0);
+        Some(Practice {
+            game: Game::from_fen(&current.fen).unwrap_or_default(),
+            current,
+            queue: mistakes,
+            answer: Answer::Waiting,
+            hinted: false,
+            score: (0, 0),
+            graded: false,
+        })
+    }
+
+    /// What the panel asks.
+    pub fn task(&self) -> String {
+        format!(
+            "You played {} here ({}). Find better.",
+            self.current.played_san(),
+            self.current.judgement.word().to_lowercase()
+        )
+    }
+
+    /// Whether an answer was given (right or wrong) for the mistake on the board.
+    pub fn answered(&self) -> bool {
+        matches!(self.answer, Answer::Solved(_) | Answer::Missed(_))
+    }
+
+    /// Tries `m`. The engine's move and the move played are answered at once, any other is
+    /// searched first ([`Practice::on_engine`] answers). Returns the grade to record, the
+    /// first time the mistake on the board is answered.
+    pub fn try_move(&mut self, m: Move, fx: &mut Vec<Effect>) -> Option<u8> {
+        let pos = self.game.position().clone();
+        let best = self.current.best_san();
+        let san = shakmaty::san::SanPlus::from_move(pos.clone(), m).to_string();
+        if m == self.current.best {
+            let _ = self.game.play(m, None);
+            self.answer = Answer::Solved(format!("Right: {san} is the engine's move."));
+            return self.grade(true);
+        }
+        if m == self.current.played {
+            // The board stays on the position, with the better move marked.
+            self.answer =
+                Answer::Missed(format!("That is the move you played. {best} was better."));
+            return self.grade(false);
+        }
+        let _ = self.game.play(m, None);
+        let generation = next_generation();
+        self.answer = Answer::Checking {
+            generation,
+            tried: m,
+        };
+        fx.push(Effect::Search(Box::new(Request {
+            generation,
+            purpose: Purpose::Analyse,
+            pos: self.game.position().clone(),
+            history: Vec::new(),
+            limits: Limits {
+                movetime: Some(CHECK_MS),
+                ..Limits::default()
+            },
+            mover: Mover::Knightfall,
+            start_fen: Some(self.current.fen.clone()),
+            moves: vec![m],
+        })));
+        None
+    }
+
+    /// Takes a search report; returns the grade to record once the move tried is judged.
+    pub fn on_engine(&mut self, ev: &EngineEvent) -> Option<u8> {
+        let Answer::Checking { generation, tried } = self.answer.clone() else {
+            return None;
+        };
+        let before = self.game.position_at(0).clone();
+        let san = shakmaty::san::SanPlus::from_move(before, tried).to_string();
+        let best = self.current.best_san();
+        match ev {
+            EngineEvent::Done {
+                generation: g,
+                score,
+                ..
+            } if *g == generation => {
+                let after = eval_of(*score, self.game.position().turn());
+                let shown = after.display();
+                if self.current.solved_by(tried, after) {
+                    self.answer = Answer::Solved(format!(
+                        "Good: {san} ({shown}) keeps the position as well; the engine's move \
+                         was {best}."
+                    ));
+                    self.grade(true).map(|g| g.min(GOOD))
+                } else {
+                    self.game.undo();
+                    self.answer = Answer::Missed(format!(
+                        "{san} ({shown}) loses too much: {best} was the move."
+                    ));
+                    self.grade(false)
+                }
+            }
+            EngineEvent::Failed {
+                generation: g,
+                message,
+            } if *g == generation => {
+                // No verdict without a search: the move is taken back, to be tried again.
+                self.game.undo();
+                self.answer = Answer::Missed(format!("The move could not be checked ({message})."));
+                None
+            }
+            _ => None,
+        }
+    }
+
+    /// Back to the position of the mistake on the board, to try again (not graded again).
+    pub fn retry(&mut self) {
+        while self.game.undo().is_some() {}
+        self.answer = Answer::Waiting;
+    }
+
+    /// The next mistake of the round; false when the round is over.
+    pub fn advance(&mut self) -> bool {
+        if self.queue.is_empty() {
+            return false;
+        }
+        self.current = self.queue.remove(0);
+        self.game = Game::from_fen(&self.current.fen).unwrap_or_default();
+        self.answer = Answer::Waiting;
+        self.hinted = false;
+        self.graded = false;
+        true
+    }
+
+    /// Counts the first answer to the mistake on the board and returns its grade for the
+    /// schedule; a later answer (after a retry) is not graded.
+    fn grade(&mut self, right: bool) -> Option<u8> {
+        if std::mem::replace(&mut self.graded, true) {
+            return None;
+        }
+        self.score.0 += 1;
+        if right {
+            self.score.1 += 1;
+        }
+        Some(match (right, self.hinted) {
+            (false, _) => WRONG,
+            (true, true) => HELPED,
+            (true, false) => PERFECT,
+        })
+    }
+}
