@@ -41,6 +41,9 @@ enum Command {
     /// Train: endgame drills against perfect defence from the built-in tables, graded move
     /// by move.
     Train(cmd::train::Args),
+    /// Puzzles: build them from games (lichess-puzzler's rules), or print a puzzle file as
+    /// lichess's puzzle CSV.
+    Puzzles(cmd::puzzles::Args),
     /// The analysis board: play both sides, side lines kept, the engine's best lines, the book
     /// and the tablebases beside it.
     Board(cmd::board::Args),
@@ -84,6 +87,7 @@ fn main() -> ExitCode {
         Some(Command::Review(args)) => cmd::review::run(&args),
         Some(Command::Board(args)) => cmd::board::run(&args),
         Some(Command::Train(args)) => cmd::train::run(&args),
+        Some(Command::Puzzles(args)) => cmd::puzzles::run(&args),
         Some(Command::Completions { shell }) => print(|out| {
             clap_complete::generate(shell, &mut Cli::command(), "knightfall", out);
             Ok(())

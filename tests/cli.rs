@@ -608,3 +608,51 @@ fn an_autosave_also_kept_in_its_own_file_is_listed_once() {
         "{shown}"
     );
 }
+
+#[test]
+fn puzzles_are_built_from_games_exported_as_lichess_csv_and_bad_files_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    // A game whose 3... Nf6?? allows Qxf7#.
+    let pgn = dir.path().join("games.pgn");
+    std::fs::write(
+        &pgn,
+        "[White \"A\"]\n[Black \"B\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7# 1-0\n",
+    )
+    .unwrap();
+    let out = dir.path().join("puzzles.csv");
+    let out_s = out.to_str().unwrap();
+    let (ok, stdout, stderr) = knightfall(&[
+        "puzzles",
+        "build",
+        "--out",
+        out_s,
+        "--nodes",
+        "100000",
+        pgn.to_str().unwrap(),
+    ]);
+    assert!(ok, "{stderr}");
+    assert!(stdout.contains("puzzles written"), "{stdout}");
+    let csv = std::fs::read_to_string(&out).unwrap();
+    assert!(
+        csv.starts_with("PuzzleId,FEN,Moves,Rating,Themes\n"),
+        "{csv}"
+    );
+    assert!(csv.contains(",g8f6 h5f7,"), "{csv}");
+    assert!(csv.contains("mateIn1"), "{csv}");
+    // The file is not written over.
+    let (ok, _, stderr) = knightfall(&["puzzles", "build", "--out", out_s, pgn.to_str().unwrap()]);
+    assert!(!ok && stderr.contains("exists already"), "{stderr}");
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), csv);
+    // Exported, each puzzle checked.
+    let (ok, stdout, stderr) = knightfall(&["puzzles", "export", "--file", out_s]);
+    assert!(ok, "{stderr}");
+    assert_eq!(stdout, csv);
+    let bad = dir.path().join("bad.csv");
+    std::fs::write(
+        &bad,
+        "PuzzleId,FEN,Moves,Rating,Themes\nx,8/8/8/8/8/8/8/K6k w - - 0 1,a1a9 h1h2,1500,\n",
+    )
+    .unwrap();
+    let (ok, _, stderr) = knightfall(&["puzzles", "export", "--file", bad.to_str().unwrap()]);
+    assert!(!ok && stderr.contains("line 2"), "{stderr}");
+}

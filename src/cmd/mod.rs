@@ -6,6 +6,7 @@ pub mod board;
 pub mod book;
 pub mod eval;
 pub mod play;
+pub mod puzzles;
 pub mod review;
 pub mod tb;
 pub mod train;

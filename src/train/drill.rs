@@ -608,12 +608,12 @@ fn value(wdl: Wdl) -> i32 {
 fn thrown(goal: Goal, now: Wdl) -> String {
     match (goal, now) {
         (Goal::Win, Wdl::CursedWin) => {
-            "That lets the win slip past the fifty-move rule: it is a draw now.".into()
+            "That lets the win slip past the fifty-move rule; it is a draw now.".into()
         }
         (Goal::Win, Wdl::Draw | Wdl::BlessedLoss) => {
-            "That throws the win away: it is a draw now.".into()
+            "That throws the win away; it is a draw now.".into()
         }
-        (Goal::Win, _) | (Goal::Draw, _) => "That loses: the tables win from here.".into(),
+        (Goal::Win, _) | (Goal::Draw, _) => "That loses; the tables win from here.".into(),
     }
 }
 

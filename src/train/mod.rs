@@ -5,7 +5,9 @@
 pub mod drill;
 pub mod ending;
 pub mod mistake;
+pub mod puzzle;
 pub mod schedule;
+pub mod themes;
 
 pub use drill::{Difficulty, Drill, Goal, State, Verdict};
 pub use ending::Ending;

@@ -847,8 +847,10 @@ impl Train {
 /// The message after a move: the verdict, and the result once the attempt is over.
 fn said_of(drill: &Drill, v: &Verdict) -> String {
     let mut text = match (&drill.state, &v.better) {
-        (State::Failed(why), Some(better)) => format!("{} {why} {better} kept it.", v.played),
-        (State::Failed(why), None) => format!("{} {why}", v.played),
+        (State::Failed(why), Some(better)) => {
+            format!("{}: {} {better} kept it.", v.played, lower_first(why))
+        }
+        (State::Failed(why), None) => format!("{}: {}", v.played, lower_first(why)),
         (_, None) => format!("{}: the tables' best.", v.played),
         (_, Some(better)) => format!("{} keeps it, but {better} was quicker.", v.played),
     };
@@ -861,6 +863,14 @@ fn said_of(drill: &Drill, v: &Verdict) -> String {
         text.push_str(" Ctrl-N for the next.");
     }
     text
+}
+
+/// `text` with its first letter in lower case, to follow a colon.
+fn lower_first(text: &str) -> String {
+    let mut chars = text.chars();
+    chars
+        .next()
+        .map_or_else(String::new, |c| c.to_lowercase().chain(chars).collect())
 }
 
 fn role_name(role: shakmaty::Role) -> &'static str {

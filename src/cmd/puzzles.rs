@@ -1,0 +1,137 @@
+//! `knightfall puzzles`: build puzzles from games (`build`), or print a puzzle set as lichess's
+//! puzzle CSV (`export`).
+
+use std::io::Write as _;
+use std::path::PathBuf;
+
+use anyhow::{Context, Result, bail};
+
+use crate::game::Game;
+use crate::train::puzzle::{CSV_HEADER, Generator, Puzzle, from_csv};
+
+/// The largest PGN file read.
+const MAX_PGN_BYTES: u64 = 256 << 20;
+/// The most games read from one file.
+const MAX_GAMES: usize = 100_000;
+/// The largest puzzle file read.
+const MAX_CSV_BYTES: u64 = 64 << 20;
+
+/// Arguments of `puzzles`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// What to do.
+    #[command(subcommand)]
+    pub action: Action,
+}
+
+/// `puzzles` actions.
+#[derive(clap::Subcommand, Debug)]
+pub enum Action {
+    /// Find puzzles in games: after each move that throws the game away, a position where the
+    /// other side has one clearly best line (lichess-puzzler's rules), checked by a
+    /// full-strength search with the tablebases, with themes and a rating from the levels.
+    Build {
+        /// Where to write the puzzles (lichess's CSV layout); it must not exist yet.
+        #[arg(long)]
+        out: PathBuf,
+        /// Nodes searched per position when checking a puzzle.
+        #[arg(long, default_value_t = 300_000)]
+        nodes: u64,
+        /// Nodes searched per position when looking for mistakes.
+        #[arg(long, default_value_t = 20_000)]
+        scan_nodes: u64,
+        /// PGN files of games.
+        #[arg(required = true)]
+        games: Vec<PathBuf>,
+    },
+    /// Print a puzzle file as lichess's puzzle CSV (`PuzzleId,FEN,Moves,Rating,Themes`), each
+    /// puzzle checked.
+    Export {
+        /// The puzzle file.
+        #[arg(long)]
+        file: PathBuf,
+    },
+}
+
+/// Runs `puzzles`.
+pub fn run(args: &Args) -> Result<()> {
+    match &args.action {
+        Action::Build {
+            out,
+            nodes,
+            scan_nodes,
+            games,
+        } => build(out, *nodes, *scan_nodes, games),
+        Action::Export { file } => export(file),
+    }
+}
+
+fn build(out: &PathBuf, nodes: u64, scan_nodes: u64, files: &[PathBuf]) -> Result<()> {
+    if std::fs::symlink_metadata(out).is_ok() {
+        bail!("{} exists already; name a new file", out.display());
+    }
+    let mut games = Vec::new();
+    for file in files {
+        let text = crate::store::read_pgn(file, MAX_PGN_BYTES)?;
+        for (i, game) in Game::all_from_pgn(&text, MAX_GAMES).into_iter().enumerate() {
+            match game {
+                Ok(g) => games.push(g),
+                Err(e) => eprintln!("{} game {}: skipped ({e})", file.display(), i + 1),
+            }
+        }
+    }
+    let mut generator = Generator::new(nodes, None);
+    let mut puzzles: Vec<Puzzle> = Vec::new();
+    for (i, game) in games.iter().enumerate() {
+        for p in generator.from_game(game, scan_nodes) {
+            if !puzzles.iter().any(|q| q.id == p.id) {
+                puzzles.push(p);
+            }
+        }
+        eprint!(
+            "\rgame {} of {}: {} puzzles",
+            i + 1,
+            games.len(),
+            puzzles.len()
+        );
+    }
+    eprintln!();
+    let mut text = String::from(CSV_HEADER);
+    text.push('\n');
+    for p in &puzzles {
+        text.push_str(&p.csv());
+        text.push('\n');
+    }
+    crate::store::write_atomic(out, &text)?;
+    println!("{} puzzles written to {}", puzzles.len(), out.display());
+    Ok(())
+}
+
+fn export(file: &PathBuf) -> Result<()> {
+    let meta =
+        std::fs::metadata(file).with_context(|| format!("cannot read {}", file.display()))?;
+    if !meta.is_file() || meta.len() > MAX_CSV_BYTES {
+        bail!("{} is not a puzzle file of at most 64 MB", file.display());
+    }
+    let text =
+        std::fs::read_to_string(file).with_context(|| format!("cannot read {}", file.display()))?;
+    let mut out = String::from(CSV_HEADER);
+    out.push('\n');
+    for (n, line) in text.lines().enumerate() {
+        if line.trim().is_empty() || line.starts_with("PuzzleId,") {
+            continue;
+        }
+        let p = from_csv(line)
+            .map_err(|e| anyhow::anyhow!("{} line {}: {e}", file.display(), n + 1))?;
+        out.push_str(&p.csv());
+        out.push('\n');
+    }
+    let mut stdout = std::io::stdout().lock();
+    match stdout
+        .write_all(out.as_bytes())
+        .and_then(|()| stdout.flush())
+    {
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        other => Ok(other?),
+    }
+}

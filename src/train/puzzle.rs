@@ -1,0 +1,517 @@
+//! Puzzles from games, by the rules lichess-puzzler publishes: a puzzle starts right after a
+//! mistake, and from there the side to move (the solver) has one clearly best move at every
+//! turn: a forced mate where every solver move is the only one that mates, or a line where the
+//! best move's winning chances beat the second best's by a wide margin. The opponent answers
+//! with the engine's best move. Searches run at full strength with the tablebases, to a fixed
+//! node count (so a build finds the same puzzles on any machine).
+//!
+//! A puzzle is written as lichess's puzzle database writes one: the FEN before the opponent's
+//! mistake, then the mistake and the solution in UCI.
+
+use std::sync::Arc;
+
+use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Move, Position};
+
+use super::themes::{self, Theme};
+use crate::engine::{Config, Control, Engine, Info, Limits};
+use crate::review::analyse::eval_of;
+use crate::review::judge::{Eval, winning_chances};
+use crate::tablebase::Tablebases;
+
+/// How much more of the winning chances (lichess's -1..1 scale) the best move must keep than
+/// the second best, for it to be the one clear move.
+pub const CLEAR_MARGIN: f64 = 0.5;
+/// The solver's winning chances a line must reach to be worth solving (about +3 pawns).
+pub const WON: f64 = 0.5;
+/// The most solver moves in a puzzle.
+pub const MAX_SOLVER_MOVES: usize = 5;
+/// How much of the mover's winning chances a move must throw away to be a mistake a puzzle
+/// can start from (the review's blunder).
+pub const MISTAKE_DROP: f64 = 0.3;
+
+/// A puzzle.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Puzzle {
+    /// A short id: a hash of the position and the moves.
+    pub id: String,
+    /// The position before the opponent's mistake.
+    pub before: Chess,
+    /// The mistake, then the solution (solver and opponent in turn, ending with the solver).
+    pub moves: Vec<Move>,
+    /// Its rating (the weakest level that solves it reliably; see [`Puzzle::rating`]).
+    pub rating: i32,
+    /// Its themes.
+    pub themes: Vec<Theme>,
+}
+
+impl Puzzle {
+    /// The position the solver sees.
+    pub fn start(&self) -> Chess {
+        let mut pos = self.before.clone();
+        pos.play_unchecked(self.moves[0]);
+        pos
+    }
+
+    /// The solver's side.
+    pub fn solver(&self) -> Color {
+        !self.before.turn()
+    }
+
+    /// A line of lichess's puzzle CSV: `PuzzleId,FEN,Moves,Rating,Themes`.
+    pub fn csv(&self) -> String {
+        let fen = shakmaty::fen::Fen::from_position(&self.before, EnPassantMode::Legal);
+        let moves: Vec<String> = self
+            .moves
+            .iter()
+            .map(|m| m.to_uci(CastlingMode::Standard).to_string())
+            .collect();
+        let themes: Vec<&str> = self.themes.iter().map(|t| t.name()).collect();
+        format!(
+            "{},{fen},{},{},{}",
+            self.id,
+            moves.join(" "),
+            self.rating,
+            themes.join(" ")
+        )
+    }
+}
+
+/// The header of lichess's puzzle CSV, as `puzzles export` writes it.
+pub const CSV_HEADER: &str = "PuzzleId,FEN,Moves,Rating,Themes";
+
+/// Reads one line of lichess's puzzle CSV (its first five fields; lichess's own files have
+/// more, which are ignored): the position must be legal and every move legal in turn.
+pub fn from_csv(line: &str) -> Result<Puzzle, String> {
+    let fields: Vec<&str> = line.trim_end().split(',').collect();
+    let [id, fen, moves, rating, themes, ..] = fields[..] else {
+        return Err(format!(
+            "not a puzzle line (PuzzleId,FEN,Moves,Rating,Themes): {line:?}"
+        ));
+    };
+    let before = crate::fen::position(fen).map_err(|e| e.to_string())?;
+    let mut pos = before.clone();
+    let mut list = Vec::new();
+    for text in moves.split_whitespace() {
+        let m = super::mistake::parse_uci(&pos, text)
+            .ok_or_else(|| format!("puzzle {id}: {text} is not a legal move"))?;
+        pos.play_unchecked(m);
+        list.push(m);
+    }
+    if list.len() < 2 || !list.len().is_multiple_of(2) {
+        return Err(format!(
+            "puzzle {id}: the moves must be the opponent's move and the solution, ending with \
+             the solver's"
+        ));
+    }
+    let rating = rating
+        .trim()
+        .parse::<i32>()
+        .map_err(|_| format!("puzzle {id}: {rating:?} is not a rating"))?;
+    Ok(Puzzle {
+        id: id.to_string(),
+        before,
+        moves: list,
+        rating,
+        themes: themes.split_whitespace().filter_map(Theme::parse).collect(),
+    })
+}
+
+/// One line of a search with several lines: its first move and score (side to move's view).
+#[derive(Clone, Debug)]
+struct Line {
+    mv: Move,
+    score: i32,
+}
+
+/// Finds puzzles: a full-strength engine with the tablebases and a node budget per search.
+pub struct Generator {
+    engine: Engine,
+    nodes: u64,
+}
+
+impl Generator {
+    /// A generator searching `nodes` nodes per position, with `tablebases` (the built-in ones
+    /// when `None`).
+    pub fn new(nodes: u64, tablebases: Option<Arc<Tablebases>>) -> Generator {
+        let mut engine = Engine::new(Config::default());
+        engine.set_tablebases(Some(
+            tablebases.unwrap_or_else(|| Arc::new(Tablebases::embedded())),
+        ));
+        Generator { engine, nodes }
+    }
+
+    /// The best two lines of `pos` (one when there is only one legal move).
+    fn lines(&mut self, pos: &Chess) -> Vec<Line> {
+        let limits = Limits {
+            multipv: 2,
+            ..Limits::nodes(self.nodes)
+        };
+        let mut lines: Vec<Option<Line>> = vec![None, None];
+        let mut take = |info: &Info| {
+            if let (Some(&mv), Some(slot)) = (
+                info.pv.first(),
+                lines.get_mut(info.multipv.max(1) as usize - 1),
+            ) {
+                *slot = Some(Line {
+                    mv,
+                    score: info.score,
+                });
+            }
+        };
+        self.engine.clear();
+        let result = self
+            .engine
+            .search(pos, &[], &limits, &Control::default(), &mut take);
+        let mut out: Vec<Line> = lines.into_iter().flatten().collect();
+        // The search's own choice is the best line, whatever the reports said last.
+        if let Some(best) = result.best {
+            match out.first_mut() {
+                Some(first) => {
+                    first.mv = best;
+                    first.score = result.score;
+                }
+                None => out.push(Line {
+                    mv: best,
+                    score: result.score,
+                }),
+            }
+        }
+        out.truncate(pos.legal_moves().len());
+        out
+    }
+
+    /// The solver's winning chances for a score from the side to move's view in `pos`.
+    fn chances(pos: &Chess, score: i32) -> f64 {
+        let white = winning_chances(eval_of(score, pos.turn()));
+        pos.turn().fold_wb(white, -white)
+    }
+
+    /// Whether `score` (side to move's view) is a forced mate for the side to move.
+    fn mates(pos: &Chess, score: i32) -> bool {
+        matches!(eval_of(score, pos.turn()), Eval::Mate(n) if (n > 0) == pos.turn().is_white())
+    }
+
+    /// A puzzle from the game position `before`, where `mistake` was played, if the mistake
+    /// threw at least [`MISTAKE_DROP`] of the mover's chances away and the other side then
+    /// has one clear line to a won position or a mate.
+    pub fn from_mistake(&mut self, before: &Chess, mistake: Move) -> Option<Puzzle> {
+        if !before.is_legal(mistake) {
+            return None;
+        }
+        let mut start = before.clone();
+        start.play_unchecked(mistake);
+        if start.is_game_over() {
+            return None;
+        }
+        // The mistake: the mover's chances before against after it.
+        let was = self
+            .lines(before)
+            .first()
+            .map(|l| Self::chances(before, l.score))?;
+        let solution = self.solution(&start)?;
+        let first = self.lines(&start);
+        let now = -Self::chances(&start, first.first()?.score);
+        if was - now < MISTAKE_DROP {
+            return None;
+        }
+        let mut moves = vec![mistake];
+        moves.extend(solution);
+        let mut puzzle = Puzzle {
+            id: String::new(),
+            before: before.clone(),
+            moves,
+            rating: 0,
+            themes: Vec::new(),
+        };
+        puzzle.id = id_of(&puzzle);
+        puzzle.themes = themes::of(&puzzle);
+        puzzle.rating = self.rate(&puzzle);
+        Some(puzzle)
+    }
+
+    /// The solver's clear line from `start` (solver to move), ending with a solver move, or
+    /// `None` when the first move is not clear or the line wins nothing.
+    pub fn solution(&mut self, start: &Chess) -> Option<Vec<Move>> {
+        let mut pos = start.clone();
+        let mut line: Vec<Move> = Vec::new();
+        let mut mate = false;
+        for turn in 0..MAX_SOLVER_MOVES {
+            let lines = self.lines(&pos);
+            let best = lines.first()?;
+            let clear = match lines.get(1) {
+                // The only legal move is clear, but never a puzzle's first move.
+                None => turn > 0,
+                Some(second) => {
+                    if Self::mates(&pos, best.score) {
+                        !Self::mates(&pos, second.score)
+                    } else {
+                        Self::chances(&pos, best.score) - Self::chances(&pos, second.score)
+                            >= CLEAR_MARGIN
+                    }
+                }
+            };
+            if !clear {
+                if turn == 0 {
+                    return None;
+                }
+                // The puzzle ends with the solver's last clear move: drop the reply after it.
+                line.pop();
+                break;
+            }
+            mate = Self::mates(&pos, best.score);
+            let won = Self::chances(&pos, best.score);
+            pos.play_unchecked(best.mv);
+            line.push(best.mv);
+            if pos.is_game_over() {
+                break;
+            }
+            // A won position after a move that needs no follow-up ends a material puzzle.
+            if !mate && won >= WON && turn + 1 == MAX_SOLVER_MOVES {
+                break;
+            }
+            let reply = self.lines(&pos).first()?.mv;
+            pos.play_unchecked(reply);
+            line.push(reply);
+        }
+        if line.len().is_multiple_of(2) {
+            line.pop();
+        }
+        // Worth solving: a mate, or a won position at the end.
+        let mut end = start.clone();
+        for m in &line {
+            end.play_unchecked(*m);
+        }
+        let solved = end.is_checkmate() || {
+            let lines = self.lines(&end);
+            let score = lines.first().map_or(0, |l| l.score);
+            // The opponent is to move at the end: the solver's chances are the opposite.
+            -Self::chances(&end, score) >= WON || mate
+        };
+        (solved && !line.is_empty()).then_some(line)
+    }
+}
+
+impl Generator {
+    /// The puzzles of `game`: each move that threw [`MISTAKE_DROP`] of its side's chances away
+    /// by a quick search (`scan_nodes` a position) is tried as a puzzle's start.
+    pub fn from_game(&mut self, game: &crate::game::Game, scan_nodes: u64) -> Vec<Puzzle> {
+        let deep = self.nodes;
+        self.nodes = scan_nodes;
+        // White's chances in every position of the game.
+        let chances: Vec<Option<f64>> = (0..=game.ply())
+            .map(|ply| {
+                let pos = game.position_at(ply);
+                if pos.is_game_over() {
+                    return None;
+                }
+                let line = self.lines(pos).into_iter().next()?;
+                let mine = Self::chances(pos, line.score);
+                Some(pos.turn().fold_wb(mine, -mine))
+            })
+            .collect();
+        self.nodes = deep;
+        let mut found = Vec::new();
+        for (ply, &mistake) in game.moves().iter().enumerate() {
+            let (Some(was), Some(now)) = (chances[ply], chances.get(ply + 1).copied().flatten())
+            else {
+                continue;
+            };
+            let mover = game.position_at(ply).turn();
+            let drop = mover.fold_wb(was - now, now - was);
+            if drop >= MISTAKE_DROP
+                && let Some(p) = self.from_mistake(game.position_at(ply), mistake)
+            {
+                found.push(p);
+            }
+        }
+        found
+    }
+}
+
+/// Tries per level when rating a puzzle, and how many must solve it.
+const RATING_TRIES: (u32, u32) = (4, 3);
+
+impl Generator {
+    /// The puzzle's rating: the measured rating of the weakest level that solves it in at least
+    /// three of four tries (each try with the level's fresh judgement errors), or 100 above
+    /// the strongest level's when none does.
+    pub fn rate(&mut self, p: &Puzzle) -> i32 {
+        use crate::engine::strength::{LEVEL_ELO, MAX_LEVEL};
+        for level in 1..=MAX_LEVEL {
+            let solved = (0..RATING_TRIES.0)
+                .filter(|_| self.solves(p, level))
+                .count() as u32;
+            if solved >= RATING_TRIES.1 {
+                return LEVEL_ELO[usize::from(level) - 1];
+            }
+        }
+        LEVEL_ELO[usize::from(MAX_LEVEL) - 1] + 100
+    }
+
+    /// Whether `level` finds every solver move of `p` (a different mate counts as found).
+    fn solves(&mut self, p: &Puzzle, level: u8) -> bool {
+        self.engine.clear();
+        let mut pos = p.start();
+        let limits = Limits::nodes(self.nodes).at_level(level);
+        for (i, &expected) in p.moves[1..].iter().enumerate() {
+            if i % 2 == 0 {
+                let found = self
+                    .engine
+                    .search(&pos, &[], &limits, &Control::default(), &mut |_| {})
+                    .best;
+                let Some(found) = found else {
+                    return false;
+                };
+                if found != expected {
+                    let mut after = pos.clone();
+                    after.play_unchecked(found);
+                    return after.is_checkmate();
+                }
+            }
+            pos.play_unchecked(expected);
+        }
+        true
+    }
+}
+
+/// A puzzle's id: five characters of a hash of its position and moves.
+fn id_of(p: &Puzzle) -> String {
+    let text = format!(
+        "{} {:?}",
+        shakmaty::fen::Fen::from_position(&p.before, EnPassantMode::Legal),
+        p.moves
+            .iter()
+            .map(|m| m.to_uci(CastlingMode::Standard).to_string())
+            .collect::<Vec<_>>()
+    );
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in text.bytes() {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    const ALPHABET: &[u8] = b"0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
+    (0..5)
+        .map(|i| ALPHABET[((h >> (i * 6)) % 62) as usize] as char)
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::train::mistake::parse_uci;
+
+    fn pos(fen: &str) -> Chess {
+        crate::fen::position(fen).unwrap()
+    }
+
+    fn generator() -> Generator {
+        Generator::new(200_000, None)
+    }
+
+    fn ucis(moves: &[Move]) -> Vec<String> {
+        moves
+            .iter()
+            .map(|m| m.to_uci(CastlingMode::Standard).to_string())
+            .collect()
+    }
+
+    #[test]
+    fn a_knight_fork_after_a_mistake_is_a_puzzle() {
+        // Black's ...Qc6?? walks into Ne7+, forking king and queen.
+        let before = pos("3r2k1/p4ppp/8/3N4/q7/8/P4PPP/4R1K1 b - - 0 1");
+        let mistake = parse_uci(&before, "a4c6").unwrap();
+        let mut g = generator();
+        let p = g.from_mistake(&before, mistake).expect("a puzzle");
+        let moves = ucis(&p.moves);
+        assert_eq!(moves[0], "a4c6");
+        assert_eq!(moves[1], "d5e7", "{moves:?}");
+        assert_eq!(moves.len() % 2, 0, "ends with the solver's move: {moves:?}");
+        assert!(p.themes.contains(&Theme::Fork), "{:?}", p.themes);
+        assert_eq!(p.solver(), Color::White);
+        let csv = p.csv();
+        assert!(
+            csv.starts_with(&format!(
+                "{},3r2k1/p4ppp/8/3N4/q7/8/P4PPP/4R1K1 b - - 0 1,a4c6 d5e7",
+                p.id
+            )),
+            "{csv}"
+        );
+    }
+
+    #[test]
+    fn a_back_rank_mate_in_two_is_a_puzzle_with_every_move_forced() {
+        // Black's queen leaves the e-file to take a pawn (...Qxa2??): Re8+ Rxe8 Rxe8#.
+        let before = pos("3r2k1/5ppp/4q3/8/8/8/P3RPPP/4R1K1 b - - 0 1");
+        let mistake = parse_uci(&before, "e6a2").unwrap();
+        let mut g = generator();
+        let p = g.from_mistake(&before, mistake).expect("a puzzle");
+        assert_eq!(ucis(&p.moves), ["e6a2", "e2e8", "d8e8", "e1e8"]);
+        assert!(p.themes.contains(&Theme::MateIn2), "{:?}", p.themes);
+        assert!(p.themes.contains(&Theme::BackRankMate), "{:?}", p.themes);
+    }
+
+    #[test]
+    fn two_equally_good_moves_make_no_puzzle() {
+        // Either rook takes the loose queen: two moves as good as each other, so neither is
+        // the one clear move.
+        let start = pos("6k1/5pp1/7p/8/8/8/5PPK/1R1q1R2 w - - 0 1");
+        let mut g = generator();
+        assert_eq!(g.solution(&start), None);
+    }
+
+    #[test]
+    fn an_easy_puzzle_rates_below_a_hard_one() {
+        let mut g = generator();
+        let mate_in_one = {
+            // ...Nf6?? allows Qxf7#.
+            let before = pos("r1bqkbnr/pppp1ppp/2n5/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR b KQkq - 3 3");
+            let mistake = parse_uci(&before, "g8f6").unwrap();
+            g.from_mistake(&before, mistake).expect("a mate in one")
+        };
+        assert_eq!(ucis(&mate_in_one.moves), ["g8f6", "h5f7"]);
+        assert!(mate_in_one.themes.contains(&Theme::MateIn1));
+        let back_rank = {
+            let before = pos("3r2k1/5ppp/4q3/8/8/8/P3RPPP/4R1K1 b - - 0 1");
+            g.from_mistake(&before, parse_uci(&before, "e6a2").unwrap())
+                .unwrap()
+        };
+        let levels = crate::engine::strength::LEVEL_ELO;
+        assert!(levels.contains(&mate_in_one.rating) || mate_in_one.rating > levels[9]);
+        assert!(
+            mate_in_one.rating <= back_rank.rating,
+            "{} against {}",
+            mate_in_one.rating,
+            back_rank.rating
+        );
+    }
+
+    #[test]
+    fn a_puzzle_reads_back_from_its_csv_line_and_bad_lines_say_why() {
+        let before = pos("3r2k1/5ppp/4q3/8/8/8/P3RPPP/4R1K1 b - - 0 1");
+        let p = generator()
+            .from_mistake(&before, parse_uci(&before, "e6a2").unwrap())
+            .unwrap();
+        let back = from_csv(&p.csv()).unwrap();
+        assert_eq!(back, p);
+        for bad in [
+            "",
+            "x,not a fen,e2e4 e7e5,1500,",
+            "x,8/8/8/8/8/8/8/K6k w - - 0 1,a1a2,1500,",
+            "x,3r2k1/5ppp/4q3/8/8/8/P3RPPP/4R1K1 b - - 0 1,e6a2 e2e9,1500,",
+            "x,3r2k1/5ppp/4q3/8/8/8/P3RPPP/4R1K1 b - - 0 1,e6a2 e2e8,fast,",
+        ] {
+            assert!(from_csv(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn a_move_that_loses_nothing_starts_no_puzzle() {
+        // 1. e4 is no mistake, whatever follows.
+        let before = Chess::default();
+        let mut g = generator();
+        assert_eq!(
+            g.from_mistake(&before, parse_uci(&before, "e2e4").unwrap()),
+            None
+        );
+    }
+}

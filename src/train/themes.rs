@@ -1,0 +1,325 @@
+//! What a puzzle is about, found from its moves: mates by length and the back-rank mate, forks,
+//! hanging pieces, promotions, sacrifices, endgames, and the puzzle's length. The names are
+//! lichess's, so an exported puzzle reads as one of theirs.
+
+use shakmaty::{Bitboard, Chess, Color, Move, Position, Rank, Role, Square};
+
+use super::puzzle::Puzzle;
+
+/// A puzzle theme.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Theme {
+    /// It ends in checkmate.
+    Mate,
+    /// Mate with one solver move.
+    MateIn1,
+    /// Mate with two solver moves.
+    MateIn2,
+    /// Mate with three solver moves.
+    MateIn3,
+    /// Mate with four or more solver moves.
+    MateIn4,
+    /// The mated king is shut in on its back rank by its own pieces.
+    BackRankMate,
+    /// A piece attacks two targets at once and wins one.
+    Fork,
+    /// The first move takes a piece left undefended.
+    HangingPiece,
+    /// A pawn promotes.
+    Promotion,
+    /// The solver gives material on the way.
+    Sacrifice,
+    /// Few pieces are left.
+    Endgame,
+    /// One solver move.
+    OneMove,
+    /// Two solver moves.
+    Short,
+    /// Three solver moves.
+    Long,
+    /// Four or more solver moves.
+    VeryLong,
+}
+
+impl Theme {
+    /// Every theme, in the order they are written.
+    pub const ALL: [Theme; 15] = [
+        Theme::Mate,
+        Theme::MateIn1,
+        Theme::MateIn2,
+        Theme::MateIn3,
+        Theme::MateIn4,
+        Theme::BackRankMate,
+        Theme::Fork,
+        Theme::HangingPiece,
+        Theme::Promotion,
+        Theme::Sacrifice,
+        Theme::Endgame,
+        Theme::OneMove,
+        Theme::Short,
+        Theme::Long,
+        Theme::VeryLong,
+    ];
+
+    /// lichess's name for it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Theme::Mate => "mate",
+            Theme::MateIn1 => "mateIn1",
+            Theme::MateIn2 => "mateIn2",
+            Theme::MateIn3 => "mateIn3",
+            Theme::MateIn4 => "mateIn4",
+            Theme::BackRankMate => "backRankMate",
+            Theme::Fork => "fork",
+            Theme::HangingPiece => "hangingPiece",
+            Theme::Promotion => "promotion",
+            Theme::Sacrifice => "sacrifice",
+            Theme::Endgame => "endgame",
+            Theme::OneMove => "oneMove",
+            Theme::Short => "short",
+            Theme::Long => "long",
+            Theme::VeryLong => "veryLong",
+        }
+    }
+
+    /// The theme a name stands for.
+    pub fn parse(name: &str) -> Option<Theme> {
+        Theme::ALL.into_iter().find(|t| t.name() == name)
+    }
+}
+
+/// A piece's value in pawns, for material counts (the king counts nothing).
+fn value(role: Role) -> i32 {
+    match role {
+        Role::Pawn => 1,
+        Role::Knight | Role::Bishop => 3,
+        Role::Rook => 5,
+        Role::Queen => 9,
+        Role::King => 0,
+    }
+}
+
+/// `color`'s material less the other side's, in pawns.
+fn balance(pos: &Chess, color: Color) -> i32 {
+    let board = pos.board();
+    let side = |c: Color| -> i32 {
+        board
+            .by_color(c)
+            .into_iter()
+            .filter_map(|sq| board.role_at(sq))
+            .map(value)
+            .sum()
+    };
+    side(color) - side(!color)
+}
+
+/// The themes of `p`, in [`Theme::ALL`]'s order.
+pub fn of(p: &Puzzle) -> Vec<Theme> {
+    let solver = p.solver();
+    let start = p.start();
+    let solution = &p.moves[1..];
+    // Every position of the solution, from the start.
+    let mut positions = vec![start.clone()];
+    for m in solution {
+        let mut next = positions[positions.len() - 1].clone();
+        next.play_unchecked(*m);
+        positions.push(next);
+    }
+    let end = &positions[positions.len() - 1];
+    let solver_moves = solution.len().div_ceil(2);
+    let mut found = Vec::new();
+    if end.is_checkmate() {
+        found.push(Theme::Mate);
+        found.push(match solver_moves {
+            1 => Theme::MateIn1,
+            2 => Theme::MateIn2,
+            3 => Theme::MateIn3,
+            _ => Theme::MateIn4,
+        });
+        if back_rank_mate(end) {
+            found.push(Theme::BackRankMate);
+        }
+    }
+    if fork(&positions, solution) {
+        found.push(Theme::Fork);
+    }
+    if hanging(&start, solution[0]) {
+        found.push(Theme::HangingPiece);
+    }
+    if solution.iter().step_by(2).any(|m| m.is_promotion()) {
+        found.push(Theme::Promotion);
+    }
+    // Down two pawns or more after one of the opponent's replies, against the start.
+    let at_start = balance(&start, solver);
+    if positions
+        .iter()
+        .skip(2)
+        .step_by(2)
+        .any(|pos| balance(pos, solver) <= at_start - 2)
+    {
+        found.push(Theme::Sacrifice);
+    }
+    let board = start.board();
+    let pieces = (board.occupied() & !board.pawns() & !board.kings()).count();
+    if pieces <= 3 || (pieces <= 4 && board.queens().is_empty()) {
+        found.push(Theme::Endgame);
+    }
+    found.push(match solver_moves {
+        1 => Theme::OneMove,
+        2 => Theme::Short,
+        3 => Theme::Long,
+        _ => Theme::VeryLong,
+    });
+    found.sort();
+    found.dedup();
+    found
+}
+
+/// The side to move is mated on its back rank by a rook or queen along it, its king shut in by
+/// its own pieces on the rank in front.
+fn back_rank_mate(pos: &Chess) -> bool {
+    let mated = pos.turn();
+    let board = pos.board();
+    let Some(king) = board.king_of(mated) else {
+        return false;
+    };
+    let back = mated.fold_wb(Rank::First, Rank::Eighth);
+    if king.rank() != back {
+        return false;
+    }
+    let checkers = pos.checkers();
+    let along = checkers
+        .into_iter()
+        .all(|sq| sq.rank() == back && matches!(board.role_at(sq), Some(Role::Rook | Role::Queen)));
+    // The squares in front of the king that its own pieces block.
+    let front = shakmaty::attacks::king_attacks(king) & !Bitboard::from(back);
+    let own_block = front
+        .into_iter()
+        .all(|sq| board.by_color(mated).contains(sq));
+    !checkers.is_empty() && along && own_block
+}
+
+/// A solver move whose piece then attacks two of the opponent's pieces worth more than it (or
+/// the king), and a later solver move takes one of them.
+fn fork(positions: &[Chess], solution: &[Move]) -> bool {
+    for i in (0..solution.len()).step_by(2) {
+        let m = solution[i];
+        let after = &positions[i + 1];
+        let board = after.board();
+        let Some(role) = board.role_at(m.to()) else {
+            continue;
+        };
+        if role == Role::King {
+            continue;
+        }
+        let attacked = shakmaty::attacks::attacks(
+            m.to(),
+            shakmaty::Piece {
+                color: !after.turn(),
+                role,
+            },
+            board.occupied(),
+        ) & board.by_color(after.turn());
+        let targets: Vec<Square> = attacked
+            .into_iter()
+            .filter(|&sq| {
+                board
+                    .role_at(sq)
+                    .is_some_and(|r| r == Role::King || value(r) > value(role))
+            })
+            .collect();
+        if targets.len() < 2 {
+            continue;
+        }
+        let wins_one = solution
+            .iter()
+            .skip(i + 2)
+            .step_by(2)
+            .any(|later| later.is_capture() && targets.contains(&later.to()));
+        if wins_one {
+            return true;
+        }
+    }
+    false
+}
+
+/// The solver's first move takes a piece (not a pawn) that nothing defended.
+fn hanging(start: &Chess, first: Move) -> bool {
+    let Some(taken) = first.capture() else {
+        return false;
+    };
+    if taken == Role::Pawn {
+        return false;
+    }
+    let board = start.board();
+    let defenders = board.attacks_to(first.to(), !start.turn(), board.occupied());
+    defenders.is_empty()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::train::mistake::parse_uci;
+
+    fn puzzle(fen: &str, moves: &[&str]) -> Puzzle {
+        let before = crate::fen::position(fen).unwrap();
+        let mut pos = before.clone();
+        let moves = moves
+            .iter()
+            .map(|m| {
+                let mv = parse_uci(&pos, m).unwrap();
+                pos.play_unchecked(mv);
+                mv
+            })
+            .collect();
+        Puzzle {
+            id: "test".into(),
+            before,
+            moves,
+            rating: 1500,
+            themes: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn a_back_rank_mate_in_two() {
+        let p = puzzle(
+            "3r2k1/5ppp/4q3/8/8/8/P3RPPP/4R1K1 b - - 0 1",
+            &["e6a2", "e2e8", "d8e8", "e1e8"],
+        );
+        assert_eq!(
+            of(&p),
+            [
+                Theme::Mate,
+                Theme::MateIn2,
+                Theme::BackRankMate,
+                Theme::Sacrifice,
+                Theme::Short
+            ]
+        );
+    }
+
+    #[test]
+    fn a_knight_fork_that_wins_the_queen() {
+        let p = puzzle(
+            "3r2k1/p4ppp/8/3N4/q7/8/P4PPP/4R1K1 b - - 0 1",
+            &["a4c6", "d5e7", "g8f8", "e7c6"],
+        );
+        assert_eq!(of(&p), [Theme::Fork, Theme::Short]);
+    }
+
+    #[test]
+    fn a_hanging_piece_a_promotion_and_an_endgame() {
+        // A loose rook taken at once.
+        let p = puzzle("4k3/8/8/8/8/8/r7/R3K3 b - - 0 1", &["e8d7", "a1a2"]);
+        assert_eq!(
+            of(&p),
+            [Theme::HangingPiece, Theme::Endgame, Theme::OneMove]
+        );
+        // A pawn that queens.
+        let p = puzzle("8/1P6/8/8/8/8/k7/4K3 b - - 0 1", &["a2a3", "b7b8q"]);
+        assert!(of(&p).contains(&Theme::Promotion));
+        assert_eq!(Theme::parse("backRankMate"), Some(Theme::BackRankMate));
+        assert_eq!(Theme::parse("nonsense"), None);
+    }
+}
