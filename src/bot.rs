@@ -3,7 +3,7 @@
 //! serves them over UCI so that match tools can play them like any engine.
 
 use clap::ValueEnum;
-use shakmaty::{Chess, Move, Position, Role};
+use shakmaty::{Chess, Move, Position};
 
 use crate::book::BookRng;
 
@@ -18,16 +18,7 @@ pub enum Bot {
     Greedy,
 }
 
-/// Material value used by the greedy bot, in pawns.
-fn value(role: Role) -> i32 {
-    match role {
-        Role::Pawn => 1,
-        Role::Knight | Role::Bishop => 3,
-        Role::Rook => 5,
-        Role::Queen => 9,
-        Role::King => 0,
-    }
-}
+use crate::game::pawns_worth as value;
 
 /// What the greedy bot gains by playing `m` in `pos`, judged one ply deep.
 fn greedy_gain(pos: &Chess, m: &Move) -> i32 {

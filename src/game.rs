@@ -1382,6 +1382,18 @@ pub(crate) fn today() -> String {
     format!("{y:04}.{m:02}.{d:02}")
 }
 
+/// A piece's worth in pawns, as players count material (the king counts nothing).
+pub(crate) fn pawns_worth(role: shakmaty::Role) -> i32 {
+    use shakmaty::Role;
+    match role {
+        Role::Pawn => 1,
+        Role::Knight | Role::Bishop => 3,
+        Role::Rook => 5,
+        Role::Queen => 9,
+        Role::King => 0,
+    }
+}
+
 /// Today as days since 1970-01-01 (UTC), for schedules.
 pub(crate) fn day_number() -> i64 {
     let secs = std::time::SystemTime::now()

@@ -88,16 +88,7 @@ impl Theme {
     }
 }
 
-/// A piece's value in pawns, for material counts (the king counts nothing).
-fn value(role: Role) -> i32 {
-    match role {
-        Role::Pawn => 1,
-        Role::Knight | Role::Bishop => 3,
-        Role::Rook => 5,
-        Role::Queen => 9,
-        Role::King => 0,
-    }
-}
+use crate::game::pawns_worth as value;
 
 /// `color`'s material less the other side's, in pawns.
 fn balance(pos: &Chess, color: Color) -> i32 {
