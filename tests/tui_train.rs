@@ -269,6 +269,7 @@ fn own_mistakes_come_back_graded_on_their_schedule() {
     assert_eq!(t.due().len(), 2, "never practised: due");
     assert!(screen(&t, 120, 40).contains("2 due, 2 in all"));
     key(&mut t, KeyCode::Up);
+    key(&mut t, KeyCode::Up);
     key(&mut t, KeyCode::Enter);
     assert!(message(&t).contains("You played Nxf7??"), "{}", message(&t));
     assert!(screen(&t, 80, 24).contains("find better"));
@@ -334,4 +335,128 @@ fn own_mistakes_come_back_graded_on_their_schedule() {
     );
     t.today = 101;
     assert_eq!(t.due().len(), 2);
+}
+
+#[test]
+fn a_puzzle_is_solved_rated_once_and_a_wrong_move_is_refuted() {
+    use knightfall::player::Source;
+    use knightfall::tui::job::{EngineEvent, Purpose};
+    use knightfall::tui::solve::Stage;
+    let mut t = train();
+    assert!(t.puzzles.len() >= 50);
+    assert!(screen(&t, 120, 40).contains("1500 ± 700 (0/0 solved)"));
+    // From the list: the puzzles row, the one nearest 1500.
+    key(&mut t, KeyCode::Up);
+    key(&mut t, KeyCode::Enter);
+    let s = t.solve.as_ref().expect("a puzzle on the board");
+    let puzzle = s.puzzle.clone();
+    assert!(
+        message(&t).contains(&format!("Puzzle {}", puzzle.id)),
+        "{}",
+        message(&t)
+    );
+    assert_eq!(t.pos().unwrap().turn(), puzzle.solver());
+    // Every solver move of the solution, typed in SAN.
+    let mut saved = Vec::new();
+    let mut pos = puzzle.start();
+    for (i, m) in puzzle.moves[1..].iter().enumerate() {
+        let san = shakmaty::san::SanPlus::from_move(pos.clone(), *m).to_string();
+        pos.play_unchecked(*m);
+        if i % 2 == 0 {
+            saved.extend(type_line(&mut t, &san));
+        }
+    }
+    assert_eq!(
+        t.solve.as_ref().unwrap().stage,
+        Stage::Solved,
+        "{}",
+        message(&t)
+    );
+    assert!(message(&t).contains("solved!"), "{}", message(&t));
+    let progress = cards(&saved).expect("the rating written");
+    assert!(progress.puzzle_rating.rating > 1500.0);
+    assert_eq!(progress.puzzle_history.len(), 1);
+    assert_eq!(progress.puzzles.get(&puzzle.id), Some(&true));
+    // The next one: a wrong move is counted as failed once, answered, and shown the solution.
+    ctrl(&mut t, 'n');
+    let next = t.solve.as_ref().unwrap().puzzle.clone();
+    assert_ne!(next.id, puzzle.id);
+    let start = next.start();
+    let wrong = start
+        .legal_moves()
+        .into_iter()
+        .find(|m| {
+            *m != next.moves[1] && {
+                let mut p = start.clone();
+                p.play_unchecked(*m);
+                !p.is_checkmate() && !p.legal_moves().is_empty()
+            }
+        })
+        .unwrap();
+    let san = shakmaty::san::SanPlus::from_move(start.clone(), wrong).to_string();
+    let fx = type_line(&mut t, &san);
+    let after_wrong = cards(&fx).expect("counted at once");
+    assert!(after_wrong.puzzle_rating.rating < progress.puzzle_rating.rating);
+    let Some(Effect::Search(req)) = fx.iter().find(|e| matches!(e, Effect::Search(_))) else {
+        panic!("no search for the refutation: {fx:?}");
+    };
+    let reply = req.pos.legal_moves()[0];
+    let done = EngineEvent::Done {
+        generation: req.generation,
+        purpose: Purpose::Analyse,
+        best: Some(reply),
+        score: 300,
+        source: Source::Search,
+        note: None,
+    };
+    t.update(Action::Engine(done), Instant::now());
+    assert!(message(&t).contains("Answered by"), "{}", message(&t));
+    assert!(message(&t).contains("The solution:"), "{}", message(&t));
+    // Tried again and solved: not counted a second time.
+    ctrl(&mut t, 'r');
+    let mut pos = next.start();
+    let mut fx_all = Vec::new();
+    for (i, m) in next.moves[1..].iter().enumerate() {
+        let san = shakmaty::san::SanPlus::from_move(pos.clone(), *m).to_string();
+        pos.play_unchecked(*m);
+        if i % 2 == 0 {
+            fx_all.extend(type_line(&mut t, &san));
+        }
+    }
+    assert_eq!(t.solve.as_ref().unwrap().stage, Stage::Solved);
+    assert!(cards(&fx_all).is_none(), "a retry is not rated");
+    assert!(screen(&t, 120, 40).contains("Solved by theme"));
+    assert!(screen(&t, 80, 24).contains("to move: find the best move"));
+}
+
+#[test]
+fn puzzles_are_filtered_by_theme_and_rating() {
+    let mut t = train();
+    type_line(&mut t, "filter hangingPiece");
+    assert!(
+        message(&t).contains("puzzles let through"),
+        "{}",
+        message(&t)
+    );
+    assert!(t.offered().iter().all(|p| {
+        p.themes
+            .contains(&knightfall::train::themes::Theme::HangingPiece)
+    }));
+    type_line(&mut t, "filter 1200-1600");
+    assert!(
+        t.offered()
+            .iter()
+            .all(|p| (1200..=1600).contains(&p.rating))
+    );
+    type_line(&mut t, "filter nonsense");
+    assert_eq!(t.message.as_ref().unwrap().1, Tone::Error);
+    type_line(&mut t, "filter 5000-6000");
+    key(&mut t, KeyCode::Up);
+    key(&mut t, KeyCode::Enter);
+    assert!(t.solve.is_none());
+    assert!(message(&t).contains("No puzzle fits"), "{}", message(&t));
+    type_line(&mut t, "filter");
+    assert_eq!(t.offered().len(), t.puzzles.len());
+    t.open_puzzle("nope!");
+    assert!(message(&t).contains("no puzzle"), "{}", message(&t));
 }

@@ -20,6 +20,12 @@ pub enum Kind {
     /// Practise your own mistakes and blunders, found by the reviews of your games: the ones
     /// due today, on a spaced-repetition schedule.
     Mistakes,
+    /// Solve puzzles from the built-in set, the next one near your puzzle rating.
+    Puzzles {
+        /// Open this puzzle (its id in `knightfall puzzles export`).
+        #[arg(long)]
+        id: Option<String>,
+    },
     /// Play a 3- or 4-piece ending against perfect defence from the built-in tables: win it
     /// (or hold the draw), graded move by move, against par.
     Endgames {
@@ -41,6 +47,14 @@ pub fn run(args: &Args) -> Result<()> {
     let start = match &args.kind {
         None => Start::List(Difficulty::default()),
         Some(Kind::Mistakes) => Start::Mistakes,
+        Some(Kind::Puzzles { id }) => {
+            if let Some(id) = id
+                && !crate::train::puzzle::built_in().iter().any(|p| p.id == *id)
+            {
+                bail!("there is no puzzle {id:?} in the built-in set");
+            }
+            Start::Puzzles(id.clone())
+        }
         Some(Kind::Endgames {
             ending,
             difficulty,

@@ -14,6 +14,8 @@ use super::Paths;
 use crate::game::Game;
 use crate::review::Review;
 use crate::train::mistake::{Mistake, PERSON, of_review};
+use crate::train::puzzle::Puzzle;
+use crate::train::rating::Rating;
 use crate::train::schedule::Card;
 
 /// Progress files larger than this are not read (a year of daily drills is a few kilobytes).
@@ -29,7 +31,22 @@ pub struct Progress {
     /// move played).
     #[serde(default)]
     pub mistakes: BTreeMap<String, Card>,
+    /// The player's puzzle rating.
+    #[serde(default)]
+    pub puzzle_rating: Rating,
+    /// The puzzle rating after each of the latest puzzles, oldest first.
+    #[serde(default)]
+    pub puzzle_history: Vec<i32>,
+    /// The puzzles tried, by id: whether the first try solved it.
+    #[serde(default)]
+    pub puzzles: BTreeMap<String, bool>,
+    /// By theme: puzzles tried and solved.
+    #[serde(default)]
+    pub puzzle_themes: BTreeMap<String, [u32; 2]>,
 }
+
+/// Ratings kept in the puzzle history.
+const HISTORY: usize = 200;
 
 /// One ending's record.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -67,6 +84,29 @@ impl Progress {
             }
         }
         r.last = Some(crate::game::today());
+    }
+}
+
+impl Progress {
+    /// Counts the first try of puzzle `p`: the rating, its history, the puzzle and its themes.
+    pub fn record_puzzle(&mut self, p: &Puzzle, solved: bool) {
+        self.puzzle_rating = self.puzzle_rating.after(p.rating, solved);
+        self.puzzle_history
+            .push(self.puzzle_rating.rating.round() as i32);
+        if self.puzzle_history.len() > HISTORY {
+            self.puzzle_history.remove(0);
+        }
+        self.puzzles.insert(p.id.clone(), solved);
+        for theme in &p.themes {
+            let entry = self
+                .puzzle_themes
+                .entry(theme.name().to_string())
+                .or_default();
+            entry[0] += 1;
+            if solved {
+                entry[1] += 1;
+            }
+        }
     }
 }
 

@@ -6,6 +6,7 @@ pub mod drill;
 pub mod ending;
 pub mod mistake;
 pub mod puzzle;
+pub mod rating;
 pub mod schedule;
 pub mod themes;
 

@@ -79,6 +79,16 @@ impl Puzzle {
 /// The header of lichess's puzzle CSV, as `puzzles export` writes it.
 pub const CSV_HEADER: &str = "PuzzleId,FEN,Moves,Rating,Themes";
 
+/// The puzzle set built into the program (`assets/puzzles.csv`, made by
+/// `tools/build-puzzles.sh`).
+pub fn built_in() -> Vec<Puzzle> {
+    include_str!("../../assets/puzzles.csv")
+        .lines()
+        .skip(1)
+        .filter_map(|line| from_csv(line).ok())
+        .collect()
+}
+
 /// Reads one line of lichess's puzzle CSV (its first five fields; lichess's own files have
 /// more, which are ignored): the position must be legal and every move legal in turn.
 pub fn from_csv(line: &str) -> Result<Puzzle, String> {
@@ -209,6 +219,10 @@ impl Generator {
             .first()
             .map(|l| Self::chances(before, l.score))?;
         let solution = self.solution(&start)?;
+        // Taking back what the mistake took, and nothing more, is no puzzle.
+        if solution.len() == 1 && mistake.is_capture() && solution[0].to() == mistake.to() {
+            return None;
+        }
         let first = self.lines(&start);
         let now = -Self::chances(&start, first.first()?.score);
         if was - now < MISTAKE_DROP {
@@ -502,6 +516,34 @@ mod tests {
         ] {
             assert!(from_csv(bad).is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn the_built_in_set_reads_whole() {
+        let text = include_str!("../../assets/puzzles.csv");
+        let lines = text.lines().count() - 1;
+        let set = built_in();
+        assert_eq!(
+            set.len(),
+            lines,
+            "every line of assets/puzzles.csv is a puzzle"
+        );
+        assert!(set.len() >= 50);
+        let mut ids: Vec<&str> = set.iter().map(|p| p.id.as_str()).collect();
+        ids.sort_unstable();
+        ids.dedup();
+        assert_eq!(ids.len(), set.len(), "ids are unique");
+    }
+
+    #[test]
+    fn a_plain_recapture_is_no_puzzle() {
+        // ...Qxc3?? bxc3 wins the queen, but only by taking back.
+        let before = pos("4k3/8/8/q7/8/2N5/1P6/4K3 b - - 0 1");
+        let mut g = generator();
+        assert_eq!(
+            g.from_mistake(&before, parse_uci(&before, "a5c3").unwrap()),
+            None
+        );
     }
 
     #[test]

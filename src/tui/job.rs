@@ -62,6 +62,26 @@ pub struct Request {
     pub moves: Vec<Move>,
 }
 
+impl Request {
+    /// A full-strength search of `game`'s position for `ms` milliseconds, by Knightfall, for a
+    /// screen that judges a move by it (a drill's check, a puzzle's refutation).
+    pub(crate) fn judge(generation: u64, game: &crate::game::Game, ms: u64) -> Request {
+        Request {
+            generation,
+            purpose: Purpose::Analyse,
+            pos: game.position().clone(),
+            history: game.history_keys().to_vec(),
+            limits: Limits {
+                movetime: Some(ms),
+                ..Limits::default()
+            },
+            mover: Mover::Knightfall,
+            start_fen: game.start_fen().map(str::to_string),
+            moves: game.moves().to_vec(),
+        }
+    }
+}
+
 /// A report from the search worker, tagged with the generation it was asked for.
 #[derive(Clone, Debug)]
 pub enum EngineEvent {

@@ -15,6 +15,7 @@ pub mod app;
 pub mod board;
 pub mod review;
 pub mod practice;
+pub mod solve;
 pub mod train;
 pub mod ui;
 pub mod runner;
@@ -246,7 +247,7 @@ pub(crate) fn run_train(start: train::Start, opts: &Options) -> Result<()> {
     let mut train = runner.train_screen(false);
     let difficulty = match &start {
         Start::List(d) | Start::Ending(_, d) => *d,
-        Start::Fen(_) | Start::Mistakes => Default::default(),
+        Start::Fen(_) | Start::Mistakes | Start::Puzzles(_) => Default::default(),
     };
     train.difficulty = difficulty;
     match start {
@@ -254,8 +255,15 @@ pub(crate) fn run_train(start: train::Start, opts: &Options) -> Result<()> {
         Start::Ending(ending, _) => train.open_ending(ending),
         Start::Fen(fen) => train.open_fen(&fen),
         Start::Mistakes => {
-            train.choice = 0;
+            train.choice = train::MISTAKES_ROW;
             train.start_practice();
+        }
+        Start::Puzzles(id) => {
+            train.choice = train::PUZZLES_ROW;
+            match id {
+                Some(id) => train.open_puzzle(&id),
+                None => train.start_puzzle(),
+            }
         }
     }
     if !warnings.is_empty() && train.message.is_none() {

@@ -6,9 +6,8 @@
 
 use shakmaty::{Move, Position};
 
-use super::job::{EngineEvent, Mover, Purpose, Request, next_generation};
+use super::job::{EngineEvent, Request, next_generation};
 use super::screen::Effect;
-use crate::engine::Limits;
 use crate::game::Game;
 use crate::review::analyse::eval_of;
 use crate::train::mistake::Mistake;
@@ -110,19 +109,9 @@ impl Practice {
             generation,
             tried: m,
         };
-        fx.push(Effect::Search(Box::new(Request {
-            generation,
-            purpose: Purpose::Analyse,
-            pos: self.game.position().clone(),
-            history: Vec::new(),
-            limits: Limits {
-                movetime: Some(CHECK_MS),
-                ..Limits::default()
-            },
-            mover: Mover::Knightfall,
-            start_fen: Some(self.current.fen.clone()),
-            moves: vec![m],
-        })));
+        fx.push(Effect::Search(Box::new(Request::judge(
+            generation, &self.game, CHECK_MS,
+        ))));
         None
     }
 

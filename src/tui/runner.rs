@@ -415,7 +415,7 @@ impl Runner {
             }
             Open::Practice(mistakes) => {
                 let mut train = self.train_screen(true);
-                train.choice = 0;
+                train.choice = super::train::MISTAKES_ROW;
                 train.practise(mistakes);
                 self.stack.push(Front::Train(Box::new(train)));
                 Vec::new()
@@ -453,7 +453,7 @@ impl Runner {
         train.mistakes = mistakes;
         train.today = crate::game::day_number();
         if !train.due().is_empty() {
-            train.choice = 0;
+            train.choice = super::train::MISTAKES_ROW;
         }
         train
     }

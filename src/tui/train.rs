@@ -16,13 +16,16 @@ use super::input;
 use super::keys::{self, KeyHelp, When, ctrl, key};
 use super::practice::{Answer, Practice};
 use super::screen::{Action, Effect, Palette, Tone};
+use super::solve::{Said, Solve, Stage};
 use crate::book::BookRng;
 use crate::game::Game;
 use crate::store::training::Progress;
 use crate::tablebase::Tablebases;
 use crate::train::ending::OFFERED;
 use crate::train::mistake::Mistake;
+use crate::train::puzzle::Puzzle;
 use crate::train::schedule::Card;
+use crate::train::themes::Theme;
 use crate::train::{Difficulty, Drill, Ending, Goal, State, Verdict};
 
 /// The training screen's keys and commands.
@@ -33,7 +36,7 @@ pub const TRAIN_KEYS: &[KeyHelp] = &[
         shown: "↑ ↓",
         word: "",
         label: "↑↓ choose",
-        help: "choose your mistakes or an ending (or type one, like KRvKP, or a FEN)",
+        help: "choose your mistakes, the puzzles or an ending (or type one, like KRvKP, or a FEN)",
         when: When::Choosing,
     },
     KeyHelp {
@@ -49,7 +52,7 @@ pub const TRAIN_KEYS: &[KeyHelp] = &[
         shown: "Enter",
         word: "",
         label: "Enter start",
-        help: "start: your mistakes that are due, or a drill of the chosen ending",
+        help: "start: your mistakes that are due, a puzzle, or a drill of the chosen ending",
         when: When::Choosing,
     },
     KeyHelp {
@@ -73,7 +76,7 @@ pub const TRAIN_KEYS: &[KeyHelp] = &[
         shown: "Ctrl-R",
         word: "retry",
         label: "^R retry",
-        help: "start this position again",
+        help: "start this position (or puzzle) again",
         when: When::Playing,
     },
     KeyHelp {
@@ -81,15 +84,31 @@ pub const TRAIN_KEYS: &[KeyHelp] = &[
         shown: "Ctrl-N",
         word: "next",
         label: "^N next",
-        help: "the next mistake, or a new start of the same ending",
+        help: "the next mistake or puzzle, or a new start of the same ending",
         when: When::Playing,
+    },
+    KeyHelp {
+        keys: &[ctrl('v')],
+        shown: "Ctrl-V",
+        word: "solution",
+        label: "",
+        help: "a puzzle's solution (it then counts as not solved)",
+        when: When::Playing,
+    },
+    KeyHelp {
+        keys: &[],
+        shown: "",
+        word: "filter",
+        label: "",
+        help: "puzzles of one theme or rating range: filter fork, filter 1200-1600 (alone: all)",
+        when: When::Always,
     },
     KeyHelp {
         keys: &[key(KeyCode::Char('q'))],
         shown: "q",
         word: "list",
         label: "q list",
-        help: "back to the list of endings",
+        help: "back to the list",
         when: When::Playing,
     },
     KeyHelp {
@@ -156,7 +175,16 @@ pub enum Start {
     Fen(String),
     /// The player's mistakes that are due.
     Mistakes,
+    /// The puzzles: the one with this id, or the next one.
+    Puzzles(Option<String>),
 }
+
+/// The list's row of the player's mistakes.
+pub const MISTAKES_ROW: usize = 0;
+/// The list's row of the puzzles.
+pub const PUZZLES_ROW: usize = 1;
+/// The list's row of the first ending.
+pub const FIRST_ENDING: usize = 2;
 
 /// The screen's state.
 pub struct Train {
@@ -178,6 +206,12 @@ pub struct Train {
     pub today: i64,
     /// The round of mistakes being practised, if one is.
     pub practice: Option<Practice>,
+    /// The puzzles to solve (the built-in set).
+    pub puzzles: Vec<Puzzle>,
+    /// Which puzzles are offered: a theme, a rating range.
+    pub filter: (Option<Theme>, Option<(i32, i32)>),
+    /// The puzzle on the board, if one is being solved.
+    pub solve: Option<Solve>,
     /// What the tables said of the player's last move.
     pub verdict: Option<Verdict>,
     /// The hint shown: the piece's square, and the whole move once asked twice.
@@ -218,12 +252,15 @@ impl Train {
                 .filter_map(|name| Ending::parse(name).ok())
                 .collect(),
             // The first ending; the runner chooses the mistakes row when some are due.
-            choice: 1,
+            choice: FIRST_ENDING,
             difficulty: Difficulty::default(),
             drill: None,
             mistakes: Vec::new(),
             today: 0,
             practice: None,
+            puzzles: crate::train::puzzle::built_in(),
+            filter: (None, None),
+            solve: None,
             verdict: None,
             hint: None,
             input: String::new(),
@@ -260,18 +297,32 @@ impl Train {
         }
     }
 
-    /// Whether a board is shown (a drill or a mistake), rather than the list.
+    /// Whether a board is shown (a drill, a mistake or a puzzle), rather than the list.
     pub fn on_board(&self) -> bool {
-        self.drill.is_some() || self.practice.is_some()
+        self.drill.is_some() || self.practice.is_some() || self.solve.is_some()
     }
 
-    /// The game on the board: the drill's or the mistake's.
+    /// The game on the board: the drill's, the mistake's or the puzzle's.
     pub fn board_game(&self) -> Option<&Game> {
-        match (&self.drill, &self.practice) {
-            (Some(d), _) => Some(&d.game),
-            (None, Some(p)) => Some(&p.game),
-            (None, None) => None,
+        match (&self.drill, &self.practice, &self.solve) {
+            (Some(d), _, _) => Some(&d.game),
+            (None, Some(p), _) => Some(&p.game),
+            (None, None, Some(s)) => Some(&s.game),
+            (None, None, None) => None,
         }
+    }
+
+    /// The puzzles the filter lets through.
+    pub fn offered(&self) -> Vec<&Puzzle> {
+        self.puzzles
+            .iter()
+            .filter(|p| self.filter.0.is_none_or(|t| p.themes.contains(&t)))
+            .filter(|p| {
+                self.filter
+                    .1
+                    .is_none_or(|(lo, hi)| (lo..=hi).contains(&p.rating))
+            })
+            .collect()
     }
 
     /// The position on the board, or none while choosing.
@@ -286,10 +337,11 @@ impl Train {
 
     /// The board is seen from the player's side unless turned.
     pub fn seen_from_black(&self) -> bool {
-        let player = match (&self.drill, &self.practice) {
-            (Some(d), _) => Some(d.player),
-            (None, Some(p)) => Some(p.current.mover()),
-            (None, None) => None,
+        let player = match (&self.drill, &self.practice, &self.solve) {
+            (Some(d), _, _) => Some(d.player),
+            (None, Some(p), _) => Some(p.current.mover()),
+            (None, None, Some(s)) => Some(s.puzzle.solver()),
+            (None, None, None) => None,
         };
         (player == Some(shakmaty::Color::Black)) != self.flipped
     }
@@ -426,6 +478,7 @@ impl Train {
                 self.count(fx);
                 self.drill = None;
                 self.practice = None;
+                self.solve = None;
                 self.verdict = None;
                 self.hint = None;
                 self.input.clear();
@@ -445,6 +498,21 @@ impl Train {
                 }
             }
             "hint" if self.practice.is_some() => self.practice_hint(),
+            "hint" if self.solve.is_some() => self.puzzle_hint(fx),
+            "undo" | "retry" if self.solve.is_some() => {
+                if let Some(s) = &mut self.solve {
+                    s.retry();
+                    self.hint = None;
+                    let task = s.task();
+                    self.say(format!("Again: {task}."), Tone::Info);
+                }
+            }
+            "next" if self.solve.is_some() => {
+                self.count_puzzle(false, fx);
+                self.start_puzzle();
+            }
+            "solution" => self.show_solution(fx),
+            "filter" => self.set_filter(arg),
             "hint" => self.give_hint(),
             "undo" | "retry" if self.practice.is_some() => {
                 if let Some(p) = &mut self.practice {
@@ -492,7 +560,8 @@ impl Train {
         let known = TRAIN_KEYS
             .iter()
             .any(|row| !row.word.is_empty() && row.word == lower && self.keys_apply(row.when))
-            || (lower == "takeback" && self.on_board());
+            || (lower == "takeback" && self.on_board())
+            || lower == "filter";
         if known {
             let word = if lower == "takeback" { "undo" } else { &lower };
             return self.command(word, arg, fx);
@@ -519,26 +588,206 @@ impl Train {
         }
     }
 
-    /// Puts `ending` on the list (if it is not there) and chooses it (the list's first row is
-    /// the player's mistakes, the endings follow).
+    /// Puts `ending` on the list (if it is not there) and chooses it (the list's first rows
+    /// are the player's mistakes and the puzzles, the endings follow).
     fn choose(&mut self, ending: Ending) {
-        self.choice = 1 + match self.endings.iter().position(|e| *e == ending) {
-            Some(i) => i,
-            None => {
-                self.endings.push(ending);
-                self.endings.len() - 1
-            }
-        };
+        self.choice = FIRST_ENDING
+            + match self.endings.iter().position(|e| *e == ending) {
+                Some(i) => i,
+                None => {
+                    self.endings.push(ending);
+                    self.endings.len() - 1
+                }
+            };
     }
 
     /// Starts what the list's chosen row offers: the mistakes due, or a drill of the chosen
     /// ending and difficulty.
     fn start(&mut self) {
-        if self.choice == 0 {
+        if self.choice == MISTAKES_ROW {
             return self.start_practice();
         }
-        if let Some(ending) = self.endings.get(self.choice - 1).cloned() {
+        if self.choice == PUZZLES_ROW {
+            return self.start_puzzle();
+        }
+        if let Some(ending) = self.endings.get(self.choice - FIRST_ENDING).cloned() {
             self.start_ending(ending);
+        }
+    }
+
+    /// The next puzzle: the one nearest the player's rating among those the filter lets
+    /// through and not tried yet (or tried, once every one has been).
+    pub fn start_puzzle(&mut self) {
+        let rating = self.progress.puzzle_rating.rating.round() as i32;
+        let offered = self.offered();
+        let fresh: Vec<&&Puzzle> = offered
+            .iter()
+            .filter(|p| !self.progress.puzzles.contains_key(&p.id))
+            .collect();
+        let pool: Vec<&Puzzle> = if fresh.is_empty() {
+            offered.clone()
+        } else {
+            fresh.into_iter().copied().collect()
+        };
+        let current = self.solve.as_ref().map(|s| s.puzzle.id.clone());
+        let Some(p) = pool
+            .iter()
+            .filter(|p| Some(&p.id) != current.as_ref() || pool.len() == 1)
+            .min_by_key(|p| ((p.rating - rating).abs(), p.id.clone()))
+            .map(|p| (*p).clone())
+        else {
+            return self.say(
+                "No puzzle fits the filter; filter alone shows them all again.",
+                Tone::Error,
+            );
+        };
+        let solve = Solve::new(p);
+        let said = format!(
+            "Puzzle {} (rated {}): {}.",
+            solve.puzzle.id,
+            solve.puzzle.rating,
+            solve.task()
+        );
+        self.solve = Some(solve);
+        self.drill = None;
+        self.practice = None;
+        self.hint = None;
+        self.input.clear();
+        self.say(said, Tone::Info);
+    }
+
+    /// Opens the puzzle with `id` (a message says when there is none).
+    pub fn open_puzzle(&mut self, id: &str) {
+        match self.puzzles.iter().find(|p| p.id == id) {
+            Some(p) => {
+                let solve = Solve::new(p.clone());
+                let said = format!("Puzzle {id} (rated {}): {}.", p.rating, solve.task());
+                self.solve = Some(solve);
+                self.say(said, Tone::Info);
+            }
+            None => self.say(
+                format!("There is no puzzle {id:?} in the set."),
+                Tone::Error,
+            ),
+        }
+    }
+
+    /// `filter fork`, `filter 1200-1600`, both, or `filter` alone for every puzzle.
+    fn set_filter(&mut self, arg: Option<&str>) {
+        let mut theme = None;
+        let mut range = None;
+        for word in arg.unwrap_or("").split_whitespace() {
+            if let Some(t) = Theme::parse(word) {
+                theme = Some(t);
+            } else if let Some((lo, hi)) = word.split_once('-')
+                && let (Ok(lo), Ok(hi)) = (lo.parse::<i32>(), hi.parse::<i32>())
+                && lo <= hi
+            {
+                range = Some((lo, hi));
+            } else {
+                let names: Vec<&str> = Theme::ALL.iter().map(|t| t.name()).collect();
+                return self.say(
+                    format!(
+                        "{word:?} is neither a theme ({}) nor a rating range like 1200-1600",
+                        names.join(", ")
+                    ),
+                    Tone::Error,
+                );
+            }
+        }
+        self.filter = (theme, range);
+        let n = self.offered().len();
+        self.say(format!("{n} puzzles let through."), Tone::Info);
+    }
+
+    fn puzzle_hint(&mut self, fx: &mut Vec<Effect>) {
+        let Some(s) = &mut self.solve else {
+            return;
+        };
+        let (Stage::Solving, Some(best)) = (&s.stage, s.expected()) else {
+            return;
+        };
+        let pos = s.game.position().clone();
+        s.helped = true;
+        self.show_hint(
+            best,
+            &pos,
+            "The solution plays",
+            " (a hint counts as not solved)",
+        );
+        self.count_puzzle(false, fx);
+    }
+
+    fn show_solution(&mut self, fx: &mut Vec<Effect>) {
+        let Some(s) = &mut self.solve else {
+            return;
+        };
+        s.helped = true;
+        let line = s.solution();
+        self.say(format!("The solution: {line}."), Tone::Info);
+        self.count_puzzle(false, fx);
+    }
+
+    /// Counts the puzzle on the board once, on its first try (a hint or the solution shown
+    /// count as not solved; leaving a puzzle untouched counts nothing).
+    fn count_puzzle(&mut self, solved: bool, fx: &mut Vec<Effect>) {
+        let Some(s) = &mut self.solve else {
+            return;
+        };
+        let touched = s.helped || s.game.moves().len() > 1 || solved;
+        if s.counted || !touched {
+            return;
+        }
+        s.counted = true;
+        let puzzle = s.puzzle.clone();
+        self.progress.record_puzzle(&puzzle, solved && !s.helped);
+        fx.push(Effect::SaveTraining(Box::new(self.progress.clone())));
+    }
+
+    fn try_puzzle_move(&mut self, text: &str, fx: &mut Vec<Effect>) {
+        let Some(s) = &mut self.solve else {
+            return;
+        };
+        if let Some(from) = input::selected(text, s.game.position()) {
+            self.input = from.to_string();
+            self.say(
+                format!("{from} selected: type or click its target."),
+                Tone::Info,
+            );
+            return;
+        }
+        if s.stage != Stage::Solving {
+            return self.say(
+                "Ctrl-R tries it again, Ctrl-N is the next puzzle.",
+                Tone::Info,
+            );
+        }
+        let m = match s.game.parse_move(text) {
+            Ok(m) => m,
+            Err(e) => return self.say(e.to_string(), Tone::Error),
+        };
+        let san = shakmaty::san::SanPlus::from_move(s.game.position().clone(), m).to_string();
+        self.hint = None;
+        match s.play(m, fx) {
+            Said::Right(reply) => {
+                self.say(format!("{san}: right. Reply: {reply}. Go on."), Tone::Info)
+            }
+            Said::Solved => {
+                let helped = s.helped;
+                self.count_puzzle(true, fx);
+                let rating = self.progress.puzzle_rating.shown();
+                let said = if helped {
+                    format!("{san}: solved, with help. Ctrl-N: the next puzzle.")
+                } else {
+                    format!("{san}: solved! Your puzzle rating: {rating}. Ctrl-N: the next.")
+                };
+                fx.push(Effect::Bell);
+                self.say(said, Tone::Info);
+            }
+            Said::Wrong => {
+                self.count_puzzle(false, fx);
+                self.say(format!("{san} is not it…"), Tone::Error);
+            }
         }
     }
 
@@ -607,23 +856,7 @@ impl Train {
         let best = p.current.best;
         let pos = p.game.position().clone();
         p.hinted = true;
-        match self.hint {
-            Some((sq, None)) => {
-                let san = shakmaty::san::SanPlus::from_move(pos, best).to_string();
-                self.hint = Some((sq, Some(best)));
-                self.say(format!("The engine plays {san}."), Tone::Info);
-            }
-            _ => {
-                if let Some(sq) = best.from() {
-                    self.hint = Some((sq, None));
-                    let role = pos
-                        .board()
-                        .piece_at(sq)
-                        .map_or("piece", |p| role_name(p.role));
-                    self.say(format!("Move the {role} on {sq}."), Tone::Info);
-                }
-            }
-        }
+        self.show_hint(best, &pos, "The engine plays", "");
     }
 
     /// Records a graded answer in the schedule and asks for the progress to be written.
@@ -668,6 +901,23 @@ impl Train {
     }
 
     fn on_engine(&mut self, ev: &super::job::EngineEvent, fx: &mut Vec<Effect>) {
+        if let Some(s) = &mut self.solve {
+            let waiting = matches!(s.stage, Stage::Failed(Some(_)));
+            let reply = s.on_engine(ev);
+            if waiting && s.stage == Stage::Failed(None) {
+                let best = s.expected();
+                let line = s.solution();
+                let said = match reply {
+                    Some(r) => format!(
+                        "Answered by {r}. The solution: {line}. Ctrl-R: again, Ctrl-N: the next."
+                    ),
+                    None => format!("The solution: {line}. Ctrl-R: again, Ctrl-N: the next."),
+                };
+                self.hint = best.and_then(|b| b.from().map(|sq| (sq, None)));
+                self.say(said, Tone::Error);
+            }
+            return;
+        }
         let Some(p) = &mut self.practice else {
             return;
         };
@@ -736,11 +986,17 @@ impl Train {
         let Some(best) = best else {
             return self.say("The tables have no move here.", Tone::Error);
         };
+        self.show_hint(best, &pos, "The tables play", "");
+    }
+
+    /// A hint in two steps: first the piece that moves (marked), then, asked again, the move
+    /// (`says` names who plays it); `note` follows the first step's words.
+    fn show_hint(&mut self, best: Move, pos: &Chess, says: &str, note: &str) {
         match (self.hint, best.from()) {
             (Some((sq, None)), _) => {
-                let san = shakmaty::san::SanPlus::from_move(pos, best).to_string();
+                let san = shakmaty::san::SanPlus::from_move(pos.clone(), best).to_string();
                 self.hint = Some((sq, Some(best)));
-                self.say(format!("The tables play {san}."), Tone::Info);
+                self.say(format!("{says} {san}."), Tone::Info);
             }
             (_, Some(sq)) => {
                 self.hint = Some((sq, None));
@@ -748,7 +1004,7 @@ impl Train {
                     .board()
                     .piece_at(sq)
                     .map_or("piece", |p| role_name(p.role));
-                self.say(format!("Move the {role} on {sq}."), Tone::Info);
+                self.say(format!("Move the {role} on {sq}{note}."), Tone::Info);
             }
             _ => {}
         }
@@ -757,6 +1013,9 @@ impl Train {
     fn try_move(&mut self, text: &str, fx: &mut Vec<Effect>) {
         if self.practice.is_some() {
             return self.try_practice_move(text, fx);
+        }
+        if self.solve.is_some() {
+            return self.try_puzzle_move(text, fx);
         }
         let Some(drill) = &mut self.drill else {
             return;

@@ -15,7 +15,8 @@ use crate::tui::input;
 use crate::tui::keys;
 use crate::tui::practice::{Answer, Practice};
 use crate::tui::screen::Drawn;
-use crate::tui::train::{TRAIN_KEYS, Train, about};
+use crate::tui::solve::{Solve, Stage};
+use crate::tui::train::{FIRST_ENDING, MISTAKES_ROW, PUZZLES_ROW, TRAIN_KEYS, Train, about};
 
 /// Draws the screen; returns where the board went.
 pub fn draw(frame: &mut Frame, t: &Train) -> Drawn {
@@ -27,17 +28,26 @@ pub fn draw(frame: &mut Frame, t: &Train) -> Drawn {
     let footer = keys::footer(TRAIN_KEYS, |w| t.keys_apply(w));
     let keys = ui_input::key_lines(&footer, area.width);
     let rows = super::game_rows(area, keys.len());
-    match (&t.drill, &t.practice) {
-        (Some(drill), _) => drawn.board = draw_drill(frame, rows[0], t, drill),
-        (None, Some(p)) => drawn.board = draw_practice(frame, rows[0], t, p),
-        (None, None) => draw_list(frame, rows[0], t),
+    match (&t.drill, &t.practice, &t.solve) {
+        (Some(drill), _, _) => drawn.board = draw_drill(frame, rows[0], t, drill),
+        (None, Some(p), _) => drawn.board = draw_practice(frame, rows[0], t, p),
+        (None, None, Some(s)) => drawn.board = draw_solve(frame, rows[0], t, s),
+        (None, None, None) => draw_list(frame, rows[0], t),
     }
     ui_input::draw_message(frame, rows[1], t.message.as_ref(), t.palette);
     let prompt = if t.on_board() { "move> " } else { "ending> " };
     ui_input::draw_input(frame, rows[2], prompt, &t.input, !t.show_help);
     ui_input::draw_keys(frame, rows[3], &keys);
     if t.show_help {
-        let mut lines = if t.practice.is_some() {
+        let mut lines = if t.solve.is_some() {
+            vec![
+                "Find the best move, and the next ones: the opponent answers each right move. \
+                 Only the first try counts for your rating, and a hint or the solution counts as \
+                 not solved. Type filter fork or filter 1200-1600 for puzzles of one theme or \
+                 rating range."
+                    .to_string(),
+            ]
+        } else if t.practice.is_some() {
             vec![
                 "A position from one of your games where you made a mistake: find the better \
                  move. The engine's move is right; another is searched for a second and is \
@@ -114,22 +124,40 @@ fn draw_list(frame: &mut Frame, area: Rect, t: &Train) {
     } else {
         format!("{due} due, {} in all", t.mistakes.len())
     };
-    let mark = if t.choice == 0 { "▶ " } else { "  " };
-    let text = format!(
-        "{mark}{:name_w$}  {mistakes:<22} yours, from your reviewed games",
-        "Mistakes"
+    let offered = t.offered().len();
+    let solved = t.progress.puzzles.values().filter(|&&s| s).count();
+    let puzzles = format!(
+        "{} ({solved}/{} solved)",
+        t.progress.puzzle_rating.shown(),
+        t.progress.puzzles.len()
     );
-    let style = if t.choice == 0 {
-        bold()
-    } else {
-        Style::default()
+    let filter = match t.filter {
+        (None, None) => format!("{offered} puzzles from games between the levels"),
+        _ => format!("{offered} puzzles let through the filter"),
     };
-    lines.push(Line::styled(super::fit(&text, width), style));
+    for (row, name, record, about) in [
+        (
+            MISTAKES_ROW,
+            "Mistakes",
+            mistakes,
+            "yours, from your reviewed games".to_string(),
+        ),
+        (PUZZLES_ROW, "Puzzles", puzzles, filter),
+    ] {
+        let mark = if t.choice == row { "▶ " } else { "  " };
+        let text = format!("{mark}{name:name_w$}  {record:<22} {about}");
+        let style = if t.choice == row {
+            bold()
+        } else {
+            Style::default()
+        };
+        lines.push(Line::styled(super::fit(&text, width), style));
+    }
     // Rows that fit: the list scrolls to keep the chosen one in view.
     let room = usize::from(inner.height).saturating_sub(lines.len()).max(1);
-    let first = t.choice.saturating_sub(room);
+    let first = t.choice.saturating_sub(FIRST_ENDING + room - 1);
     for (i, ending) in t.endings.iter().enumerate().skip(first).take(room) {
-        let i = i + 1;
+        let i = i + FIRST_ENDING;
         let name = ending.to_string();
         let record = t.progress.endings.get(&name).map_or_else(
             || "not tried".to_string(),
@@ -157,6 +185,35 @@ fn draw_list(frame: &mut Frame, area: Rect, t: &Train) {
     frame.render_widget(Paragraph::new(lines), inner);
 }
 
+/// The board of `game` on the left of `area`, from the player's side with the input's
+/// selection and the hint marked; returns where it went and the side column's area.
+fn board_beside(
+    frame: &mut Frame,
+    area: Rect,
+    t: &Train,
+    game: &crate::game::Game,
+) -> (Option<crate::tui::screen::BoardArea>, Rect) {
+    let board_w = board::width_for(area.width.saturating_sub(super::SIDE_MIN), area.height);
+    let cols = Layout::horizontal([
+        Constraint::Length(board_w),
+        Constraint::Min(super::SIDE_MIN),
+    ])
+    .split(area);
+    let pos = game.position();
+    let mut view = BoardView::new(pos, t.last_move(), t.seen_from_black(), t.palette);
+    view.selected = input::selected(&t.input, pos);
+    view.targets = view
+        .selected
+        .map(|from| input::targets(pos, from))
+        .unwrap_or_default();
+    view.promotion = input::promotion_choices(game, &t.input);
+    if let Some((sq, mv)) = t.hint {
+        view.selected = Some(sq);
+        view.targets = mv.map(|m| vec![input::target(&m)]).unwrap_or_default();
+    }
+    (board::draw(frame, cols[0], &view), cols[1])
+}
+
 /// The drill: the board from the player's side, and beside it the task, par and the moves.
 fn draw_drill(
     frame: &mut Frame,
@@ -164,26 +221,8 @@ fn draw_drill(
     t: &Train,
     drill: &Drill,
 ) -> Option<crate::tui::screen::BoardArea> {
-    let board_w = board::width_for(area.width.saturating_sub(super::SIDE_MIN), area.height);
-    let cols = Layout::horizontal([
-        Constraint::Length(board_w),
-        Constraint::Min(super::SIDE_MIN),
-    ])
-    .split(area);
-    let pos = drill.pos();
-    let mut view = BoardView::new(pos, t.last_move(), t.seen_from_black(), t.palette);
-    view.selected = input::selected(&t.input, pos);
-    view.targets = view
-        .selected
-        .map(|from| input::targets(pos, from))
-        .unwrap_or_default();
-    view.promotion = input::promotion_choices(&drill.game, &t.input);
-    if let Some((sq, mv)) = t.hint {
-        view.selected = Some(sq);
-        view.targets = mv.map(|m| vec![input::target(&m)]).unwrap_or_default();
-    }
-    let at = board::draw(frame, cols[0], &view);
-    let side = Layout::vertical([Constraint::Length(9), Constraint::Min(3)]).split(cols[1]);
+    let (at, side_area) = board_beside(frame, area, t, &drill.game);
+    let side = Layout::vertical([Constraint::Length(9), Constraint::Min(3)]).split(side_area);
     draw_task(frame, side[0], drill);
     draw_moves(frame, side[1], drill);
     at
@@ -197,28 +236,10 @@ fn draw_practice(
     t: &Train,
     p: &Practice,
 ) -> Option<crate::tui::screen::BoardArea> {
-    let board_w = board::width_for(area.width.saturating_sub(super::SIDE_MIN), area.height);
-    let cols = Layout::horizontal([
-        Constraint::Length(board_w),
-        Constraint::Min(super::SIDE_MIN),
-    ])
-    .split(area);
-    let pos = p.game.position();
-    let mut view = BoardView::new(pos, t.last_move(), t.seen_from_black(), t.palette);
-    view.selected = input::selected(&t.input, pos);
-    view.targets = view
-        .selected
-        .map(|from| input::targets(pos, from))
-        .unwrap_or_default();
-    view.promotion = input::promotion_choices(&p.game, &t.input);
-    if let Some((sq, mv)) = t.hint {
-        view.selected = Some(sq);
-        view.targets = mv.map(|m| vec![input::target(&m)]).unwrap_or_default();
-    }
-    let at = board::draw(frame, cols[0], &view);
-    let block = super::titled(" Your mistakes ", cols[1]);
-    let inner = block.inner(cols[1]);
-    frame.render_widget(block, cols[1]);
+    let (at, side_area) = board_beside(frame, area, t, &p.game);
+    let block = super::titled(" Your mistakes ", side_area);
+    let inner = block.inner(side_area);
+    frame.render_widget(block, side_area);
     let side = p.current.mover();
     let mut lines = vec![
         Line::styled(
@@ -255,6 +276,100 @@ fn draw_practice(
         Style::default().add_modifier(Modifier::DIM),
     ));
     frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: true }), inner);
+    at
+}
+
+/// The board of a puzzle and a side column beside it: the puzzle, the player's rating with its
+/// history as a chart, and the player's share solved by theme.
+fn draw_solve(
+    frame: &mut Frame,
+    area: Rect,
+    t: &Train,
+    s: &Solve,
+) -> Option<crate::tui::screen::BoardArea> {
+    let (at, side_area) = board_beside(frame, area, t, &s.game);
+    let side = Layout::vertical([
+        Constraint::Length(7),
+        Constraint::Length(7),
+        Constraint::Min(3),
+    ])
+    .split(side_area);
+    // The puzzle.
+    let title = format!(" Puzzle {} · rated {} ", s.puzzle.id, s.puzzle.rating);
+    let block = super::titled(&title, side[0]);
+    let inner = block.inner(side[0]);
+    frame.render_widget(block, side[0]);
+    let themes: Vec<&str> = s.puzzle.themes.iter().map(|t| t.name()).collect();
+    let status = match s.stage {
+        Stage::Solving => "Your move.",
+        Stage::Solved => "Solved.",
+        Stage::Failed(Some(_)) => "Not it: the engine answers…",
+        Stage::Failed(None) => "Not solved: Ctrl-R tries again.",
+    };
+    let lines = vec![
+        Line::styled(s.task(), bold()),
+        Line::raw(status),
+        Line::styled(
+            format!("Themes: {}", themes.join(", ")),
+            Style::default().add_modifier(Modifier::DIM),
+        ),
+    ];
+    frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: true }), inner);
+    // The rating and its history.
+    let rating = &t.progress.puzzle_rating;
+    let block = super::titled(&format!(" Your rating {} ", rating.shown()), side[1]);
+    let inner = block.inner(side[1]);
+    frame.render_widget(block, side[1]);
+    let history = &t.progress.puzzle_history;
+    if history.len() < 2 {
+        frame.render_widget(
+            Paragraph::new("The chart of your rating starts with your second puzzle.")
+                .wrap(Wrap { trim: true }),
+            inner,
+        );
+    } else {
+        let low = history.iter().copied().min().unwrap_or(0);
+        let high = history.iter().copied().max().unwrap_or(0);
+        let shown: Vec<u64> = history
+            .iter()
+            .rev()
+            .take(usize::from(inner.width))
+            .rev()
+            .map(|&r| u64::try_from(r - low + 1).unwrap_or(1))
+            .collect();
+        let rows = Layout::vertical([Constraint::Min(1), Constraint::Length(1)]).split(inner);
+        frame.render_widget(
+            ratatui::widgets::Sparkline::default()
+                .data(&shown)
+                .style(super::fg(t.palette, ratatui::style::Color::Cyan)),
+            rows[0],
+        );
+        frame.render_widget(
+            Paragraph::new(format!("{low} to {high} over {} puzzles", history.len())),
+            rows[1],
+        );
+    }
+    // Solved by theme, the most tried first.
+    let block = super::titled(" Solved by theme ", side[2]);
+    let inner = block.inner(side[2]);
+    frame.render_widget(block, side[2]);
+    let mut by_theme: Vec<(&String, &[u32; 2])> = t.progress.puzzle_themes.iter().collect();
+    by_theme.sort_by_key(|(name, n)| (std::cmp::Reverse(n[0]), (*name).clone()));
+    let lines: Vec<Line> = if by_theme.is_empty() {
+        vec![Line::raw("No puzzle tried yet.")]
+    } else {
+        by_theme
+            .iter()
+            .map(|(name, n)| {
+                Line::raw(format!(
+                    "{name:<14} {:>3}% of {}",
+                    n[1] * 100 / n[0].max(1),
+                    n[0]
+                ))
+            })
+            .collect()
+    };
+    frame.render_widget(Paragraph::new(lines), inner);
     at
 }
 
