@@ -86,8 +86,7 @@ fn draw_list(frame: &mut Frame, area: Rect, t: &Train) {
     let width = usize::from(inner.width);
     let mut lines = vec![
         Line::raw(super::fit(
-            "Your own mistakes, found by the reviews of your games; and the endings to know, \
-             against perfect defence.",
+            "Your own mistakes again, puzzles, and the endings every player has to know",
             width,
         )),
         Line::raw(""),
@@ -120,7 +119,7 @@ fn draw_list(frame: &mut Frame, area: Rect, t: &Train) {
         .max("Mistakes".len());
     let due = t.due().len();
     let mistakes = if t.mistakes.is_empty() {
-        "none yet: review a game you played".to_string()
+        "none yet".to_string()
     } else {
         format!("{due} due, {} in all", t.mistakes.len())
     };
@@ -145,7 +144,7 @@ fn draw_list(frame: &mut Frame, area: Rect, t: &Train) {
         (PUZZLES_ROW, "Puzzles", puzzles, filter),
     ] {
         let mark = if t.choice == row { "▶ " } else { "  " };
-        let text = format!("{mark}{name:name_w$}  {record:<22} {about}");
+        let text = format!("{mark}{name:name_w$}  {record:<24} {about}");
         let style = if t.choice == row {
             bold()
         } else {
@@ -174,7 +173,7 @@ fn draw_list(frame: &mut Frame, area: Rect, t: &Train) {
             },
         );
         let mark = if i == t.choice { "▶ " } else { "  " };
-        let text = format!("{mark}{name:name_w$}  {record:<22} {}", about(&name));
+        let text = format!("{mark}{name:name_w$}  {record:<24} {}", about(&name));
         let style = if i == t.choice {
             bold()
         } else {
