@@ -647,6 +647,14 @@ fn puzzles_are_built_from_games_exported_as_lichess_csv_and_bad_files_refused() 
     let (ok, stdout, stderr) = knightfall(&["puzzles", "export", "--file", out_s]);
     assert!(ok, "{stderr}");
     assert_eq!(stdout, csv);
+    // Without a file: the built-in set, exactly as shipped.
+    let (ok, stdout, _) = knightfall(&["puzzles", "export"]);
+    assert!(ok);
+    assert_eq!(
+        stdout,
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/assets/puzzles.csv"))
+            .unwrap()
+    );
     let bad = dir.path().join("bad.csv");
     std::fs::write(
         &bad,

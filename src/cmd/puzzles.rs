@@ -44,12 +44,12 @@ pub enum Action {
         #[arg(required = true)]
         games: Vec<PathBuf>,
     },
-    /// Print a puzzle file as lichess's puzzle CSV (`PuzzleId,FEN,Moves,Rating,Themes`), each
-    /// puzzle checked.
+    /// Print a puzzle set as lichess's puzzle CSV (`PuzzleId,FEN,Moves,Rating,Themes`), each
+    /// puzzle checked: the built-in set, or a file.
     Export {
-        /// The puzzle file.
+        /// The puzzle file (the built-in set when left out).
         #[arg(long)]
-        file: PathBuf,
+        file: Option<PathBuf>,
     },
 }
 
@@ -62,7 +62,8 @@ pub fn run(args: &Args) -> Result<()> {
             scan_nodes,
             games,
         } => build(out, *nodes, *scan_nodes, games),
-        Action::Export { file } => export(file),
+        Action::Export { file: Some(file) } => export(file),
+        Action::Export { file: None } => print(&crate::train::puzzle::built_in()),
     }
 }
 
@@ -115,14 +116,23 @@ fn export(file: &PathBuf) -> Result<()> {
     }
     let text =
         std::fs::read_to_string(file).with_context(|| format!("cannot read {}", file.display()))?;
-    let mut out = String::from(CSV_HEADER);
-    out.push('\n');
+    let mut puzzles = Vec::new();
     for (n, line) in text.lines().enumerate() {
         if line.trim().is_empty() || line.starts_with("PuzzleId,") {
             continue;
         }
         let p = from_csv(line)
             .map_err(|e| anyhow::anyhow!("{} line {}: {e}", file.display(), n + 1))?;
+        puzzles.push(p);
+    }
+    print(&puzzles)
+}
+
+/// Prints `puzzles` as lichess's CSV, with its header.
+fn print(puzzles: &[Puzzle]) -> Result<()> {
+    let mut out = String::from(CSV_HEADER);
+    out.push('\n');
+    for p in puzzles {
         out.push_str(&p.csv());
         out.push('\n');
     }
