@@ -80,12 +80,16 @@ impl Puzzle {
 pub const CSV_HEADER: &str = "PuzzleId,FEN,Moves,Rating,Themes";
 
 /// The puzzle set built into the program (`assets/puzzles.csv`, made by
-/// `tools/build-puzzles.sh`).
+/// `tools/build-puzzles.sh`), its themes found afresh by this build's detectors.
 pub fn built_in() -> Vec<Puzzle> {
     include_str!("../../assets/puzzles.csv")
         .lines()
         .skip(1)
         .filter_map(|line| from_csv(line).ok())
+        .map(|mut p| {
+            p.themes = themes::of(&p);
+            p
+        })
         .collect()
 }
 

@@ -23,6 +23,12 @@ pub enum Theme {
     BackRankMate,
     /// A piece attacks two targets at once and wins one.
     Fork,
+    /// A piece pinned to its king (or to a stronger piece) behind it is won.
+    Pin,
+    /// A king or a strong piece is attacked and, once it steps away, the piece behind it is won.
+    Skewer,
+    /// A move uncovers an attack of the piece behind it: a check, or a piece won.
+    DiscoveredAttack,
     /// The first move takes a piece left undefended.
     HangingPiece,
     /// A pawn promotes.
@@ -43,7 +49,7 @@ pub enum Theme {
 
 impl Theme {
     /// Every theme, in the order they are written.
-    pub const ALL: [Theme; 15] = [
+    pub const ALL: [Theme; 18] = [
         Theme::Mate,
         Theme::MateIn1,
         Theme::MateIn2,
@@ -51,6 +57,9 @@ impl Theme {
         Theme::MateIn4,
         Theme::BackRankMate,
         Theme::Fork,
+        Theme::Pin,
+        Theme::Skewer,
+        Theme::DiscoveredAttack,
         Theme::HangingPiece,
         Theme::Promotion,
         Theme::Sacrifice,
@@ -71,6 +80,9 @@ impl Theme {
             Theme::MateIn4 => "mateIn4",
             Theme::BackRankMate => "backRankMate",
             Theme::Fork => "fork",
+            Theme::Pin => "pin",
+            Theme::Skewer => "skewer",
+            Theme::DiscoveredAttack => "discoveredAttack",
             Theme::HangingPiece => "hangingPiece",
             Theme::Promotion => "promotion",
             Theme::Sacrifice => "sacrifice",
@@ -133,6 +145,15 @@ pub fn of(p: &Puzzle) -> Vec<Theme> {
     }
     if fork(&positions, solution) {
         found.push(Theme::Fork);
+    }
+    if pin_or_skewer(&positions, solution, true) {
+        found.push(Theme::Pin);
+    }
+    if pin_or_skewer(&positions, solution, false) {
+        found.push(Theme::Skewer);
+    }
+    if discovered(&positions, solution) {
+        found.push(Theme::DiscoveredAttack);
     }
     if hanging(&start, solution[0]) {
         found.push(Theme::HangingPiece);
@@ -234,6 +255,102 @@ fn fork(positions: &[Chess], solution: &[Move]) -> bool {
     false
 }
 
+/// Whether a later solver move (after the one at `i`) takes on `sq`.
+fn taken_later(solution: &[Move], i: usize, sq: Square) -> bool {
+    solution
+        .iter()
+        .skip(i + 2)
+        .step_by(2)
+        .any(|m| m.is_capture() && m.to() == sq)
+}
+
+/// A solver move that puts a line piece (bishop, rook, queen) on a line through two of the
+/// opponent's pieces, with nothing else between: a pin when the nearer one is the weaker and
+/// the farther is the king or stronger (the nearer is later taken), a skewer when the nearer
+/// is the king or the stronger (the farther is later taken).
+fn pin_or_skewer(positions: &[Chess], solution: &[Move], pin: bool) -> bool {
+    use shakmaty::attacks::{attacks, between};
+    for i in (0..solution.len()).step_by(2) {
+        let m = solution[i];
+        let after = &positions[i + 1];
+        let board = after.board();
+        let at = m.to();
+        let Some(piece) = board.piece_at(at) else {
+            continue;
+        };
+        if !matches!(piece.role, Role::Bishop | Role::Rook | Role::Queen) {
+            continue;
+        }
+        let theirs = board.by_color(!piece.color);
+        // Every opponent piece on the piece's lines, and what stands between.
+        let on_lines = attacks(at, piece, Bitboard::EMPTY) & theirs;
+        for far in on_lines {
+            let blockers = between(at, far) & board.occupied();
+            let Some(near) = blockers.first() else {
+                continue;
+            };
+            if blockers.count() != 1 || !theirs.contains(near) {
+                continue;
+            }
+            let (Some(near_role), Some(far_role)) = (board.role_at(near), board.role_at(far))
+            else {
+                continue;
+            };
+            let worth = |r: Role| if r == Role::King { 100 } else { value(r) };
+            let found = if pin {
+                near_role != Role::King
+                    && worth(far_role) > worth(near_role)
+                    && taken_later(solution, i, near)
+            } else {
+                worth(near_role) > worth(far_role)
+                    && worth(near_role) >= 5
+                    && taken_later(solution, i, far)
+            };
+            if found {
+                return true;
+            }
+        }
+    }
+    false
+}
+
+/// A solver move that uncovers an attack of a line piece behind it: on the king (a
+/// discovered check) or on a piece a later solver move takes.
+fn discovered(positions: &[Chess], solution: &[Move]) -> bool {
+    use shakmaty::attacks::{attacks, between};
+    for i in (0..solution.len()).step_by(2) {
+        let m = solution[i];
+        let Some(from) = m.from() else {
+            continue;
+        };
+        let after = &positions[i + 1];
+        let board = after.board();
+        let solver = !after.turn();
+        let lines = board.by_color(solver) & (board.bishops() | board.rooks() | board.queens());
+        for s in lines {
+            if s == m.to() {
+                continue;
+            }
+            let Some(piece) = board.piece_at(s) else {
+                continue;
+            };
+            let hit = attacks(s, piece, board.occupied()) & board.by_color(!solver);
+            for t in hit {
+                if !between(s, t).contains(from) {
+                    continue;
+                }
+                let king = board.role_at(t) == Some(Role::King);
+                let won =
+                    board.role_at(t).is_some_and(|r| value(r) >= 3) && taken_later(solution, i, t);
+                if king || won {
+                    return true;
+                }
+            }
+        }
+    }
+    false
+}
+
 /// The solver's first move takes a piece (not a pawn) that nothing defended.
 fn hanging(start: &Chess, first: Move) -> bool {
     let Some(taken) = first.capture() else {
@@ -297,6 +414,37 @@ mod tests {
             &["a4c6", "d5e7", "g8f8", "e7c6"],
         );
         assert_eq!(of(&p), [Theme::Fork, Theme::Short]);
+    }
+
+    #[test]
+    fn a_pin_a_skewer_and_a_discovered_check() {
+        // Re1 pins the knight to the king, and takes it later.
+        let p = puzzle(
+            "3k4/8/8/4n3/8/8/5PPP/R5K1 b - - 0 1",
+            &["d8e8", "a1e1", "e8f7", "e1e5"],
+        );
+        assert!(of(&p).contains(&Theme::Pin), "{:?}", of(&p));
+        assert!(!of(&p).contains(&Theme::Skewer));
+        // Ra8+ skewers king and queen on the back rank.
+        let p = puzzle(
+            "3k3q/8/8/8/8/8/8/R5K1 b - - 0 1",
+            &["d8e8", "a1a8", "e8e7", "a8h8"],
+        );
+        assert!(of(&p).contains(&Theme::Skewer), "{:?}", of(&p));
+        assert!(!of(&p).contains(&Theme::Pin));
+        // Bxh7 takes the queen and uncovers the rook's check.
+        let p = puzzle("3k4/6q1/8/8/8/3B4/8/3RK3 b - - 0 1", &["g7h7", "d3h7"]);
+        let themes = of(&p);
+        assert!(themes.contains(&Theme::DiscoveredAttack), "{themes:?}");
+        assert!(themes.contains(&Theme::HangingPiece), "{themes:?}");
+        // None of them in a plain fork.
+        let p = puzzle(
+            "3r2k1/p4ppp/8/3N4/q7/8/P4PPP/4R1K1 b - - 0 1",
+            &["a4c6", "d5e7", "g8f8", "e7c6"],
+        );
+        let themes = of(&p);
+        assert!(!themes.contains(&Theme::Pin) && !themes.contains(&Theme::Skewer));
+        assert!(!themes.contains(&Theme::DiscoveredAttack), "{themes:?}");
     }
 
     #[test]
