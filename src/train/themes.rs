@@ -29,6 +29,8 @@ pub enum Theme {
     Skewer,
     /// A move uncovers an attack of the piece behind it: a check, or a piece won.
     DiscoveredAttack,
+    /// A piece with nowhere safe to go is won.
+    TrappedPiece,
     /// The first move takes a piece left undefended.
     HangingPiece,
     /// A pawn promotes.
@@ -49,7 +51,7 @@ pub enum Theme {
 
 impl Theme {
     /// Every theme, in the order they are written.
-    pub const ALL: [Theme; 18] = [
+    pub const ALL: [Theme; 19] = [
         Theme::Mate,
         Theme::MateIn1,
         Theme::MateIn2,
@@ -60,6 +62,7 @@ impl Theme {
         Theme::Pin,
         Theme::Skewer,
         Theme::DiscoveredAttack,
+        Theme::TrappedPiece,
         Theme::HangingPiece,
         Theme::Promotion,
         Theme::Sacrifice,
@@ -83,6 +86,7 @@ impl Theme {
             Theme::Pin => "pin",
             Theme::Skewer => "skewer",
             Theme::DiscoveredAttack => "discoveredAttack",
+            Theme::TrappedPiece => "trappedPiece",
             Theme::HangingPiece => "hangingPiece",
             Theme::Promotion => "promotion",
             Theme::Sacrifice => "sacrifice",
@@ -154,6 +158,9 @@ pub fn of(p: &Puzzle) -> Vec<Theme> {
     }
     if discovered(&positions, solution) {
         found.push(Theme::DiscoveredAttack);
+    }
+    if trapped(&positions, solution) {
+        found.push(Theme::TrappedPiece);
     }
     if hanging(&start, solution[0]) {
         found.push(Theme::HangingPiece);
@@ -351,6 +358,37 @@ fn discovered(positions: &[Chess], solution: &[Move]) -> bool {
     false
 }
 
+/// After a solver move (not a capture of it), an opponent piece worth a knight or more is
+/// attacked and every square it can go to is attacked too; a later solver move takes it.
+fn trapped(positions: &[Chess], solution: &[Move]) -> bool {
+    for i in (0..solution.len()).step_by(2) {
+        let after = &positions[i + 1];
+        let board = after.board();
+        let solver = !after.turn();
+        let theirs = board.by_color(!solver) & !board.pawns() & !board.kings();
+        for sq in theirs {
+            let attacked = |to: Square| !board.attacks_to(to, solver, board.occupied()).is_empty();
+            if !board.role_at(sq).is_some_and(|r| value(r) >= 3)
+                || !attacked(sq)
+                || !taken_later(solution, i, sq)
+            {
+                continue;
+            }
+            // Where it could go were it not for a check or a pin: a piece held by those is
+            // not trapped.
+            let Some(piece) = board.piece_at(sq) else {
+                continue;
+            };
+            let reach = shakmaty::attacks::attacks(sq, piece, board.occupied())
+                & !board.by_color(piece.color);
+            if !reach.into_iter().any(|to| !attacked(to)) {
+                return true;
+            }
+        }
+    }
+    false
+}
+
 /// The solver's first move takes a piece (not a pawn) that nothing defended.
 fn hanging(start: &Chess, first: Move) -> bool {
     let Some(taken) = first.capture() else {
@@ -437,6 +475,12 @@ mod tests {
         let themes = of(&p);
         assert!(themes.contains(&Theme::DiscoveredAttack), "{themes:?}");
         assert!(themes.contains(&Theme::HangingPiece), "{themes:?}");
+        // b3 shuts the bishop in on a2; the king walks over and takes it.
+        let p = puzzle(
+            "4k3/7p/4b3/8/8/8/PPP5/2K5 b - - 0 1",
+            &["e6a2", "b2b3", "h7h6", "c1b2", "h6h5", "b2a2"],
+        );
+        assert!(of(&p).contains(&Theme::TrappedPiece), "{:?}", of(&p));
         // None of them in a plain fork.
         let p = puzzle(
             "3r2k1/p4ppp/8/3N4/q7/8/P4PPP/4R1K1 b - - 0 1",
@@ -445,6 +489,7 @@ mod tests {
         let themes = of(&p);
         assert!(!themes.contains(&Theme::Pin) && !themes.contains(&Theme::Skewer));
         assert!(!themes.contains(&Theme::DiscoveredAttack), "{themes:?}");
+        assert!(!themes.contains(&Theme::TrappedPiece), "{themes:?}");
     }
 
     #[test]
