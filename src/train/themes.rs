@@ -368,7 +368,7 @@ fn trapped(positions: &[Chess], solution: &[Move]) -> bool {
         let theirs = board.by_color(!solver) & !board.pawns() & !board.kings();
         for sq in theirs {
             let attacked = |to: Square| !board.attacks_to(to, solver, board.occupied()).is_empty();
-            if !board.role_at(sq).is_some_and(|r| value(r) >= 3)
+            if board.role_at(sq).is_none_or(|r| value(r) < 3)
                 || !attacked(sq)
                 || !taken_later(solution, i, sq)
             {
