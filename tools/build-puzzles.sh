@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Regenerates the built-in puzzle set, assets/puzzles.csv, from games the project makes itself:
+# Adds to the built-in puzzle set, assets/puzzles.csv, from games the project makes itself:
 # games between neighbouring levels (1 against 2 up to 8 against 9, each side with White), whose
 # mistakes are the kind people make, then `knightfall puzzles build` on them, two processes at
 # a time. The levels search to fixed node counts, so the games take seconds; checking the
@@ -7,8 +7,8 @@
 #
 #   tools/build-puzzles.sh [GAMES_PER_PAIRING]       (default 40; OUT=DIR, default target/puzzles)
 #
-# Needs a release build. The games start from the embedded book with random extra plies, so a
-# rerun finds a similar set, not the same one.
+# Needs a release build. The games start from the embedded book with random extra plies, so
+# every run plays new games; the puzzles found join those already in the set (each id once).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 GAMES=${1:-40}
@@ -32,9 +32,11 @@ rm -f "$OUT/a.csv" "$OUT/b.csv"
 "$BIN" puzzles build --out "$OUT/a.csv" "${files[@]:0:$half}" &
 "$BIN" puzzles build --out "$OUT/b.csv" "${files[@]:$half}" &
 wait
-# One header, each puzzle once, easiest first.
+# The new puzzles join the set: one header, each puzzle once, easiest first.
 {
     echo "PuzzleId,FEN,Moves,Rating,Themes"
-    tail -q -n +2 "$OUT/a.csv" "$OUT/b.csv" | sort -t, -k1,1 -u | sort -t, -k4,4n -k1,1
-} > assets/puzzles.csv
+    tail -q -n +2 assets/puzzles.csv "$OUT/a.csv" "$OUT/b.csv" | sort -t, -k1,1 -u |
+        sort -t, -k4,4n -k1,1
+} > "$OUT/set.csv"
+mv "$OUT/set.csv" assets/puzzles.csv
 echo "$(($(wc -l < assets/puzzles.csv) - 1)) puzzles in assets/puzzles.csv"
