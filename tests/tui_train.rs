@@ -267,7 +267,7 @@ fn own_mistakes_come_back_graded_on_their_schedule() {
     t.mistakes = vec![shilling.clone(), early.clone()];
     t.today = 100;
     assert_eq!(t.due().len(), 2, "never practised: due");
-    assert!(screen(&t, 120, 40).contains("2 due, 2 in all"));
+    assert!(screen(&t, 120, 40).contains("2 due, 0/2 learned"));
     key(&mut t, KeyCode::Up);
     key(&mut t, KeyCode::Up);
     key(&mut t, KeyCode::Enter);

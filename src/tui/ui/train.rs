@@ -121,7 +121,17 @@ fn draw_list(frame: &mut Frame, area: Rect, t: &Train) {
     let mistakes = if t.mistakes.is_empty() {
         "none yet".to_string()
     } else {
-        format!("{due} due, {} in all", t.mistakes.len())
+        let learned = t
+            .mistakes
+            .iter()
+            .filter(|m| {
+                t.progress
+                    .mistakes
+                    .get(&m.id())
+                    .is_some_and(|c| c.is_learned())
+            })
+            .count();
+        format!("{due} due, {learned}/{} learned", t.mistakes.len())
     };
     let offered = t.offered().len();
     let solved = t.progress.puzzles.values().filter(|&&s| s).count();
