@@ -38,10 +38,10 @@ enum Command {
     /// Review a game: every move judged, accuracy, an evaluation graph; `--out` writes the game
     /// annotated instead.
     Review(cmd::review::Args),
-    /// Train: endgame drills against perfect defence from the built-in tables, graded move
-    /// by move.
+    /// Train: your own mistakes again (from your reviewed games), puzzles, and endgames against
+    /// perfect defence from the built-in tables, every move graded.
     Train(cmd::train::Args),
-    /// Puzzles: build them from games (lichess-puzzler's rules), or print a puzzle file as
+    /// Puzzles: build them from games (lichess-puzzler's rules), or print a puzzle set as
     /// lichess's puzzle CSV.
     Puzzles(cmd::puzzles::Args),
     /// The analysis board: play both sides, side lines kept, the engine's best lines, the book

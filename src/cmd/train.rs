@@ -1,5 +1,6 @@
-//! `knightfall train`: the training screen. Without a kind it opens the list of drills;
-//! `train endgames KQvK` starts an endgame drill of that material at once.
+//! `knightfall train`: the training screen. Without a kind it opens its list (your mistakes,
+//! the puzzles, the endings); `train mistakes`, `train puzzles` and `train endgames KQvK` start
+//! one kind at once.
 
 use anyhow::{Result, bail};
 
@@ -9,7 +10,7 @@ use crate::tui::train::Start;
 /// Arguments of `train`.
 #[derive(clap::Args, Debug, Default)]
 pub struct Args {
-    /// What to train (the list of endings when left out).
+    /// What to train (the list when left out).
     #[command(subcommand)]
     pub kind: Option<Kind>,
 }

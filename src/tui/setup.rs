@@ -49,7 +49,7 @@ pub(crate) const SETUP_KEYS: &[KeyHelp] = &[
         shown: "t",
         word: "train",
         label: "t train",
-        help: "training: endgame drills against the tables",
+        help: "training: your mistakes again, puzzles and endgames",
         when: When::Always,
     },
     keys::HELP,
