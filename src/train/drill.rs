@@ -145,13 +145,37 @@ impl Drill {
         let start = &band[rng.below(band.len() as u64) as usize];
         let fen = shakmaty::fen::Fen::from_position(&start.pos, shakmaty::EnPassantMode::Legal);
         let game = Game::from_fen(&fen.to_string()).map_err(|e| e.to_string())?;
-        let mut drill = Drill {
-            ending: ending.clone(),
+        Ok(Drill::begin(
+            ending.clone(),
             goal,
             difficulty,
-            player,
             game,
-            start_dtz: start.dtz,
+            tables,
+            rng,
+        ))
+    }
+
+    /// The drill of `ending` from `game`'s position, the side to move playing for `goal`.
+    fn begin(
+        ending: Ending,
+        goal: Goal,
+        difficulty: Difficulty,
+        game: Game,
+        tables: &Tablebases,
+        rng: BookRng,
+    ) -> Drill {
+        let pos = game.position();
+        let mut drill = Drill {
+            ending,
+            goal,
+            difficulty,
+            player: pos.turn(),
+            start_dtz: if goal == Goal::Win {
+                tables.probe_dtz(pos).unwrap_or(0)
+            } else {
+                0
+            },
+            game,
             state: State::Playing,
             marks: Vec::new(),
             hints: 0,
@@ -161,7 +185,7 @@ impl Drill {
             rng,
         };
         drill.open_stretch(tables);
-        Ok(drill)
+        drill
     }
 
     /// A drill from a position of the player's choosing, the side to move playing: to win when
@@ -192,27 +216,14 @@ impl Drill {
         } else {
             ending.swapped()
         };
-        let mut drill = Drill {
+        Ok(Drill::begin(
             ending,
             goal,
-            difficulty: Difficulty::default(),
-            player: pos.turn(),
-            start_dtz: if goal == Goal::Win {
-                tables.probe_dtz(&pos).unwrap_or(0)
-            } else {
-                0
-            },
+            Difficulty::default(),
             game,
-            state: State::Playing,
-            marks: Vec::new(),
-            hints: 0,
-            takebacks: 0,
-            par: 0,
-            stretches: Vec::new(),
+            tables,
             rng,
-        };
-        drill.open_stretch(tables);
-        Ok(drill)
+        ))
     }
 
     /// The position on the board.
@@ -474,10 +485,9 @@ impl Drill {
     }
 }
 
-/// A start position with its result, and how hard it is (higher is harder).
+/// A start position, and how hard it is (higher is harder).
 struct Start {
     pos: Chess,
-    dtz: i32,
     hardness: i32,
 }
 
@@ -503,7 +513,6 @@ fn starts(
         match probe.wdl {
             // A mate in one is no drill.
             Wdl::Win if probe.dtz > 2 => wins.push(Start {
-                dtz: probe.dtz,
                 hardness: probe.dtz,
                 pos,
             }),
@@ -535,7 +544,6 @@ fn starts(
         if holding < ranked.len() {
             holds.push(Start {
                 pos,
-                dtz: 0,
                 hardness: -((holding * 100 / ranked.len()) as i32),
             });
         }

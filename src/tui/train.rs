@@ -212,8 +212,6 @@ pub struct Train {
     pub filter: (Option<Theme>, Option<(i32, i32)>),
     /// The puzzle on the board, if one is being solved.
     pub solve: Option<Solve>,
-    /// What the tables said of the player's last move.
-    pub verdict: Option<Verdict>,
     /// The hint shown: the piece's square, and the whole move once asked twice.
     pub hint: Option<(Square, Option<Move>)>,
     /// The input line.
@@ -261,7 +259,6 @@ impl Train {
             puzzles: crate::train::puzzle::built_in(),
             filter: (None, None),
             solve: None,
-            verdict: None,
             hint: None,
             input: String::new(),
             message: None,
@@ -479,7 +476,6 @@ impl Train {
                 self.drill = None;
                 self.practice = None;
                 self.solve = None;
-                self.verdict = None;
                 self.hint = None;
                 self.input.clear();
                 self.message = None;
@@ -526,7 +522,6 @@ impl Train {
             "undo" => {
                 let taken = self.drill.as_mut().is_some_and(Drill::take_back);
                 self.hint = None;
-                self.verdict = None;
                 if taken {
                     self.say("Taken back: your move.", Tone::Info);
                 } else {
@@ -537,7 +532,6 @@ impl Train {
                 if let Some(d) = &mut self.drill {
                     d.retry(&self.tables);
                     self.hint = None;
-                    self.verdict = None;
                     let task = d.task();
                     self.say(format!("Again from the start: {task}."), Tone::Info);
                 }
@@ -748,14 +742,6 @@ impl Train {
         let Some(s) = &mut self.solve else {
             return;
         };
-        if let Some(from) = input::selected(text, s.game.position()) {
-            self.input = from.to_string();
-            self.say(
-                format!("{from} selected: type or click its target."),
-                Tone::Info,
-            );
-            return;
-        }
         if s.stage != Stage::Solving {
             return self.say(
                 "Ctrl-R tries it again, Ctrl-N is the next puzzle.",
@@ -960,7 +946,6 @@ impl Train {
         };
         self.say(format!("{}.{par}", drill.task()), Tone::Info);
         self.drill = Some(drill);
-        self.verdict = None;
         self.hint = None;
         self.input.clear();
         self.counted = false;
@@ -1011,6 +996,15 @@ impl Train {
     }
 
     fn try_move(&mut self, text: &str, fx: &mut Vec<Effect>) {
+        // A square alone with one of the mover's pieces on it selects it, on any board.
+        if let Some(from) = self.pos().and_then(|pos| input::selected(text, pos)) {
+            self.input = from.to_string();
+            self.say(
+                format!("{from} selected: type or click its target."),
+                Tone::Info,
+            );
+            return;
+        }
         if self.practice.is_some() {
             return self.try_practice_move(text, fx);
         }
@@ -1020,14 +1014,6 @@ impl Train {
         let Some(drill) = &mut self.drill else {
             return;
         };
-        if let Some(from) = input::selected(text, drill.pos()) {
-            self.input = from.to_string();
-            self.say(
-                format!("{from} selected: type or click its target."),
-                Tone::Info,
-            );
-            return;
-        }
         if drill.state != State::Playing {
             return self.say(
                 "This attempt is over: Ctrl-Z takes back, Ctrl-R retries, Ctrl-N is the next.",
@@ -1047,7 +1033,6 @@ impl Train {
                     drill.state == State::Done,
                 );
                 self.hint = None;
-                self.verdict = Some(verdict);
                 self.say(said, if failed { Tone::Error } else { Tone::Info });
                 if done {
                     fx.push(Effect::Bell);
@@ -1062,14 +1047,6 @@ impl Train {
         let Some(p) = &mut self.practice else {
             return;
         };
-        if let Some(from) = input::selected(text, p.game.position()) {
-            self.input = from.to_string();
-            self.say(
-                format!("{from} selected: type or click its target."),
-                Tone::Info,
-            );
-            return;
-        }
         if p.answer != Answer::Waiting {
             return self.say(
                 "Ctrl-R tries this one again, Ctrl-N goes to the next.",
