@@ -1,6 +1,6 @@
 //! What a puzzle is about, found from its moves: mates by length and the back-rank mate, forks,
-//! hanging pieces, promotions, sacrifices, endgames, and the puzzle's length. The names are
-//! lichess's, so an exported puzzle reads as one of theirs.
+//! hanging pieces, promotions, sacrifices, defensive moves, endgames, and the puzzle's length. The
+//! names are lichess's, so an exported puzzle reads as one of theirs.
 
 use shakmaty::{Bitboard, Chess, Color, Move, Position, Rank, Role, Square};
 
@@ -37,6 +37,9 @@ pub enum Theme {
     Promotion,
     /// The solver gives material on the way.
     Sacrifice,
+    /// The last solver move is a quiet one that meets a threat: no check, no capture, no
+    /// attack on a piece, no pawn running to promote.
+    DefensiveMove,
     /// Few pieces are left.
     Endgame,
     /// One solver move.
@@ -51,7 +54,7 @@ pub enum Theme {
 
 impl Theme {
     /// Every theme, in the order they are written.
-    pub const ALL: [Theme; 19] = [
+    pub const ALL: [Theme; 20] = [
         Theme::Mate,
         Theme::MateIn1,
         Theme::MateIn2,
@@ -66,6 +69,7 @@ impl Theme {
         Theme::HangingPiece,
         Theme::Promotion,
         Theme::Sacrifice,
+        Theme::DefensiveMove,
         Theme::Endgame,
         Theme::OneMove,
         Theme::Short,
@@ -90,6 +94,7 @@ impl Theme {
             Theme::HangingPiece => "hangingPiece",
             Theme::Promotion => "promotion",
             Theme::Sacrifice => "sacrifice",
+            Theme::DefensiveMove => "defensiveMove",
             Theme::Endgame => "endgame",
             Theme::OneMove => "oneMove",
             Theme::Short => "short",
@@ -177,6 +182,9 @@ pub fn of(p: &Puzzle) -> Vec<Theme> {
         .any(|pos| balance(pos, solver) <= at_start - 2)
     {
         found.push(Theme::Sacrifice);
+    }
+    if defensive(&positions, solution) {
+        found.push(Theme::DefensiveMove);
     }
     let board = start.board();
     let pieces = (board.occupied() & !board.pawns() & !board.kings()).count();
@@ -389,6 +397,34 @@ fn trapped(positions: &[Chess], solution: &[Move]) -> bool {
     false
 }
 
+/// The solver's last move is a quiet one among at least three: it gives no check, takes
+/// nothing, attacks none of the opponent's pieces from where it lands and is no pawn run to
+/// the last ranks. What it does is parry a threat, so the puzzle is about defending.
+fn defensive(positions: &[Chess], solution: &[Move]) -> bool {
+    let last = solution.len() - 1;
+    let (before, after, m) = (&positions[last], &positions[last + 1], solution[last]);
+    if before.legal_moves().len() < 3 || after.is_check() || m.is_capture() {
+        return false;
+    }
+    let board = after.board();
+    let Some(piece) = board.piece_at(m.to()) else {
+        return false;
+    };
+    if m.role() == Role::Pawn {
+        let rank = m.to().rank();
+        if piece
+            .color
+            .fold_wb(rank >= Rank::Sixth, rank <= Rank::Third)
+        {
+            return false;
+        }
+    }
+    let attacked = shakmaty::attacks::attacks(m.to(), piece, board.occupied())
+        & board.by_color(!piece.color)
+        & !board.pawns();
+    attacked.is_empty()
+}
+
 /// The solver's first move takes a piece (not a pawn) that nothing defended.
 fn hanging(start: &Chess, first: Move) -> bool {
     let Some(taken) = first.capture() else {
@@ -504,6 +540,24 @@ mod tests {
         let p = puzzle("8/1P6/8/8/8/8/k7/4K3 b - - 0 1", &["a2a3", "b7b8q"]);
         assert!(of(&p).contains(&Theme::Promotion));
         assert_eq!(Theme::parse("backRankMate"), Some(Theme::BackRankMate));
+        assert_eq!(Theme::parse("defensiveMove"), Some(Theme::DefensiveMove));
         assert_eq!(Theme::parse("nonsense"), None);
+    }
+
+    #[test]
+    fn a_quiet_move_that_meets_a_threat_is_defensive_and_a_capture_is_not() {
+        // Re8 threatens mate on the back rank; h3 makes room for the king.
+        let p = puzzle("6k1/5ppp/8/4r3/8/8/5PPP/R5K1 b - - 0 1", &["e5e8", "h2h3"]);
+        assert!(of(&p).contains(&Theme::DefensiveMove), "{:?}", of(&p));
+        // A rook that lands attacking a piece is no defensive move, nor is a check.
+        let p = puzzle("6k1/5ppp/8/4r3/8/8/5PPP/R5K1 b - - 0 1", &["e5e8", "a1a8"]);
+        assert!(!of(&p).contains(&Theme::DefensiveMove), "{:?}", of(&p));
+        let p = puzzle("4k3/8/8/8/8/8/r7/R3K3 b - - 0 1", &["e8d7", "a1a2"]);
+        assert!(!of(&p).contains(&Theme::DefensiveMove));
+        // A pawn running to the last ranks is an attack, not a defence.
+        let p = puzzle("8/8/1P6/8/8/8/k7/4K3 b - - 0 1", &["a2a3", "b6b7"]);
+        assert!(!of(&p).contains(&Theme::DefensiveMove));
+        let p = puzzle("8/1P6/8/8/8/8/k7/4K3 b - - 0 1", &["a2a3", "b7b8q"]);
+        assert!(!of(&p).contains(&Theme::DefensiveMove));
     }
 }
