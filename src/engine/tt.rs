@@ -231,6 +231,13 @@ impl Table {
         let count = (mb * 1024 * 1024 / std::mem::size_of::<Bucket>()).max(1);
         let mut buckets = Vec::with_capacity(count);
         buckets.resize_with(count, Bucket::default);
+        // The compiler turns that into a zeroed allocation whose pages the system maps only
+        // when first written, which would happen during the first searches (on the clock).
+        // Writing one bucket per page now makes the table real before `readyok`.
+        let per_page = (4096 / std::mem::size_of::<Bucket>()).max(1);
+        for bucket in buckets.iter_mut().step_by(per_page) {
+            *std::hint::black_box(bucket) = Bucket::default();
+        }
         Table {
             buckets,
             generation: AtomicU8::new(0),
