@@ -147,7 +147,13 @@ impl Generator {
     /// A generator searching `nodes` nodes per position, with `tablebases` (the built-in ones
     /// when `None`).
     pub fn new(nodes: u64, tablebases: Option<Arc<Tablebases>>) -> Generator {
-        let mut engine = Engine::new(Config::default());
+        // Every search starts from an empty table (a puzzle's check must not lean on another
+        // position's), and the searches are small: a small table clears in a fraction of the
+        // time a default one takes, which was a good part of building a set.
+        let mut engine = Engine::new(Config {
+            hash_mb: 2,
+            ..Config::default()
+        });
         engine.set_tablebases(Some(
             tablebases.unwrap_or_else(|| Arc::new(Tablebases::embedded())),
         ));
