@@ -12,7 +12,9 @@ mod common;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use knightfall::review::judge::{Eval, Judgement, judge, move_accuracy, winning_chances};
+use knightfall::review::judge::{
+    Eval, Judgement, close_call, judge, move_accuracy, winning_chances,
+};
 use shakmaty::Color;
 
 #[test]
@@ -109,6 +111,72 @@ fn a_tablebase_win_is_a_result_not_a_score_and_keeping_it_is_no_mistake() {
         Some(Judgement::Blunder)
     );
     assert!((winning_chances(won) + 0.950_894_872_682_864_5).abs() < 1e-12);
+}
+
+#[test]
+fn close_calls_are_the_moves_near_a_verdict_s_threshold() {
+    // A loss of 0.1 of the chances is about 55 centipawns from equality.
+    let call = |cp: i32| close_call(Eval::Cp(0), Eval::Cp(-cp), Color::White);
+    let near = |cp: i32| call(cp).is_some();
+    assert!(!near(0) && !near(10));
+    assert!(near(55) && near(110) && near(170));
+    // Far from every threshold: a plain blunder, a quiet move.
+    assert!(!near(600) && !near(5));
+    // The nearer the threshold, the closer the call.
+    assert!(call(55).unwrap() < call(70).unwrap());
+    // Black's losses count the other way; mates and tablebase results are never close calls.
+    let black = close_call(Eval::Cp(0), Eval::Cp(55), Color::Black);
+    assert!(black.is_some());
+    assert_eq!(close_call(Eval::Cp(0), Eval::Cp(55), Color::White), None);
+    assert_eq!(close_call(Eval::Mate(3), Eval::Cp(500), Color::White), None);
+    let won = Eval::Tablebase(Color::White);
+    assert_eq!(close_call(won, Eval::Cp(0), Color::White), None);
+}
+
+#[test]
+fn tablebase_positions_are_answered_without_a_search_and_the_rest_searched() {
+    use knightfall::engine::Control;
+    use knightfall::game::Game;
+    use knightfall::review::analyse::{Settings, analyse};
+    // KQvK is in the built-in tables: won for White at once, no depth, the tables' move as
+    // the line.
+    let game = Game::from_fen("8/8/8/4k3/8/8/3QK3/8 w - - 0 1").unwrap();
+    let settings = Settings {
+        movetime_ms: 50,
+        threads: 2,
+        tablebases: Some(std::sync::Arc::new(
+            knightfall::tablebase::Tablebases::embedded(),
+        )),
+    };
+    let mut seen = Vec::new();
+    analyse(
+        &game,
+        &settings,
+        &[],
+        &Control::default(),
+        &mut |ply, eval| {
+            seen.push((ply, eval.unwrap()));
+        },
+    );
+    assert_eq!(seen.len(), 1);
+    let (ply, eval) = &seen[0];
+    assert_eq!(*ply, 0);
+    assert_eq!(eval.eval, Eval::Tablebase(Color::White));
+    assert_eq!((eval.depth, eval.line.len()), (0, 1));
+    // A position out of the tables is searched (depth above 0), each reported once at least.
+    let game =
+        Game::from_fen("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3").unwrap();
+    let mut seen = Vec::new();
+    analyse(
+        &game,
+        &settings,
+        &[],
+        &Control::default(),
+        &mut |ply, eval| {
+            seen.push((ply, eval.unwrap()));
+        },
+    );
+    assert!(seen.iter().any(|(p, e)| *p == 0 && e.depth > 0), "{seen:?}");
 }
 
 const SHILLING: &str = "[Event \"Test\"]\n[White \"Victim\"]\n[Black \"Trapper\"]\n[Result \"0-1\"]\n\n\

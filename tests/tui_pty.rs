@@ -712,7 +712,7 @@ fn review_screen_fills_in_and_steps_to_the_blunders() {
     let mut s = start(&home, &script);
     // The search fills the screen in: accuracy for both sides once every position is known.
     let screen = s.wait_for_screen("the finished review", 30, |sc| {
-        sc.contains("accuracy; 100 ms per position") && sc.contains('%')
+        sc.contains("accuracy; 100 ms a position") && sc.contains('%')
     });
     assert!(screen.contains("Victim - Trapper"), "{screen}");
     assert!(
@@ -826,7 +826,7 @@ fn the_end_of_a_game_offers_its_review() {
     s.send(b"r");
     // The review of the game just played, filled in; the first key there is not lost.
     s.wait_for_screen("the review", 30, |sc| {
-        sc.contains("Human - Human") && sc.contains("ms per position")
+        sc.contains("Human - Human") && sc.contains("ms a position")
     });
     s.send(b"n");
     // 2. g4 allows mate in one, so there is at least that flagged move, with the better one.
@@ -841,7 +841,7 @@ fn the_end_of_a_game_offers_its_review() {
     });
     s.send(b"review\r");
     s.wait_for_screen("the review again", 30, |sc| {
-        sc.contains("Human - Human") && sc.contains("ms per position")
+        sc.contains("Human - Human") && sc.contains("ms a position")
     });
     s.send(b"q");
     s.wait_for_screen("the game once more", 20, |sc| sc.contains("move>"));
@@ -1154,7 +1154,7 @@ fn setup_game_review_board_and_back_in_one_run() {
         (b"e4\r", "1. e4"),
         (b"resign\r", "Resign this game?"),
         (b"y", "r reviews this game"),
-        (b"r", "ms per position"),
+        (b"r", "ms a position"),
         (b"q", "^B board"),
         // The board at the end of the game, over it; q comes back.
         (b"\x02", "Engine: 3 lines"),

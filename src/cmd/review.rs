@@ -22,7 +22,8 @@ pub struct Args {
     /// Which game of the file (from 1).
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=MAX_GAMES as u64))]
     pub game: Option<u64>,
-    /// Search time per position in milliseconds.
+    /// Search time per position in milliseconds; the two positions of a close call (a move
+    /// near a verdict's threshold) are searched three times as long again.
     #[arg(long, default_value_t = DEFAULT_MOVETIME_MS, value_parser = clap::value_parser!(u64).range(1..=600_000))]
     pub movetime: u64,
     /// Write the annotated game to this file instead of opening the review screen.
@@ -151,18 +152,29 @@ pub fn run(args: &Args) -> Result<()> {
     let mut stderr = std::io::stderr();
     let known = review.evals.clone();
     let mut failed = Vec::new();
+    let mut looked_again = 0;
     analyse::analyse(
         &review.game.clone(),
         &settings,
         &known,
         &control,
         &mut |ply, eval| {
+            // A doubtful move's positions are searched a second time and reported again.
+            let again = review.evals[ply].is_some();
             match eval {
                 Ok(eval) => review.evals[ply] = Some(eval),
                 Err(why) => failed.push(format!("position {ply}: {why}")),
             }
-            done += 1;
-            let _ = write!(stderr, "\rreviewing: position {done} of {total}");
+            if again {
+                looked_again += 1;
+                let _ = write!(
+                    stderr,
+                    "\rreviewing: position {done} of {total}, {looked_again} looked at again"
+                );
+            } else {
+                done += 1;
+                let _ = write!(stderr, "\rreviewing: position {done} of {total}");
+            }
         },
     );
     let _ = writeln!(stderr);

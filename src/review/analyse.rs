@@ -3,17 +3,17 @@
 //! fill in while the rest is searched.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::Ordering;
 use std::thread;
 
 use crossbeam_channel::unbounded;
 use shakmaty::{Chess, Color, Move, Position};
 
-use super::judge::Eval;
+use super::judge::{self, Eval};
 use crate::engine::{Config, Control, Limits, Reported, report};
 use crate::game::Game;
 use crate::player::{Known, Player};
-use crate::tablebase::Tablebases;
+use crate::tablebase::{Tablebases, Wdl};
 
 /// What the search found in one position.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -49,7 +49,8 @@ pub(crate) fn eval_of(score: i32, turn: Color) -> Eval {
 /// How the positions are searched.
 #[derive(Clone, Debug)]
 pub struct Settings {
-    /// Milliseconds per position.
+    /// Milliseconds per position on the first pass; a move whose verdict is in doubt has the
+    /// positions on both sides of it searched [`DOUBT_FACTOR`] times as long again.
     pub movetime_ms: u64,
     /// Worker threads (each with its own engine).
     pub threads: usize,
@@ -57,11 +58,21 @@ pub struct Settings {
     pub tablebases: Option<Arc<Tablebases>>,
 }
 
+/// How much longer the second look at a doubtful move's positions is than the first.
+pub const DOUBT_FACTOR: u64 = 3;
+
 /// Searches the positions of `game` whose entry in `done` is `None` (all of them, for an empty
 /// `done`), calling `on_result(ply, eval)` as each finishes (or `Err` with why its search
 /// failed), until all are done or `cancel`'s stop flag is set (which also ends the searches
-/// under way). The positions are taken from the end of the game backwards, one worker thread
-/// per `settings.threads`.
+/// under way).
+///
+/// Positions the rules of the board or the tablebases decide are answered at once. The rest
+/// are split into one stretch of the game per worker, each searched from its end backwards
+/// by an engine that keeps its hash table, so every position starts from what the search of
+/// the one after it found. Then the moves whose verdict lies near a threshold (see
+/// [`judge::close_call`]) have both their positions searched again, longer, the later first
+/// and the closest calls first, for no more time in all than the first look took; a position
+/// searched again is reported again.
 pub fn analyse(
     game: &Game,
     settings: &Settings,
@@ -70,58 +81,146 @@ pub fn analyse(
     on_result: &mut dyn FnMut(usize, Result<PositionEval, String>),
 ) {
     let plies = game.moves().len();
-    let mut todo: Vec<usize> = (0..=plies)
-        .rev()
-        .filter(|&i| done.get(i).is_none_or(Option::is_none))
+    let mut evals: Vec<Option<PositionEval>> = (0..=plies)
+        .map(|i| done.get(i).cloned().flatten())
         .collect();
-    // Positions decided by the rules of the board need no search.
-    todo.retain(|&i| match terminal(game.position_at(i)) {
-        Some(eval) => {
-            on_result(
-                i,
-                Ok(PositionEval {
-                    eval,
-                    line: Vec::new(),
-                    depth: 0,
-                }),
-            );
-            false
+    let mut todo = Vec::new();
+    for (i, slot) in evals.iter_mut().enumerate() {
+        if slot.is_some() {
+            continue;
         }
-        None => true,
-    });
+        match known(game.position_at(i), settings.tablebases.as_deref()) {
+            Some(eval) => {
+                on_result(i, Ok(eval.clone()));
+                *slot = Some(eval);
+            }
+            None => todo.push(i),
+        }
+    }
     if todo.is_empty() {
         return;
     }
+    let threads = settings.threads.clamp(1, todo.len());
+    let mut players: Vec<Player> = (0..threads)
+        .map(|_| {
+            Player::new(
+                Config {
+                    move_overhead_ms: 0,
+                    ..Config::default()
+                },
+                None,
+                settings.tablebases.clone(),
+            )
+        })
+        .collect();
+    let first = settings.movetime_ms.max(1);
+    let mut report = |ply: usize, eval: Result<PositionEval, String>| {
+        on_result(ply, eval.clone());
+        (ply, eval.ok())
+    };
+    for (ply, eval) in search_all(game, &mut players, &todo, first, cancel, &mut report) {
+        evals[ply] = eval.or(evals[ply].take());
+    }
+    if cancel.stop.load(Ordering::Relaxed) {
+        return;
+    }
+    // The second look: only positions searched now, so a review finished before costs nothing,
+    // the closest calls first, and no longer in all than the first look took.
+    let searched: Vec<bool> = (0..=plies)
+        .map(|i| todo.binary_search(&i).is_ok())
+        .collect();
+    let mut calls: Vec<(f64, usize)> = Vec::new();
+    for i in 0..plies {
+        let (Some(before), Some(after)) = (&evals[i], &evals[i + 1]) else {
+            continue;
+        };
+        let mover = game.position_at(i).turn();
+        if before.line.first() != game.moves().get(i)
+            && let Some(distance) = judge::close_call(before.eval, after.eval, mover)
+        {
+            calls.push((distance, i));
+        }
+    }
+    calls.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let budget = todo.len() / DOUBT_FACTOR as usize;
+    let mut again: Vec<usize> = Vec::new();
+    for (_, i) in calls {
+        let new: Vec<usize> = [i, i + 1]
+            .into_iter()
+            .filter(|&p| searched[p] && !again.contains(&p))
+            .collect();
+        if again.len() + new.len() > budget {
+            break;
+        }
+        again.extend(new);
+    }
+    again.sort_unstable();
+    if !again.is_empty() {
+        search_all(
+            game,
+            &mut players,
+            &again,
+            first * DOUBT_FACTOR,
+            cancel,
+            &mut report,
+        );
+    }
+}
+
+/// What a position is without a search: the result on the board, or the tablebases' verdict
+/// with their best move.
+fn known(pos: &Chess, tables: Option<&Tablebases>) -> Option<PositionEval> {
+    if let Some(eval) = terminal(pos) {
+        return Some(PositionEval {
+            eval,
+            line: Vec::new(),
+            depth: 0,
+        });
+    }
+    let best = tables?.rank_root_moves(pos).ok()?.into_iter().next()?;
+    let eval = match best.wdl {
+        Wdl::Win => Eval::Tablebase(pos.turn()),
+        Wdl::Loss => Eval::Tablebase(!pos.turn()),
+        _ => Eval::Cp(0),
+    };
+    Some(PositionEval {
+        eval,
+        line: vec![best.mv],
+        depth: 0,
+    })
+}
+
+/// Searches `plies` (ascending) for `movetime_ms` each: one stretch per player, each from its
+/// end backwards. Each result goes to `on_result` as it comes; what it returns is collected.
+fn search_all<T>(
+    game: &Game,
+    players: &mut [Player],
+    plies: &[usize],
+    movetime_ms: u64,
+    cancel: &Control,
+    on_result: &mut dyn FnMut(usize, Result<PositionEval, String>) -> T,
+) -> Vec<T> {
+    let mut out = Vec::with_capacity(plies.len());
     // The repetition keys of every position (the ones before position i are keys[..i]).
     let keys = game.keys();
-    let next = AtomicUsize::new(0);
+    let workers = players.len().min(plies.len());
     let (tx, rx) = unbounded::<(usize, Result<PositionEval, String>)>();
-    let threads = settings.threads.clamp(1, todo.len());
     thread::scope(|scope| {
-        for _ in 0..threads {
-            let tx = tx.clone();
-            let (todo, next) = (&todo, &next);
-            // A worker the system cannot start leaves its share of the positions to the others.
+        for (k, player) in players.iter_mut().take(workers).enumerate() {
+            let stretch = &plies[k * plies.len() / workers..(k + 1) * plies.len() / workers];
+            let (tx, keys) = (tx.clone(), &keys);
+            // A worker the system cannot start leaves its stretch unsearched; the review says
+            // which positions are missing.
             let _ = thread::Builder::new()
                 .name("knightfall-review".into())
                 .stack_size(crate::engine::SEARCH_STACK_BYTES)
                 .spawn_scoped(scope, move || {
-                    let mut player = Player::new(
-                        Config {
-                            move_overhead_ms: 0,
-                            ..Config::default()
-                        },
-                        None,
-                        settings.tablebases.clone(),
-                    );
-                    loop {
-                        let k = next.fetch_add(1, Ordering::Relaxed);
-                        if k >= todo.len() || cancel.stop.load(Ordering::Relaxed) {
+                    for &ply in stretch.iter().rev() {
+                        if cancel.stop.load(Ordering::Relaxed) {
                             break;
                         }
-                        let ply = todo[k];
                         let pos = game.position_at(ply);
-                        let limits = Limits::movetime(settings.movetime_ms.max(1));
+                        let limits = Limits::movetime(movetime_ms);
                         let decided = player.decide(
                             pos,
                             &keys[..ply],
@@ -149,7 +248,8 @@ pub fn analyse(
         }
         drop(tx);
         for (ply, eval) in rx {
-            on_result(ply, eval);
+            out.push(on_result(ply, eval));
         }
     });
+    out
 }

@@ -108,12 +108,12 @@ fn draw_review(frame: &mut Frame, area: Rect, screen: &Screen, drawn: &mut Drawn
         Constraint::Min(3),
     ])
     .split(cols[1]);
-    draw_summary(frame, side[0], review, screen.failed);
+    draw_summary(frame, side[0], review, screen.failed, screen.searching);
     drawn.graph = draw_graph(frame, side[1], screen, review);
     draw_moves(frame, side[2], screen, review);
 }
 
-fn draw_summary(frame: &mut Frame, area: Rect, review: &Review, failed: usize) {
+fn draw_summary(frame: &mut Frame, area: Rect, review: &Review, failed: usize, searching: bool) {
     let names = &review.game.names;
     let block = super::titled(&format!("{} - {}", names[0], names[1]), area);
     let inner = block.inner(area);
@@ -162,9 +162,13 @@ fn draw_summary(frame: &mut Frame, area: Rect, review: &Review, failed: usize) {
             "█".repeat(filled),
             "░".repeat(width - filled)
         )));
+    } else if searching {
+        // Every position has a first result; the moves near a verdict's threshold are being
+        // searched again, and their verdicts may still change.
+        lines.push(Line::raw("Looking again at the close calls…"));
     } else {
         lines.push(Line::raw(format!(
-            "accuracy; {} ms per position",
+            "accuracy; {} ms a position",
             review.movetime_ms
         )));
     }
