@@ -457,6 +457,28 @@ fn puzzles_are_filtered_by_theme_and_rating() {
     assert!(message(&t).contains("No puzzle fits"), "{}", message(&t));
     type_line(&mut t, "filter");
     assert_eq!(t.offered().len(), t.puzzles.len());
+    // A puzzle on the board that the new filter would not choose gives way to one it would.
+    use knightfall::train::themes::Theme;
+    let plain = t
+        .puzzles
+        .iter()
+        .find(|p| !p.themes.contains(&Theme::DefensiveMove))
+        .unwrap()
+        .id
+        .clone();
+    t.open_puzzle(&plain);
+    type_line(&mut t, "filter defensiveMove");
+    let shown = &t.solve.as_ref().unwrap().puzzle;
+    assert!(shown.themes.contains(&Theme::DefensiveMove), "{shown:?}");
+    assert!(
+        message(&t).contains("let through. Puzzle"),
+        "{}",
+        message(&t)
+    );
+    // One that fits stays.
+    let kept = shown.id.clone();
+    type_line(&mut t, "filter defensiveMove");
+    assert_eq!(t.solve.as_ref().unwrap().puzzle.id, kept);
     t.open_puzzle("nope!");
     assert!(message(&t).contains("no puzzle"), "{}", message(&t));
 }

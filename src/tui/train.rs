@@ -690,7 +690,21 @@ impl Train {
             }
         }
         self.filter = (theme, range);
-        let n = self.offered().len();
+        let offered = self.offered();
+        let n = offered.len();
+        // The puzzle on the board goes when the filter would not have chosen it.
+        let stale = self
+            .solve
+            .as_ref()
+            .is_some_and(|s| !offered.iter().any(|p| p.id == s.puzzle.id));
+        if n > 0 && stale {
+            self.start_puzzle();
+            if let Some((next, _)) = &self.message {
+                let said = format!("{n} puzzles let through. {next}");
+                self.say(said, Tone::Info);
+            }
+            return;
+        }
         self.say(format!("{n} puzzles let through."), Tone::Info);
     }
 
