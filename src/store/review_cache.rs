@@ -40,8 +40,30 @@ fn fnv1a(bytes: &[u8]) -> u64 {
     h
 }
 
-/// Fills in `review`'s unknown positions from its cache file in `dir`; returns how many.
+/// The default search times of earlier versions: a game reviewed then is not searched again
+/// at today's default, and its mistakes stay on the training list.
+const EARLIER_DEFAULTS_MS: [u64; 1] = [1000];
+
+/// Fills in `review`'s unknown positions from its cache file in `dir`; returns how many. A
+/// review at today's default time that was never cached is looked for at the earlier
+/// defaults, and when one is found `review` takes its time per position.
 pub fn load(dir: &Path, review: &mut Review) -> usize {
+    let filled = load_exact(dir, review);
+    if filled > 0 || review.movetime_ms != crate::review::DEFAULT_MOVETIME_MS {
+        return filled;
+    }
+    for earlier in EARLIER_DEFAULTS_MS {
+        review.movetime_ms = earlier;
+        let filled = load_exact(dir, review);
+        if filled > 0 {
+            return filled;
+        }
+    }
+    review.movetime_ms = crate::review::DEFAULT_MOVETIME_MS;
+    0
+}
+
+fn load_exact(dir: &Path, review: &mut Review) -> usize {
     let file = path(dir, review);
     let small = std::fs::metadata(&file).is_ok_and(|m| m.is_file() && m.len() <= MAX_BYTES);
     let Some(text) = small.then(|| std::fs::read_to_string(&file).ok()).flatten() else {
@@ -120,4 +142,44 @@ pub fn save(dir: &Path, review: &Review) -> anyhow::Result<()> {
     }
     std::fs::create_dir_all(dir)?;
     super::write_atomic(&path(dir, review), &text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::Game;
+    use crate::review::DEFAULT_MOVETIME_MS;
+
+    fn reviewed(movetime_ms: u64) -> Review {
+        let mut game = Game::new();
+        let pos = game.position().clone();
+        let mv = pos.legal_moves()[0];
+        game.play(mv, None).unwrap();
+        let mut review = Review::new(game, movetime_ms);
+        for e in &mut review.evals {
+            *e = Some(PositionEval {
+                eval: Eval::Cp(20),
+                line: Vec::new(),
+                depth: 12,
+            });
+        }
+        review
+    }
+
+    #[test]
+    fn a_review_cached_at_an_earlier_default_is_found_at_today_s() {
+        let dir = tempfile::tempdir().unwrap();
+        save(dir.path(), &reviewed(1000)).unwrap();
+        let mut today = Review::new(reviewed(1000).game, DEFAULT_MOVETIME_MS);
+        assert_eq!(load(dir.path(), &mut today), 2);
+        assert_eq!(today.movetime_ms, 1000);
+        // Another time asked for on purpose is searched afresh.
+        let mut other = Review::new(reviewed(1000).game, 400);
+        assert_eq!(load(dir.path(), &mut other), 0);
+        // Nothing cached at all: the default stays.
+        let empty = tempfile::tempdir().unwrap();
+        let mut fresh = Review::new(reviewed(1000).game, DEFAULT_MOVETIME_MS);
+        assert_eq!(load(empty.path(), &mut fresh), 0);
+        assert_eq!(fresh.movetime_ms, DEFAULT_MOVETIME_MS);
+    }
 }
