@@ -7,6 +7,9 @@
 #
 #   tools/build-puzzles.sh [GAMES_PER_PAIRING]       (default 40; OUT=DIR, default target/puzzles)
 #
+# LOWS="1 2 3 4" plays only the pairings whose weaker level is one of those (the weaker levels'
+# games give the most puzzles).
+#
 # Needs a release build. The games start from the embedded book with random extra plies, so
 # every run plays new games; the puzzles found join those already in the set (each id once).
 set -euo pipefail
@@ -16,7 +19,7 @@ OUT=${OUT:-target/puzzles}
 BIN=${KNIGHTFALL_BIN:-$PWD/target/release/knightfall}
 mkdir -p "$OUT"
 export KNIGHTFALL_HOME="$OUT/home"
-for low in 1 2 3 4 5 6 7 8; do
+for low in ${LOWS:-1 2 3 4 5 6 7 8}; do
     high=$((low + 1))
     for pair in "$low $high" "$high $low"; do
         set -- $pair

@@ -335,6 +335,13 @@ fn say_after(notes: &[String]) {
     }
 }
 
+/// A frame that cannot be written means the terminal is gone, closed before its SIGHUP came
+/// (or with none): the screens leave as they do on SIGHUP, keeping the game and the board's
+/// lines, and the program ends as cleanly as it would have.
+fn leave_unseen(runner: &mut Runner) {
+    runner.step(Some(Event::Terminate), Instant::now());
+}
+
 /// The most waiting events taken before a frame is drawn.
 const BURST: usize = 64;
 
@@ -354,7 +361,10 @@ fn serve(
         return Ok(());
     }
     let first = Instant::now();
-    terminal.draw(|f| runner.draw(f))?;
+    if terminal.draw(|f| runner.draw(f)).is_err() {
+        leave_unseen(runner);
+        return Ok(());
+    }
     trace.note("first_frame_us", t0.elapsed());
     trace.note("frame_us", first.elapsed());
     while let Some(ev) = runner.next_event() {
@@ -388,7 +398,10 @@ fn serve(
             break;
         }
         let drawing = Instant::now();
-        terminal.draw(|f| runner.draw(f))?;
+        if terminal.draw(|f| runner.draw(f)).is_err() {
+            leave_unseen(runner);
+            return Ok(());
+        }
         trace.note("frame_us", drawing.elapsed());
         if is_key {
             trace.note("key_to_screen_us", got.elapsed());
