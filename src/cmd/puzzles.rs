@@ -84,10 +84,16 @@ fn build(out: &PathBuf, nodes: u64, scan_nodes: u64, files: &[PathBuf]) -> Resul
     let mut generator = Generator::new(nodes, None);
     let mut puzzles: Vec<Puzzle> = Vec::new();
     for (i, game) in games.iter().enumerate() {
+        let before = puzzles.len();
         for p in generator.from_game(game, scan_nodes) {
             if !puzzles.iter().any(|q| q.id == p.id) {
                 puzzles.push(p);
             }
+        }
+        // A build takes hours: what it has found is on disk after every game that found some,
+        // so an interrupted build keeps it.
+        if puzzles.len() > before {
+            crate::store::write_atomic(out, &csv(&puzzles))?;
         }
         eprint!(
             "\rgame {} of {}: {} puzzles",
@@ -97,15 +103,20 @@ fn build(out: &PathBuf, nodes: u64, scan_nodes: u64, files: &[PathBuf]) -> Resul
         );
     }
     eprintln!();
+    crate::store::write_atomic(out, &csv(&puzzles))?;
+    println!("{} puzzles written to {}", puzzles.len(), out.display());
+    Ok(())
+}
+
+/// `puzzles` as lichess's CSV, with its header.
+fn csv(puzzles: &[Puzzle]) -> String {
     let mut text = String::from(CSV_HEADER);
     text.push('\n');
-    for p in &puzzles {
+    for p in puzzles {
         text.push_str(&p.csv());
         text.push('\n');
     }
-    crate::store::write_atomic(out, &text)?;
-    println!("{} puzzles written to {}", puzzles.len(), out.display());
-    Ok(())
+    text
 }
 
 fn export(file: &PathBuf) -> Result<()> {
@@ -130,12 +141,7 @@ fn export(file: &PathBuf) -> Result<()> {
 
 /// Prints `puzzles` as lichess's CSV, with its header.
 fn print(puzzles: &[Puzzle]) -> Result<()> {
-    let mut out = String::from(CSV_HEADER);
-    out.push('\n');
-    for p in puzzles {
-        out.push_str(&p.csv());
-        out.push('\n');
-    }
+    let out = csv(puzzles);
     let mut stdout = std::io::stdout().lock();
     match stdout
         .write_all(out.as_bytes())
