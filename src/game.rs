@@ -1029,16 +1029,16 @@ impl Game {
                 }
             }
         }
-        game.names = raw.names;
         // A file without a start time keeps the one given now, and writes it from now on.
-        if let (Some(date), Some(time)) = (&raw.date, &raw.utc_time)
+        if let (Some(date), Some(time)) = (raw.start_date(), &raw.utc_time)
             && let Some(stamp) = stamp_of(date, time)
         {
             game.started = Some(stamp);
         }
-        if let Some(date) = raw.date {
-            game.date = date;
+        if let Some(date) = raw.known_date() {
+            game.date = date.to_string();
         }
+        game.names = raw.names;
         game.recorded_termination = raw.termination;
         game.kept_tags = raw.kept_tags;
         // A recorded decisive result in a position where a draw could have been claimed
@@ -1160,6 +1160,7 @@ struct RawGame {
     fen: Option<String>,
     names: [String; 2],
     date: Option<String>,
+    utc_date: Option<String>,
     result: Option<String>,
     time_control: Option<String>,
     utc_time: Option<String>,
@@ -1173,6 +1174,25 @@ struct RawGame {
     plies: usize,
     /// The `[%clk]` times given, by ply (from 0).
     clks: Vec<(usize, Duration)>,
+}
+
+impl RawGame {
+    /// The game's date: `Date` when it is known, else `UTCDate` (which lichess writes beside
+    /// it, and some programs alone).
+    fn known_date(&self) -> Option<&str> {
+        let known = |d: &&String| !d.contains('?');
+        self.date
+            .as_ref()
+            .filter(known)
+            .or(self.utc_date.as_ref().filter(known))
+            .or(self.date.as_ref())
+            .map(String::as_str)
+    }
+
+    /// The date `UTCTime` belongs to: `UTCDate` when given (both are UTC), else `Date`.
+    fn start_date(&self) -> Option<&String> {
+        self.utc_date.as_ref().or(self.date.as_ref())
+    }
 }
 
 struct Collector;
@@ -1199,10 +1219,11 @@ impl Visitor for Collector {
             b"Result" => tags.result = Some(value),
             b"TimeControl" => tags.time_control = Some(value),
             b"UTCTime" => tags.utc_time = Some(value),
+            b"UTCDate" => tags.utc_date = Some(value),
             b"Termination" => tags.termination = Some(value),
             b"Variant" => tags.variant = Some(value),
             // Set by Knightfall from the game itself.
-            b"SetUp" | b"ECO" | b"Opening" | b"UTCDate" | b"PlyCount" => {}
+            b"SetUp" | b"ECO" | b"Opening" | b"PlyCount" => {}
             _ if tags.kept_tags.len() < 64 => tags
                 .kept_tags
                 .push((String::from_utf8_lossy(name).into_owned(), value)),
@@ -1349,7 +1370,7 @@ impl PgnGame {
     /// When the game started, `YYYYMMDD-HHMMSS` (the name of its file in the games folder),
     /// from its `Date` and `UTCTime`.
     pub(crate) fn started(&self) -> Option<String> {
-        stamp_of(self.0.date.as_deref()?, self.0.utc_time.as_deref()?)
+        stamp_of(self.0.start_date()?, self.0.utc_time.as_deref()?)
     }
 
     /// How many moves (plies) it has.
@@ -1440,6 +1461,22 @@ fn civil_from_days(z: i64) -> (i64, u32, u32) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_game_dated_by_utcdate_alone_keeps_its_date_and_start_time() {
+        let only_utc = "[White \"A\"]\n[Black \"B\"]\n[Result \"*\"]\n[UTCDate \"2026.11.20\"]\n\
+                        [UTCTime \"10:00:00\"]\n\n1. e4 *\n";
+        let text = Game::from_pgn(only_utc).unwrap().to_pgn();
+        assert!(text.contains("[Date \"2026.11.20\"]"), "{text}");
+        assert!(text.contains("[UTCTime \"10:00:00\"]"), "{text}");
+        // An unknown Date gives way to UTCDate; a known one stays.
+        let unknown = only_utc.replace("[UTCDate", "[Date \"????.??.??\"]\n[UTCDate");
+        let text = Game::from_pgn(&unknown).unwrap().to_pgn();
+        assert!(text.contains("[Date \"2026.11.20\"]"), "{text}");
+        let both = only_utc.replace("[UTCDate", "[Date \"2026.11.19\"]\n[UTCDate");
+        let text = Game::from_pgn(&both).unwrap().to_pgn();
+        assert!(text.contains("[Date \"2026.11.19\"]"), "{text}");
+    }
 
     #[test]
     fn uci_and_san_moves_and_errors() {
