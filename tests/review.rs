@@ -148,16 +148,20 @@ fn tablebase_positions_are_answered_without_a_search_and_the_rest_searched() {
             knightfall::tablebase::Tablebases::embedded(),
         )),
     };
-    let mut seen = Vec::new();
-    analyse(
-        &game,
-        &settings,
-        &[],
-        &Control::default(),
-        &mut |ply, eval| {
-            seen.push((ply, eval.unwrap()));
-        },
-    );
+    let reported = |game: &Game| {
+        let mut seen = Vec::new();
+        analyse(
+            game,
+            &settings,
+            &[],
+            &Control::default(),
+            &mut |ply, eval| {
+                seen.push((ply, eval.unwrap()));
+            },
+        );
+        seen
+    };
+    let seen = reported(&game);
     assert_eq!(seen.len(), 1);
     let (ply, eval) = &seen[0];
     assert_eq!(*ply, 0);
@@ -166,16 +170,7 @@ fn tablebase_positions_are_answered_without_a_search_and_the_rest_searched() {
     // A position out of the tables is searched (depth above 0), each reported once at least.
     let game =
         Game::from_fen("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3").unwrap();
-    let mut seen = Vec::new();
-    analyse(
-        &game,
-        &settings,
-        &[],
-        &Control::default(),
-        &mut |ply, eval| {
-            seen.push((ply, eval.unwrap()));
-        },
-    );
+    let seen = reported(&game);
     assert!(seen.iter().any(|(p, e)| *p == 0 && e.depth > 0), "{seen:?}");
 }
 

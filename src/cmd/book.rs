@@ -89,20 +89,7 @@ fn probe(path: Option<&PathBuf>, fen: &str) -> Result<()> {
     for m in book.moves(&pos) {
         out.push_str(&format!("{} {}\n", m.uci(), m.weight));
     }
-    emit(&out)
-}
-
-/// Writes `text` to stdout; a closed pipe (`| head`) is not an error.
-pub(crate) fn emit(text: &str) -> Result<()> {
-    use std::io::Write;
-    let mut stdout = std::io::stdout().lock();
-    match stdout
-        .write_all(text.as_bytes())
-        .and_then(|()| stdout.flush())
-    {
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
-        other => Ok(other?),
-    }
+    super::emit(&out)
 }
 
 fn build(out: &PathBuf, options: BuildOptions, pgns: &[PathBuf]) -> Result<()> {

@@ -1,7 +1,6 @@
 //! `knightfall puzzles`: build puzzles from games (`build`), or print a puzzle set as lichess's
 //! puzzle CSV (`export`).
 
-use std::io::Write as _;
 use std::path::PathBuf;
 
 use anyhow::{Context, Result, bail};
@@ -141,13 +140,5 @@ fn export(file: &PathBuf) -> Result<()> {
 
 /// Prints `puzzles` as lichess's CSV, with its header.
 fn print(puzzles: &[Puzzle]) -> Result<()> {
-    let out = csv(puzzles);
-    let mut stdout = std::io::stdout().lock();
-    match stdout
-        .write_all(out.as_bytes())
-        .and_then(|()| stdout.flush())
-    {
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
-        other => Ok(other?),
-    }
+    super::emit(&csv(puzzles))
 }

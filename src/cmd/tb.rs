@@ -64,5 +64,5 @@ fn probe(syzygy: Option<&str>, moves: bool, fen: &str) -> Result<()> {
             ));
         }
     }
-    super::book::emit(&out)
+    super::emit(&out)
 }

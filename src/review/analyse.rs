@@ -13,7 +13,7 @@ use super::judge::{self, Eval};
 use crate::engine::{Config, Control, Limits, Reported, report};
 use crate::game::Game;
 use crate::player::{Known, Player};
-use crate::tablebase::{Tablebases, Wdl};
+use crate::tablebase::Tablebases;
 
 /// What the search found in one position.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -114,13 +114,19 @@ pub fn analyse(
         })
         .collect();
     let first = settings.movetime_ms.max(1);
-    let mut report = |ply: usize, eval: Result<PositionEval, String>| {
-        on_result(ply, eval.clone());
-        (ply, eval.ok())
-    };
-    for (ply, eval) in search_all(game, &mut players, &todo, first, cancel, &mut report) {
-        evals[ply] = eval.or(evals[ply].take());
-    }
+    search_all(
+        game,
+        &mut players,
+        &todo,
+        first,
+        cancel,
+        &mut |ply, eval| {
+            if let Ok(e) = &eval {
+                evals[ply] = Some(e.clone());
+            }
+            on_result(ply, eval);
+        },
+    );
     if cancel.stop.load(Ordering::Relaxed) {
         return;
     }
@@ -162,7 +168,7 @@ pub fn analyse(
             &again,
             first * DOUBT_FACTOR,
             cancel,
-            &mut report,
+            on_result,
         );
     }
 }
@@ -177,30 +183,24 @@ fn known(pos: &Chess, tables: Option<&Tablebases>) -> Option<PositionEval> {
             depth: 0,
         });
     }
-    let best = tables?.rank_root_moves(pos).ok()?.into_iter().next()?;
-    let eval = match best.wdl {
-        Wdl::Win => Eval::Tablebase(pos.turn()),
-        Wdl::Loss => Eval::Tablebase(!pos.turn()),
-        _ => Eval::Cp(0),
-    };
+    let best = tables?.root_move(pos)?;
     Some(PositionEval {
-        eval,
+        eval: eval_of(crate::player::tablebase_score(&best), pos.turn()),
         line: vec![best.mv],
         depth: 0,
     })
 }
 
 /// Searches `plies` (ascending) for `movetime_ms` each: one stretch per player, each from its
-/// end backwards. Each result goes to `on_result` as it comes; what it returns is collected.
-fn search_all<T>(
+/// end backwards. Each result goes to `on_result` as it comes.
+fn search_all(
     game: &Game,
     players: &mut [Player],
     plies: &[usize],
     movetime_ms: u64,
     cancel: &Control,
-    on_result: &mut dyn FnMut(usize, Result<PositionEval, String>) -> T,
-) -> Vec<T> {
-    let mut out = Vec::with_capacity(plies.len());
+    on_result: &mut dyn FnMut(usize, Result<PositionEval, String>),
+) {
     // The repetition keys of every position (the ones before position i are keys[..i]).
     let keys = game.keys();
     let workers = players.len().min(plies.len());
@@ -248,8 +248,7 @@ fn search_all<T>(
         }
         drop(tx);
         for (ply, eval) in rx {
-            out.push(on_result(ply, eval));
+            on_result(ply, eval);
         }
     });
-    out
 }

@@ -188,6 +188,15 @@ impl Reason {
     }
 }
 
+/// The share of winning chances a move loses that makes it an inaccuracy, a mistake and a
+/// blunder.
+const THRESHOLDS: [f64; 3] = [0.1, 0.2, 0.3];
+
+/// The winning chances `mover` lost going from `before` to `after`.
+fn chances_lost(before: Eval, after: Eval, mover: Color) -> f64 {
+    mover.fold_wb(1.0, -1.0) * (winning_chances(before) - winning_chances(after))
+}
+
 /// The judgement of a move by `mover` from a position evaluated `before` to one evaluated
 /// `after`, if it was a bad one.
 pub fn judge(before: Eval, after: Eval, mover: Color) -> Option<(Judgement, Reason)> {
@@ -199,13 +208,13 @@ pub fn judge(before: Eval, after: Eval, mover: Color) -> Option<(Judgement, Reas
     // Otherwise a tablebase result weighs as the ceiling: won for its side, by pawns' measure.
     let (before, after) = (before.as_ceiling(), after.as_ceiling());
     if let (Some(_), Some(_)) = (before.cp_for(mover), after.cp_for(mover)) {
-        let sign = mover.fold_wb(1.0, -1.0);
-        let lost = sign * (winning_chances(before) - winning_chances(after));
-        let judgement = if lost >= 0.3 {
+        let lost = chances_lost(before, after, mover);
+        let [inaccuracy, mistake, blunder] = THRESHOLDS;
+        let judgement = if lost >= blunder {
             Judgement::Blunder
-        } else if lost >= 0.2 {
+        } else if lost >= mistake {
             Judgement::Mistake
-        } else if lost >= 0.1 {
+        } else if lost >= inaccuracy {
             Judgement::Inaccuracy
         } else {
             return None;
@@ -249,9 +258,8 @@ pub fn close_call(before: Eval, after: Eval, mover: Color) -> Option<f64> {
     let (Eval::Cp(_), Eval::Cp(_)) = (before, after) else {
         return None;
     };
-    let sign = mover.fold_wb(1.0, -1.0);
-    let lost = sign * (winning_chances(before) - winning_chances(after));
-    [0.1, 0.2, 0.3]
+    let lost = chances_lost(before, after, mover);
+    THRESHOLDS
         .iter()
         .map(|t| (lost - t).abs())
         .filter(|d| *d < DOUBT_MARGIN)

@@ -343,6 +343,18 @@ impl Train {
         (player == Some(shakmaty::Color::Black)) != self.flipped
     }
 
+    /// How many mistakes are due today and how many are learned, for the list (drawn every
+    /// frame: one pass, nothing copied).
+    pub fn mistake_counts(&self) -> (usize, usize) {
+        let (mut due, mut learned) = (0, 0);
+        for m in &self.mistakes {
+            let card = self.progress.mistakes.get(&m.id());
+            due += usize::from(card.is_none_or(|c| c.due <= self.today));
+            learned += usize::from(card.is_some_and(|c| c.is_learned()));
+        }
+        (due, learned)
+    }
+
     /// The mistakes due today (or never practised), the longest overdue first.
     pub fn due(&self) -> Vec<Mistake> {
         let mut due: Vec<(i64, &Mistake)> = self
@@ -612,6 +624,11 @@ impl Train {
     /// The next puzzle: the one nearest the player's rating among those the filter lets
     /// through and not tried yet (or tried, once every one has been).
     pub fn start_puzzle(&mut self) {
+        self.start_puzzle_after("");
+    }
+
+    /// [`Train::start_puzzle`], its message after `said` (a sentence, or nothing).
+    fn start_puzzle_after(&mut self, said: &str) {
         let rating = self.progress.puzzle_rating.rating.round() as i32;
         let offered = self.offered();
         let fresh: Vec<&&Puzzle> = offered
@@ -637,7 +654,7 @@ impl Train {
         };
         let solve = Solve::new(p);
         let said = format!(
-            "Puzzle {} (rated {}): {}.",
+            "{said}Puzzle {} (rated {}): {}.",
             solve.puzzle.id,
             solve.puzzle.rating,
             solve.task()
@@ -698,12 +715,7 @@ impl Train {
             .as_ref()
             .is_some_and(|s| !offered.iter().any(|p| p.id == s.puzzle.id));
         if n > 0 && stale {
-            self.start_puzzle();
-            if let Some((next, _)) = &self.message {
-                let said = format!("{n} puzzles let through. {next}");
-                self.say(said, Tone::Info);
-            }
-            return;
+            return self.start_puzzle_after(&format!("{n} puzzles let through. "));
         }
         self.say(format!("{n} puzzles let through."), Tone::Info);
     }

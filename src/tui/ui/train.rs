@@ -117,20 +117,10 @@ fn draw_list(frame: &mut Frame, area: Rect, t: &Train) {
         .max()
         .unwrap_or(5)
         .max("Mistakes".len());
-    let due = t.due().len();
     let mistakes = if t.mistakes.is_empty() {
         "none yet".to_string()
     } else {
-        let learned = t
-            .mistakes
-            .iter()
-            .filter(|m| {
-                t.progress
-                    .mistakes
-                    .get(&m.id())
-                    .is_some_and(|c| c.is_learned())
-            })
-            .count();
+        let (due, learned) = t.mistake_counts();
         format!("{due} due, {learned}/{} learned", t.mistakes.len())
     };
     let offered = t.offered().len();
