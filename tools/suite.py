@@ -51,6 +51,9 @@ def main():
             board, ops = chess.Board.from_epd(line)
         except ValueError as e:
             sys.exit(f"{args.suite}:{number}: {e}")
+        if not board.is_valid():
+            why = [f.name.lower() for f in chess.Status if f and f in board.status()]
+            sys.exit(f"{args.suite}:{number}: not a legal position ({', '.join(why)})")
         if "bm" not in ops and "am" not in ops:
             sys.exit(f"{args.suite}:{number}: no bm or am")
         positions.append((board, ops, ops.get("id", f"line {number}")))
@@ -58,14 +61,18 @@ def main():
     command = [knightfall_binary(), "uci"]
     if args.nice:
         command = ["nice", "-n", "19"] + command
-    engine = chess.engine.SimpleEngine.popen_uci(command)
+    try:
+        engine = chess.engine.SimpleEngine.popen_uci(command)
+    except OSError as e:
+        sys.exit(f"{command[-2]}: {e.strerror} (build it with `cargo build --release`, or set KNIGHTFALL_BIN)")
     try:
         engine.configure({"OwnBook": False, "Threads": args.threads})
         failed = []
         for board, ops, name in positions:
             # A new game each time: nothing the last position left in the table helps.
             result = engine.play(board, limit, game=name)
-            ok = result.move in ops.get("bm", [result.move]) and result.move not in ops.get("am", [])
+            best, avoid = ops.get("bm", []), ops.get("am", [])
+            ok = (not best or result.move in best) and result.move not in avoid
             if args.verbose:
                 print(f"{name} {board.san(result.move)} {'ok' if ok else 'FAIL'}", flush=True)
             if not ok:

@@ -452,7 +452,7 @@ impl Runner {
         train.message = note.map(|n| (n, Tone::Error));
         train.mistakes = mistakes;
         train.today = crate::game::day_number();
-        if !train.due().is_empty() {
+        if train.mistake_counts().0 > 0 {
             train.choice = super::train::MISTAKES_ROW;
         }
         train

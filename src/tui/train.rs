@@ -349,7 +349,7 @@ impl Train {
         let (mut due, mut learned) = (0, 0);
         for m in &self.mistakes {
             let card = self.progress.mistakes.get(&m.id());
-            due += usize::from(card.is_none_or(|c| c.due <= self.today));
+            due += usize::from(card.is_none_or(|c| c.is_due(self.today)));
             learned += usize::from(card.is_some_and(|c| c.is_learned()));
         }
         (due, learned)
