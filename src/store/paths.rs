@@ -19,7 +19,9 @@ pub struct Paths {
 impl Paths {
     /// The paths for this user.
     pub fn get() -> Paths {
-        let (config, data) = if let Some(home) = std::env::var_os("KNIGHTFALL_HOME") {
+        // An empty KNIGHTFALL_HOME is unset, as an empty XDG variable is: not the current folder.
+        let home = std::env::var_os("KNIGHTFALL_HOME").filter(|h| !h.is_empty());
+        let (config, data) = if let Some(home) = home {
             let home = PathBuf::from(home);
             (home.join("config.toml"), home.join("games"))
         } else {
