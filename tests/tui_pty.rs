@@ -231,13 +231,10 @@ fn level_one_replies_from_a_depth_one_search_on_screen() {
     let nodes = figure(&screen, "Positions ").expect("nodes on the panel");
     assert!((1..=400).contains(&nodes), "{nodes} nodes:\n{screen}");
     assert!(saved_pgn(&home).contains("[Black \"Knightfall 0.1.0 (level 1)\"]"));
-    // A hint is full strength: a deeper search in the same panel.
+    // A hint is a search of its own in the same panel (its level is checked in
+    // tests/tui_worker.rs; how deep a timed search gets depends on the machine).
     s.send(b"hint\r");
-    let screen = s.wait_for_screen("the hint", 20, |sc| sc.contains("Hint: "));
-    // Past level 1's caps of one ply and 400 positions.
-    let depth = figure(&screen, "Engine depth ").unwrap();
-    let nodes = figure(&screen, "Positions ").unwrap();
-    assert!(depth > 1 && nodes > 400, "hint at depth {depth}:\n{screen}");
+    s.wait_for_screen("the hint", 20, |sc| sc.contains("Hint: "));
     s.send(b"quit\r");
     s.wait_for("the shell", 20, |s| s.text().contains("DONE"));
     let _ = std::fs::remove_dir_all(&home);
