@@ -347,6 +347,10 @@ fn the_engine_s_own_choice_is_never_flagged() {
             .unwrap()
     };
     let mut review = Review::new(game, 100);
+    // 1. e4 is a book move, never judged (`book_moves_are_searched_briefly_and_never_judged`);
+    // judged here as if it were not.
+    assert_eq!(review.book_plies, 1);
+    review.book_plies = 0;
     let at = |eval, line: Vec<shakmaty::Move>| {
         Some(PositionEval {
             eval,
@@ -459,4 +463,65 @@ fn out_will_not_replace_the_other_games_of_its_own_file() {
     assert!(err.contains("holds 2 games"), "{err}");
     assert_eq!(std::fs::read_to_string(&input).unwrap(), text);
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn book_moves_are_searched_briefly_and_never_judged() {
+    use knightfall::engine::Control;
+    use knightfall::game::Game;
+    use knightfall::review::Review;
+    use knightfall::review::analyse::{PositionEval, Settings, analyse};
+    use knightfall::review::theory::{BOOK_DEPTH, book_plies};
+    // The Ruy Lopez is theory; 4. Rg1 leaves the book.
+    let pgn = "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Rg1 axb5 *";
+    let game = Game::from_pgn(pgn).unwrap();
+    assert_eq!(book_plies(&game), 6);
+    // Out of the standard start, or past the book's depth, nothing is theory.
+    let late =
+        Game::from_fen("r1bqkbnr/1ppp1ppp/p1n5/1B2p3/4P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 0 30")
+            .unwrap();
+    assert_eq!(book_plies(&late), 0);
+
+    // The positions before book moves are searched to the book depth, the rest for the time.
+    let settings = Settings {
+        movetime_ms: 50,
+        threads: 2,
+        tablebases: None,
+    };
+    let mut depths = vec![None; game.moves().len() + 1];
+    analyse(
+        &game,
+        &settings,
+        &[],
+        &Control::default(),
+        &mut |ply, eval| {
+            depths[ply] = Some(eval.unwrap().depth);
+        },
+    );
+    for (ply, depth) in depths.iter().enumerate() {
+        let depth = depth.unwrap_or_else(|| panic!("position {ply} was not reported"));
+        if ply < 6 {
+            assert_eq!(depth, BOOK_DEPTH, "position {ply}");
+        }
+    }
+
+    // Every move loses three pawns by these evaluations (White's view), yet a book move is
+    // not judged; the first move after the book is.
+    let mut review = Review::new(game, 50);
+    assert_eq!(review.book_plies, 6);
+    for (ply, cp) in [0, -300, 0, -300, 0, -300, 0, -300].into_iter().enumerate() {
+        review.evals[ply] = Some(PositionEval {
+            eval: Eval::Cp(cp),
+            line: Vec::new(),
+            depth: 10,
+        });
+    }
+    for i in 0..6 {
+        assert!(
+            review.is_book(i) && review.judgement(i).is_none(),
+            "move {i}"
+        );
+    }
+    assert!(!review.is_book(6));
+    assert_eq!(review.judgement(6).map(|j| j.0), Some(Judgement::Blunder));
 }

@@ -10,6 +10,7 @@ use crossbeam_channel::unbounded;
 use shakmaty::{Chess, Color, Move, Position};
 
 use super::judge::{self, Eval};
+use super::theory;
 use crate::engine::{Config, Control, Limits, Reported, report};
 use crate::game::Game;
 use crate::player::{Known, Player};
@@ -66,8 +67,9 @@ pub const DOUBT_FACTOR: u64 = 3;
 /// failed), until all are done or `cancel`'s stop flag is set (which also ends the searches
 /// under way).
 ///
-/// Positions the rules of the board or the tablebases decide are answered at once. The rest
-/// are split into one stretch of the game per worker, each searched from its end backwards
+/// Positions the rules of the board or the tablebases decide are answered at once, and those
+/// before a book move (see [`theory::book_plies`]) after a search to [`theory::BOOK_DEPTH`]:
+/// those moves are not judged, the evaluation is for the graph. The rest are split into one stretch of the game per worker, each searched from its end backwards
 /// by an engine that keeps its hash table, so every position starts from what the search of
 /// the one after it found. Then the moves whose verdict lies near a threshold (see
 /// [`judge::close_call`]) have both their positions searched again, longer, the later first
@@ -84,7 +86,8 @@ pub fn analyse(
     let mut evals: Vec<Option<PositionEval>> = (0..=plies)
         .map(|i| done.get(i).cloned().flatten())
         .collect();
-    let mut todo = Vec::new();
+    let book = theory::book_plies(game);
+    let (mut theory, mut todo) = (Vec::new(), Vec::new());
     for (i, slot) in evals.iter_mut().enumerate() {
         if slot.is_some() {
             continue;
@@ -94,13 +97,14 @@ pub fn analyse(
                 on_result(i, Ok(eval.clone()));
                 *slot = Some(eval);
             }
+            None if i < book => theory.push(i),
             None => todo.push(i),
         }
     }
-    if todo.is_empty() {
+    if todo.is_empty() && theory.is_empty() {
         return;
     }
-    let threads = settings.threads.clamp(1, todo.len());
+    let threads = settings.threads.clamp(1, todo.len().max(theory.len()));
     let mut players: Vec<Player> = (0..threads)
         .map(|_| {
             Player::new(
@@ -114,21 +118,27 @@ pub fn analyse(
         })
         .collect();
     let first = settings.movetime_ms.max(1);
-    search_all(
-        game,
-        &mut players,
-        &todo,
-        first,
-        cancel,
-        &mut |ply, eval| {
-            if let Ok(e) = &eval {
-                evals[ply] = Some(e.clone());
-            }
-            on_result(ply, eval);
-        },
-    );
-    if cancel.stop.load(Ordering::Relaxed) {
-        return;
+    // The opening first: it is done in a moment, and the screen fills in from the start.
+    for (plies, limits) in [
+        (&theory, Limits::depth(theory::BOOK_DEPTH)),
+        (&todo, Limits::movetime(first)),
+    ] {
+        search_all(
+            game,
+            &mut players,
+            plies,
+            &limits,
+            cancel,
+            &mut |ply, eval| {
+                if let Ok(e) = &eval {
+                    evals[ply] = Some(e.clone());
+                }
+                on_result(ply, eval);
+            },
+        );
+        if cancel.stop.load(Ordering::Relaxed) {
+            return;
+        }
     }
     // The second look: only positions searched now, so a review finished before costs nothing,
     // the closest calls first, and no longer in all than the first look took.
@@ -136,7 +146,7 @@ pub fn analyse(
         .map(|i| todo.binary_search(&i).is_ok())
         .collect();
     let mut calls: Vec<(f64, usize)> = Vec::new();
-    for i in 0..plies {
+    for i in book..plies {
         let (Some(before), Some(after)) = (&evals[i], &evals[i + 1]) else {
             continue;
         };
@@ -162,14 +172,8 @@ pub fn analyse(
     }
     again.sort_unstable();
     if !again.is_empty() {
-        search_all(
-            game,
-            &mut players,
-            &again,
-            first * DOUBT_FACTOR,
-            cancel,
-            on_result,
-        );
+        let limits = Limits::movetime(first * DOUBT_FACTOR);
+        search_all(game, &mut players, &again, &limits, cancel, on_result);
     }
 }
 
@@ -191,13 +195,13 @@ fn known(pos: &Chess, tables: Option<&Tablebases>) -> Option<PositionEval> {
     })
 }
 
-/// Searches `plies` (ascending) for `movetime_ms` each: one stretch per player, each from its
+/// Searches `plies` (ascending) within `limits` each: one stretch per player, each from its
 /// end backwards. Each result goes to `on_result` as it comes.
 fn search_all(
     game: &Game,
     players: &mut [Player],
     plies: &[usize],
-    movetime_ms: u64,
+    limits: &Limits,
     cancel: &Control,
     on_result: &mut dyn FnMut(usize, Result<PositionEval, String>),
 ) {
@@ -220,11 +224,10 @@ fn search_all(
                             break;
                         }
                         let pos = game.position_at(ply);
-                        let limits = Limits::movetime(movetime_ms);
                         let decided = player.decide(
                             pos,
                             &keys[..ply],
-                            &limits,
+                            limits,
                             Known::SearchOnly,
                             cancel,
                             &mut |_| {},

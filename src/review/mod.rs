@@ -5,6 +5,7 @@
 
 pub mod analyse;
 pub mod judge;
+pub mod theory;
 
 use shakmaty::san::SanPlus;
 use shakmaty::{Chess, Color, Move, Position};
@@ -26,6 +27,9 @@ pub struct Review {
     pub evals: Vec<Option<PositionEval>>,
     /// Milliseconds searched per position.
     pub movetime_ms: u64,
+    /// How many of the first moves are opening theory (see [`theory::book_plies`]): never
+    /// judged.
+    pub book_plies: usize,
 }
 
 /// What the review says about one move.
@@ -46,6 +50,7 @@ impl Review {
     pub fn new(game: Game, movetime_ms: u64) -> Review {
         let positions = game.moves().len() + 1;
         Review {
+            book_plies: theory::book_plies(&game),
             game,
             evals: vec![None; positions],
             movetime_ms,
@@ -72,9 +77,18 @@ impl Review {
         self.game.position_at(i).turn()
     }
 
+    /// Whether move `i` (from 0) is opening theory.
+    pub fn is_book(&self, i: usize) -> bool {
+        i < self.book_plies
+    }
+
     /// How bad move `i` (from 0) was, when it was a bad one and both positions around it are
-    /// known (the cheap part of [`Review::note`], for counting and colouring).
+    /// known (the cheap part of [`Review::note`], for counting and colouring). A book move is
+    /// never a bad one.
     pub fn judgement(&self, i: usize) -> Option<(Judgement, Reason)> {
+        if self.is_book(i) {
+            return None;
+        }
         let before = self.evals.get(i)?.as_ref()?;
         // The engine's own choice is never its mistake: a drop after it is the two short
         // searches disagreeing, not the move.

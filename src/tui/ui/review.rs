@@ -311,6 +311,11 @@ fn note_line(screen: &Screen) -> Line<'static> {
         (Some(b), Some(a)) => format!(" ({b} → {a})"),
         _ => " (analysing…)".to_string(),
     };
+    if review.is_book(i) {
+        return Line::raw(format!(
+            "{san}{evals} A book move: opening theory, not judged."
+        ));
+    }
     let Some(note) = review.note(i) else {
         return Line::raw(format!("{san}{evals}"));
     };
