@@ -206,9 +206,12 @@ pub(crate) struct Session {
     searches: Arc<AtomicUsize>,
     /// The hash size in MB, as last set.
     hash_mb: u64,
-    /// The bot's answer to `go infinite` or `go ponder`, held until `stop` (or `ponderhit`
-    /// when not infinite).
-    bot_pending: Option<(String, bool)>,
+    /// An answer found without a search (the bot's, or none after a refused position) to `go
+    /// infinite` or `go ponder`, held until `stop` (or `ponderhit` when not infinite).
+    held: Option<(String, bool)>,
+    /// Why the last `position` was refused: until one is accepted, `go` answers no move
+    /// rather than search a position the GUI no longer has.
+    refused: Option<String>,
     /// `MultiPV`: how many best lines a search reports.
     multipv: u32,
     /// `Contempt`, in centipawns, for searches of a game.
@@ -239,7 +242,8 @@ impl Session {
             limit_strength: false,
             uci_elo: strength::max_elo(),
             bot: None,
-            bot_pending: None,
+            held: None,
+            refused: None,
             multipv: 1,
             contempt: crate::engine::DEFAULT_CONTEMPT,
             analyse_mode: false,
@@ -353,12 +357,13 @@ impl Session {
                 self.post(Job::Clear);
                 self.pos = Chess::default();
                 self.history.clear();
+                self.refused = None;
             }
             "position" => self.position(&rest),
             "go" => self.go(&rest),
             "stop" => {
                 self.stop();
-                if let Some((line, _)) = self.bot_pending.take() {
+                if let Some((line, _)) = self.held.take() {
                     send(&line);
                 }
             }
@@ -366,11 +371,8 @@ impl Session {
                 if let Some(control) = self.thread.current() {
                     control.pondering.store(false, Ordering::Release);
                 }
-                if self
-                    .bot_pending
-                    .as_ref()
-                    .is_some_and(|(_, infinite)| !infinite)
-                    && let Some((line, _)) = self.bot_pending.take()
+                if self.held.as_ref().is_some_and(|(_, infinite)| !infinite)
+                    && let Some((line, _)) = self.held.take()
                 {
                     send(&line);
                 }
@@ -396,7 +398,7 @@ impl Session {
         let mut pos = match start {
             Ok(pos) => pos,
             Err(err) => {
-                send(&format!("info string position ignored: {err}"));
+                self.refuse(err);
                 return;
             }
         };
@@ -407,9 +409,7 @@ impl Session {
                 .ok()
                 .and_then(|u| u.to_move(&pos).ok());
             let Some(m) = m else {
-                send(&format!(
-                    "info string position ignored: illegal or malformed move {text}"
-                ));
+                self.refuse(format!("illegal or malformed move {text}"));
                 return;
             };
             history.push(key_of(&pos));
@@ -417,13 +417,20 @@ impl Session {
         }
         self.pos = pos;
         self.history = history;
+        self.refused = None;
+    }
+
+    /// Says why a `position` was refused and keeps it for the `go` that follows.
+    fn refuse(&mut self, why: String) {
+        send(&format!("info string position ignored: {why}"));
+        self.refused = Some(why);
     }
 
     fn go(&mut self, args: &[&str]) {
         // Our clock runs from now, not from when the search thread gets round to it.
         let received = std::time::Instant::now();
         self.stop();
-        self.bot_pending = None;
+        self.held = None;
         let (mut limits, ponder) = parse_go(args, &self.pos);
         limits.received = Some(received);
         limits.level = Some(self.level());
@@ -433,14 +440,24 @@ impl Session {
             limits.contempt = self.contempt;
         }
         let waits = limits.infinite || ponder;
-        if let Some((bot, rng)) = &mut self.bot {
-            let line = match bot.choose(&self.pos, rng) {
+        let answer = if let Some(why) = &self.refused {
+            send(&format!(
+                "info string no search: the last position was refused ({why})"
+            ));
+            Some("bestmove 0000".to_string())
+        } else if let Some((bot, rng)) = &mut self.bot {
+            Some(match bot.choose(&self.pos, rng) {
                 Some(m) => format!("bestmove {}", m.to_uci(CastlingMode::Standard)),
                 None => "bestmove 0000".to_string(),
-            };
-            // Like the engine, a bot answers `go infinite` and `go ponder` only when told to.
+            })
+        } else {
+            None
+        };
+        if let Some(line) = answer {
+            // As a search does, an answer found without one comes for `go infinite` and `go
+            // ponder` only when told to.
             if waits {
-                self.bot_pending = Some((line, limits.infinite));
+                self.held = Some((line, limits.infinite));
             } else {
                 send(&line);
             }

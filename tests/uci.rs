@@ -156,10 +156,37 @@ fn garbage_is_reported_and_ignored() {
     assert!(e.until("info string", WAIT)[0].contains("Hash"));
     e.send("setoption name NoSuchThing value 1");
     assert!(e.until("info string", WAIT)[0].contains("unknown option"));
-    // The position is still the start position: the engine answers with a legal first move.
+    // The last position was refused: rather than search one the GUI no longer has, the
+    // engine says so and answers no move, held for `go infinite` until `stop`.
+    e.send("go depth 3");
+    let lines = e.until("bestmove", WAIT);
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains("no search: the last position was refused") && l.contains("e2e5")),
+        "{lines:?}"
+    );
+    assert_eq!(bestmove(&lines), "0000");
+    e.send("go infinite");
+    e.send("isready");
+    assert!(
+        !e.until("readyok", WAIT)
+            .iter()
+            .any(|l| l.starts_with("bestmove"))
+    );
+    e.send("stop");
+    assert_eq!(bestmove(&e.until("bestmove", WAIT)), "0000");
+    // A position accepted again is searched: a legal first move.
+    e.send("position startpos");
     e.send("go depth 3");
     let best = bestmove(&e.until("bestmove", WAIT));
     assert_legal(&[], &best);
+    // So is the start position after `ucinewgame` following a refused one.
+    e.send("position fen 8/8/8/8/8/8/8/8 w - - 0 1");
+    e.until("info string", WAIT);
+    e.send("ucinewgame");
+    e.send("go depth 3");
+    assert_legal(&[], &bestmove(&e.until("bestmove", WAIT)));
     e.quit();
 }
 
