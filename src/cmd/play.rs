@@ -290,6 +290,10 @@ pub fn watch(args: &WatchArgs) -> Result<()> {
         engines: saved.engines,
         threads: saved.threads,
         theme: saved.theme,
+        // Not used by watching, but kept should a new game from here save the settings.
+        sound: saved.sound,
+        show_eval: saved.show_eval,
+        name: saved.name,
         ..Settings::default()
     };
     args.levels.apply(&mut settings);

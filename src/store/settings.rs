@@ -123,6 +123,11 @@ pub struct Settings {
     pub sound: bool,
     /// The board's colours.
     pub theme: Theme,
+    /// Your name as games from elsewhere spell it (a lichess or chess.com username, say):
+    /// reviews and the training take that player's moves as yours, as they take those of
+    /// "Human", the name Knightfall writes for you.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub name: String,
 }
 
 fn is_zero(n: &usize) -> bool {
@@ -147,6 +152,7 @@ impl Default for Settings {
             show_eval: false,
             sound: true,
             theme: Theme::default(),
+            name: String::new(),
         }
     }
 }

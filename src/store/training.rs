@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 use super::Paths;
 use crate::game::Game;
 use crate::review::Review;
-use crate::train::mistake::{Mistake, PERSON, of_review};
+use crate::train::mistake::{Mistake, is_you, of_review};
 use crate::train::puzzle::Puzzle;
 use crate::train::rating::Rating;
 use crate::train::schedule::Card;
@@ -116,9 +116,10 @@ const MAX_GAMES_READ: usize = 2_000;
 const MAX_MISTAKES: usize = 5_000;
 
 /// The mistakes and blunders of the person in every reviewed game of the games folder, newest
-/// game first (games reviewed only in part give what is known). Reads the games and the review
-/// cache; a game that cannot be read is skipped.
+/// game first (games reviewed only in part give what is known). Reads the games, the review
+/// cache and the settings' `name`; a game that cannot be read is skipped.
 pub fn mistakes(paths: &Paths) -> Vec<Mistake> {
+    let yours = your_name(paths);
     let mut out = Vec::new();
     for listed in super::games_folder(paths)
         .iter()
@@ -128,10 +129,10 @@ pub fn mistakes(paths: &Paths) -> Vec<Mistake> {
         let Ok(game) = listed.load() else {
             continue;
         };
-        if !game.names.iter().any(|n| n == PERSON) {
+        if !game.names.iter().any(|n| is_you(n, &yours)) {
             continue;
         }
-        out.extend(mistakes_of(paths, game));
+        out.extend(mistakes_of(paths, game, &yours));
         if out.len() >= MAX_MISTAKES {
             out.truncate(MAX_MISTAKES);
             break;
@@ -143,13 +144,20 @@ pub fn mistakes(paths: &Paths) -> Vec<Mistake> {
     out
 }
 
+/// The settings' `name` (see [`is_you`]); none when the config cannot be read.
+pub fn your_name(paths: &Paths) -> String {
+    super::config::load_settings(paths)
+        .map(|s| s.name)
+        .unwrap_or_default()
+}
+
 /// The mistakes and blunders of the person in `game`, as far as its cached review knows.
-pub fn mistakes_of(paths: &Paths, game: Game) -> Vec<Mistake> {
+fn mistakes_of(paths: &Paths, game: Game, yours: &str) -> Vec<Mistake> {
     let mut review = Review::new(game, crate::review::DEFAULT_MOVETIME_MS);
     if super::review_cache::load(&paths.reviews(), &mut review) == 0 {
         return Vec::new();
     }
-    of_review(&review)
+    of_review(&review, yours)
 }
 
 /// Where the progress lives: beside the games folder.
@@ -229,6 +237,39 @@ mod tests {
             data: dir.join("games"),
             autosave: dir.join("games/current.pgn"),
         }
+    }
+
+    #[test]
+    fn a_game_from_elsewhere_is_yours_by_the_settings_name() {
+        use crate::review::analyse::PositionEval;
+        use crate::review::judge::Eval;
+        use crate::train::mistake::parse_uci;
+        let dir = tempfile::tempdir().unwrap();
+        let paths = paths(dir.path());
+        std::fs::create_dir_all(&paths.data).unwrap();
+        // Anna, as her games from a server name her, leaves the queen on move 3.
+        let game = Game::from_pgn(
+            "[White \"Anna\"]\n[Black \"Bob\"]\n[Date \"2026.11.20\"]\n\n\
+             1. e4 e5 2. Qh5 Nc6 3. Qxe5+ Nxe5 *",
+        )
+        .unwrap();
+        std::fs::write(paths.data.join("20261120-120000.pgn"), game.to_pgn()).unwrap();
+        let mut review = Review::new(game, crate::review::DEFAULT_MOVETIME_MS);
+        for (ply, cp) in [20, 25, 30, 0, 10, -900, -880].into_iter().enumerate() {
+            let pos = review.game.position_at(ply);
+            let best = if ply == 4 { "f1c4" } else { "" };
+            review.evals[ply] = Some(PositionEval {
+                eval: Eval::Cp(cp),
+                line: parse_uci(pos, best).into_iter().collect(),
+                depth: 10,
+            });
+        }
+        super::super::review_cache::save(&paths.reviews(), &review).unwrap();
+        assert!(mistakes(&paths).is_empty(), "nobody here is Human");
+        std::fs::write(&paths.config, "name = \"anna\"\n").unwrap();
+        let found = mistakes(&paths);
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(found[0].played_san(), "Qxe5+??");
     }
 
     #[test]

@@ -1,5 +1,5 @@
 //! A person's own mistakes as drills: each mistake or blunder a review found in a move a
-//! person made ("Human" in the game) becomes the position before it, with the move played, the
+//! person made ("Human" in the game, or the name in the settings) becomes the position before it, with the move played, the
 //! engine's best move and the evaluation. A drill is solved by the engine's move, or by any
 //! move the review's rules would not flag against that evaluation.
 
@@ -13,6 +13,13 @@ use crate::review::judge::{self, Eval, Judgement};
 
 /// The name Knightfall gives a person in a game's PGN.
 pub const PERSON: &str = "Human";
+
+/// Whether a game's player `name` is you: "Human", or `yours` (the settings' `name`, empty
+/// when unset) in any case, as usernames go.
+pub fn is_you(name: &str, yours: &str) -> bool {
+    let (name, yours) = (name.trim(), yours.trim());
+    name == PERSON || (!yours.is_empty() && name.eq_ignore_ascii_case(yours))
+}
 
 /// One mistake to practise.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -69,12 +76,13 @@ impl Mistake {
     }
 }
 
-/// The mistakes and blunders of the person (or people) in a reviewed game, in order; moves
-/// whose positions are not reviewed yet are skipped.
-pub fn of_review(review: &Review) -> Vec<Mistake> {
+/// The mistakes and blunders of the person (or people) in a reviewed game, in order, `yours`
+/// being the settings' `name` (see [`is_you`]); moves whose positions are not reviewed yet
+/// are skipped.
+pub fn of_review(review: &Review, yours: &str) -> Vec<Mistake> {
     let game = &review.game;
     let names = &game.names;
-    let person = |c: Color| names[c.fold_wb(0, 1)] == PERSON;
+    let person = |c: Color| is_you(&names[c.fold_wb(0, 1)], yours);
     let mut out = Vec::new();
     for (i, &played) in game.moves().iter().enumerate() {
         let mover = review.mover(i);
@@ -175,7 +183,7 @@ mod tests {
     #[test]
     fn a_persons_blunder_becomes_a_drill_and_the_engines_moves_do_not() {
         let review = reviewed();
-        let found = of_review(&review);
+        let found = of_review(&review, "");
         assert_eq!(found.len(), 1, "{found:?}");
         let m = &found[0];
         assert_eq!(m.played_san(), "Qxe5+??");
@@ -190,12 +198,17 @@ mod tests {
         // With the person as Black instead, White's blunder is not theirs.
         let mut other = review.clone();
         other.game.names = ["Knightfall".into(), PERSON.into()];
-        assert!(of_review(&other).is_empty());
+        assert!(of_review(&other, "").is_empty());
+        // A game from elsewhere: White is you by the name in the settings, in any case.
+        other.game.names = ["MagnusFan".into(), "someone".into()];
+        assert!(of_review(&other, "").is_empty());
+        assert_eq!(of_review(&other, " magnusfan ").len(), 1);
+        assert!(of_review(&other, "someone").is_empty());
     }
 
     #[test]
     fn the_engines_move_or_one_as_good_solves_it() {
-        let m = &of_review(&reviewed())[0];
+        let m = &of_review(&reviewed(), "")[0];
         let pos = m.pos();
         assert!(
             m.solved_by(m.best, Eval::Cp(-500)),

@@ -314,7 +314,8 @@ pub(crate) fn run_review(
     // Reviews search with players of their own; the service's serves nothing else here.
     let player = Player::new(crate::engine::Config::default(), None, None);
     let palette = ui::Palette::from_env(opts.settings.ascii, opts.settings.theme);
-    let screen = review::ReviewScreen::new(listed, settings.clone(), palette, false);
+    let mut screen = review::ReviewScreen::new(listed, settings.clone(), palette, false);
+    screen.you = opts.settings.name.clone();
     let mut runner = Runner::new(
         vec![Front::Review(Box::new(screen))],
         player,

@@ -178,6 +178,8 @@ pub struct ReviewScreen {
     pub palette: Palette,
     /// How positions are searched.
     settings: analyse::Settings,
+    /// The settings' `name`: whose moves in a game from elsewhere are the person's.
+    pub you: String,
     /// Found since the review was opened or last cached.
     unsaved: bool,
     generation: u64,
@@ -207,6 +209,7 @@ impl ReviewScreen {
             flipped: false,
             palette,
             settings,
+            you: String::new(),
             unsaved: false,
             generation: 0,
         }
@@ -256,7 +259,7 @@ impl ReviewScreen {
         })));
         self.ply = 0;
         self.show_better = false;
-        self.flipped = person_played_black(&review.game.names);
+        self.flipped = person_played_black(&review.game.names, &self.you);
         self.review = Some(review);
         self.view = View::Review;
         self.message.clear();
@@ -454,7 +457,7 @@ impl ReviewScreen {
                 let mistakes = self
                     .review
                     .as_ref()
-                    .map(crate::train::mistake::of_review)
+                    .map(|r| crate::train::mistake::of_review(r, &self.you))
                     .unwrap_or_default();
                 if mistakes.is_empty() {
                     self.message = "No mistakes or blunders of a person's in this game (so far) \
@@ -525,9 +528,10 @@ impl ReviewScreen {
 }
 
 /// Whether a game's players say the person had Black: the board is then seen from Black's side,
-/// as it was played. Knightfall names a person "Human" and itself "Knightfall …".
-fn person_played_black(names: &[String; 2]) -> bool {
-    let person = |n: &str| n == "Human";
+/// as it was played. Knightfall names a person "Human" (or `yours`, the settings' `name`, in a
+/// game from elsewhere) and itself "Knightfall …".
+fn person_played_black(names: &[String; 2], yours: &str) -> bool {
+    let person = |n: &str| crate::train::mistake::is_you(n, yours);
     let engine = |n: &str| n.starts_with("Knightfall");
     person(&names[1]) && !person(&names[0]) || engine(&names[0]) && !engine(&names[1])
 }

@@ -422,6 +422,11 @@ impl Runner {
             }
             Open::Review { listed, chosen } => {
                 let mut review = ReviewScreen::new(listed, self.review.clone(), self.palette, true);
+                review.you = self
+                    .files
+                    .as_ref()
+                    .map(store::training::your_name)
+                    .unwrap_or_default();
                 let fx = review.start(chosen);
                 self.stack.push(Front::Review(Box::new(review)));
                 fx
