@@ -1,7 +1,9 @@
 //! Reviews kept on disk: one small text file per game and search time, named by a hash of the
 //! start position, the moves, the time per position and the engine version, so reopening a
 //! reviewed game is instant and a changed game or engine is searched afresh. A damaged file is
-//! ignored line by line (each line is checked against the game).
+//! ignored line by line (each line is checked against the game). A review at a time other than
+//! the default also leaves a note of that time (`.latest`), so that what asks for a game's
+//! review at the default (the training's mistakes, the review list) finds it.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -18,16 +20,30 @@ const MAX_BYTES: u64 = 4 << 20;
 
 /// The cache file for `review` in `dir`.
 pub fn path(dir: &Path, review: &Review) -> PathBuf {
+    let text = format!("{} {}", review.movetime_ms, game_text(review));
+    dir.join(format!("{:016x}.tsv", fnv1a(text.as_bytes())))
+}
+
+/// The file in `dir` naming the time per position of the game's latest review at a time other
+/// than the default.
+fn latest_path(dir: &Path, review: &Review) -> PathBuf {
+    dir.join(format!(
+        "{:016x}.latest",
+        fnv1a(game_text(review).as_bytes())
+    ))
+}
+
+/// The engine version, the start position and the moves.
+fn game_text(review: &Review) -> String {
     let mut text = format!(
-        "{} {} {}",
+        "{} {}",
         env!("CARGO_PKG_VERSION"),
-        review.movetime_ms,
         review.game.start_fen().unwrap_or("startpos")
     );
     for m in review.game.moves() {
         let _ = write!(text, " {}", m.to_uci(CastlingMode::Standard));
     }
-    dir.join(format!("{:016x}.tsv", fnv1a(text.as_bytes())))
+    text
 }
 
 /// FNV-1a, 64 bits: stable across builds, unlike the standard library's hasher.
@@ -46,13 +62,17 @@ const EARLIER_DEFAULTS_MS: [u64; 1] = [1000];
 
 /// Fills in `review`'s unknown positions from its cache file in `dir`; returns how many. A
 /// review at today's default time that was never cached is looked for at the earlier
-/// defaults, and when one is found `review` takes its time per position.
+/// defaults and at the time of the game's latest review at another time, and when one is
+/// found `review` takes its time per position.
 pub fn load(dir: &Path, review: &mut Review) -> usize {
     let filled = load_exact(dir, review);
     if filled > 0 || review.movetime_ms != crate::review::DEFAULT_MOVETIME_MS {
         return filled;
     }
-    for earlier in EARLIER_DEFAULTS_MS {
+    for earlier in EARLIER_DEFAULTS_MS
+        .into_iter()
+        .chain(latest_time(dir, review))
+    {
         review.movetime_ms = earlier;
         let filled = load_exact(dir, review);
         if filled > 0 {
@@ -61,6 +81,16 @@ pub fn load(dir: &Path, review: &mut Review) -> usize {
     }
     review.movetime_ms = crate::review::DEFAULT_MOVETIME_MS;
     0
+}
+
+/// The time per position that the game's `.latest` note names, if it is readable.
+fn latest_time(dir: &Path, review: &Review) -> Option<u64> {
+    let file = latest_path(dir, review);
+    let small = std::fs::metadata(&file).is_ok_and(|m| m.is_file() && m.len() <= 32);
+    let text = small
+        .then(|| std::fs::read_to_string(&file).ok())
+        .flatten()?;
+    text.trim().parse().ok()
 }
 
 fn load_exact(dir: &Path, review: &mut Review) -> usize {
@@ -141,7 +171,14 @@ pub fn save(dir: &Path, review: &Review) -> anyhow::Result<()> {
         );
     }
     std::fs::create_dir_all(dir)?;
-    super::write_atomic(&path(dir, review), &text)
+    super::write_atomic(&path(dir, review), &text)?;
+    if review.movetime_ms != crate::review::DEFAULT_MOVETIME_MS {
+        super::write_atomic(
+            &latest_path(dir, review),
+            &format!("{}\n", review.movetime_ms),
+        )?;
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -176,6 +213,21 @@ mod tests {
         // Another time asked for on purpose is searched afresh.
         let mut other = Review::new(reviewed(1000).game, 400);
         assert_eq!(load(dir.path(), &mut other), 0);
+        // A review at a time of the player's choosing is found at the default too, taking
+        // that time; one at the default again is found first.
+        save(dir.path(), &reviewed(400)).unwrap();
+        let mut chosen = Review::new(reviewed(400).game, DEFAULT_MOVETIME_MS);
+        assert_eq!(load(dir.path(), &mut chosen), 2);
+        assert_eq!(chosen.movetime_ms, 1000, "the earlier default comes first");
+        let dir = tempfile::tempdir().unwrap();
+        save(dir.path(), &reviewed(400)).unwrap();
+        let mut chosen = Review::new(reviewed(400).game, DEFAULT_MOVETIME_MS);
+        assert_eq!(load(dir.path(), &mut chosen), 2);
+        assert_eq!(chosen.movetime_ms, 400);
+        save(dir.path(), &reviewed(DEFAULT_MOVETIME_MS)).unwrap();
+        let mut again = Review::new(reviewed(400).game, DEFAULT_MOVETIME_MS);
+        assert_eq!(load(dir.path(), &mut again), 2);
+        assert_eq!(again.movetime_ms, DEFAULT_MOVETIME_MS);
         // Nothing cached at all: the default stays.
         let empty = tempfile::tempdir().unwrap();
         let mut fresh = Review::new(reviewed(1000).game, DEFAULT_MOVETIME_MS);
