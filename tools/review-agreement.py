@@ -7,8 +7,8 @@ The review judges every move by lichess's rules: an evaluation becomes winning c
 is judged by the evaluation on the other side of it. Its verdicts are only as good as its short
 search per position, so this measures them against Stockfish 15.1 at a fixed depth, scored
 by the same rules (a port of src/review/judge.rs, including the review's own special cases:
-a win that stays a win is never a mistake, a tablebase win counts as a mate, and the engine's
-own best move is never flagged).
+a win that stays a win is never a mistake, a tablebase win counts as a mate, the engine's
+own best move is never flagged, and the opening's book moves are not judged).
 
 For each game it runs `knightfall review FILE --game N --out OUT` (with KNIGHTFALL_HOME set to
 a temporary folder, so the user's games and review cache are never touched), reads the
@@ -65,6 +65,7 @@ import time
 import chess
 import chess.engine
 import chess.pgn
+import chess.polyglot
 
 import knightfall_tools
 
@@ -339,6 +340,26 @@ class Stockfish:
 # One game.
 
 
+# The review's opening theory (src/review/theory.rs): the moves from the start that the
+# embedded book plays with a weight above zero, up to its 20th ply.
+BOOK = knightfall_tools.ROOT / "assets" / "book.bin"
+BOOK_MAX_PLY = 20
+
+
+def book_plies(game):
+    """How many of `game`'s first moves are book moves, which the review does not judge."""
+    board = game.board()
+    count = 0
+    with chess.polyglot.open_reader(BOOK) as book:
+        for move in game.mainline_moves():
+            if board.ply() >= BOOK_MAX_PLY or not any(
+                    e.move == move and e.weight > 0 for e in book.find_all(board)):
+                break
+            board.push(move)
+            count += 1
+    return count
+
+
 def measure(task):
     """Reviews one game and scores it with Stockfish: a dict of what the report needs."""
     number, pgn_text, settings = task
@@ -353,6 +374,7 @@ def measure(task):
         board.push(node.move)
         evals.append(_stockfish.evaluate(board))
 
+    theory = book_plies(annotated)
     rows = []
     for i, (before, node) in enumerate(moves):
         mover = before.turn
@@ -361,13 +383,15 @@ def measure(task):
         kf_after = comment_eval(node.comment)
         sf_before, sf_best = evals[i]
         sf_after = evals[i + 1][0]
-        # The review never flags its own best move, and Stockfish's is held to the same rule.
-        sf = NONE if sf_best == played else judge(sf_before, sf_after, mover)
+        # The review never flags its own best move nor a book move, and Stockfish is held to
+        # the same rules.
+        book = i < theory
+        sf = NONE if book or sf_best == played else judge(sf_before, sf_after, mover)
         # The review's verdict recomputed from its cache: checks this port of the rules.
         port = None
         if cached[i] is not None and cached[i + 1] is not None:
-            port = NONE if cached[i][2] == played else judge(cached[i][0], cached[i + 1][0],
-                                                            mover)
+            port = NONE if book or cached[i][2] == played else judge(
+                cached[i][0], cached[i + 1][0], mover)
         rows.append({
             "ply": i + 1,
             "move": f"{before.fullmove_number}{'.' if mover == chess.WHITE else '...'} "
