@@ -150,6 +150,9 @@ pub fn run(args: &Args) -> Result<()> {
     let control = Control::default();
     let settings = settings(args);
     let mut stderr = std::io::stderr();
+    // A terminal sees the count go up in place; a log gets one line at the end.
+    let live = stderr.is_terminal();
+    let cached = done;
     let known = review.evals.clone();
     let mut failed = Vec::new();
     let mut looked_again = 0;
@@ -167,17 +170,19 @@ pub fn run(args: &Args) -> Result<()> {
             }
             if again {
                 looked_again += 1;
-                let _ = write!(
-                    stderr,
-                    "\rreviewing: position {done} of {total}, {looked_again} looked at again"
-                );
             } else {
                 done += 1;
-                let _ = write!(stderr, "\rreviewing: position {done} of {total}");
+            }
+            if live {
+                let _ = write!(stderr, "\r{}", progress(done, total, looked_again));
             }
         },
     );
-    let _ = writeln!(stderr);
+    if live && done > cached {
+        let _ = writeln!(stderr);
+    } else if done > cached {
+        let _ = writeln!(stderr, "{}", progress(done, total, looked_again));
+    }
     if let Err(e) = review_cache::save(&dir, &review) {
         eprintln!("warning: review not cached: {e:#}");
     }
@@ -194,4 +199,12 @@ pub fn run(args: &Args) -> Result<()> {
         None => print!("{text}"),
     }
     Ok(())
+}
+
+/// The review's progress line: positions known of all, and those searched a second time.
+fn progress(done: usize, total: usize, looked_again: usize) -> String {
+    match looked_again {
+        0 => format!("reviewing: position {done} of {total}"),
+        n => format!("reviewing: position {done} of {total}, {n} looked at again"),
+    }
 }
