@@ -69,12 +69,13 @@ pub const DOUBT_FACTOR: u64 = 3;
 ///
 /// Positions the rules of the board or the tablebases decide are answered at once, and those
 /// before a book move (see [`theory::book_plies`]) after a search to [`theory::BOOK_DEPTH`]:
-/// those moves are not judged, the evaluation is for the graph. The rest are split into one stretch of the game per worker, each searched from its end backwards
-/// by an engine that keeps its hash table, so every position starts from what the search of
-/// the one after it found. Then the moves whose verdict lies near a threshold (see
-/// [`judge::close_call`]) have both their positions searched again, longer, the later first
-/// and the closest calls first, for no more time in all than the first look took; a position
-/// searched again is reported again.
+/// those moves are not judged, the evaluation is for the graph. The rest are split into one
+/// stretch of the game per worker, each searched from its end backwards by an engine that
+/// keeps its hash table, so every position starts from what the search of the one after it
+/// found. Then the moves whose verdict lies near a threshold (see [`judge::close_call`]) have
+/// both their positions searched again, longer, the later first and the closest calls first,
+/// for no more time in all than the first look took; a position searched again is reported
+/// again.
 pub fn analyse(
     game: &Game,
     settings: &Settings,

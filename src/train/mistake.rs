@@ -1,7 +1,8 @@
 //! A person's own mistakes as drills: each mistake or blunder a review found in a move a
-//! person made ("Human" in the game, or the name in the settings) becomes the position before it, with the move played, the
-//! engine's best move and the evaluation. A drill is solved by the engine's move, or by any
-//! move the review's rules would not flag against that evaluation.
+//! person made ("Human" in the game, or the name in the settings) becomes the position before
+//! it, with the move played, the engine's best move and the evaluation. A drill is solved by
+//! the engine's move, or by any move the review's rules would not flag against that
+//! evaluation.
 
 use shakmaty::san::SanPlus;
 use shakmaty::uci::UciMove;
@@ -18,7 +19,7 @@ pub const PERSON: &str = "Human";
 /// when unset) in any case, as usernames go.
 pub fn is_you(name: &str, yours: &str) -> bool {
     let (name, yours) = (name.trim(), yours.trim());
-    name == PERSON || (!yours.is_empty() && name.eq_ignore_ascii_case(yours))
+    name == PERSON || (!yours.is_empty() && name.to_lowercase() == yours.to_lowercase())
 }
 
 /// One mistake to practise.
@@ -204,6 +205,8 @@ mod tests {
         assert!(of_review(&other, "").is_empty());
         assert_eq!(of_review(&other, " magnusfan ").len(), 1);
         assert!(of_review(&other, "someone").is_empty());
+        other.game.names = ["Jürgen".into(), "someone".into()];
+        assert_eq!(of_review(&other, "JÜRGEN").len(), 1);
     }
 
     #[test]
