@@ -213,6 +213,18 @@ fn figure(screen: &str, label: &str) -> Option<u64> {
     num.parse::<f64>().ok().map(|n| (n * scale) as u64)
 }
 
+/// The review cache's files of positions (`games/reviews/*.tsv`).
+fn cache_files(home: &Path) -> Vec<std::path::PathBuf> {
+    std::fs::read_dir(home.join("games/reviews"))
+        .map(|d| {
+            d.filter_map(|e| e.ok())
+                .map(|e| e.path())
+                .filter(|p| p.extension().is_some_and(|x| x == "tsv"))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
 fn saved_pgn(home: &Path) -> String {
     std::fs::read_to_string(home.join("games/current.pgn")).unwrap_or_default()
 }
@@ -742,11 +754,17 @@ fn review_screen_fills_in_and_steps_to_the_blunders() {
     let text = s.text();
     assert!(text.contains("EXIT=0"), "{text}");
     assert!(text.contains("icanon") && text.contains("echo"), "{text}");
-    // The review was cached for next time.
-    let cached = std::fs::read_dir(home.join("games/reviews"))
+    // The review was cached for next time, with a note of its time per position (not the
+    // default), by which the training list finds it.
+    let cached = cache_files(&home);
+    assert_eq!(cached.len(), 1, "{cached:?}");
+    let notes = std::fs::read_dir(home.join("games/reviews"))
         .unwrap()
-        .count();
-    assert_eq!(cached, 1, "{screen}");
+        .filter_map(|e| e.ok())
+        .filter(|e| e.path().extension().is_some_and(|x| x == "latest"))
+        .map(|e| std::fs::read_to_string(e.path()).unwrap())
+        .collect::<Vec<_>>();
+    assert_eq!(notes, ["100\n"]);
     let _ = std::fs::remove_dir_all(&home);
 }
 
@@ -802,9 +820,7 @@ fn a_review_left_half_done_is_kept_for_next_time() {
     s.send(b"q");
     s.wait_for("the shell", 20, |s| s.text().contains("DONE"));
     assert!(s.text().contains("EXIT=0"), "{}", s.text());
-    let cached: Vec<_> = std::fs::read_dir(games.join("reviews"))
-        .map(|d| d.filter_map(|e| e.ok()).map(|e| e.path()).collect())
-        .unwrap_or_default();
+    let cached = cache_files(&home);
     assert_eq!(cached.len(), 1, "{cached:?}");
     let lines = std::fs::read_to_string(&cached[0]).unwrap().lines().count();
     assert!((3..15).contains(&lines), "{lines} positions cached");
