@@ -234,6 +234,21 @@ fn annotated_pgn_has_an_eval_on_every_move_and_marks_the_blunders() {
             .unwrap()
     };
     assert!(header("BlackAccuracy") > header("WhiteAccuracy"), "{text}");
+    // Its progress, to a pipe, was one line at the end; the same review again comes from the
+    // cache, writes the same game and says nothing.
+    let progress = String::from_utf8_lossy(&run.stderr);
+    assert!(!progress.contains('\r'), "{progress:?}");
+    assert_eq!(progress.lines().count(), 1, "{progress:?}");
+    assert!(
+        progress.starts_with("reviewing: position 15 of 15"),
+        "{progress:?}"
+    );
+    let again = review_at(150, &dir, &input, &out);
+    assert!(
+        again.status.success() && again.stderr.is_empty(),
+        "{again:?}"
+    );
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), text);
     assert!(
         !flat.contains("... Qg5 $") && !flat.contains("Nf3# $"),
         "{text}"
