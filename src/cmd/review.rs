@@ -178,10 +178,14 @@ pub fn run(args: &Args) -> Result<()> {
             }
         },
     );
-    if live && done > cached {
-        let _ = writeln!(stderr);
-    } else if done > cached {
-        let _ = writeln!(stderr, "{}", progress(done, total, looked_again));
+    if done > cached {
+        // The line in place ends; a log gets its one line.
+        let last = if live {
+            String::new()
+        } else {
+            progress(done, total, looked_again)
+        };
+        let _ = writeln!(stderr, "{last}");
     }
     if let Err(e) = review_cache::save(&dir, &review) {
         eprintln!("warning: review not cached: {e:#}");

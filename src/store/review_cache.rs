@@ -85,18 +85,20 @@ pub fn load(dir: &Path, review: &mut Review) -> usize {
 
 /// The time per position that the game's `.latest` note names, if it is readable.
 fn latest_time(dir: &Path, review: &Review) -> Option<u64> {
-    let file = latest_path(dir, review);
-    let small = std::fs::metadata(&file).is_ok_and(|m| m.is_file() && m.len() <= 32);
-    let text = small
-        .then(|| std::fs::read_to_string(&file).ok())
-        .flatten()?;
-    text.trim().parse().ok()
+    read_small(&latest_path(dir, review), 32)?
+        .trim()
+        .parse()
+        .ok()
+}
+
+/// The text of `file` when it is a regular file of at most `max` bytes.
+fn read_small(file: &Path, max: u64) -> Option<String> {
+    let small = std::fs::metadata(file).is_ok_and(|m| m.is_file() && m.len() <= max);
+    small.then(|| std::fs::read_to_string(file).ok()).flatten()
 }
 
 fn load_exact(dir: &Path, review: &mut Review) -> usize {
-    let file = path(dir, review);
-    let small = std::fs::metadata(&file).is_ok_and(|m| m.is_file() && m.len() <= MAX_BYTES);
-    let Some(text) = small.then(|| std::fs::read_to_string(&file).ok()).flatten() else {
+    let Some(text) = read_small(&path(dir, review), MAX_BYTES) else {
         return 0;
     };
     let mut filled = 0;
