@@ -4,6 +4,7 @@
 //! callback; callers put it on a worker thread and stop it through `Control`.
 
 pub mod checks;
+pub mod danger;
 pub mod eval;
 pub mod eval_cache;
 pub mod limits;

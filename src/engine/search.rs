@@ -1,6 +1,6 @@
 //! Iterative deepening over a negamax alpha-beta search with PVS, aspiration windows, a
-//! transposition table, correction history, null-move pruning, late-move reductions, futility
-//! and SEE pruning and a quiescence search with delta and SEE pruning.
+//! transposition table, correction history, null-move pruning (and reverse futility) held back
+//! when the king is under fire, late-move reductions, futility and SEE pruning and a quiescence search with delta and SEE pruning.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
@@ -9,6 +9,7 @@ use arrayvec::ArrayVec;
 use shakmaty::{Chess, Color, Move, MoveList, Position};
 
 use super::checks::Checks;
+use super::danger::under_fire;
 use super::eval::{Evaluator, game_phase};
 use super::eval_cache::EvalCache;
 use super::limits::Limits;
@@ -577,7 +578,9 @@ impl<'a> Searcher<'a> {
         // Better than two plies ago: prune and reduce less eagerly.
         let improving = !in_check && (ply < 2 || static_eval > self.evals[ply - 2]);
 
-        if !pv_node && !in_check && ply > 0 {
+        // Far above beta with the king under fire: the lead may be a sacrifice's, and the
+        // threat a quiet move the shortcuts below would not see (see `danger`).
+        if !pv_node && !in_check && ply > 0 && (static_eval < beta || !under_fire(pos)) {
             // Reverse futility: far enough above beta that a shallow search won't fall below.
             if depth <= 6
                 && static_eval - 80 * (depth - i32::from(improving)) >= beta
