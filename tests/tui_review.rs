@@ -266,3 +266,39 @@ fn a_game_is_deleted_from_the_list_only_after_a_yes() {
     assert_eq!(s.listed.len(), 1);
     assert_eq!(s.selected, 0);
 }
+
+/// Whether the first cell of `word` in the move list (the right half of the screen) is dimmed.
+fn dimmed_in_list(term: &Terminal<TestBackend>, word: &str) -> bool {
+    let buffer = term.backend().buffer();
+    let area = buffer.area;
+    for y in 0..area.height {
+        let row: Vec<&str> = (0..area.width).map(|x| buffer[(x, y)].symbol()).collect();
+        let text: String = row.concat();
+        // Column of the match, counted in cells (every cell here holds one character).
+        if let Some(at) = text.find(&format!(" {word} ")) {
+            let x = text[..at + 1].chars().count() as u16;
+            if x >= area.width / 2 {
+                return buffer[(x, y)]
+                    .modifier
+                    .contains(ratatui::style::Modifier::DIM);
+            }
+        }
+    }
+    panic!("{word} is not in the move list");
+}
+
+#[test]
+fn book_moves_are_dimmed_in_the_move_list() {
+    let mut s = screen(&[TRAP], false);
+    let fx = s.start(Some(0));
+    fill(&mut s, job(&fx));
+    key(&mut s, KeyCode::Char('n'));
+    let mut term = Terminal::new(TestBackend::new(100, 30)).unwrap();
+    term.draw(|f| {
+        ui::review::draw(f, &s);
+    })
+    .unwrap();
+    // 2. Nf3 is in the book; 5. Nxf7, the blunder, is the player's own.
+    assert!(dimmed_in_list(&term, "Nf3"));
+    assert!(!dimmed_in_list(&term, "Nxf7??"));
+}

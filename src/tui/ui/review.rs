@@ -279,7 +279,13 @@ fn draw_moves(frame: &mut Frame, area: Rect, screen: &Screen, review: &Review) {
     let mark = Style::default().add_modifier(Modifier::REVERSED);
     let (lines, current) = move_rows(&review.game, screen.ply, 9, |i| {
         let verdict = review.judgement(i).map(|j| j.0);
-        let mut style = verdict.map_or(Style::default(), verdict_style);
+        // Book moves are theory, not the player's: dimmed, as the other screens dim what is
+        // secondary.
+        let mut style = if review.is_book(i) {
+            Style::default().add_modifier(Modifier::DIM)
+        } else {
+            verdict.map_or(Style::default(), verdict_style)
+        };
         if screen.ply == i + 1 {
             style = style.patch(mark);
         }
