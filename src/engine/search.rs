@@ -1,6 +1,7 @@
 //! Iterative deepening over a negamax alpha-beta search with PVS, aspiration windows, a
-//! transposition table, correction history, null-move pruning (and reverse futility) held back
-//! when the king is under fire, late-move reductions, futility and SEE pruning and a quiescence search with delta and SEE pruning.
+//! transposition table, correction history, null-move pruning and reverse futility (both held
+//! back when the king is under fire), late-move reductions, futility and SEE pruning and a
+//! quiescence search with delta and SEE pruning.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
@@ -578,13 +579,17 @@ impl<'a> Searcher<'a> {
         // Better than two plies ago: prune and reduce less eagerly.
         let improving = !in_check && (ply < 2 || static_eval > self.evals[ply - 2]);
 
-        // Far above beta with the king under fire: the lead may be a sacrifice's, and the
-        // threat a quiet move the shortcuts below would not see (see `danger`).
-        if !pv_node && !in_check && ply > 0 && (static_eval < beta || !under_fire(pos)) {
+        if !pv_node && !in_check && ply > 0 {
+            // Neither shortcut below is taken with the king under fire: the lead may be a
+            // sacrifice's, and the threat a quiet move they would not see (see `danger`).
+            // Worked out once, and only when a shortcut is otherwise about to be taken.
+            let mut fire = None;
+            let mut king_safe = || !*fire.get_or_insert_with(|| under_fire(pos));
             // Reverse futility: far enough above beta that a shallow search won't fall below.
             if depth <= 6
                 && static_eval - 80 * (depth - i32::from(improving)) >= beta
                 && beta.abs() < MATE_BOUND
+                && king_safe()
             {
                 return static_eval;
             }
@@ -594,6 +599,7 @@ impl<'a> Searcher<'a> {
                 && static_eval >= beta
                 && has_pieces(pos, pos.turn())
                 && beta.abs() < MATE_BOUND
+                && king_safe()
                 && let Ok(null_pos) = pos.clone().swap_turn()
             {
                 {
