@@ -57,7 +57,8 @@ pub struct Config {
     pub hash_mb: usize,
     /// Evaluation profile.
     pub profile: Profile,
-    /// Time kept in reserve per move for communication delays, in milliseconds.
+    /// Time kept in reserve per move on a game clock for communication delays, in
+    /// milliseconds (a fixed move time is searched in full).
     pub move_overhead_ms: u64,
     /// Search threads (Lazy SMP); only full strength without a node limit uses more than one.
     pub threads: usize,

@@ -37,7 +37,10 @@ impl Clock {
         let (soft, hard) = if limits.infinite {
             (None, None)
         } else if let Some(movetime) = limits.movetime {
-            let ms = movetime.saturating_sub(overhead_ms).max(1);
+            // UCI: "search exactly x mseconds". The overhead is a reserve against losing on a
+            // game clock; taking it off a fixed move time too made `go movetime 200` a 170 ms
+            // search, and a test at 0.2 s a position a test at 0.17.
+            let ms = movetime.max(1);
             (Some(ms), Some(ms))
         } else if let Some(time) = time {
             let usable = time.saturating_sub(overhead_ms).max(1);
@@ -120,6 +123,23 @@ mod tests {
         };
         let clock = Clock::new(&fixed, Color::White, 0);
         assert!(!clock.soft_expired_scaled(0.7));
+    }
+
+    #[test]
+    fn a_fixed_move_time_is_searched_in_full_whatever_the_overhead() {
+        let clock = Clock::new(&Limits::movetime(200), Color::White, 30);
+        assert_eq!(clock.soft, Some(Duration::from_millis(200)));
+        assert_eq!(clock.hard, Some(Duration::from_millis(200)));
+        // A game clock keeps it in reserve: one move to go on 1000 ms may take half of what
+        // is left after the overhead.
+        let game = Limits {
+            wtime: Some(1000),
+            movestogo: Some(1),
+            ..Limits::default()
+        };
+        let hard = |overhead| Clock::new(&game, Color::White, overhead).hard;
+        assert_eq!(hard(0), Some(Duration::from_millis(500)));
+        assert_eq!(hard(500), Some(Duration::from_millis(250)));
     }
 
     #[test]
