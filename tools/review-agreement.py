@@ -21,6 +21,9 @@ search sees them). Printed, with the command line at the top, per game and in to
   took;
 - precision, recall and F1 of the review against Stockfish for "flagged at all" and for
   "mistake or blunder";
+- the loss error: the root mean square difference between the winning chances each judged
+  move cost by the review's evaluations and by Stockfish's, a finer and steadier yardstick
+  than the counts;
 - a 4x4 confusion matrix of the verdicts (rows Stockfish, columns the review);
 - a check of this port of the rules: the review's verdicts recomputed from its own cached
   evaluations and best moves should match its NAGs;
@@ -408,6 +411,7 @@ def measure(task):
             "sf_after": sf_after,
             "sf_best": sf_best,
             "played": played,
+            "book": book,
             "decided": terminal(board_after(before, node.move)) is not None,
         })
     headers = annotated.headers
@@ -501,6 +505,29 @@ def scale_pairs(rows):
     return pairs
 
 
+def move_loss(before, after, mover):
+    """The winning chances a move cost its player (0 for a move that gained)."""
+    sign = 1 if mover == chess.WHITE else -1
+    return max(0.0, sign * (winning_chances(before) - winning_chances(after)))
+
+
+def loss_error(rows):
+    """(root mean square of the review's loss less Stockfish's, in winning chances, moves) over
+    the judged moves both scored: a finer yardstick than the verdicts, which a move near a
+    threshold tips either way from one run to the next."""
+    squares = []
+    for r in rows:
+        if r["book"] or r["kf_before"] is None or r["kf_after"] is None:
+            continue
+        mover = chess.WHITE if " w " in r["fen"] else chess.BLACK
+        kf = move_loss(r["kf_before"], r["kf_after"], mover)
+        sf = move_loss(r["sf_before"], r["sf_after"], mover)
+        squares.append((kf - sf) ** 2)
+    if not squares:
+        return float("nan"), 0
+    return math.sqrt(sum(squares) / len(squares)), len(squares)
+
+
 def show_eval(ev):
     if ev is None:
         return ""
@@ -570,6 +597,11 @@ def report(args, results, seconds):
     for name, threshold in (("flagged at all", INACCURACY), ("mistake or blunder", MISTAKE)):
         both, kf_only, sf_only, p, r, f1 = scores(everything, threshold)
         print(f"| {name} | {both} | {kf_only} | {sf_only} | {fmt(p)} | {fmt(r)} | {fmt(f1)} |")
+    print()
+    error, judged = loss_error(everything)
+    print(f"Loss error: the review's loss against Stockfish's for each judged move, in winning "
+          f"chances, as a root mean square over {judged} moves: {error:.3f} (0 is perfect "
+          f"agreement; it varies less from run to run than the counts above).")
     print()
     print("Confusion matrix (rows: Stockfish's verdict; columns: the review's):")
     print()
