@@ -41,7 +41,6 @@ pub fn run(args: &Args) -> Result<()> {
     };
     let mut engine = Engine::new(Config {
         hash_mb: args.hash as usize,
-        move_overhead_ms: 0,
         ..Config::default()
     });
     {

@@ -107,16 +107,7 @@ pub fn analyse(
     }
     let threads = settings.threads.clamp(1, todo.len().max(theory.len()));
     let mut players: Vec<Player> = (0..threads)
-        .map(|_| {
-            Player::new(
-                Config {
-                    move_overhead_ms: 0,
-                    ..Config::default()
-                },
-                None,
-                settings.tablebases.clone(),
-            )
-        })
+        .map(|_| Player::new(Config::default(), None, settings.tablebases.clone()))
         .collect();
     let first = settings.movetime_ms.max(1);
     // The opening first: it is done in a moment, and the screen fills in from the start.
