@@ -13,9 +13,9 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use knightfall::review::judge::{
-    Eval, Judgement, close_call, judge, move_accuracy, winning_chances,
+    Eval, Judgement, claimed_blunder, close_call, judge, move_accuracy, winning_chances,
 };
-use shakmaty::Color;
+use shakmaty::{Color, Position};
 
 #[test]
 fn winning_chances_and_verdicts_follow_lichess() {
@@ -131,6 +131,62 @@ fn close_calls_are_the_moves_near_a_verdict_s_threshold() {
     assert_eq!(close_call(Eval::Mate(3), Eval::Cp(500), Color::White), None);
     let won = Eval::Tablebase(Color::White);
     assert_eq!(close_call(won, Eval::Cp(0), Color::White), None);
+}
+
+#[test]
+fn claimed_blunders_are_the_moves_judged_blunders_on_centipawns() {
+    let white =
+        |before: i32, after: i32| claimed_blunder(Eval::Cp(before), Eval::Cp(after), Color::White);
+    // A loss of 0.3 of the chances from equality is about 170 centipawns.
+    assert!(white(0, -150).is_none());
+    let lost = white(0, -600).unwrap();
+    assert!(lost > 0.3 && lost < white(0, -900).unwrap());
+    // Black's losses count the other way; a gain is no loss.
+    assert!(claimed_blunder(Eval::Cp(0), Eval::Cp(600), Color::Black).is_some());
+    assert!(white(-600, 0).is_none());
+    // Mates and tablebase results are more than a short search's guess: never looked at again.
+    assert!(claimed_blunder(Eval::Mate(3), Eval::Cp(-500), Color::White).is_none());
+    assert!(claimed_blunder(Eval::Cp(0), Eval::Tablebase(Color::Black), Color::White).is_none());
+}
+
+#[test]
+fn the_largest_claimed_blunder_is_searched_again() {
+    use knightfall::engine::Control;
+    use knightfall::game::Game;
+    use knightfall::review::analyse::{Settings, analyse};
+    // 4. Nxe5?? Qg5 and 5. Nxf7?? Qxg2 throw pieces away; the first look sees it at once.
+    let game = Game::from_pgn(SHILLING).unwrap();
+    let settings = Settings {
+        movetime_ms: 40,
+        threads: 1,
+        tablebases: None,
+    };
+    let mut seen: Vec<(usize, knightfall::review::analyse::PositionEval)> = Vec::new();
+    analyse(
+        &game,
+        &settings,
+        &[],
+        &Control::default(),
+        &mut |ply, eval| {
+            seen.push((ply, eval.unwrap()));
+        },
+    );
+    let plies = game.moves().len();
+    let first = |i: usize| &seen.iter().find(|(p, _)| *p == i).unwrap().1;
+    let (mut largest, mut at) = (0.0, None);
+    for i in 0..plies {
+        let (before, after) = (first(i), first(i + 1));
+        let mover = game.position_at(i).turn();
+        if before.line.first() != game.moves().get(i)
+            && let Some(lost) = claimed_blunder(before.eval, after.eval, mover)
+            && lost > largest
+        {
+            (largest, at) = (lost, Some(i));
+        }
+    }
+    let i = at.expect("the first look calls a move a blunder");
+    let reports = |p: usize| seen.iter().filter(|(q, _)| *q == p).count();
+    assert_eq!((reports(i), reports(i + 1)), (2, 2), "ply {i}: {seen:?}");
 }
 
 #[test]

@@ -72,9 +72,10 @@ pub const DOUBT_FACTOR: u64 = 3;
 /// those moves are not judged, the evaluation is for the graph. The rest are split into one
 /// stretch of the game per worker, each searched from its end backwards by an engine that
 /// keeps its hash table, so every position starts from what the search of the one after it
-/// found. Then the moves whose verdict lies near a threshold (see [`judge::close_call`]) have
-/// both their positions searched again, longer, the later first and the closest calls first,
-/// for no more time in all than the first look took; a position searched again is reported
+/// found. Then the moves the first look calls blunders (see [`judge::claimed_blunder`]), the
+/// largest first, and those whose verdict lies near a threshold (see [`judge::close_call`]),
+/// the closest first, have both their positions searched again, longer, the later first, for
+/// no more time in all than the first look took; a position searched again is reported
 /// again.
 pub fn analyse(
     game: &Game,
@@ -133,7 +134,8 @@ pub fn analyse(
         }
     }
     // The second look: only positions searched now, so a review finished before costs nothing,
-    // the closest calls first, and no longer in all than the first look took.
+    // the claimed blunders and then the closest calls first, and no longer in all than the
+    // first look took.
     let searched: Vec<bool> = (0..=plies)
         .map(|i| todo.binary_search(&i).is_ok())
         .collect();
@@ -143,9 +145,14 @@ pub fn analyse(
             continue;
         };
         let mover = game.position_at(i).turn();
-        if before.line.first() != game.moves().get(i)
-            && let Some(distance) = judge::close_call(before.eval, after.eval, mover)
-        {
+        if before.line.first() == game.moves().get(i) {
+            continue;
+        }
+        // Claimed blunders first, the largest first (below zero), then the close calls, the
+        // closest first.
+        if let Some(lost) = judge::claimed_blunder(before.eval, after.eval, mover) {
+            calls.push((-lost, i));
+        } else if let Some(distance) = judge::close_call(before.eval, after.eval, mover) {
             calls.push((distance, i));
         }
     }

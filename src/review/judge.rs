@@ -266,6 +266,18 @@ pub fn close_call(before: Eval, after: Eval, mover: Color) -> Option<f64> {
         .min_by(f64::total_cmp)
 }
 
+/// The share of the chances a move by `mover` from `before` to `after` lost, when it is a
+/// blunder's at least and both are evaluations in centipawns: the verdict a player notices
+/// most, and the one a short search most often gets wrong (one side of the move searched not
+/// deep enough to see a line through), so the review looks at it again.
+pub fn claimed_blunder(before: Eval, after: Eval, mover: Color) -> Option<f64> {
+    let (Eval::Cp(_), Eval::Cp(_)) = (before, after) else {
+        return None;
+    };
+    let lost = chances_lost(before, after, mover);
+    (lost >= THRESHOLDS[2]).then_some(lost)
+}
+
 /// One move's accuracy, 0..=100, from the mover's win percentage before and after it.
 pub fn move_accuracy(before: f64, after: f64) -> f64 {
     if after >= before {
