@@ -133,6 +133,22 @@ fn close_calls_are_the_moves_near_a_verdict_s_threshold() {
     assert_eq!(close_call(won, Eval::Cp(0), Color::White), None);
 }
 
+/// Every result `analyse` reports for `game`, in the order reported.
+fn reports(
+    game: &knightfall::game::Game,
+    settings: &knightfall::review::analyse::Settings,
+) -> Vec<(usize, knightfall::review::analyse::PositionEval)> {
+    let mut seen = Vec::new();
+    knightfall::review::analyse::analyse(
+        game,
+        settings,
+        &[],
+        &knightfall::engine::Control::default(),
+        &mut |ply, eval| seen.push((ply, eval.unwrap())),
+    );
+    seen
+}
+
 #[test]
 fn claimed_blunders_are_the_moves_judged_blunders_on_centipawns() {
     let white =
@@ -151,9 +167,8 @@ fn claimed_blunders_are_the_moves_judged_blunders_on_centipawns() {
 
 #[test]
 fn the_largest_claimed_blunder_is_searched_again() {
-    use knightfall::engine::Control;
     use knightfall::game::Game;
-    use knightfall::review::analyse::{Settings, analyse};
+    use knightfall::review::analyse::Settings;
     // 4. Nxe5?? Qg5 and 5. Nxf7?? Qxg2 throw pieces away; the first look sees it at once.
     let game = Game::from_pgn(SHILLING).unwrap();
     let settings = Settings {
@@ -161,16 +176,7 @@ fn the_largest_claimed_blunder_is_searched_again() {
         threads: 1,
         tablebases: None,
     };
-    let mut seen: Vec<(usize, knightfall::review::analyse::PositionEval)> = Vec::new();
-    analyse(
-        &game,
-        &settings,
-        &[],
-        &Control::default(),
-        &mut |ply, eval| {
-            seen.push((ply, eval.unwrap()));
-        },
-    );
+    let seen = reports(&game, &settings);
     let plies = game.moves().len();
     let first = |i: usize| &seen.iter().find(|(p, _)| *p == i).unwrap().1;
     let (mut largest, mut at) = (0.0, None);
@@ -185,15 +191,14 @@ fn the_largest_claimed_blunder_is_searched_again() {
         }
     }
     let i = at.expect("the first look calls a move a blunder");
-    let reports = |p: usize| seen.iter().filter(|(q, _)| *q == p).count();
-    assert_eq!((reports(i), reports(i + 1)), (2, 2), "ply {i}: {seen:?}");
+    let times = |p: usize| seen.iter().filter(|(q, _)| *q == p).count();
+    assert_eq!((times(i), times(i + 1)), (2, 2), "ply {i}: {seen:?}");
 }
 
 #[test]
 fn tablebase_positions_are_answered_without_a_search_and_the_rest_searched() {
-    use knightfall::engine::Control;
     use knightfall::game::Game;
-    use knightfall::review::analyse::{Settings, analyse};
+    use knightfall::review::analyse::Settings;
     // KQvK is in the built-in tables: won for White at once, no depth, the tables' move as
     // the line.
     let game = Game::from_fen("8/8/8/4k3/8/8/3QK3/8 w - - 0 1").unwrap();
@@ -204,20 +209,7 @@ fn tablebase_positions_are_answered_without_a_search_and_the_rest_searched() {
             knightfall::tablebase::Tablebases::embedded(),
         )),
     };
-    let reported = |game: &Game| {
-        let mut seen = Vec::new();
-        analyse(
-            game,
-            &settings,
-            &[],
-            &Control::default(),
-            &mut |ply, eval| {
-                seen.push((ply, eval.unwrap()));
-            },
-        );
-        seen
-    };
-    let seen = reported(&game);
+    let seen = reports(&game, &settings);
     assert_eq!(seen.len(), 1);
     let (ply, eval) = &seen[0];
     assert_eq!(*ply, 0);
@@ -226,7 +218,7 @@ fn tablebase_positions_are_answered_without_a_search_and_the_rest_searched() {
     // A position out of the tables is searched (depth above 0), each reported once at least.
     let game =
         Game::from_fen("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3").unwrap();
-    let seen = reported(&game);
+    let seen = reports(&game, &settings);
     assert!(seen.iter().any(|(p, e)| *p == 0 && e.depth > 0), "{seen:?}");
 }
 
