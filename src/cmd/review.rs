@@ -22,8 +22,9 @@ pub struct Args {
     /// Which game of the file (from 1).
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=MAX_GAMES as u64))]
     pub game: Option<u64>,
-    /// Search time per position in milliseconds; the two positions of a close call (a move
-    /// near a verdict's threshold) are searched three times as long again.
+    /// Search time per position in milliseconds; the two positions of a move the first look
+    /// calls a blunder, or of a close call (a move near a verdict's threshold), are searched
+    /// three times as long again.
     #[arg(long, default_value_t = DEFAULT_MOVETIME_MS, value_parser = clap::value_parser!(u64).range(1..=600_000))]
     pub movetime: u64,
     /// Write the annotated game to this file instead of opening the review screen.

@@ -14,8 +14,8 @@ use self::analyse::PositionEval;
 use self::judge::{Eval, Judgement, Reason};
 use crate::game::Game;
 
-/// The default search time per position on the first pass (a close call gets three times as
-/// long again): a 40-move game takes about 20 s on two cores.
+/// The default search time per position on the first pass (a claimed blunder or a close call
+/// gets three times as long again): a 40-move game takes about 20 s on two cores.
 pub(crate) const DEFAULT_MOVETIME_MS: u64 = 250;
 
 /// A game and what is known about its positions so far.
@@ -158,7 +158,7 @@ impl Review {
         tags.push((
             "Annotator",
             format!(
-                "Knightfall {}, {} ms per position, close calls {} ms more",
+                "Knightfall {}, {} ms per position, blunders and close calls {} ms more",
                 env!("CARGO_PKG_VERSION"),
                 self.movetime_ms,
                 self.movetime_ms * analyse::DOUBT_FACTOR

@@ -163,9 +163,9 @@ fn draw_summary(frame: &mut Frame, area: Rect, review: &Review, failed: usize, s
             "░".repeat(width - filled)
         )));
     } else if searching {
-        // Every position has a first result; the moves near a verdict's threshold are being
-        // searched again, and their verdicts may still change.
-        lines.push(Line::raw("Looking again at the close calls…"));
+        // Every position has a first result; the moves the first look calls blunders and those
+        // near a verdict's threshold are being searched again, and their verdicts may change.
+        lines.push(Line::raw("Checking blunders and close calls…"));
     } else {
         lines.push(Line::raw(format!(
             "accuracy; {} ms a position",
