@@ -1,0 +1,153 @@
+//! The parsers that read what a user hands Knightfall (PGN files, FEN strings) never panic,
+//! whatever the bytes, and a game they accept is written back as one they read the same.
+
+#![allow(
+    clippy::unwrap_used,
+    reason = "a test's helpers fail loudly, where the failure is"
+)]
+
+mod common;
+
+use knightfall::game::Game;
+use knightfall::line_tree::Tree;
+use proptest::prelude::*;
+
+/// Pieces of PGN worth splicing into a game: brackets, comments, results, odd move text.
+const TOKENS: &[&str] = &[
+    "{",
+    "}",
+    "(",
+    ")",
+    "[",
+    "]",
+    "\"",
+    ";",
+    "%",
+    "$",
+    "*",
+    "1-0",
+    "0-1",
+    "1/2-1/2",
+    "O-O",
+    "O-O-O",
+    "=Q",
+    "+",
+    "#",
+    "!",
+    "?",
+    "...",
+    "\n",
+    "\r",
+    "\t",
+    "\\",
+    "e8=Q",
+    "Kxe1",
+    "--",
+    "Z0",
+    "@",
+    "[FEN \"",
+    "[SetUp \"1\"]",
+    "[Variant \"",
+    "\u{feff}",
+    "\u{fffd}",
+    "[FEN \"8/8/8/8/8/8/8/8 w - - 0 1\"]",
+    "[FEN \"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 99999999999\"]",
+    "99999999999999999999.",
+    "[%clk 0:00:01]",
+    "[%eval #-0]",
+    "[%eval 99999999999]",
+];
+
+/// A short game to mutate when the shared edge cases are absent.
+const GAME: &str = "[Event \"Test\"]\n[White \"A\"]\n[Black \"B\"]\n[Result \"1-0\"]\n\n\
+1. e4 e5 2. Nf3 {a comment} Nc6 (2... d6 3. d4) 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7 1-0\n";
+
+/// The games to mutate: the one above and the shared PGN edge cases, read once.
+fn seeds() -> &'static [String] {
+    static SEEDS: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+    SEEDS.get_or_init(|| {
+        let mut seeds = vec![GAME.to_string()];
+        if let Some(dir) = common::shared("data/games/edge-cases") {
+            for entry in std::fs::read_dir(dir).unwrap() {
+                let bytes = std::fs::read(entry.unwrap().path()).unwrap();
+                seeds.push(String::from_utf8_lossy(&bytes).into_owned());
+            }
+        }
+        seeds
+    })
+}
+
+/// One edit of a text: a token spliced in, a run cut out, a character replaced, or the rest cut.
+#[derive(Clone, Debug)]
+enum Edit {
+    Insert(usize, usize),
+    Cut(usize, usize),
+    Replace(usize, char),
+    Truncate(usize),
+}
+
+fn edit() -> impl Strategy<Value = Edit> {
+    prop_oneof![
+        (any::<usize>(), 0..TOKENS.len()).prop_map(|(at, t)| Edit::Insert(at, t)),
+        (any::<usize>(), 1usize..60).prop_map(|(at, n)| Edit::Cut(at, n)),
+        (any::<usize>(), any::<char>()).prop_map(|(at, c)| Edit::Replace(at, c)),
+        any::<usize>().prop_map(Edit::Truncate),
+    ]
+}
+
+/// `text` with `edits` applied, positions taken modulo its length at each step.
+fn mutate(text: &str, edits: &[Edit]) -> String {
+    let mut chars: Vec<char> = text.chars().collect();
+    for edit in edits {
+        let len = chars.len().max(1);
+        match *edit {
+            Edit::Insert(at, t) => {
+                let at = at % (chars.len() + 1);
+                chars.splice(at..at, TOKENS[t].chars());
+            }
+            Edit::Cut(at, n) => {
+                let at = at % len;
+                let end = (at + n).min(chars.len());
+                chars.drain(at.min(chars.len())..end);
+            }
+            Edit::Replace(at, c) => {
+                if !chars.is_empty() {
+                    chars[at % len] = c;
+                }
+            }
+            Edit::Truncate(at) => chars.truncate(at % len),
+        }
+    }
+    chars.into_iter().collect()
+}
+
+/// Reads `text` both ways; a game read is written out and must read back to the same moves.
+fn read(text: &str) {
+    if let Ok(game) = Game::from_pgn(text) {
+        let written = game.to_pgn();
+        let again = Game::from_pgn(&written)
+            .unwrap_or_else(|e| panic!("its own PGN does not read: {e}\n{written}"));
+        assert_eq!(again.moves(), game.moves(), "{written}");
+    }
+    let _ = Tree::from_pgn(text);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]
+
+    #[test]
+    fn a_mutated_game_is_read_or_refused(seed in any::<prop::sample::Index>(), edits in prop::collection::vec(edit(), 1..7)) {
+        let seed: &String = seed.get(seeds());
+        read(&mutate(seed, &edits));
+    }
+
+    #[test]
+    fn any_text_is_read_or_refused(text in ".{0,400}") {
+        read(&text);
+    }
+
+    #[test]
+    fn any_fen_is_read_or_refused(text in "[pnbrqkPNBRQK1-8/ wKQkq-]{0,90}") {
+        let _ = knightfall::fen::position(&text);
+    }
+}
