@@ -1,5 +1,6 @@
-//! The parsers that read what a user hands Knightfall (PGN files, FEN strings) never panic,
-//! whatever the bytes, and a game they accept is written back as one they read the same.
+//! The parsers that read what a user hands Knightfall (PGN files, FEN strings, UCI sessions)
+//! never panic, whatever the bytes, and a game they accept is written back as one they read the
+//! same.
 
 #![allow(
     clippy::unwrap_used,
@@ -149,5 +150,76 @@ proptest! {
     #[test]
     fn any_fen_is_read_or_refused(text in "[pnbrqkPNBRQK1-8/ wKQkq-]{0,90}") {
         let _ = knightfall::fen::position(&text);
+    }
+}
+
+/// Lines a UCI session may be sent: the protocol's words, with small searches and wrong values.
+const UCI_LINES: &[&str] = &[
+    "uci",
+    "isready",
+    "ucinewgame",
+    "stop",
+    "ponderhit",
+    "debug on",
+    "position startpos",
+    "position startpos moves e2e4 e7e5 g1f3",
+    "position startpos moves e2e4 e2e4",
+    "position startpos moves 0000",
+    "position fen 8/8/8/8/8/8/8/8 w - - 0 1",
+    "position fen 4k3/8/8/8/8/8/8/4K2R w K - 0 1 moves e1g1",
+    "position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 moves a2a4 h7h5",
+    "position fen 7k/P7/8/8/8/8/8/K7 w - - 0 1 moves a7a8q",
+    "position fen banana",
+    "position",
+    "go depth 3",
+    "go nodes 2000",
+    "go movetime 5",
+    "go wtime 300 btime 300 winc 10 binc 10",
+    "go wtime 0 btime 0",
+    "go depth 2 searchmoves e2e4 d2d4",
+    "go mate 2",
+    "go infinite",
+    "go ponder movetime 5",
+    "go depth banana",
+    "go nodes 99999999999999999999999",
+    "setoption name Threads value 2",
+    "setoption name Threads value 0",
+    "setoption name Hash value 1",
+    "setoption name Hash value banana",
+    "setoption name MultiPV value 3",
+    "setoption name OwnBook value false",
+    "setoption name Skill Level value 1",
+    "setoption name UCI_LimitStrength value true",
+    "setoption name UCI_Elo value 1500",
+    "setoption name Move Overhead value -5",
+    "setoption name Clear Hash",
+    "setoption name BookFile value /nonexistent",
+    "setoption name Nonsense value 1",
+    "register later",
+    "",
+    "\u{fffd}\u{0}",
+];
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+
+    #[test]
+    fn any_uci_session_is_answered_and_ends(lines in prop::collection::vec(0..UCI_LINES.len(), 1..25)) {
+        use std::io::Write;
+        let mut script: String = lines.iter().map(|&i| format!("{}\n", UCI_LINES[i])).collect();
+        script.push_str("stop\nisready\nquit\n");
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_knightfall"))
+            .arg("uci")
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        child.stdin.take().unwrap().write_all(script.as_bytes()).unwrap();
+        let out = child.wait_with_output().unwrap();
+        let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+        prop_assert!(out.status.success(), "{script}\n{stderr}");
+        prop_assert!(stdout.contains("readyok"), "{script}\n{stdout}");
+        prop_assert!(!stderr.contains("panicked"), "{script}\n{stderr}");
     }
 }
