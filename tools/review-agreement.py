@@ -141,6 +141,12 @@ def mate_for(ev, colour):
     return None
 
 
+def move_loss(before, after, mover):
+    """The winning chances a move cost its player (0 for a move that gained)."""
+    sign = 1 if mover == chess.WHITE else -1
+    return max(0.0, sign * (winning_chances(before) - winning_chances(after)))
+
+
 def judge(before, after, mover):
     """The verdict (NONE..BLUNDER) on a move by `mover` from `before` to `after`."""
     # A win that stays a win (a mate or the tablebases) is no mistake.
@@ -151,8 +157,7 @@ def judge(before, after, mover):
         ("cp", ceiled_cp(e)) if e[0] == "tb" else e for e in (before, after)
     ]
     if cp_for(before, mover) is not None and cp_for(after, mover) is not None:
-        sign = 1 if mover == chess.WHITE else -1
-        lost = sign * (winning_chances(before) - winning_chances(after))
+        lost = move_loss(before, after, mover)
         if lost >= 0.3:
             return BLUNDER
         if lost >= 0.2:
@@ -503,12 +508,6 @@ def scale_pairs(rows):
             continue
         pairs.append((ceiled_cp(kf), ceiled_cp(sf)))
     return pairs
-
-
-def move_loss(before, after, mover):
-    """The winning chances a move cost its player (0 for a move that gained)."""
-    sign = 1 if mover == chess.WHITE else -1
-    return max(0.0, sign * (winning_chances(before) - winning_chances(after)))
 
 
 def loss_error(rows):

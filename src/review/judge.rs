@@ -255,10 +255,7 @@ pub(crate) const DOUBT_MARGIN: f64 = 0.05;
 /// distance of its loss of winning chances from the nearest of 0.1, 0.2 and 0.3, when that is
 /// under [`DOUBT_MARGIN`]. Mates and tablebase results are never close calls.
 pub fn close_call(before: Eval, after: Eval, mover: Color) -> Option<f64> {
-    let (Eval::Cp(_), Eval::Cp(_)) = (before, after) else {
-        return None;
-    };
-    let lost = chances_lost(before, after, mover);
+    let lost = searched_loss(before, after, mover)?;
     THRESHOLDS
         .iter()
         .map(|t| (lost - t).abs())
@@ -271,11 +268,17 @@ pub fn close_call(before: Eval, after: Eval, mover: Color) -> Option<f64> {
 /// most, and the one a short search most often gets wrong (one side of the move searched not
 /// deep enough to see a line through), so the review looks at it again.
 pub fn claimed_blunder(before: Eval, after: Eval, mover: Color) -> Option<f64> {
+    let lost = searched_loss(before, after, mover)?;
+    (lost >= THRESHOLDS[2]).then_some(lost)
+}
+
+/// The chances a move lost when both sides of it are a search's estimate in centipawns (a
+/// mate or a tablebase result is not one a longer search would revise).
+fn searched_loss(before: Eval, after: Eval, mover: Color) -> Option<f64> {
     let (Eval::Cp(_), Eval::Cp(_)) = (before, after) else {
         return None;
     };
-    let lost = chances_lost(before, after, mover);
-    (lost >= THRESHOLDS[2]).then_some(lost)
+    Some(chances_lost(before, after, mover))
 }
 
 /// One move's accuracy, 0..=100, from the mover's win percentage before and after it.
