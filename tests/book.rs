@@ -825,9 +825,9 @@ fn devices_pipes_and_huge_files_are_refused_before_reading() {
         writeln!(stdin, "isready").unwrap();
         writeln!(stdin, "quit").unwrap();
     }
-    let start = std::time::Instant::now();
-    let out = child.wait_with_output().unwrap();
-    assert!(start.elapsed() < std::time::Duration::from_secs(10));
+    // Neither path may block the engine: it answers and quits.
+    let out = common::finish(child);
+    assert!(out.status.success());
     let text = String::from_utf8_lossy(&out.stdout);
     assert_eq!(text.matches("is not a regular file").count(), 2, "{text}");
     assert!(text.contains("readyok"), "{text}");

@@ -216,7 +216,7 @@ proptest! {
             .spawn()
             .unwrap();
         child.stdin.take().unwrap().write_all(script.as_bytes()).unwrap();
-        let out = child.wait_with_output().unwrap();
+        let out = common::finish(child);
         let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
         prop_assert!(out.status.success(), "{script}\n{stderr}");
         prop_assert!(stdout.contains("readyok"), "{script}\n{stdout}");

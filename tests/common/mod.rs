@@ -95,3 +95,42 @@ pub(crate) fn type_line(
         std::time::Instant::now(),
     )
 }
+
+/// How long a process under test may take before it counts as hung. Far above what any of
+/// them needs on a loaded machine: it catches a hang, and never measures speed.
+pub(crate) const HANG: std::time::Duration = std::time::Duration::from_secs(120);
+
+/// Waits for `child` and gathers its output, as `Child::wait_with_output` does, but kills it
+/// and fails the test if it has not ended after [`HANG`], so that a hang fails CI instead of
+/// stalling it.
+pub(crate) fn finish(mut child: std::process::Child) -> std::process::Output {
+    use std::io::Read;
+    fn drain(pipe: Option<impl Read + Send + 'static>) -> std::thread::JoinHandle<Vec<u8>> {
+        std::thread::spawn(move || {
+            let mut bytes = Vec::new();
+            if let Some(mut pipe) = pipe {
+                let _ = pipe.read_to_end(&mut bytes);
+            }
+            bytes
+        })
+    }
+    drop(child.stdin.take());
+    let (stdout, stderr) = (drain(child.stdout.take()), drain(child.stderr.take()));
+    let deadline = std::time::Instant::now() + HANG;
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("waiting for the child") {
+            break status;
+        }
+        if std::time::Instant::now() >= deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("the process had not ended after {HANG:?}: it hangs");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    };
+    std::process::Output {
+        status,
+        stdout: stdout.join().expect("reading stdout"),
+        stderr: stderr.join().expect("reading stderr"),
+    }
+}
