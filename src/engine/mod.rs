@@ -18,6 +18,7 @@ pub mod scale;
 pub mod score;
 pub mod search;
 pub mod see;
+pub(crate) mod spread;
 pub mod strength;
 pub mod tactical;
 pub mod terms;
@@ -281,7 +282,7 @@ impl Engine {
                         let mut helper = setup.searcher(history, helper_limits).with_threads(
                             node_counter,
                             Some(abort),
-                            (i % 2) as i32 + 1,
+                            i + 1,
                         );
                         helper.run(root, max_depth, &mut |_| {});
                         helper.nodes

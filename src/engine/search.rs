@@ -19,6 +19,7 @@ use super::ordering::{History, Picker, is_tactical, pawn_index};
 use super::pawn_cache::PawnCache;
 use super::score::{INFINITY, MATE, MATE_BOUND, MAX_PLY, TB_WIN, TB_WIN_BOUND};
 use super::see::{see, value};
+use super::spread::skips;
 use super::strength::noise;
 use super::tactical::tactical_moves;
 use super::time::Clock;
@@ -89,8 +90,9 @@ pub struct Searcher<'a> {
     node_counter: Option<&'a AtomicU64>,
     /// Lazy SMP: set when the main thread is done, to stop a helper.
     abort: Option<&'a AtomicBool>,
-    /// Lazy SMP: a helper's iterations start this much deeper than the main thread's.
-    depth_offset: i32,
+    /// Lazy SMP: this thread's number, 0 for the main thread; helpers leave some depths out
+    /// (see `spread`).
+    helper: usize,
     /// This search's pawn-structure terms, by pawns.
     pawns: PawnCache,
     /// This search's static evaluations, by key.
@@ -151,7 +153,7 @@ impl<'a> Searcher<'a> {
             excluded: ArrayVec::new(),
             node_counter: None,
             abort: None,
-            depth_offset: 0,
+            helper: 0,
             pawns: PawnCache::default(),
             evals_by_key: EvalCache::default(),
             contempt: 0,
@@ -159,17 +161,18 @@ impl<'a> Searcher<'a> {
     }
 
     /// Makes this search one of several sharing the hash table (Lazy SMP): nodes are added up
-    /// in `counter`, and a helper (`abort` given) stops when it is set and starts its
-    /// iterations `depth_offset` deeper so that the threads spread over different depths.
+    /// in `counter`, and helper number `helper` (from 1, `abort` given) stops when it is set
+    /// and searches only the depths `spread::skips` leaves it, so that the threads spread over
+    /// different depths.
     pub(crate) fn with_threads(
         mut self,
         counter: &'a AtomicU64,
         abort: Option<&'a AtomicBool>,
-        depth_offset: i32,
+        helper: usize,
     ) -> Self {
         self.node_counter = Some(counter);
         self.abort = abort;
-        self.depth_offset = depth_offset;
+        self.helper = helper;
         self
     }
 
@@ -302,7 +305,10 @@ impl<'a> Searcher<'a> {
         // The previous iteration's lines, best first: each line's search starts from its move.
         let mut lines: Vec<RootLine> = Vec::new();
         let last = max_depth.clamp(1, MAX_PLY as u32 - 1) as i32;
-        for depth in (1 + self.depth_offset).min(last)..=last {
+        for depth in 1..=last {
+            if depth < last && skips(self.helper, depth) {
+                continue;
+            }
             self.seldepth = 0;
             self.excluded.clear();
             let mut found: Vec<RootLine> = Vec::with_capacity(lines_wanted);
