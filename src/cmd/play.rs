@@ -15,7 +15,8 @@ use crate::tui::{self, Options};
 /// Playing levels for Knightfall's sides (shared by `play` and `watch`).
 #[derive(ClapArgs, Debug, Default, Clone)]
 pub struct LevelArgs {
-    /// Knightfall's level from 1 (beginner) to 10 (full strength; the default).
+    /// Knightfall's level from 1 (beginner) to 10 (full strength). Without it `play` takes
+    /// the config file's `level` (3 at the first start) and `watch` plays at 10.
     #[arg(long, value_parser = clap::value_parser!(u8).range(1..=10))]
     pub level: Option<u8>,
     /// Knightfall's level when it plays White (overrides --level).
