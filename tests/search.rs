@@ -336,3 +336,23 @@ fn a_weak_level_varies_between_games_but_not_within_one() {
         moves.len()
     );
 }
+
+#[test]
+fn a_root_move_that_failed_high_is_played_when_time_runs_out_during_its_research() {
+    // WAC.146: Bc8 wins. Depth 17 prefers Bd3 (+2.53), and depth 18 finds Bc8 as a fail high
+    // above the aspiration window at about 90,000 nodes, then fails high again and again while
+    // the window widens, until about 190,000. A search stopped in between plays Bc8, not the
+    // last finished iteration's Bd3.
+    let pos = common::position("8/8/2Kp4/3P1B2/2P2k2/5p2/8/8 w - - 0 1");
+    let bc8 = "f5c8".parse::<UciMove>().unwrap().to_move(&pos).unwrap();
+    let result = search(&mut engine(), &pos, &[], Limits::nodes(140_000));
+    assert_eq!(result.best, Some(bc8));
+    assert!(result.score > 253, "{}", result.score);
+    // The line shown is the one that failed high, legal from the root.
+    assert_eq!(result.pv.first(), Some(&bc8));
+    let mut line = pos.clone();
+    for &m in &result.pv {
+        assert!(line.is_legal(m), "{m} in {:?}", result.pv);
+        line.play_unchecked(m);
+    }
+}

@@ -65,6 +65,9 @@ pub struct Searcher<'a> {
     stopped: bool,
     /// Best root move found in the current iteration (set only from completed child searches).
     root_best: Option<(Move, i32)>,
+    /// The score and line of the last root move to fail high in the current iteration: it is
+    /// played if time runs out while the wider window searches it again.
+    fail_high: Option<(i32, Vec<Move>)>,
     root_order_hint: Option<Move>,
     tablebases: Option<&'a Tablebases>,
     /// Evaluation noise for weakened levels: amplitude and per-game seed.
@@ -140,6 +143,7 @@ impl<'a> Searcher<'a> {
             seldepth: 0,
             stopped: false,
             root_best: None,
+            fail_high: None,
             root_order_hint: None,
             tablebases: None,
             noise: (0, 0),
@@ -314,6 +318,7 @@ impl<'a> Searcher<'a> {
             let mut found: Vec<RootLine> = Vec::with_capacity(lines_wanted);
             for k in 0..lines_wanted {
                 self.root_best = None;
+                self.fail_high = None;
                 let (hint, guess) = match k {
                     0 => (result.best, score),
                     _ => lines.get(k).map_or((None, found[k - 1].score), |l| {
@@ -323,14 +328,20 @@ impl<'a> Searcher<'a> {
                 self.root_order_hint = hint;
                 let line_score = self.aspiration(&node, depth, guess);
                 if self.stopped {
-                    // A partial iteration is used only when a root move beat the window there.
-                    if k == 0
-                        && let Some((m, s)) = self.root_best
-                        && self.pv[0].first() == Some(&m)
-                    {
-                        result.best = Some(m);
-                        result.score = s;
-                        result.pv = self.pv[0].iter().copied().collect();
+                    // A partial iteration is used only when a root move beat the window there,
+                    // or failed high above it and was being searched again.
+                    if k == 0 {
+                        if let Some((m, s)) = self.root_best
+                            && self.pv[0].first() == Some(&m)
+                        {
+                            result.best = Some(m);
+                            result.score = s;
+                            result.pv = self.pv[0].iter().copied().collect();
+                        } else if let Some((s, pv)) = self.fail_high.take() {
+                            result.best = pv.first().copied();
+                            result.score = s;
+                            result.pv = pv;
+                        }
                     }
                     break;
                 }
@@ -431,6 +442,9 @@ impl<'a> Searcher<'a> {
                 // Search the move that failed high first again, not the previous best.
                 if let Some((m, _)) = self.root_best {
                     self.root_order_hint = Some(m);
+                    if self.pv[0].first() == Some(&m) {
+                        self.fail_high = Some((score, self.pv[0].iter().copied().collect()));
+                    }
                 }
             } else {
                 return score;
