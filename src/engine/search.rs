@@ -330,18 +330,17 @@ impl<'a> Searcher<'a> {
                 if self.stopped {
                     // A partial iteration is used only when a root move beat the window there,
                     // or failed high above it and was being searched again.
-                    if k == 0 {
-                        if let Some((m, s)) = self.root_best
-                            && self.pv[0].first() == Some(&m)
-                        {
-                            result.best = Some(m);
-                            result.score = s;
-                            result.pv = self.pv[0].iter().copied().collect();
-                        } else if let Some((s, pv)) = self.fail_high.take() {
-                            result.best = pv.first().copied();
-                            result.score = s;
-                            result.pv = pv;
+                    let partial = match self.root_best {
+                        _ if k > 0 => None,
+                        Some((m, s)) if self.pv[0].first() == Some(&m) => {
+                            Some((s, self.pv[0].iter().copied().collect()))
                         }
+                        _ => self.fail_high.take(),
+                    };
+                    if let Some((s, pv)) = partial {
+                        result.best = pv.first().copied();
+                        result.score = s;
+                        result.pv = pv;
                     }
                     break;
                 }
