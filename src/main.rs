@@ -70,6 +70,13 @@ enum Command {
 }
 
 fn main() -> ExitCode {
+    // Past a file-size limit (`ulimit -f`) a write fails with EFBIG, which every writer handles
+    // (a game is appended whole or not at all), instead of the signal killing the program
+    // between the two.
+    // SAFETY: setting a signal's disposition to "ignore" runs no code of ours in a handler.
+    unsafe {
+        libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
+    }
     let cli = Cli::parse();
     let result = match cli.command {
         Some(Command::Uci(args)) => knightfall::uci::run(&args),
@@ -96,22 +103,21 @@ fn main() -> ExitCode {
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
+        // The reader of standard output went away (`| head`): nothing more is wanted.
+        Err(err) if knightfall::output::closed(&err) => ExitCode::SUCCESS,
         Err(err) => {
             // The terminal may be gone (SIGHUP); failing to say so is not a second error.
-            let _ = writeln!(std::io::stderr(), "knightfall: {err:#}");
+            knightfall::output::note(format_args!("knightfall: {err:#}\n"));
             ExitCode::FAILURE
         }
     }
 }
 
-/// Writes what `write` makes to standard output; a reader that stopped early (`| head`) is no
-/// error.
+/// Writes what `write` makes to standard output, through the one checked writer.
 fn print(write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>) -> anyhow::Result<()> {
-    let mut out = std::io::stdout().lock();
-    match write(&mut out).and_then(|()| out.flush()) {
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
-        other => Ok(other?),
-    }
+    let mut text = Vec::new();
+    write(&mut text)?;
+    knightfall::output::write(format_args!("{}", String::from_utf8_lossy(&text)))
 }
 
 /// The manual page: the program's page, then every command's synopsis, description and options

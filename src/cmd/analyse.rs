@@ -1,5 +1,6 @@
 //! `knightfall analyse`: searches one position, printing UCI-style info lines and the result in SAN.
 
+use crate::output::{say, tell};
 use std::sync::Arc;
 
 use anyhow::Result;
@@ -46,30 +47,42 @@ pub fn run(args: &Args) -> Result<()> {
     {
         let tablebases = Tablebases::load(args.syzygy.as_deref().filter(|s| !s.trim().is_empty()));
         for warning in tablebases.warnings() {
-            eprintln!("warning: {warning}");
+            tell!("warning: {warning}");
         }
         let tablebases = Arc::new(tablebases);
         if let Some(root) = tablebases.root_move(&pos) {
-            println!(
+            say!(
                 "tablebase: {}, DTZ {}, best {}",
                 root.outcome_word(),
                 root.dtz,
                 SanPlus::from_move(pos.clone(), root.mv)
-            );
+            )?;
         }
         engine.set_tablebases(Some(tablebases));
     }
     let control = Control::default();
+    // A line that cannot be written ends the search: nobody reads the rest.
+    let mut failed = None;
     let result = engine.search(&pos, &[], &limits, &control, &mut |info| {
-        println!("{}", info_line(info));
+        if failed.is_none()
+            && let Err(e) = say!("{}", info_line(info))
+        {
+            failed = Some(e);
+            control
+                .stop
+                .store(true, std::sync::atomic::Ordering::Relaxed);
+        }
     });
+    if let Some(e) = failed {
+        return Err(e);
+    }
     let Some(best) = result.best else {
         let reason = if pos.is_checkmate() {
             "checkmate"
         } else {
             "stalemate"
         };
-        println!("no legal move: {reason}");
+        say!("no legal move: {reason}")?;
         return Ok(());
     };
     let mut line = String::new();
@@ -87,12 +100,12 @@ pub fn run(args: &Args) -> Result<()> {
         line.push_str(&SanPlus::from_move_and_play_unchecked(&mut walk, m).to_string());
         line.push(' ');
     }
-    println!(
+    say!(
         "bestmove {} score {} depth {}",
         SanPlus::from_move(pos.clone(), best),
         crate::engine::report(result.score),
         result.depth
-    );
-    println!("pv {}", line.trim_end());
+    )?;
+    say!("pv {}", line.trim_end())?;
     Ok(())
 }

@@ -1,6 +1,7 @@
 //! `knightfall bench`: a fixed set of positions searched to a fixed depth, for speed and for
 //! spotting unintended search changes (the node count must not change from run to run).
 
+use crate::output::{say, tell};
 use std::time::Instant;
 
 use std::sync::Arc;
@@ -93,7 +94,7 @@ pub fn run(args: &Args) -> Result<()> {
         Some(spec) => {
             let tb = Tablebases::load(Some(spec));
             for warning in tb.warnings() {
-                eprintln!("warning: {warning}");
+                tell!("warning: {warning}");
             }
             Some(Arc::new(tb))
         }
@@ -131,13 +132,13 @@ pub fn run(args: &Args) -> Result<()> {
             .best
             .map(|m| m.to_uci(shakmaty::CastlingMode::Standard).to_string())
             .unwrap_or_else(|| "(none)".into());
-        println!(
+        say!(
             "position {:>2}/{}: best {best:<6} score {:<10} nodes {:>10} tbhits {tb_hits} time {ms} ms  {fen}",
             i + 1,
             positions.len(),
             crate::engine::report(result.score),
             result.nodes
-        );
+        )?;
         total_nodes += result.nodes;
     }
     let elapsed = start.elapsed();
@@ -145,8 +146,8 @@ pub fn run(args: &Args) -> Result<()> {
     let nps = total_nodes as u128 * 1000 / ms;
     if tablebases.is_some() {
         let rate = total_tb_hits as u128 * 1000 / ms;
-        println!("{total_tb_hits} tbhits {rate} probes per second");
+        say!("{total_tb_hits} tbhits {rate} probes per second")?;
     }
-    println!("{total_nodes} nodes {nps} nps");
+    say!("{total_nodes} nodes {nps} nps")?;
     Ok(())
 }

@@ -1,6 +1,7 @@
 //! `knightfall book probe|build`: list a position's book moves, or build a Polyglot book from
 //! PGN games.
 
+use crate::output::tell;
 use std::path::PathBuf;
 
 use anyhow::{Result, bail};
@@ -111,7 +112,7 @@ fn build(out: &PathBuf, options: BuildOptions, pgns: &[PathBuf]) -> Result<()> {
     }
     let stats = builder.stats().clone();
     for skipped in &stats.skipped {
-        eprintln!("skipped {skipped}");
+        tell!("skipped {skipped}");
     }
     let entries = builder.entries();
     if entries.is_empty() {
@@ -129,7 +130,7 @@ fn build(out: &PathBuf, options: BuildOptions, pgns: &[PathBuf]) -> Result<()> {
         keys.dedup();
         keys.len()
     };
-    eprintln!(
+    tell!(
         "wrote {} entries for {} positions from {} games ({} skipped) to {}",
         entries.len(),
         positions,

@@ -1,5 +1,6 @@
 //! `knightfall eval`: the static evaluation of one position.
 
+use crate::output::say;
 use anyhow::{Context, Result, bail};
 use shakmaty::fen::Fen;
 
@@ -42,14 +43,14 @@ pub fn run(args: &Args) -> Result<()> {
     let score = evaluator.evaluate(&board, turn, evaluator.accumulate(&board));
     if args.trace {
         let (how, terms) = evaluator.trace(&board, turn);
-        println!("{how}");
+        say!("{how}")?;
         for (term, value) in terms {
-            println!("{term}: {value}");
+            say!("{term}: {value}")?;
         }
-        println!("total: {score}");
+        say!("total: {score}")?;
         return Ok(());
     }
-    println!("profile {}", profile.name());
-    println!("{score}");
+    say!("profile {}", profile.name())?;
+    say!("{score}")?;
     Ok(())
 }

@@ -14,17 +14,9 @@ pub mod train;
 use anyhow::Result;
 use shakmaty::Chess;
 
-/// Writes `text` to stdout; a closed pipe (`| head`) is not an error.
+/// Writes `text` to stdout through the one checked writer ([`crate::output`]).
 pub(crate) fn emit(text: &str) -> Result<()> {
-    use std::io::Write;
-    let mut stdout = std::io::stdout().lock();
-    match stdout
-        .write_all(text.as_bytes())
-        .and_then(|()| stdout.flush())
-    {
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
-        other => Ok(other?),
-    }
+    crate::output::write(format_args!("{text}"))
 }
 
 /// Parses a FEN given on the command line into a legal standard-chess position.

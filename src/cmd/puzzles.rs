@@ -1,6 +1,7 @@
 //! `knightfall puzzles`: build puzzles from games (`build`), or print a puzzle set as lichess's
 //! puzzle CSV (`export`).
 
+use crate::output::{say, tell};
 use std::path::PathBuf;
 
 use anyhow::{Context, Result, bail};
@@ -76,7 +77,7 @@ fn build(out: &PathBuf, nodes: u64, scan_nodes: u64, files: &[PathBuf]) -> Resul
         for (i, game) in Game::all_from_pgn(&text, MAX_GAMES).into_iter().enumerate() {
             match game {
                 Ok(g) => games.push(g),
-                Err(e) => eprintln!("{} game {}: skipped ({e})", file.display(), i + 1),
+                Err(e) => tell!("{} game {}: skipped ({e})", file.display(), i + 1),
             }
         }
     }
@@ -94,16 +95,16 @@ fn build(out: &PathBuf, nodes: u64, scan_nodes: u64, files: &[PathBuf]) -> Resul
         if puzzles.len() > before {
             crate::store::write_atomic(out, &csv(&puzzles))?;
         }
-        eprint!(
+        crate::output::note(format_args!(
             "\rgame {} of {}: {} puzzles",
             i + 1,
             games.len(),
             puzzles.len()
-        );
+        ));
     }
-    eprintln!();
+    tell!();
     crate::store::write_atomic(out, &csv(&puzzles))?;
-    println!("{} puzzles written to {}", puzzles.len(), out.display());
+    say!("{} puzzles written to {}", puzzles.len(), out.display())?;
     Ok(())
 }
 

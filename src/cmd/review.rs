@@ -1,6 +1,7 @@
 //! `knightfall review`: a game's review on the review screen, or (with `--out`, or when
 //! standard output is not a terminal) the game written back annotated.
 
+use crate::output::tell;
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -56,7 +57,7 @@ impl Default for Args {
 pub fn settings(args: &Args) -> Settings {
     let tablebases = Tablebases::load(args.syzygy.as_deref().filter(|s| !s.trim().is_empty()));
     for warning in tablebases.warnings() {
-        eprintln!("warning: {warning}");
+        tell!("warning: {warning}");
     }
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     Settings {
@@ -122,7 +123,7 @@ pub fn run(args: &Args) -> Result<()> {
                 l.line()
             ));
         }
-        print!("{out}");
+        crate::output::write(format_args!("{out}"))?;
         bail!("choose one of these games with --game N");
     };
     // Writing the annotated game over the file it came from would lose the file's other games.
@@ -189,7 +190,7 @@ pub fn run(args: &Args) -> Result<()> {
         let _ = writeln!(stderr, "{last}");
     }
     if let Err(e) = review_cache::save(&dir, &review) {
-        eprintln!("warning: review not cached: {e:#}");
+        tell!("warning: review not cached: {e:#}");
     }
     if !failed.is_empty() {
         bail!(
@@ -201,7 +202,7 @@ pub fn run(args: &Args) -> Result<()> {
     let text = review.annotated_pgn();
     match &args.out {
         Some(path) => crate::store::write_atomic(path, &text)?,
-        None => print!("{text}"),
+        None => crate::output::write(format_args!("{text}"))?,
     }
     Ok(())
 }

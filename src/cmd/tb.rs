@@ -1,5 +1,6 @@
 //! `knightfall tb probe`: WDL and DTZ of a position from Syzygy tables.
 
+use crate::output::tell;
 use anyhow::{Context, Result};
 use clap::Subcommand;
 
@@ -41,7 +42,7 @@ fn probe(syzygy: Option<&str>, moves: bool, fen: &str) -> Result<()> {
     let spec = syzygy.filter(|s| !s.trim().is_empty());
     let tables = Tablebases::load(spec);
     for warning in tables.warnings() {
-        eprintln!("warning: {warning}");
+        tell!("warning: {warning}");
     }
     let source = match spec {
         Some(dirs) => format!("the built-in tables and {dirs}"),

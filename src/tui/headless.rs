@@ -1,6 +1,7 @@
 //! `watch --headless`: engine games without a screen, run by the same loop and the same app as
 //! the screen (so clocks, results and adjudication are decided by the same code), written as PGN.
 
+use crate::output::{say, tell};
 use std::fs;
 use std::time::{Duration, Instant};
 
@@ -68,7 +69,7 @@ pub(crate) fn run(opts: &Options, series: &Series) -> Result<()> {
     let paths = crate::store::Paths::get();
     let (mut player, warnings) = super::open_player(opts);
     for w in warnings {
-        eprintln!("knightfall: {w}");
+        tell!("knightfall: {w}");
     }
     let seed = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
@@ -102,7 +103,7 @@ pub(crate) fn run(opts: &Options, series: &Series) -> Result<()> {
             Instant::now(),
         );
         if !quit {
-            play_out(&mut runner, &mut tally, n);
+            play_out(&mut runner, &mut tally, n)?;
         }
         let Some(app) = runner.game() else {
             bail!("game {n} has no game screen");
@@ -117,7 +118,7 @@ pub(crate) fn run(opts: &Options, series: &Series) -> Result<()> {
             Some(Color::Black) => tally.black += 1,
             None => tally.draws += 1,
         }
-        println!(
+        say!(
             "game {n}/{}: {} {} in {} plies; so far White {}, Black {}, draws {}",
             series.games,
             outcome.result_str(),
@@ -126,13 +127,13 @@ pub(crate) fn run(opts: &Options, series: &Series) -> Result<()> {
             tally.white,
             tally.black,
             tally.draws
-        );
+        )?;
         if series.pgn.is_none() {
             // Without a file named, each game is kept in the games folder as any other game.
             let path =
                 crate::store::archive(game, &paths).with_context(|| format!("keeping game {n}"))?;
             if let Some(path) = path {
-                println!("  kept as {}", path.display());
+                say!("  kept as {}", path.display())?;
             }
         }
         if let (Some(f), Some(path)) = (out.as_mut(), series.pgn.as_deref()) {
@@ -141,7 +142,7 @@ pub(crate) fn run(opts: &Options, series: &Series) -> Result<()> {
             })?;
         }
     }
-    println!(
+    say!(
         "{} games in {:.1} s: White {}, Black {}, draws {}, illegal moves {}, book moves {}, tablebase moves {}",
         series.games,
         started.elapsed().as_secs_f64(),
@@ -151,7 +152,7 @@ pub(crate) fn run(opts: &Options, series: &Series) -> Result<()> {
         tally.illegal,
         tally.book,
         tally.tablebase
-    );
+    )?;
     if tally.illegal > 0 {
         bail!("{} illegal moves", tally.illegal);
     }
@@ -181,7 +182,7 @@ const PROGRESS_EVERY: Duration = Duration::from_secs(60);
 
 /// Runs the loop until game `n` ends, counting where the moves came from, with a line a minute
 /// so a long game is seen to go on.
-fn play_out(runner: &mut Runner, tally: &mut Tally, n: u32) {
+fn play_out(runner: &mut Runner, tally: &mut Tally, n: u32) -> Result<()> {
     let started = Instant::now();
     let mut said = started;
     while runner.game().is_some_and(|app| !app.game.is_over()) {
@@ -189,14 +190,14 @@ fn play_out(runner: &mut Runner, tally: &mut Tally, n: u32) {
             && let Some(app) = runner.game()
         {
             said = Instant::now();
-            println!(
+            say!(
                 "game {n}: move {} after {} s",
                 app.game.position().fullmoves(),
                 started.elapsed().as_secs()
-            );
+            )?;
         }
         let Some(ev) = runner.next_event() else {
-            return;
+            return Ok(());
         };
         if let Some(Event::Engine(EngineEvent::Done {
             generation,
@@ -215,11 +216,11 @@ fn play_out(runner: &mut Runner, tally: &mut Tally, n: u32) {
             }
             if !best.is_some_and(|m| app.game.position().is_legal(m)) {
                 tally.illegal += 1;
-                eprintln!("illegal or missing move {best:?} in {}", app.game.fen());
+                tell!("illegal or missing move {best:?} in {}", app.game.fen());
             }
         }
         if runner.step(ev, Instant::now()) == Step::Quit {
-            return;
+            return Ok(());
         }
         // Knightfall's own search failed and the app paused for a person to decide; there is
         // none here, so the game stops unfinished (and the series reports it).
@@ -227,7 +228,8 @@ fn play_out(runner: &mut Runner, tally: &mut Tally, n: u32) {
             .game()
             .is_some_and(|app| app.watch.paused && app.search.pending.is_none())
         {
-            return;
+            return Ok(());
         }
     }
+    Ok(())
 }
