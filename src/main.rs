@@ -78,6 +78,23 @@ fn main() -> ExitCode {
         libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
     }
     let cli = Cli::parse();
+    // What a killed Knightfall left half written goes at the next start of anything that
+    // writes files (not the UCI engine, which a GUI starts and stops many times a game).
+    let writes_files = !matches!(
+        cli.command,
+        Some(
+            Command::Uci(_)
+                | Command::Bench(_)
+                | Command::Eval(_)
+                | Command::Analyse(_)
+                | Command::Tb(_)
+                | Command::Completions { .. }
+                | Command::Man
+        )
+    ) && (cli.command.is_some() || std::io::stdin().is_terminal());
+    if writes_files {
+        knightfall::store::temporaries::remove_stale_everywhere(&knightfall::store::Paths::get());
+    }
     let result = match cli.command {
         Some(Command::Uci(args)) => knightfall::uci::run(&args),
         None if !std::io::stdin().is_terminal() => {

@@ -664,3 +664,93 @@ fn puzzles_are_built_from_games_exported_as_lichess_csv_and_bad_files_refused() 
     let (ok, _, stderr) = knightfall(&["puzzles", "export", "--file", bad.to_str().unwrap()]);
     assert!(!ok && stderr.contains("line 2"), "{stderr}");
 }
+
+/// Runs knightfall with `args` and standard output `out`; returns whether it was killed by a
+/// signal or its exit code, and its standard error.
+fn run_with_stdout(args: &[&str], out: std::process::Stdio) -> (Option<i32>, String) {
+    let output = Command::new(env!("CARGO_BIN_EXE_knightfall"))
+        .args(args)
+        .stdout(out)
+        .stderr(std::process::Stdio::piped())
+        .env(
+            "KNIGHTFALL_HOME",
+            std::env::temp_dir().join("knightfall-cli-output"),
+        )
+        .output()
+        .unwrap();
+    (
+        output.status.code(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn every_command_ends_quietly_on_a_closed_pipe_and_says_so_on_a_full_disk() {
+    let dir = tempfile::tempdir().unwrap();
+    let games = dir.path().join("two.pgn");
+    let game = "[White \"A\"]\n[Black \"B\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Qh5 Nc6 1-0\n\n";
+    std::fs::write(&games, format!("{game}{game}")).unwrap();
+    let games = games.to_str().unwrap();
+    let after_e4 = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1";
+    let commands: [&[&str]; 6] = [
+        &["completions", "bash"],
+        &["man"],
+        &["eval", "--trace", after_e4],
+        &["analyse", "--depth", "6", after_e4],
+        &["review", games],
+        &["book", "probe", after_e4],
+    ];
+    for args in commands {
+        // A pipe whose reader is gone before the command writes a byte: every write fails
+        // with EPIPE.
+        let (reader, writer) = std::io::pipe().unwrap();
+        drop(reader);
+        let (code, err) = run_with_stdout(args, writer.into());
+        assert_eq!(code, Some(0), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+        let full = std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .unwrap();
+        let (code, err) = run_with_stdout(args, full.into());
+        assert_eq!(code, Some(1), "{args:?}: {err}");
+        assert!(err.contains("No space left on device"), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn temporary_files_a_kill_left_anywhere_knightfall_writes_go_at_the_next_start() {
+    let home = tempfile::tempdir().unwrap();
+    let reviews = home.path().join("games").join("reviews");
+    std::fs::create_dir_all(&reviews).unwrap();
+    let stale = [
+        home.path().join(".training.toml.qi5TVK.tmp"),
+        home.path().join(".config.toml.AbC123.tmp"),
+        reviews.join(".0123456789abcdef.txt.Zz9Yx8.tmp"),
+        home.path().join("games").join(".current.pgn.k3Jd8s.tmp"),
+    ];
+    let fresh = home.path().join(".training.toml.fReSh1.tmp");
+    let not_ours = home.path().join("notes.tmp");
+    let hour_ago = std::time::SystemTime::now() - std::time::Duration::from_secs(3600);
+    for f in stale.iter().chain([&not_ours]) {
+        std::fs::write(f, "half").unwrap();
+        std::fs::File::options()
+            .write(true)
+            .open(f)
+            .unwrap()
+            .set_modified(hour_ago)
+            .unwrap();
+    }
+    std::fs::write(&fresh, "under way").unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_knightfall"))
+        .arg("review")
+        .env("KNIGHTFALL_HOME", home.path())
+        .output()
+        .unwrap();
+    for f in &stale {
+        assert!(!f.exists(), "{} left: {out:?}", f.display());
+    }
+    assert!(fresh.exists(), "a write under way stays");
+    assert!(not_ours.exists(), "not a temporary file of Knightfall's");
+}

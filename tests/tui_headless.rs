@@ -263,3 +263,165 @@ fn a_series_without_a_file_keeps_its_games_in_the_games_folder_and_keeps_score()
         assert!(game.outcome().is_some(), "every kept game is finished");
     }
 }
+
+/// The complete games of the PGN file `path` (each with a result of its own).
+fn complete_games(path: &std::path::Path) -> Vec<Game> {
+    let text = std::fs::read_to_string(path).unwrap_or_default();
+    text.split("[Event ")
+        .filter(|g| !g.trim().is_empty())
+        .map(|g| Game::from_pgn(&format!("[Event {g}")).unwrap())
+        .inspect(|g| assert!(g.outcome().is_some(), "{}", g.to_pgn()))
+        .collect()
+}
+
+/// The games kept in `home`'s games folder.
+fn kept_games(home: &std::path::Path) -> Vec<Game> {
+    std::fs::read_dir(home.join("games"))
+        .map(|d| {
+            d.filter_map(|e| e.ok())
+                .filter(|e| e.path().extension().is_some_and(|x| x == "pgn"))
+                .map(|e| Game::from_pgn(&std::fs::read_to_string(e.path()).unwrap()).unwrap())
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// Waits up to `secs` for `child` to end.
+fn wait_a_while(child: &mut std::process::Child, secs: u64) -> std::process::ExitStatus {
+    let end = std::time::Instant::now() + std::time::Duration::from_secs(secs);
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            return status;
+        }
+        if std::time::Instant::now() > end {
+            let _ = child.kill();
+            panic!("still running after {secs} s");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+}
+
+#[test]
+fn a_signal_stops_the_series_keeping_every_game_played_and_exits_0() {
+    for (signal, after_a_game) in [
+        (libc::SIGTERM, true),
+        (libc::SIGINT, false),
+        (libc::SIGHUP, false),
+        (libc::SIGQUIT, false),
+    ] {
+        let home = tempfile::tempdir().unwrap();
+        let pgn = home.path().join("series.pgn");
+        let mut child = Command::new(env!("CARGO_BIN_EXE_knightfall"))
+            .args([
+                "watch",
+                "--headless",
+                "--games",
+                "5",
+                "--tc",
+                "2s+0",
+                "--pgn",
+            ])
+            .arg(&pgn)
+            .env("KNIGHTFALL_HOME", home.path())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        // Mid-game: the book's moves are played at once, so the game has moves by then.
+        std::thread::sleep(std::time::Duration::from_millis(1500));
+        if after_a_game {
+            let end = std::time::Instant::now() + std::time::Duration::from_secs(60);
+            while complete_games(&pgn).is_empty() && std::time::Instant::now() < end {
+                std::thread::sleep(std::time::Duration::from_millis(50));
+            }
+        }
+        let written = complete_games(&pgn).len();
+        // SAFETY: kill(2) with a child's process id and a signal number.
+        unsafe {
+            libc::kill(child.id() as i32, signal);
+        }
+        let status = wait_a_while(&mut child, 30);
+        let mut err = String::new();
+        std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut err).unwrap();
+        assert_eq!(status.code(), Some(0), "signal {signal}: {status:?} {err}");
+        // Every finished game is in the file, whole; the one in progress is in the games
+        // folder, unfinished, with its moves.
+        assert!(complete_games(&pgn).len() >= written.max(after_a_game as usize));
+        let kept = kept_games(home.path());
+        assert_eq!(kept.len(), 1, "signal {signal}: {err}");
+        assert!(kept[0].outcome().is_none() && kept[0].ply() > 0);
+        assert!(err.contains("the unfinished game is kept as"), "{err}");
+    }
+}
+
+#[test]
+fn a_closed_output_ends_the_series_after_writing_the_game_that_ended() {
+    let home = tempfile::tempdir().unwrap();
+    let pgn = home.path().join("series.pgn");
+    let (reader, writer) = std::io::pipe().unwrap();
+    drop(reader);
+    let out = Command::new(env!("CARGO_BIN_EXE_knightfall"))
+        .args([
+            "watch",
+            "--headless",
+            "--games",
+            "3",
+            "--tc",
+            "1s+0",
+            "--pgn",
+        ])
+        .arg(&pgn)
+        .env("KNIGHTFALL_HOME", home.path())
+        .stdout(writer)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+    // The game that ended was written before its line was printed to nobody.
+    assert_eq!(complete_games(&pgn).len(), 1);
+}
+
+#[test]
+fn a_file_size_limit_leaves_only_whole_games_and_keeps_the_one_that_did_not_fit() {
+    use std::os::unix::process::CommandExt;
+    let home = tempfile::tempdir().unwrap();
+    let pgn = home.path().join("series.pgn");
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_knightfall"));
+    cmd.args([
+        "watch",
+        "--headless",
+        "--games",
+        "5",
+        "--tc",
+        "1s+0",
+        "--pgn",
+    ])
+    .arg(&pgn)
+    .env("KNIGHTFALL_HOME", home.path());
+    // SAFETY: setrlimit(2) in the child before exec touches no memory of the parent.
+    unsafe {
+        cmd.pre_exec(|| {
+            let limit = libc::rlimit {
+                rlim_cur: 5000,
+                rlim_max: 5000,
+            };
+            if libc::setrlimit(libc::RLIMIT_FSIZE, &limit) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+    let out = cmd.output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    // A failed write, not SIGXFSZ: the program says which game did not fit and where it is.
+    assert_eq!(out.status.code(), Some(1), "{:?} {err}", out.status);
+    assert!(err.contains("could not be added"), "{err}");
+    assert!(err.contains("it is kept as"), "{err}");
+    // Whole games only (each read back with its result), within the limit.
+    complete_games(&pgn);
+    assert!(std::fs::metadata(&pgn).map_or(0, |m| m.len()) <= 5000);
+    let kept = kept_games(home.path());
+    assert_eq!(kept.len(), 1);
+    assert!(kept[0].outcome().is_some());
+}

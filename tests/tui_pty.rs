@@ -704,6 +704,107 @@ fn planted_links_are_not_followed_and_a_stale_lock_holds_nothing() {
     let _ = std::fs::remove_dir_all(&home);
 }
 
+fn mkfifo(path: &Path) {
+    let status = std::process::Command::new("mkfifo")
+        .arg(path)
+        .status()
+        .unwrap();
+    assert!(status.success());
+}
+
+#[test]
+fn a_fifo_or_a_device_planted_as_an_autosave_neither_blocks_nor_fills_the_memory() {
+    let home = temp_home("fifo");
+    let games = home.join("games");
+    std::fs::create_dir_all(&games).unwrap();
+    // The autosave a FIFO (opening it for reading waits for a writer for ever), the autosave of
+    // a Knightfall that is gone a link to an endless device, and its lock free.
+    mkfifo(&games.join("current.pgn"));
+    let gone = games.join("current-999999999.pgn");
+    std::os::unix::fs::symlink("/dev/zero", &gone).unwrap();
+    let script =
+        format!("\"$KNIGHTFALL_BIN\" play --setup --white human --black human{STTY_AFTER}");
+    let mut s = start(&home, &script);
+    let screen = s.wait_for_screen("the new-game screen", 20, |sc| sc.contains("New game"));
+    assert!(!screen.contains("resume"), "{screen}");
+    s.send(b"\r");
+    s.wait_for_screen("the game", 20, |sc| sc.contains("move>"));
+    s.send(b"e4\r");
+    // The game autosaves in place of the FIFO, which it replaces rather than writes into.
+    s.wait_for("the autosave", 10, |_| saved_plies(&home) == Some(1));
+    s.send(b"\x11");
+    s.wait_for("the shell", 20, |s| s.text().contains("DONE"));
+    assert!(s.text().contains("EXIT=0"), "{}", s.text());
+    assert!(
+        std::fs::symlink_metadata(&gone).unwrap().is_symlink(),
+        "the link is left as it was"
+    );
+    let _ = std::fs::remove_dir_all(&home);
+}
+
+#[test]
+fn a_crashed_game_whose_process_id_was_given_again_is_still_offered() {
+    let home = temp_home("reused-pid");
+    let games = home.join("games");
+    std::fs::create_dir_all(&games).unwrap();
+    // A Knightfall that ran beside another crashed; its process id now belongs to a live
+    // process (this test's own). Its lock is free: the game is offered.
+    let pid = std::process::id();
+    std::fs::write(
+        games.join(format!("current-{pid}.pgn")),
+        "[White \"Crashed\"]\n[Black \"C\"]\n[Result \"*\"]\n\n1. e4 e5 2. Nf3 *\n",
+    )
+    .unwrap();
+    std::fs::write(
+        games.join(format!("current-{pid}.lock")),
+        format!("{pid}\n"),
+    )
+    .unwrap();
+    let script =
+        format!("\"$KNIGHTFALL_BIN\" play --setup --white human --black human{STTY_AFTER}");
+    let mut s = start(&home, &script);
+    let screen = s.wait_for_screen("the offer", 20, |sc| sc.contains("New game"));
+    assert!(screen.contains("Crashed vs C"), "{screen}");
+    s.send(b"\x11");
+    s.wait_for("the shell", 20, |s| s.text().contains("DONE"));
+    // A game another running Knightfall holds is not offered: its lock is taken.
+    let holder = format!("\"$KNIGHTFALL_BIN\" play --white human --black human{STTY_AFTER}");
+    let mut first = start(&home, &holder);
+    first.wait_for_screen("the first game", 20, |sc| sc.contains("move>"));
+    let mut second = start(&home, &holder);
+    second.wait_for_screen("the second game", 20, |sc| {
+        sc.contains("The autosave is held")
+    });
+    second.send(b"d4\r");
+    let own = |home: &Path| {
+        std::fs::read_dir(home.join("games"))
+            .unwrap()
+            .filter_map(|e| e.ok())
+            .any(|e| {
+                let n = e.file_name().to_string_lossy().into_owned();
+                n.starts_with("current-") && n.ends_with(".pgn") && !n.contains(&pid.to_string())
+            })
+    };
+    second.wait_for("the second autosave", 10, |_| own(&home));
+    let mut third = start(&home, &script);
+    let screen = third.wait_for_screen("the offer", 20, |sc| sc.contains("New game"));
+    assert!(!screen.contains("1. d4"), "{screen}");
+    assert!(!screen.contains("move 1,"), "{screen}");
+    for s in [&mut third, &mut second, &mut first] {
+        s.send(b"\x11");
+        s.wait_for("the shell", 20, |s| s.text().contains("DONE"));
+    }
+    // The second game was kept in the archive and its autosave and lock were put away.
+    let left: Vec<String> = std::fs::read_dir(&games)
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with("current-") && !n.contains(&pid.to_string()))
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
+    let _ = std::fs::remove_dir_all(&home);
+}
+
 #[test]
 fn review_screen_fills_in_and_steps_to_the_blunders() {
     let home = temp_home("review");

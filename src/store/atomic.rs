@@ -3,6 +3,7 @@
 
 use std::fs;
 use std::io::Write;
+use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 
 use anyhow::{Context, Result};
@@ -22,11 +23,23 @@ pub(crate) fn write_atomic(path: &Path, text: &str) -> Result<()> {
     let name = path
         .file_name()
         .map_or_else(|| "file".into(), |n| n.to_string_lossy().into_owned());
+    // A file replaced keeps its mode; a new one gets what the umask gives (0666 less it), as
+    // any program's new file does, not the temporary file's private 0600.
+    let replaced = fs::symlink_metadata(path)
+        .ok()
+        .filter(fs::Metadata::is_file)
+        .map(|m| m.permissions());
     let mut tmp = tempfile::Builder::new()
         .prefix(&format!(".{name}."))
         .suffix(".tmp")
+        .permissions(fs::Permissions::from_mode(0o666))
         .tempfile_in(dir)
         .with_context(|| format!("writing {}", path.display()))?;
+    if let Some(mode) = replaced {
+        tmp.as_file()
+            .set_permissions(mode)
+            .with_context(|| format!("writing {}", path.display()))?;
+    }
     // On any failure below the temporary file is removed when `tmp` drops.
     tmp.write_all(text.as_bytes())
         .and_then(|()| tmp.as_file().sync_all())
@@ -158,6 +171,32 @@ mod tests {
             .collect();
         names.sort();
         assert_eq!(names, ["current.pgn", "current.pgn.tmp", "victim"]);
+        let _ = fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_new_file_takes_the_umask_s_mode_and_a_replaced_one_keeps_its_own() {
+        let dir = folder("modes");
+        let new = dir.join("new.pgn");
+        write_atomic(&new, "1. e4 *\n").unwrap();
+        // SAFETY: umask(2) only reads and sets this process's mask; set back at once.
+        let umask = unsafe {
+            let m = libc::umask(0o022);
+            libc::umask(m);
+            m
+        };
+        let mode = |p: &Path| fs::metadata(p).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode(&new), 0o666 & !(umask as u32));
+        let shared = dir.join("shared.pgn");
+        fs::write(&shared, "old").unwrap();
+        fs::set_permissions(&shared, fs::Permissions::from_mode(0o664)).unwrap();
+        write_atomic(&shared, "1. d4 *\n").unwrap();
+        assert_eq!(mode(&shared), 0o664);
+        let private = dir.join("private.toml");
+        fs::write(&private, "old").unwrap();
+        fs::set_permissions(&private, fs::Permissions::from_mode(0o600)).unwrap();
+        write_atomic(&private, "new").unwrap();
+        assert_eq!(mode(&private), 0o600);
         let _ = fs::remove_dir_all(&dir);
     }
 

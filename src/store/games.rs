@@ -9,6 +9,7 @@ use anyhow::{Context, Result};
 
 use super::Paths;
 use super::atomic::{read_game, write_atomic};
+use super::read::read_text_checked;
 use crate::game::{Game, timestamp};
 
 /// This instance's claim on the autosave: `current.pgn`, held with an advisory lock on
@@ -31,11 +32,20 @@ impl AutosaveSlot {
     pub fn claim(paths: &Paths) -> AutosaveSlot {
         let me = std::process::id();
         let _ = fs::create_dir_all(&paths.data);
-        remove_stale_temporaries(&paths.data);
-        let own = |held_by: String| AutosaveSlot {
-            path: paths.data.join(format!("current-{me}.pgn")),
-            held_by: Some(held_by),
-            _lock: None,
+        super::temporaries::remove_stale_everywhere(paths);
+        remove_orphan_locks(&paths.data);
+        // Our own file is locked as `current.pgn` is, so the resume picker tells it from a
+        // crashed game's by the lock, not by a process id the system may have given again.
+        let own = |held_by: String| {
+            let path = paths.data.join(format!("current-{me}.pgn"));
+            let lock = open_no_follow(&lock_of(&path))
+                .ok()
+                .filter(|f| f.try_lock().is_ok());
+            AutosaveSlot {
+                path,
+                held_by: Some(held_by),
+                _lock: lock,
+            }
         };
         let lock = paths.data.join("current.lock");
         let mut file = match open_no_follow(&lock) {
@@ -70,37 +80,49 @@ impl AutosaveSlot {
     }
 }
 
-/// Removes the temporary files a killed Knightfall left in `dir` (`.NAME.pgn.XXXXXX.tmp`, written
-/// then renamed by [`super::write_atomic`]). One younger than a minute may be another running
-/// Knightfall's write under way, and stays.
-fn remove_stale_temporaries(dir: &Path) {
+impl AutosaveSlot {
+    /// Puts away an autosave of our own (`current-PID.pgn`, not resumable once its game is
+    /// kept in the archive) with its lock file; `current.pgn` stays for `--resume`.
+    pub fn release(self) {
+        if self.held_by.is_some() {
+            let _ = fs::remove_file(&self.path);
+            let _ = fs::remove_file(lock_of(&self.path));
+        }
+    }
+}
+
+/// Removes the lock files of `current-PID.pgn` autosaves that are gone (put away, or never
+/// written by a Knightfall that was killed before its first move) and whose lock is free.
+fn remove_orphan_locks(dir: &Path) {
     let Ok(entries) = fs::read_dir(dir) else {
         return;
     };
-    let old = std::time::SystemTime::now() - std::time::Duration::from_secs(60);
     for entry in entries.flatten() {
-        let name = entry.file_name();
-        let name = name.to_string_lossy();
-        let stale = entry
-            .metadata()
-            .ok()
-            .filter(|m| m.is_file())
-            .and_then(|m| m.modified().ok())
-            .is_some_and(|t| t < old);
-        // `.NAME.pgn.XXXXXX.tmp`: the shape of ours, and nothing else.
-        let ours = name
-            .strip_prefix('.')
-            .and_then(|n| n.strip_suffix(".tmp"))
-            .and_then(|n| n.rsplit_once('.'))
-            .is_some_and(|(stem, random)| {
-                stem.ends_with(".pgn")
-                    && random.len() == 6
-                    && random.chars().all(|c| c.is_ascii_alphanumeric())
-            });
-        if ours && stale {
-            let _ = fs::remove_file(entry.path());
+        let lock = entry.path();
+        let autosave = lock.with_extension("pgn");
+        if lock.extension().is_some_and(|e| e == "lock")
+            && let Some(pid) = autosave_pid(&autosave)
+            && fs::symlink_metadata(&autosave).is_err()
+            && !held(&autosave, pid)
+        {
+            let _ = fs::remove_file(&lock);
         }
     }
+}
+
+/// The largest autosave read: a game of thousands of moves with comments is a few hundred KB.
+const MAX_AUTOSAVE_BYTES: u64 = 16 << 20;
+
+/// The text of an autosave or a kept game, read without following a link, waiting on a FIFO
+/// or reading a device without end (see [`read_checked`]).
+fn read_saved(path: &Path) -> std::io::Result<String> {
+    read_text_checked(path, MAX_AUTOSAVE_BYTES)
+}
+
+/// The lock file that answers for the autosave `path` (`current.lock` for `current.pgn`,
+/// `current-PID.lock` for `current-PID.pgn`).
+fn lock_of(path: &Path) -> PathBuf {
+    path.with_extension("lock")
 }
 
 /// Opens (or creates, for this user alone) `path` for reading and writing, refusing to follow a
@@ -113,17 +135,29 @@ fn open_no_follow(path: &Path) -> std::io::Result<fs::File> {
         .create(true)
         .truncate(false)
         .mode(0o600)
-        .custom_flags(libc::O_NOFOLLOW)
+        // A FIFO planted as the lock must not block the start.
+        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
         .open(path)
+        .and_then(|f| {
+            if f.metadata()?.is_file() {
+                Ok(f)
+            } else {
+                Err(std::io::Error::other(format!(
+                    "{} is not a regular file",
+                    path.display()
+                )))
+            }
+        })
 }
 
 /// Moves an autosave that cannot be read out of the way, so a new game does not overwrite it;
 /// returns where it went and why it could not be read.
 pub(crate) fn keep_damaged_autosave(paths: &Paths) -> Option<(PathBuf, String)> {
     let path = paths.current();
-    let text = fs::read(&path).ok()?;
-    // Read as `review` reads it: a name in Latin-1 is no damage.
-    let why = match read_game(&String::from_utf8_lossy(&text)) {
+    // A link, a FIFO or a device there is no game to keep aside, and is replaced (not
+    // followed) by the next autosave.
+    let text = read_saved(&path).ok()?;
+    let why = match read_game(&text) {
         Ok(_) => return None,
         Err(e) => e,
     };
@@ -161,7 +195,7 @@ pub fn archive(game: &Game, paths: &Paths) -> Result<Option<PathBuf>> {
 /// beginning of the game's): then it may be replaced. A longer or different game there (one
 /// that ended before moves were taken back) keeps its file.
 fn same_game(path: &Path, game: &Game) -> bool {
-    let Ok(saved) = fs::read_to_string(path)
+    let Ok(saved) = read_saved(path)
         .map_err(anyhow::Error::from)
         .and_then(|t| Game::from_pgn(&t).map_err(anyhow::Error::from))
     else {
@@ -206,15 +240,15 @@ pub(crate) fn unfinished(paths: &Paths, own: Option<&Path>) -> Vec<Unfinished> {
         } else if path == current {
             own.is_none() && current_is_free(paths)
         } else {
-            autosave_pid(&path).is_some_and(|pid| !process_alive(pid))
+            autosave_pid(&path).is_some_and(|pid| !held(&path, pid))
         };
         if !free {
             continue;
         }
-        let Ok(bytes) = fs::read(&path) else {
+        let Ok(text) = read_saved(&path) else {
             continue;
         };
-        let Ok(game) = read_game(&String::from_utf8_lossy(&bytes)) else {
+        let Ok(game) = read_game(&text) else {
             continue;
         };
         if game.is_over() || game.ply() == 0 {
@@ -238,6 +272,27 @@ fn autosave_pid(path: &Path) -> Option<i32> {
         .all(|b| b.is_ascii_digit())
         .then(|| pid.parse().ok())
         .flatten()
+}
+
+/// Whether the Knightfall that wrote `current-PID.pgn` still runs: asked of its lock, which
+/// goes with the process however it ends, so a crashed game whose process id was given to
+/// another process is still offered. Only an autosave without a lock file (written before
+/// there were locks, or on a file system without them) is judged by its process id.
+fn held(path: &Path, pid: i32) -> bool {
+    use std::os::unix::fs::OpenOptionsExt;
+    let lock = fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
+        .open(lock_of(path));
+    match lock {
+        Ok(file) => match file.try_lock_shared() {
+            Ok(()) => false,
+            Err(fs::TryLockError::WouldBlock) => true,
+            Err(fs::TryLockError::Error(_)) => process_alive(pid),
+        },
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => process_alive(pid),
+        Err(_) => process_alive(pid),
+    }
 }
 
 /// Whether process `pid` runs (a process of another user counts as running).
@@ -306,10 +361,10 @@ pub(crate) fn delete_kept(paths: &Paths, file: &Path) -> Result<()> {
 /// game it held, unless that is an earlier state of `game`: a game left by a crash is never
 /// overwritten by the next one.
 pub(crate) fn keep_replaced_autosave(paths: &Paths, game: &Game) {
-    let Ok(bytes) = fs::read(&paths.autosave) else {
+    let Ok(text) = read_saved(&paths.autosave) else {
         return;
     };
-    let Ok(held) = read_game(&String::from_utf8_lossy(&bytes)) else {
+    let Ok(held) = read_game(&text) else {
         return;
     };
     if held.ply() > 0 && !held.is_over() && !earlier_state(&held, game) {
@@ -323,12 +378,16 @@ pub(crate) fn release_adopted(paths: &Paths, adopted: &Path, game: &Game) {
     if adopted == paths.autosave || adopted == paths.current() {
         return;
     }
-    let holds_it = fs::read(&paths.autosave)
+    let holds_it = read_saved(&paths.autosave)
         .ok()
-        .and_then(|b| read_game(&String::from_utf8_lossy(&b)).ok())
+        .and_then(|t| read_game(&t).ok())
         .is_some_and(|saved| earlier_state(&saved, game) && saved.ply() == game.ply());
     if holds_it {
         let _ = fs::remove_file(adopted);
+        // Its lock file goes with it (the lock is free: the game was offered as a crashed one).
+        if autosave_pid(adopted).is_some() {
+            let _ = fs::remove_file(lock_of(adopted));
+        }
     }
 }
 
@@ -343,32 +402,6 @@ mod tests {
             data: dir.to_path_buf(),
             autosave: dir.join("current.pgn"),
         }
-    }
-
-    #[test]
-    fn a_killed_writes_temporary_file_is_removed_but_not_one_under_way() {
-        let tmp = tempfile::tempdir().unwrap();
-        let dir = tmp.path().to_path_buf();
-        let paths = paths_in(&dir);
-        let stale = dir.join(".current.pgn.qi5TVK.tmp");
-        let fresh = dir.join(".current.pgn.AbC123.tmp");
-        let kept = dir.join(".notes.tmp");
-        for f in [&stale, &fresh, &kept] {
-            fs::write(f, "1. e4 *").unwrap();
-        }
-        let hour_ago = std::time::SystemTime::now() - std::time::Duration::from_secs(3600);
-        for f in [&stale, &kept] {
-            fs::File::options()
-                .write(true)
-                .open(f)
-                .unwrap()
-                .set_modified(hour_ago)
-                .unwrap();
-        }
-        let _slot = AutosaveSlot::claim(&paths);
-        assert!(!stale.exists());
-        assert!(fresh.exists(), "a write under way stays");
-        assert!(kept.exists(), "not a temporary file of ours");
     }
 
     #[test]

@@ -7,8 +7,10 @@ pub mod config;
 pub mod games;
 pub mod listing;
 pub mod paths;
+pub(crate) mod read;
 pub mod review_cache;
 pub mod settings;
+pub mod temporaries;
 pub mod training;
 
 pub(crate) use atomic::{append_whole, save_as, write_atomic};

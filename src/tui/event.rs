@@ -29,6 +29,7 @@ pub enum Event {
 /// or the board). One reader serves them all, so no key is lost to a screen that has closed.
 static TARGET: Mutex<Option<Sender<Event>>> = Mutex::new(None);
 static STARTED: Once = Once::new();
+static SIGNALS_STARTED: Once = Once::new();
 /// Stops Knightfall as SIGTSTP asks (a shell's Ctrl-Z or `kill -TSTP`), with the terminal
 /// given back meanwhile; once continued (`fg`), takes the terminal again and redraws.
 fn suspend() {
@@ -98,6 +99,22 @@ pub(crate) fn route_input_to(tx: Sender<Event>) {
                 forward(Event::Terminate);
             });
         }
+        route_signals();
+    });
+}
+
+/// Sends SIGTERM, SIGHUP, SIGINT and SIGQUIT (as [`Event::Terminate`]) to `tx` from now on,
+/// without reading the terminal: for `watch --headless`, which has none to read.
+pub(crate) fn route_signals_to(tx: Sender<Event>) {
+    if let Ok(mut target) = TARGET.lock() {
+        *target = Some(tx);
+    }
+    route_signals();
+}
+
+/// Starts the thread that turns signals into events, the first time.
+fn route_signals() {
+    SIGNALS_STARTED.call_once(|| {
         if let Ok(mut signals) = signal_hook::iterator::Signals::new([
             signal_hook::consts::SIGTERM,
             signal_hook::consts::SIGHUP,

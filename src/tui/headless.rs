@@ -97,54 +97,24 @@ pub(crate) fn run(opts: &Options, series: &Series) -> Result<()> {
         review,
         Palette::default(),
     );
-    for n in 1..=series.games {
-        let quit = runner.play(
-            new_game(opts, series.random_plies, &mut rng)?,
-            Instant::now(),
-        );
-        if !quit {
-            play_out(&mut runner, &mut tally, n)?;
-        }
-        let Some(app) = runner.game() else {
-            bail!("game {n} has no game screen");
-        };
-        let game = &app.game;
-        let Some(outcome) = game.outcome() else {
-            let why = app.line.message.as_ref().map_or("", |m| m.0.as_str());
-            bail!("game {n} stopped before it ended: {why}");
-        };
-        match outcome.winner {
-            Some(Color::White) => tally.white += 1,
-            Some(Color::Black) => tally.black += 1,
-            None => tally.draws += 1,
-        }
-        say!(
-            "game {n}/{}: {} {} in {} plies; so far White {}, Black {}, draws {}",
-            series.games,
-            outcome.result_str(),
-            outcome.reason.describe(),
-            game.ply(),
-            tally.white,
-            tally.black,
-            tally.draws
-        )?;
-        if series.pgn.is_none() {
-            // Without a file named, each game is kept in the games folder as any other game.
-            let path =
-                crate::store::archive(game, &paths).with_context(|| format!("keeping game {n}"))?;
-            if let Some(path) = path {
-                say!("  kept as {}", path.display())?;
-            }
-        }
-        if let (Some(f), Some(path)) = (out.as_mut(), series.pgn.as_deref()) {
-            crate::store::append_whole(f, &format!("{}\n", game.to_pgn())).with_context(|| {
-                format!("game {n} could not be added to {path}, which is left as it was before it")
-            })?;
-        }
-    }
+    // Stopped as the screen is (SIGTERM, SIGINT, SIGHUP, SIGQUIT): the series ends between
+    // two events, with every finished game written.
+    super::event::route_signals_to(runner.sender());
+    let mut series_out = Output {
+        pgn: out.as_mut(),
+        paths: &paths,
+        tally: &mut tally,
+    };
+    let result = play_series(&mut runner, opts, series, &mut rng, &mut series_out);
+    // However the series ended (its last game, a signal, a closed output, an error), the game
+    // in progress is kept as the screen keeps it: in the games folder.
+    keep_unfinished(&runner, &paths);
+    // The engines go now, at once, whatever they are doing.
+    drop(runner);
+    result?;
     say!(
         "{} games in {:.1} s: White {}, Black {}, draws {}, illegal moves {}, book moves {}, tablebase moves {}",
-        series.games,
+        tally.white + tally.black + tally.draws,
         started.elapsed().as_secs_f64(),
         tally.white,
         tally.black,
@@ -157,6 +127,99 @@ pub(crate) fn run(opts: &Options, series: &Series) -> Result<()> {
         bail!("{} illegal moves", tally.illegal);
     }
     Ok(())
+}
+
+/// Where a series' games go, and its counts.
+struct Output<'a> {
+    /// The PGN file named, open for appending.
+    pgn: Option<&'a mut fs::File>,
+    paths: &'a crate::store::Paths,
+    tally: &'a mut Tally,
+}
+
+/// Plays the games of `series` one after another, writing each as it ends; a signal ends the
+/// series early, and that is no error.
+fn play_series(
+    runner: &mut Runner,
+    opts: &Options,
+    series: &Series,
+    rng: &mut XorShift,
+    out: &mut Output<'_>,
+) -> Result<()> {
+    for n in 1..=series.games {
+        let quit = runner.play(new_game(opts, series.random_plies, rng)?, Instant::now());
+        if quit || play_out(runner, out.tally, n)? == Ended::Stopped {
+            tell!("stopped during game {n} of {}", series.games);
+            return Ok(());
+        }
+        let Some(app) = runner.game() else {
+            bail!("game {n} has no game screen");
+        };
+        let game = &app.game;
+        let Some(outcome) = game.outcome() else {
+            let why = app.line.message.as_ref().map_or("", |m| m.0.as_str());
+            bail!("game {n} stopped before it ended: {why}");
+        };
+        let tally = &mut *out.tally;
+        match outcome.winner {
+            Some(Color::White) => tally.white += 1,
+            Some(Color::Black) => tally.black += 1,
+            None => tally.draws += 1,
+        }
+        // The game is written before it is reported: an output nobody reads any more must
+        // not cost the game.
+        let kept = match (out.pgn.as_deref_mut(), series.pgn.as_deref()) {
+            (Some(f), Some(path)) => {
+                if let Err(e) = crate::store::append_whole(f, &format!("{}\n", game.to_pgn())) {
+                    // The game is kept all the same, where the screen would keep it.
+                    let kept = crate::store::archive(game, out.paths)
+                        .ok()
+                        .flatten()
+                        .map_or(String::new(), |p| {
+                            format!("; it is kept as {}", p.display())
+                        });
+                    bail!(
+                        "game {n} could not be added to {path} ({e}), which is left as it was \
+                         before it{kept}"
+                    );
+                }
+                None
+            }
+            // Without a file named, each game is kept in the games folder as any other game.
+            _ => crate::store::archive(game, out.paths)
+                .with_context(|| format!("keeping game {n}"))?,
+        };
+        say!(
+            "game {n}/{}: {} {} in {} plies; so far White {}, Black {}, draws {}",
+            series.games,
+            outcome.result_str(),
+            outcome.reason.describe(),
+            game.ply(),
+            tally.white,
+            tally.black,
+            tally.draws
+        )?;
+        if let Some(path) = kept {
+            say!("  kept as {}", path.display())?;
+        }
+    }
+    Ok(())
+}
+
+/// Keeps the game in progress, if it has moves and has not ended, in the games folder (where
+/// the screen keeps a game it leaves), and says where.
+fn keep_unfinished(runner: &Runner, paths: &crate::store::Paths) {
+    let Some(app) = runner.game() else {
+        return;
+    };
+    if app.game.is_over() || app.game.ply() == 0 {
+        return;
+    }
+    match crate::store::archive(&app.game, paths) {
+        Ok(Some(path)) => tell!("the unfinished game is kept as {}", path.display()),
+        Ok(None) => {}
+        Err(e) => tell!("knightfall: the unfinished game was not kept: {e:#}"),
+    }
 }
 
 /// A new game from the start position, with the clock and the random plies.
@@ -177,12 +240,21 @@ fn new_game(opts: &Options, random_plies: u32, rng: &mut XorShift) -> Result<Gam
     Ok(game)
 }
 
+/// How a game's loop ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Ended {
+    /// The game ended, or stopped for a reason the series reports.
+    Over,
+    /// A signal (or the loop's end) stopped the series.
+    Stopped,
+}
+
 /// How often a long game says how far it is.
 const PROGRESS_EVERY: Duration = Duration::from_secs(60);
 
 /// Runs the loop until game `n` ends, counting where the moves came from, with a line a minute
 /// so a long game is seen to go on.
-fn play_out(runner: &mut Runner, tally: &mut Tally, n: u32) -> Result<()> {
+fn play_out(runner: &mut Runner, tally: &mut Tally, n: u32) -> Result<Ended> {
     let started = Instant::now();
     let mut said = started;
     while runner.game().is_some_and(|app| !app.game.is_over()) {
@@ -197,7 +269,7 @@ fn play_out(runner: &mut Runner, tally: &mut Tally, n: u32) -> Result<()> {
             )?;
         }
         let Some(ev) = runner.next_event() else {
-            return Ok(());
+            return Ok(Ended::Stopped);
         };
         if let Some(Event::Engine(EngineEvent::Done {
             generation,
@@ -220,7 +292,7 @@ fn play_out(runner: &mut Runner, tally: &mut Tally, n: u32) -> Result<()> {
             }
         }
         if runner.step(ev, Instant::now()) == Step::Quit {
-            return Ok(());
+            return Ok(Ended::Stopped);
         }
         // Knightfall's own search failed and the app paused for a person to decide; there is
         // none here, so the game stops unfinished (and the series reports it).
@@ -228,8 +300,8 @@ fn play_out(runner: &mut Runner, tally: &mut Tally, n: u32) -> Result<()> {
             .game()
             .is_some_and(|app| app.watch.paused && app.search.pending.is_none())
         {
-            return Ok(());
+            return Ok(Ended::Over);
         }
     }
-    Ok(())
+    Ok(Ended::Over)
 }

@@ -204,7 +204,7 @@ pub fn run(opts: Options) -> Result<()> {
     if slot.held_by.is_some() {
         // A second instance's own autosave is not resumable; the game is in its archive file.
         if saved.as_ref().is_ok() {
-            let _ = std::fs::remove_file(&paths.autosave);
+            slot.release();
         }
     } else if game.ply() > 0 {
         let _ = write_atomic(&paths.autosave, &game.to_pgn());
