@@ -639,7 +639,9 @@ fn two_running_games_keep_separate_autosaves() {
             .map(|e| e.path())
             .find(|p| {
                 let name = p.file_name().unwrap().to_string_lossy().into_owned();
-                name.starts_with("current-") && !name.starts_with("current-damaged")
+                name.starts_with("current-")
+                    && name.ends_with(".pgn")
+                    && !name.starts_with("current-damaged")
             })
             .and_then(|p| std::fs::read_to_string(p).ok())
     };
