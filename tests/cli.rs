@@ -754,3 +754,39 @@ fn temporary_files_a_kill_left_anywhere_knightfall_writes_go_at_the_next_start()
     assert!(fresh.exists(), "a write under way stays");
     assert!(not_ours.exists(), "not a temporary file of Knightfall's");
 }
+
+#[test]
+fn a_fifo_as_the_config_file_is_refused_not_waited_on() {
+    let home = tempfile::tempdir().unwrap();
+    let config = home.path().join("config.toml");
+    assert!(
+        Command::new("mkfifo")
+            .arg(&config)
+            .status()
+            .unwrap()
+            .success()
+    );
+    let mut child = Command::new(env!("CARGO_BIN_EXE_knightfall"))
+        .args(["train", "endgames", "KQvK"])
+        .env("KNIGHTFALL_HOME", home.path())
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let end = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if std::time::Instant::now() > end {
+            let _ = child.kill();
+            panic!("still waiting on the FIFO");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    let mut err = String::new();
+    std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut err).unwrap();
+    assert_eq!(status.code(), Some(1), "{err}");
+    assert!(err.contains("is not a regular file"), "{err}");
+}

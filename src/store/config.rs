@@ -2,8 +2,6 @@
 //! document as the player left it: comments, keys it does not know and their order are kept, and
 //! the file is replaced whole (`write_atomic`), never cut short.
 
-use std::fs;
-
 use anyhow::Result;
 use toml_edit::DocumentMut;
 
@@ -83,10 +81,19 @@ pub(crate) fn save_settings(paths: &Paths, settings: &Settings) -> Result<()> {
     write_atomic(&paths.config, &doc.to_string())
 }
 
+/// The largest config file read: a few engines and settings take a few KB.
+const MAX_CONFIG_BYTES: u64 = 1 << 20;
+
 /// The config file's text, or `None` when there is none.
 fn read(paths: &Paths) -> Result<Option<String>> {
-    match fs::read_to_string(&paths.config) {
-        Ok(text) => Ok(Some(text)),
+    // A link is followed (dotfiles are linked), but a FIFO or a device is refused, not read.
+    match super::read::read_linked(&paths.config, MAX_CONFIG_BYTES) {
+        Ok(bytes) => Ok(Some(String::from_utf8(bytes).map_err(|_| {
+            anyhow::anyhow!(
+                "cannot read the settings file {}: it is not UTF-8 text",
+                paths.config.display()
+            )
+        })?)),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
         Err(e) => anyhow::bail!(
             "cannot read the settings file {}: {e}",

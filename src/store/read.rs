@@ -10,10 +10,20 @@ use std::path::Path;
 /// The bytes of the regular file `path`, at most `max_bytes` of them. A link, a FIFO, a device
 /// or a folder at `path`, or a file larger than `max_bytes`, is an error that says so.
 pub(crate) fn read_checked(path: &Path, max_bytes: u64) -> io::Result<Vec<u8>> {
+    read_regular(path, max_bytes, libc::O_NOFOLLOW)
+}
+
+/// As [`read_checked`], but a link is followed to the regular file it names: for a file the
+/// player keeps, such as the config file, which a dotfiles folder often links to.
+pub(crate) fn read_linked(path: &Path, max_bytes: u64) -> io::Result<Vec<u8>> {
+    read_regular(path, max_bytes, 0)
+}
+
+fn read_regular(path: &Path, max_bytes: u64, flags: i32) -> io::Result<Vec<u8>> {
     let file = fs::OpenOptions::new()
         .read(true)
         // O_NONBLOCK: opening a FIFO with no writer would otherwise wait for one for ever.
-        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
+        .custom_flags(flags | libc::O_NONBLOCK)
         .open(path)
         .map_err(|e| match e.raw_os_error() {
             Some(libc::ELOOP) => io::Error::other(format!("{} is a link", path.display())),

@@ -93,8 +93,9 @@ fn latest_time(dir: &Path, review: &Review) -> Option<u64> {
 
 /// The text of `file` when it is a regular file of at most `max` bytes.
 fn read_small(file: &Path, max: u64) -> Option<String> {
-    let small = std::fs::metadata(file).is_ok_and(|m| m.is_file() && m.len() <= max);
-    small.then(|| std::fs::read_to_string(file).ok()).flatten()
+    super::read::read_checked(file, max)
+        .ok()
+        .and_then(|b| String::from_utf8(b).ok())
 }
 
 fn load_exact(dir: &Path, review: &mut Review) -> usize {
