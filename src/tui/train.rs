@@ -1,7 +1,8 @@
 //! The training screen: pick an ending and a difficulty from a list (or type any 3- or
 //! 4-piece ending, or a FEN), then play it against perfect defence from the built-in tables,
 //! move by move graded (see [`crate::train`]). Every finished start is counted in the
-//! player's progress, which the runner writes.
+//! player's progress: the screen hands the runner the result, which it merges into the record
+//! on disk (another Knightfall may be training too), and gets the merged record back.
 //!
 //! The tables are the ones built into the program, read from memory, so probing them in
 //! `update` touches no file.
