@@ -510,6 +510,16 @@ fn a_save_hands_back_the_record_merged_with_other_instances() {
     let list = screen(&t, 120, 40);
     assert!(list.contains("1/1 done, won at par"), "{list}");
     assert!(list.contains("0/1 done"), "{list}");
+    // A rating just said is the one kept, which other instances' puzzles moved too.
+    let said = format!("Your puzzle rating: {}.", t.progress.puzzle_rating.shown());
+    t.message = Some((said, Tone::Info));
+    let puzzle = t.puzzles[0].clone();
+    Change::puzzle(&puzzle, true).apply(&mut merged);
+    t.update(Action::Trained(Box::new(merged.clone())), Instant::now());
+    assert_eq!(
+        message(&t),
+        format!("Your puzzle rating: {}.", merged.puzzle_rating.shown())
+    );
 }
 
 #[test]

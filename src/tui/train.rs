@@ -392,7 +392,7 @@ impl Train {
             Action::Key(k) => self.on_key(k, &mut fx),
             Action::Click(sq) => self.on_click(sq, &mut fx),
             Action::Note(text, tone) => self.say(text, tone),
-            Action::Trained(progress) => self.progress = *progress,
+            Action::Trained(progress) => self.merged(*progress),
             Action::Engine(super::job::EngineEvent::Warning(text)) => self.say(text, Tone::Error),
             Action::Engine(ev) => self.on_engine(&ev, &mut fx),
             Action::Tick
@@ -402,6 +402,22 @@ impl Train {
             | Action::Play(_) => {}
         }
         fx
+    }
+
+    /// Takes the record as saved, with other instances' results in it.
+    fn merged(&mut self, progress: Progress) {
+        let (before, after) = (
+            self.progress.puzzle_rating.shown(),
+            progress.puzzle_rating.shown(),
+        );
+        // A puzzle just solved said the rating this instance worked out; the one kept moved
+        // from the other instances' puzzles too.
+        if let Some((text, _)) = &mut self.message
+            && before != after
+        {
+            *text = text.replace(&before, &after);
+        }
+        self.progress = progress;
     }
 
     /// What must be kept when the screen goes: a drill left unfinished counts as tried.
