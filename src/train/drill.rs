@@ -518,7 +518,8 @@ fn refused(
             "{ending} is lost for its first side, the side you play, from nearly every start; \
              put the side that wins first, like {swapped}"
         ),
-        // A symmetric ending is its own other side; another may have a draw to hold there.
+        // A symmetric ending is its own other side; another may have something to play for
+        // there, as a lone king has a draw to hold where one step loses it.
         Refusal::Drawn if swapped != *ending && starts(&swapped, player, tables, rng).is_ok() => {
             format!(
                 "{ending} has nothing to play for: from nearly every start neither side can \
