@@ -1,4 +1,4 @@
-//! The measuring commands, run as a user would: `eval`, `analyse`, `bench`.
+//! The commands run as a user would: `eval`, `analyse`, `bench`, and the refusals of `train`.
 
 #![allow(
     clippy::unwrap_used,
@@ -789,4 +789,36 @@ fn a_fifo_as_the_config_file_is_refused_not_waited_on() {
     std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut err).unwrap();
     assert_eq!(status.code(), Some(1), "{err}");
     assert!(err.contains("is not a regular file"), "{err}");
+
+#[test]
+fn an_ending_with_nothing_to_play_for_is_refused_for_what_it_is() {
+    let home = tempfile::tempdir().unwrap();
+    let run = |ending: &str| {
+        let out = common::finish(
+            Command::new(env!("CARGO_BIN_EXE_knightfall"))
+                .args(["train", "endgames", ending])
+                .env("KNIGHTFALL_HOME", home.path())
+                .stdin(std::process::Stdio::null())
+                .stdout(std::process::Stdio::piped())
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .unwrap(),
+        );
+        assert!(!out.status.success(), "{ending} opened a drill");
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
+    // Bishop against bishop is a draw for both sides: no side is the stronger one to put first.
+    let said = run("KBvKB");
+    assert!(
+        said.contains("KBvKB is a draw whichever side you play"),
+        "{said}"
+    );
+    assert!(!said.contains("stronger side"), "{said}");
+    assert!(!said.contains("like KBvKB"), "{said}");
+    // A lost side is told to play the winning one.
+    let said = run("KvKQ");
+    assert!(said.contains("lost for its first side"), "{said}");
+    assert!(said.contains("like KQvK"), "{said}");
+    // Nothing was written.
+    assert_eq!(std::fs::read_dir(home.path()).unwrap().count(), 0);
 }

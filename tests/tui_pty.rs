@@ -1915,3 +1915,149 @@ fn a_reviews_mistakes_are_practised_from_the_review_and_scheduled() {
     assert!(s.text().contains("EXIT=0"), "{}", s.text());
     let _ = std::fs::remove_dir_all(&home);
 }
+
+/// The training record on disk, if it can be read.
+fn training_record(home: &Path) -> Option<knightfall::store::training::Progress> {
+    let text = std::fs::read_to_string(home.join("training.toml")).ok()?;
+    toml::from_str(&text).ok()
+}
+
+/// The screen's words in one line: a boxed text wrapped over rows reads as it was written.
+fn words(screen: &str) -> String {
+    screen
+        .replace('│', " ")
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+#[test]
+fn two_instances_training_at_once_lose_none_of_each_others_results() {
+    let home = temp_home("train-two");
+    let puzzles = |home: &Path| training_record(home).map_or(0, |p| p.puzzles.len());
+    // A solves puzzles: each one shown its solution counts as tried, not solved.
+    let mut a = start(
+        &home,
+        &format!("\"$KNIGHTFALL_BIN\" train puzzles{STTY_AFTER}"),
+    );
+    a.wait_for_screen("A's first puzzle", 20, |sc| {
+        sc.contains("find the best move")
+    });
+    a.send(b"\x16");
+    a.wait_for("A's first puzzle saved", 10, |_| puzzles(&home) == 1);
+    // B opens an endgame drill: it reads the record with A's first puzzle.
+    let mut b = start(
+        &home,
+        &format!("\"$KNIGHTFALL_BIN\" train endgames KQvK{STTY_AFTER}"),
+    );
+    b.wait_for_screen("B's drill", 20, |sc| sc.contains("to play and win"));
+    // A's second puzzle, saved while B runs with its older copy.
+    a.send(b"\x0e");
+    a.wait_for_screen("A's second puzzle", 10, |sc| !sc.contains("The solution"));
+    a.send(b"\x16");
+    a.wait_for("A's second puzzle saved", 10, |_| puzzles(&home) == 2);
+    // B plays one move (the tables' own, from the hint) and leaves the drill: counted as tried.
+    b.send(b"\x14");
+    b.wait_for_screen("the piece", 10, |sc| sc.contains("Move the "));
+    b.send(b"\x14");
+    let screen = b.wait_for_screen("the move", 10, |sc| sc.contains("The tables play "));
+    let san = screen
+        .split("The tables play ")
+        .nth(1)
+        .and_then(|rest| rest.split('.').next())
+        .unwrap()
+        .to_string();
+    b.send(format!("{san}\r").as_bytes());
+    b.wait_for_screen("the reply", 10, |sc| sc.contains("Reply:"));
+    b.send(b"q");
+    b.wait_for_screen("B's list", 10, |sc| sc.contains("0/1 done"));
+    let record = training_record(&home).unwrap();
+    assert_eq!(record.endings["KQvK"].tried, 1, "{record:?}");
+    assert_eq!(
+        record.puzzles.len(),
+        2,
+        "B's save kept A's second puzzle: {record:?}"
+    );
+    b.send(b"q");
+    b.wait_for("B's shell", 20, |s| s.text().contains("DONE"));
+    assert!(b.text().contains("EXIT=0"), "{}", b.text());
+    // A's third puzzle: its save keeps B's drill, and A's list shows it.
+    a.send(b"\x0e");
+    a.wait_for_screen("A's third puzzle", 10, |sc| !sc.contains("The solution"));
+    a.send(b"\x16");
+    a.wait_for("A's third puzzle saved", 10, |_| puzzles(&home) == 3);
+    a.send(b"q");
+    a.wait_for_screen("A's list, with B's drill", 10, |sc| sc.contains("0/1 done"));
+    a.send(b"q");
+    a.wait_for("A's shell", 20, |s| s.text().contains("DONE"));
+    assert!(a.text().contains("EXIT=0"), "{}", a.text());
+    let record = training_record(&home).unwrap();
+    assert_eq!(record.endings["KQvK"].tried, 1, "{record:?}");
+    assert_eq!(record.puzzles.len(), 3, "{record:?}");
+    assert!(record.puzzles.values().all(|solved| !solved));
+    assert_eq!(record.puzzle_history.len(), 3, "{record:?}");
+    // Every theme of the three puzzles counted once, none solved; the rating fell three times.
+    let set = knightfall::train::puzzle::built_in();
+    let themes: u32 = record
+        .puzzles
+        .keys()
+        .map(|id| set.iter().find(|p| p.id == *id).unwrap().themes.len() as u32)
+        .sum();
+    let counted: u32 = record.puzzle_themes.values().map(|t| t[0]).sum();
+    assert_eq!(counted, themes, "{record:?}");
+    assert!(record.puzzle_themes.values().all(|t| t[1] == 0));
+    assert!(
+        record.puzzle_history.windows(2).all(|w| w[1] <= w[0]) && record.puzzle_history[0] < 1500,
+        "{record:?}"
+    );
+    let _ = std::fs::remove_dir_all(&home);
+}
+
+#[test]
+fn a_damaged_training_record_is_named_until_a_key_when_training_opens_directly() {
+    let home = temp_home("train-damaged");
+    for (args, started) in [
+        ("train puzzles", "find the best move"),
+        ("train endgames KQvK", "to play and win"),
+        ("train mistakes", "No mistakes to practise yet"),
+    ] {
+        let damaged = "endings = [ not toml";
+        std::fs::write(home.join("training.toml"), damaged).unwrap();
+        let mut s = start(&home, &format!("\"$KNIGHTFALL_BIN\" {args}{STTY_AFTER}"));
+        let screen = s.wait_for_screen("the notice", 20, |sc| {
+            words(sc).contains("could not be read")
+        });
+        let said = words(&screen);
+        assert!(said.contains("it is kept as"), "{args}: {said}");
+        assert!(said.contains("training-damaged-"), "{args}: {said}");
+        // Still there a while later, over what the command opened.
+        thread::sleep(Duration::from_millis(1500));
+        assert!(words(&s.screen()).contains("could not be read"), "{args}");
+        // A key closes it, and shows what was started.
+        s.send(b"x");
+        s.wait_for_screen("the notice closed", 10, |sc| {
+            !words(sc).contains("could not be read") && words(sc).contains(started)
+        });
+        s.send(b"\x11");
+        s.wait_for("the shell", 20, |s| s.text().contains("DONE"));
+        assert!(s.text().contains("EXIT=0"), "{args}: {}", s.text());
+        let kept: Vec<_> = std::fs::read_dir(&home)
+            .unwrap()
+            .flatten()
+            .filter(|e| {
+                e.file_name()
+                    .to_string_lossy()
+                    .starts_with("training-damaged-")
+            })
+            .collect();
+        assert!(
+            kept.iter()
+                .any(|e| std::fs::read_to_string(e.path()).unwrap() == damaged),
+            "{args}"
+        );
+        for e in kept {
+            std::fs::remove_file(e.path()).unwrap();
+        }
+    }
+    let _ = std::fs::remove_dir_all(&home);
+}

@@ -108,13 +108,7 @@ fn a_drill_from_the_list_is_played_to_the_win_and_counted() {
     assert_eq!(d.state, State::Done);
     assert!(d.pos().is_checkmate());
     assert!(message(&t).contains("Won in"), "{}", message(&t));
-    let progress = saved
-        .iter()
-        .find_map(|e| match e {
-            Effect::SaveTraining(p) => Some(p.clone()),
-            _ => None,
-        })
-        .expect("the record written when the drill ends");
+    let progress = cards(&t, &saved).expect("the record written when the drill ends");
     let r = &progress.endings["KRvK"];
     assert_eq!(
         (r.tried, r.done, r.clean, r.best_over_par),
@@ -151,8 +145,7 @@ fn a_thrown_win_is_refuted_taken_back_and_counted_as_tried_when_left() {
     assert!(screen(&t, 120, 40).contains("take-backs 1"));
     // Leaving counts the start as tried, not done.
     let fx = key(&mut t, KeyCode::Char('q'));
-    let Some(Effect::SaveTraining(p)) = fx.iter().find(|e| matches!(e, Effect::SaveTraining(_)))
-    else {
+    let Some(p) = cards(&t, &fx) else {
         panic!("no record written: {fx:?}");
     };
     let r = &p.endings["KQvK"];
@@ -239,11 +232,17 @@ fn mistake(fen: &str, played: &str, best: &str, cp: i32) -> knightfall::train::m
     }
 }
 
-fn cards(fx: &[Effect]) -> Option<Progress> {
-    fx.iter().find_map(|e| match e {
-        Effect::SaveTraining(p) => Some((**p).clone()),
-        _ => None,
-    })
+/// The record as the screen shows it, when `fx` asks for a save: the saved changes are in it.
+fn cards(t: &Train, fx: &[Effect]) -> Option<Progress> {
+    let changes: Vec<_> = fx
+        .iter()
+        .filter_map(|e| match e {
+            Effect::SaveTraining(c) => Some(c.clone()),
+            _ => None,
+        })
+        .flatten()
+        .collect();
+    (!changes.is_empty()).then(|| t.progress.clone())
 }
 
 #[test]
@@ -276,7 +275,7 @@ fn own_mistakes_come_back_graded_on_their_schedule() {
     // The engine's move: right at once, graded perfect, due tomorrow.
     let fx = type_line(&mut t, "Bxf7+");
     assert!(message(&t).starts_with("Right"), "{}", message(&t));
-    let card = cards(&fx).unwrap().mistakes[&shilling.id()];
+    let card = cards(&t, &fx).unwrap().mistakes[&shilling.id()];
     assert_eq!((card.reps, card.due), (1, 101));
     // The second: the move played again is wrong at once and the better move is marked.
     ctrl(&mut t, 'n');
@@ -289,7 +288,7 @@ fn own_mistakes_come_back_graded_on_their_schedule() {
     assert_eq!(t.message.as_ref().unwrap().1, Tone::Error);
     let best = early.best;
     assert_eq!(t.hint, Some((best.from().unwrap(), Some(best))));
-    let card = cards(&fx).unwrap().mistakes[&early.id()];
+    let card = cards(&t, &fx).unwrap().mistakes[&early.id()];
     assert_eq!((card.reps, card.interval, card.due), (0, 1, 101));
     // Tried again: another move is searched, and judged by the review's rule; a retry is
     // not graded a second time.
@@ -318,7 +317,7 @@ fn own_mistakes_come_back_graded_on_their_schedule() {
         "{}",
         message(&t)
     );
-    assert!(cards(&fx).is_none(), "a retry is not graded again");
+    assert!(cards(&t, &fx).is_none(), "a retry is not graded again");
     // The round ends; nothing is due until tomorrow.
     ctrl(&mut t, 'n');
     assert!(
@@ -373,7 +372,7 @@ fn a_puzzle_is_solved_rated_once_and_a_wrong_move_is_refuted() {
         message(&t)
     );
     assert!(message(&t).contains("solved!"), "{}", message(&t));
-    let progress = cards(&saved).expect("the rating written");
+    let progress = cards(&t, &saved).expect("the rating written");
     assert!(progress.puzzle_rating.rating > 1500.0);
     assert_eq!(progress.puzzle_history.len(), 1);
     assert_eq!(progress.puzzles.get(&puzzle.id), Some(&true));
@@ -395,7 +394,7 @@ fn a_puzzle_is_solved_rated_once_and_a_wrong_move_is_refuted() {
         .unwrap();
     let san = shakmaty::san::SanPlus::from_move(start.clone(), wrong).to_string();
     let fx = type_line(&mut t, &san);
-    let after_wrong = cards(&fx).expect("counted at once");
+    let after_wrong = cards(&t, &fx).expect("counted at once");
     assert!(after_wrong.puzzle_rating.rating < progress.puzzle_rating.rating);
     let Some(Effect::Search(req)) = fx.iter().find(|e| matches!(e, Effect::Search(_))) else {
         panic!("no search for the refutation: {fx:?}");
@@ -424,7 +423,7 @@ fn a_puzzle_is_solved_rated_once_and_a_wrong_move_is_refuted() {
         }
     }
     assert_eq!(t.solve.as_ref().unwrap().stage, Stage::Solved);
-    assert!(cards(&fx_all).is_none(), "a retry is not rated");
+    assert!(cards(&t, &fx_all).is_none(), "a retry is not rated");
     assert!(screen(&t, 120, 40).contains("Solved by theme"));
     assert!(screen(&t, 80, 24).contains("to move: find the best move"));
 }
@@ -481,4 +480,63 @@ fn puzzles_are_filtered_by_theme_and_rating() {
     assert_eq!(t.solve.as_ref().unwrap().puzzle.id, kept);
     t.open_puzzle("nope!");
     assert!(message(&t).contains("no puzzle"), "{}", message(&t));
+}
+
+#[test]
+fn a_save_hands_back_the_record_merged_with_other_instances() {
+    use knightfall::store::training::Change;
+    let mut t = train();
+    type_line(&mut t, "k7/8/2K5/8/8/8/8/1Q6 w - - 0 1");
+    type_line(&mut t, "Qb8+");
+    let fx = key(&mut t, KeyCode::Char('q'));
+    // The save asks for this screen's result alone, not its whole copy of the record.
+    let asked: Vec<&Change> = fx
+        .iter()
+        .filter_map(|e| match e {
+            Effect::SaveTraining(c) => Some(c),
+            _ => None,
+        })
+        .flatten()
+        .collect();
+    assert!(
+        matches!(asked.as_slice(), [Change::Ending { ending, done: false, .. }] if ending == "KQvK"),
+        "{asked:?}"
+    );
+    // The record as saved has another instance's drills too; the list shows them.
+    let mut merged = t.progress.clone();
+    Change::ending("KRvK", true, true, Some(0)).apply(&mut merged);
+    t.update(Action::Trained(Box::new(merged.clone())), Instant::now());
+    assert_eq!(t.progress, merged);
+    let list = screen(&t, 120, 40);
+    assert!(list.contains("1/1 done, won at par"), "{list}");
+    assert!(list.contains("0/1 done"), "{list}");
+    // A rating just said is the one kept, which other instances' puzzles moved too.
+    let said = format!("Your puzzle rating: {}.", t.progress.puzzle_rating.shown());
+    t.message = Some((said, Tone::Info));
+    let puzzle = t.puzzles[0].clone();
+    Change::puzzle(&puzzle, true).apply(&mut merged);
+    t.update(Action::Trained(Box::new(merged.clone())), Instant::now());
+    assert_eq!(
+        message(&t),
+        format!("Your puzzle rating: {}.", merged.puzzle_rating.shown())
+    );
+}
+
+#[test]
+fn a_notice_stays_over_a_started_drill_until_a_key_is_pressed() {
+    let mut t = train();
+    t.notice = Some("The training progress in x could not be read; it is kept as y.".into());
+    t.open_ending(knightfall::train::Ending::parse("KQvK").unwrap());
+    assert!(t.drill.is_some());
+    let shown = screen(&t, 100, 32);
+    assert!(shown.contains("it is kept as y"), "{shown}");
+    assert!(shown.contains("Any key closes"), "{shown}");
+    ctrl(&mut t, 'f');
+    assert!(
+        !t.flipped,
+        "the key that closes the notice does nothing else"
+    );
+    let shown = screen(&t, 100, 32);
+    assert!(!shown.contains("kept as"), "{shown}");
+    assert!(shown.contains("to play and win"), "{shown}");
 }

@@ -1,7 +1,12 @@
 //! The player's training progress, `training.toml` beside the games folder: for each ending
-//! drilled, how many starts were tried, won or held, and how close to par. Written atomically
-//! after every finished drill; a file that cannot be read is kept aside under a new name, and
-//! the player is told where, never silently reset.
+//! drilled, how many starts were tried, won or held, and how close to par; the puzzle rating;
+//! the schedule of the player's mistakes. A file that cannot be read is kept aside under a new
+//! name, and the player is told where, never silently reset.
+//!
+//! Several Knightfalls may train at once, so a save never writes one instance's copy over the
+//! file: the instance keeps the results it recorded since its last save as [`Change`]s, and
+//! [`save`] replays them onto the record read afresh, holding an advisory lock
+//! (`.training.lock` beside it) from the read to the rename, and hands back the merged record.
 
 use std::collections::BTreeMap;
 use std::fs;
@@ -72,39 +77,132 @@ impl Progress {
     /// Counts one finished start of `ending`: reached or not, clean or not, and its moves over
     /// par when it was a clean win.
     pub fn record(&mut self, ending: &str, done: bool, clean: bool, over_par: Option<u32>) {
-        let r = self.endings.entry(ending.to_string()).or_default();
-        r.tried += 1;
-        if done {
-            r.done += 1;
-        }
-        if done && clean {
-            r.clean += 1;
-            if let Some(over) = over_par {
-                r.best_over_par = Some(r.best_over_par.map_or(over, |b| b.min(over)));
-            }
-        }
-        r.last = Some(crate::game::today());
+        Change::ending(ending, done, clean, over_par).apply(self);
+    }
+
+    /// Counts the first try of puzzle `p`: the rating, its history, the puzzle and its themes.
+    pub fn record_puzzle(&mut self, p: &Puzzle, solved: bool) {
+        Change::puzzle(p, solved).apply(self);
     }
 }
 
-impl Progress {
-    /// Counts the first try of puzzle `p`: the rating, its history, the puzzle and its themes.
-    pub fn record_puzzle(&mut self, p: &Puzzle, solved: bool) {
-        self.puzzle_rating = self.puzzle_rating.after(p.rating, solved);
-        self.puzzle_history
-            .push(self.puzzle_rating.rating.round() as i32);
-        if self.puzzle_history.len() > HISTORY {
-            self.puzzle_history.remove(0);
+/// One result an instance recorded: what [`save`] replays onto the record on disk, so that the
+/// results of another Knightfall saved in between are kept.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Change {
+    /// A finished start of an endgame drill.
+    Ending {
+        /// The ending (`KQvK`).
+        ending: String,
+        /// Won or held.
+        done: bool,
+        /// Without a hint or a take-back.
+        clean: bool,
+        /// Moves over par, for a win.
+        over_par: Option<u32>,
+        /// The day (`2026.11.26`).
+        day: String,
+    },
+    /// A puzzle tried.
+    Puzzle {
+        /// Its id.
+        id: String,
+        /// Its rating, the opponent's in the rating period.
+        rating: i32,
+        /// Its themes' names.
+        themes: Vec<String>,
+        /// Solved at the first try, without help.
+        solved: bool,
+    },
+    /// An answer to one of the player's mistakes, graded for the schedule.
+    Answer {
+        /// The mistake's [`Mistake::id`].
+        id: String,
+        /// Its grade, 0 to 5.
+        grade: u8,
+        /// The day it was given (days since 1970-01-01).
+        today: i64,
+    },
+}
+
+impl Change {
+    /// A finished start of `ending`, today.
+    pub fn ending(ending: &str, done: bool, clean: bool, over_par: Option<u32>) -> Change {
+        Change::Ending {
+            ending: ending.to_string(),
+            done,
+            clean,
+            over_par,
+            day: crate::game::today(),
         }
-        self.puzzles.insert(p.id.clone(), solved);
-        for theme in &p.themes {
-            let entry = self
-                .puzzle_themes
-                .entry(theme.name().to_string())
-                .or_default();
-            entry[0] += 1;
-            if solved {
-                entry[1] += 1;
+    }
+
+    /// A try of puzzle `p`.
+    pub fn puzzle(p: &Puzzle, solved: bool) -> Change {
+        Change::Puzzle {
+            id: p.id.clone(),
+            rating: p.rating,
+            themes: p.themes.iter().map(|t| t.name().to_string()).collect(),
+            solved,
+        }
+    }
+
+    /// Applies the result to `progress`: counts add, a rating moves from where `progress` has
+    /// it, a card is answered from where `progress` has it.
+    pub fn apply(&self, progress: &mut Progress) {
+        match self {
+            Change::Ending {
+                ending,
+                done,
+                clean,
+                over_par,
+                day,
+            } => {
+                let r = progress.endings.entry(ending.clone()).or_default();
+                r.tried += 1;
+                if *done {
+                    r.done += 1;
+                }
+                if *done && *clean {
+                    r.clean += 1;
+                    if let Some(over) = *over_par {
+                        r.best_over_par = Some(r.best_over_par.map_or(over, |b| b.min(over)));
+                    }
+                }
+                r.last = Some(day.clone());
+            }
+            Change::Puzzle {
+                id,
+                rating,
+                themes,
+                solved,
+            } => {
+                progress.puzzle_rating = progress.puzzle_rating.after(*rating, *solved);
+                progress
+                    .puzzle_history
+                    .push(progress.puzzle_rating.rating.round() as i32);
+                if progress.puzzle_history.len() > HISTORY {
+                    progress.puzzle_history.remove(0);
+                }
+                // The first try is the one kept: another instance may have tried it before.
+                progress.puzzles.entry(id.clone()).or_insert(*solved);
+                for theme in themes {
+                    let entry = progress.puzzle_themes.entry(theme.clone()).or_default();
+                    entry[0] += 1;
+                    if *solved {
+                        entry[1] += 1;
+                    }
+                }
+            }
+            Change::Answer { id, grade, today } => {
+                let card = progress
+                    .mistakes
+                    .get(id)
+                    .copied()
+                    .unwrap_or_else(|| Card::new(*today));
+                progress
+                    .mistakes
+                    .insert(id.clone(), card.answered(*grade, *today));
             }
         }
     }
@@ -169,9 +267,64 @@ pub fn path(paths: &Paths) -> PathBuf {
         .join("training.toml")
 }
 
+/// The lock file beside the progress, held while it is read and while it is replaced.
+fn lock_path(paths: &Paths) -> PathBuf {
+    path(paths).with_file_name(".training.lock")
+}
+
+/// How long a save waits for another instance to finish its own.
+const LOCK_WAIT: std::time::Duration = std::time::Duration::from_secs(10);
+
+/// Takes the advisory lock on `.training.lock`, waiting for another instance's save to end.
+/// `None` where the file system has no locks.
+fn lock(paths: &Paths) -> Result<Option<fs::File>> {
+    use std::os::unix::fs::OpenOptionsExt;
+    let file = lock_path(paths);
+    if let Some(dir) = file.parent() {
+        fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    }
+    let lock = fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .mode(0o600)
+        .custom_flags(libc::O_NOFOLLOW)
+        .open(&file)
+        .with_context(|| format!("opening {}", file.display()))?;
+    let until = std::time::Instant::now() + LOCK_WAIT;
+    loop {
+        match lock.try_lock() {
+            Ok(()) => return Ok(Some(lock)),
+            Err(fs::TryLockError::WouldBlock) if std::time::Instant::now() < until => {
+                std::thread::sleep(std::time::Duration::from_millis(20));
+            }
+            Err(fs::TryLockError::WouldBlock) => anyhow::bail!(
+                "{} is held by another Knightfall for more than {} s",
+                file.display(),
+                LOCK_WAIT.as_secs()
+            ),
+            // A file system without locks (or whose locks fail): the save still merges with
+            // the file as it is, only without keeping another instance out meanwhile.
+            Err(fs::TryLockError::Error(_)) => return Ok(None),
+        }
+    }
+}
+
 /// The progress on disk (empty when there is none yet), and a sentence for the player when a
 /// damaged file had to be set aside.
 pub fn load(paths: &Paths) -> (Progress, Option<String>) {
+    // Nothing to read: nothing is created either (a look at training writes no file).
+    if fs::symlink_metadata(path(paths)).is_err() {
+        return (Progress::default(), None);
+    }
+    // Setting a damaged file aside must not move a record another instance just wrote: read
+    // under the lock. Without it (held too long) the read still goes on; a rename is atomic.
+    let _lock = lock(paths);
+    load_unlocked(paths)
+}
+
+fn load_unlocked(paths: &Paths) -> (Progress, Option<String>) {
     let file = path(paths);
     let meta = match fs::symlink_metadata(&file) {
         Ok(meta) => meta,
@@ -213,8 +366,29 @@ pub fn load(paths: &Paths) -> (Progress, Option<String>) {
     }
 }
 
-/// Writes the progress (atomically: a crash leaves the old file or the new one).
-pub fn save(paths: &Paths, progress: &Progress) -> Result<()> {
+/// Saves `changes`, the results this instance recorded since its last save: under the lock,
+/// reads the progress as it is on disk now (with what other instances saved meanwhile), applies
+/// the changes in order, and writes it (atomically: a crash leaves the old file or the new
+/// one). Returns the merged progress, for the instance to show, and a sentence for the player
+/// when the file on disk had to be set aside as damaged.
+pub fn save(paths: &Paths, changes: &[Change]) -> Result<(Progress, Option<String>)> {
+    let _lock = lock(paths)?;
+    let (mut progress, note) = load_unlocked(paths);
+    if let Some(note) = &note
+        && fs::symlink_metadata(path(paths)).is_ok()
+    {
+        // Damaged and not set aside: it stays as it is, for the player to look at.
+        anyhow::bail!("{note}");
+    }
+    for change in changes {
+        change.apply(&mut progress);
+    }
+    write(paths, &progress)?;
+    Ok((progress, note))
+}
+
+/// Writes `progress` over the file, which must be a regular file or none.
+fn write(paths: &Paths, progress: &Progress) -> Result<()> {
     let file = path(paths);
     // A file that could not be read nor set aside is the player's: never replace it.
     if fs::symlink_metadata(&file).is_ok_and(|m| !m.is_file()) {
@@ -282,7 +456,7 @@ mod tests {
         p.record("KQvK", true, true, Some(1));
         p.record("KQvK", true, false, Some(0));
         p.record("KQvK", false, false, None);
-        save(&paths, &p).unwrap();
+        write(&paths, &p).unwrap();
         let (back, note) = load(&paths);
         assert_eq!(note, None);
         assert_eq!(back, p);
@@ -331,7 +505,116 @@ mod tests {
         std::os::unix::fs::symlink(&target, path(&paths)).unwrap();
         let (_, note) = load(&paths);
         assert!(note.is_some());
-        save(&paths, &Progress::default()).unwrap();
+        save(&paths, &[]).unwrap();
         assert_eq!(fs::read_to_string(&target).unwrap(), "mine");
+    }
+
+    fn puzzle(id: &str, rating: i32) -> Puzzle {
+        let mut p = crate::train::puzzle::built_in()
+            .into_iter()
+            .find(|p| !p.themes.is_empty())
+            .unwrap();
+        p.id = id.to_string();
+        p.rating = rating;
+        p
+    }
+
+    /// Two instances load the same record, each records its own results and saves: every
+    /// result of both is on disk, and each instance is handed back the merged record.
+    #[test]
+    fn two_instances_saving_keep_each_others_results() {
+        let dir = tempfile::tempdir().unwrap();
+        let paths = paths(dir.path());
+        // Both start from one puzzle already tried.
+        let first = Change::puzzle(&puzzle("p1", 1500), true);
+        save(&paths, std::slice::from_ref(&first)).unwrap();
+        let (mut a, _) = load(&paths);
+        let (mut b, _) = load(&paths);
+        // A: a second puzzle, failed, and a mistake answered.
+        let a_changes = vec![
+            Change::puzzle(&puzzle("p2", 1700), false),
+            Change::Answer {
+                id: "m1".into(),
+                grade: 5,
+                today: 100,
+            },
+        ];
+        for c in &a_changes {
+            c.apply(&mut a);
+        }
+        let (a_saved, note) = save(&paths, &a_changes).unwrap();
+        assert_eq!(note, None);
+        assert_eq!(a_saved, a);
+        // B, which loaded before A saved: one start of KQvK, and the same mistake answered.
+        let b_changes = vec![
+            Change::ending("KQvK", false, false, None),
+            Change::Answer {
+                id: "m1".into(),
+                grade: 5,
+                today: 100,
+            },
+        ];
+        for c in &b_changes {
+            c.apply(&mut b);
+        }
+        let (merged, _) = save(&paths, &b_changes).unwrap();
+        let (on_disk, _) = load(&paths);
+        assert_eq!(merged, on_disk);
+        // Everything of A's is kept, and B's on top.
+        assert_eq!(on_disk.puzzles.len(), 2, "{on_disk:?}");
+        assert!(!on_disk.puzzles["p2"]);
+        assert_eq!(on_disk.puzzle_history.len(), 2);
+        assert_eq!(on_disk.puzzle_rating, a.puzzle_rating);
+        assert_eq!(on_disk.endings["KQvK"].tried, 1);
+        let themes: u32 = on_disk.puzzle_themes.values().map(|t| t[0]).sum();
+        assert_eq!(
+            themes,
+            2 * puzzle("x", 0).themes.len() as u32,
+            "{on_disk:?}"
+        );
+        // Both answers count: the card was answered twice from memory.
+        assert_eq!(on_disk.mistakes["m1"].reps, 2);
+    }
+
+    /// A rating moved by two instances is this instance's attempts played on top of the
+    /// other's: the same as one instance trying them all in that order.
+    #[test]
+    fn ratings_of_two_instances_are_the_attempts_of_both_in_turn() {
+        let dir = tempfile::tempdir().unwrap();
+        let paths = paths(dir.path());
+        let a = [
+            Change::puzzle(&puzzle("a1", 1400), true),
+            Change::puzzle(&puzzle("a2", 1600), true),
+        ];
+        let b = [Change::puzzle(&puzzle("b1", 1900), false)];
+        save(&paths, &a).unwrap();
+        let (merged, _) = save(&paths, &b).unwrap();
+        let mut alone = Progress::default();
+        for c in a.iter().chain(&b) {
+            c.apply(&mut alone);
+        }
+        assert_eq!(merged, alone);
+        // A puzzle tried again by the other instance keeps its first try.
+        let (merged, _) = save(&paths, &[Change::puzzle(&puzzle("a1", 1400), false)]).unwrap();
+        assert!(merged.puzzles["a1"]);
+    }
+
+    /// Saves from many threads at once, as from many instances: none is lost.
+    #[test]
+    fn saves_at_once_lose_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let paths = paths(dir.path());
+        std::thread::scope(|s| {
+            for _ in 0..4 {
+                s.spawn(|| {
+                    for _ in 0..10 {
+                        save(&paths, &[Change::ending("KRvK", true, false, None)]).unwrap();
+                    }
+                });
+            }
+        });
+        let (p, _) = load(&paths);
+        assert_eq!(p.endings["KRvK"].tried, 40);
+        assert!(!dir.path().join(".training.lock").is_symlink());
     }
 }

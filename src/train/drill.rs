@@ -132,7 +132,8 @@ impl Drill {
         } else {
             Color::Black
         };
-        let (goal, mut pool) = starts(ending, player, tables, &mut rng)?;
+        let (goal, mut pool) = starts(ending, player, tables, &mut rng)
+            .map_err(|r| refused(ending, r, player, tables, &mut rng))?;
         // Easy to hard: short wins to long ones; draws with many holding moves to few.
         pool.sort_by_key(|s| s.hardness);
         let third = pool.len().div_ceil(3);
@@ -491,13 +492,56 @@ struct Start {
     hardness: i32,
 }
 
+/// Why an ending has no drill.
+enum Refusal {
+    /// A probe of the tables failed.
+    Tables(String),
+    /// Its first side loses from most starts: nothing to win or hold.
+    Lost,
+    /// A draw from most starts, with no move of the first side that loses it: nothing to win
+    /// or hold either.
+    Drawn,
+}
+
+/// Why `ending` has no drill, in words: what to play instead, when there is something.
+fn refused(
+    ending: &Ending,
+    why: Refusal,
+    player: Color,
+    tables: &Tablebases,
+    rng: &mut BookRng,
+) -> String {
+    let swapped = ending.swapped();
+    match why {
+        Refusal::Tables(e) => e,
+        Refusal::Lost => format!(
+            "{ending} is lost for its first side, the side you play, from nearly every start; \
+             put the side that wins first, like {swapped}"
+        ),
+        // A symmetric ending is its own other side; another may have something to play for
+        // there, as a lone king has a draw to hold where one step loses it.
+        Refusal::Drawn if swapped != *ending && starts(&swapped, player, tables, rng).is_ok() => {
+            format!(
+                "{ending} has nothing to play for: from nearly every start neither side can \
+                 win it, and no move of yours would lose it. The other side has something to \
+                 play for: try {swapped}"
+            )
+        }
+        Refusal::Drawn => format!(
+            "{ending} is a draw whichever side you play: from nearly every start neither side \
+             can win it, and no move loses it, so there is no win to play for and no draw to \
+             hold"
+        ),
+    }
+}
+
 /// The goal for `ending` with the player as `player`, and a pool of start positions for it.
 fn starts(
     ending: &Ending,
     player: Color,
     tables: &Tablebases,
     rng: &mut BookRng,
-) -> Result<(Goal, Vec<Start>), String> {
+) -> Result<(Goal, Vec<Start>), Refusal> {
     let mut wins = Vec::new();
     let mut draws = Vec::new();
     let (mut legal, mut drawn) = (0u32, 0u32);
@@ -509,7 +553,9 @@ fn starts(
             continue;
         };
         legal += 1;
-        let probe = tables.probe(&pos).map_err(|e| e.to_string())?;
+        let probe = tables
+            .probe(&pos)
+            .map_err(|e| Refusal::Tables(e.to_string()))?;
         match probe.wdl {
             // A mate in one is no drill.
             Wdl::Win if probe.dtz > 2 => wins.push(Start {
@@ -531,7 +577,8 @@ fn starts(
     }
     // A draw to hold, where a draw is the ending's usual result (not a lone king taking a
     // queen left en prise): only positions where some move loses, harder when fewer hold.
-    if drawn * 4 < legal {
+    let usually_drawn = drawn * 4 >= legal;
+    if !usually_drawn {
         draws.clear();
     }
     let mut holds = Vec::new();
@@ -539,7 +586,9 @@ fn starts(
         if holds.len() >= POOL {
             break;
         }
-        let ranked = tables.rank_root_moves(&pos).map_err(|e| e.to_string())?;
+        let ranked = tables
+            .rank_root_moves(&pos)
+            .map_err(|e| Refusal::Tables(e.to_string()))?;
         let holding = ranked.iter().filter(|r| value(r.wdl) >= 0).count();
         if holding < ranked.len() {
             holds.push(Start {
@@ -552,11 +601,11 @@ fn starts(
         return Ok((Goal::Win, wins));
     }
     if holds.is_empty() {
-        return Err(format!(
-            "{ending} cannot be won or held by its first side; put the stronger side first, \
-             like {}",
-            ending.swapped()
-        ));
+        return Err(if usually_drawn {
+            Refusal::Drawn
+        } else {
+            Refusal::Lost
+        });
     }
     Ok((Goal::Draw, holds))
 }
@@ -713,7 +762,14 @@ mod tests {
         assert!(err.contains("KQvK"), "{err}");
         // Two knights cannot force mate, but a lone king can still be lost into a corner mate:
         // there is a draw to hold only where some move loses, and KNNvK has none.
-        assert!(goal("KNNvK").is_err());
+        let err = goal("KNNvK").unwrap_err();
+        assert!(err.contains("is a draw whichever side you play"), "{err}");
+        // Bishop against bishop: nothing for either side, and nothing to swap to.
+        for name in ["KBvKB", "KNvK", "KvKB"] {
+            let err = goal(name).unwrap_err();
+            assert!(err.contains("is a draw whichever side you play"), "{err}");
+            assert!(!err.contains("first"), "{err}");
+        }
     }
 
     #[test]

@@ -266,8 +266,16 @@ pub(crate) fn run_train(start: train::Start, opts: &Options) -> Result<()> {
             }
         }
     }
-    if !warnings.is_empty() && train.message.is_none() {
-        train.message = Some((warnings.join("; "), Tone::Error));
+    if !warnings.is_empty() {
+        // Beside a start's own message, which would hide it: kept until a key is pressed.
+        train.notice = Some(
+            train
+                .notice
+                .into_iter()
+                .chain(warnings)
+                .collect::<Vec<_>>()
+                .join("; "),
+        );
     }
     runner.push(Front::Train(Box::new(train)));
     let result = serve(&mut runner, t0, |r, now| r.start(now));

@@ -315,7 +315,8 @@ impl ReviewScreen {
             | Action::Tick
             | Action::Front
             | Action::Saved(_)
-            | Action::Play(_) => {}
+            | Action::Play(_)
+            | Action::Trained(_) => {}
         }
         fx
     }

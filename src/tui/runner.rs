@@ -120,6 +120,8 @@ pub struct Runner {
     pub bell: bool,
     /// The board square the left button went down on, until it comes up.
     pressed: Option<shakmaty::Square>,
+    /// Training results not saved yet (the last save failed): tried again with the next.
+    training: Vec<store::training::Change>,
 }
 
 impl Runner {
@@ -154,6 +156,7 @@ impl Runner {
             autosave_checked: false,
             bell: false,
             pressed: None,
+            training: Vec::new(),
         }
     }
 
@@ -315,7 +318,11 @@ impl Runner {
             }
         }
         self.service.stop();
-        let replies: Vec<Action> = fx.into_iter().filter_map(|e| self.write(e)).collect();
+        let mut replies: Vec<Action> = fx.into_iter().flat_map(|e| self.carry(e)).collect();
+        if !self.training.is_empty() {
+            // Results whose save failed get a last try.
+            replies.extend(self.save_training(Vec::new()));
+        }
         self.part(replies);
         std::mem::take(&mut self.parting)
     }
@@ -374,7 +381,7 @@ impl Runner {
                     }
                     replies.push(Action::Play(choice));
                 }
-                other => replies.extend(self.write(other)),
+                other => replies.extend(self.carry(other)),
             }
         }
         replies.into_iter().any(|action| self.apply(action, now))
@@ -454,7 +461,7 @@ impl Runner {
             from_game,
             crate::book::BookRng::from_entropy().next_u64(),
         );
-        train.message = note.map(|n| (n, Tone::Error));
+        train.notice = note;
         train.mistakes = mistakes;
         train.today = crate::game::day_number();
         if train.mistake_counts().0 > 0 {
@@ -474,6 +481,36 @@ impl Runner {
             job.known = review.evals;
         }
         job
+    }
+
+    /// Carries out a file effect; returns what the screen in front should hear of it.
+    fn carry(&mut self, effect: Effect) -> Vec<Action> {
+        match effect {
+            Effect::SaveTraining(changes) => self.save_training(changes),
+            other => self.write(other).into_iter().collect(),
+        }
+    }
+
+    /// Saves `changes` and any whose save failed before, merged with the record on disk (which
+    /// another running Knightfall may have saved to meanwhile); the screen is handed back the
+    /// merged record. A failed save keeps them for the next one.
+    fn save_training(&mut self, changes: Vec<store::training::Change>) -> Vec<Action> {
+        let Some(paths) = self.files.clone() else {
+            return Vec::new();
+        };
+        self.training.extend(changes);
+        match store::training::save(&paths, &self.training) {
+            Ok((merged, note)) => {
+                self.training.clear();
+                let mut replies = vec![Action::Trained(Box::new(merged))];
+                replies.extend(note.map(|n| Action::Note(n, Tone::Error)));
+                replies
+            }
+            Err(e) => vec![Action::Note(
+                format!("The training progress was not saved: {e:#}"),
+                Tone::Error,
+            )],
+        }
     }
 
     /// Carries out a file effect, when this runner writes files; returns what the screen in
@@ -571,14 +608,6 @@ impl Runner {
                     Err(e) => Action::Note(format!("Not saved: {e:#}"), Tone::Error),
                 })
             }
-            Effect::SaveTraining(progress) => {
-                store::training::save(&paths, &progress).err().map(|e| {
-                    Action::Note(
-                        format!("The training progress was not saved: {e:#}"),
-                        Tone::Error,
-                    )
-                })
-            }
             Effect::CacheReview(review) => store::review_cache::save(&paths.reviews(), &review)
                 .err()
                 .map(|e| {
@@ -595,7 +624,9 @@ impl Runner {
             | Effect::Play(_)
             | Effect::Close
             | Effect::Quit
-            | Effect::Bell => None,
+            | Effect::Bell
+            // Carried by `save_training`.
+            | Effect::SaveTraining(_) => None,
         }
     }
 }

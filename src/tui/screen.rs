@@ -43,6 +43,9 @@ pub enum Action {
     Saved(PathBuf),
     /// The new-game screen's choice: play it.
     Play(Box<Choice>),
+    /// The training progress as saved: this screen's results merged with what other running
+    /// Knightfalls saved.
+    Trained(Box<crate::store::training::Progress>),
 }
 
 /// What the new-game screen chose.
@@ -103,8 +106,9 @@ pub enum Effect {
     },
     /// Keep what a review found, for next time.
     CacheReview(Box<Review>),
-    /// Write the player's training progress.
-    SaveTraining(Box<crate::store::training::Progress>),
+    /// Save these results in the player's training progress, merged with the record on disk
+    /// ([`crate::store::training::save`]); [`Action::Trained`] hands back the merged record.
+    SaveTraining(Vec<crate::store::training::Change>),
     /// Close the new-game screen and play its choice in the game below.
     Play(Box<Choice>),
     /// Open a screen in front of this one.

@@ -1,7 +1,8 @@
 //! The training screen: pick an ending and a difficulty from a list (or type any 3- or
 //! 4-piece ending, or a FEN), then play it against perfect defence from the built-in tables,
 //! move by move graded (see [`crate::train`]). Every finished start is counted in the
-//! player's progress, which the runner writes.
+//! player's progress: the screen hands the runner the result, which it merges into the record
+//! on disk (another Knightfall may be training too), and gets the merged record back.
 //!
 //! The tables are the ones built into the program, read from memory, so probing them in
 //! `update` touches no file.
@@ -19,12 +20,11 @@ use super::screen::{Action, Effect, Palette, Tone};
 use super::solve::{Said, Solve, Stage};
 use crate::book::BookRng;
 use crate::game::Game;
-use crate::store::training::Progress;
+use crate::store::training::{Change, Progress};
 use crate::tablebase::Tablebases;
 use crate::train::ending::OFFERED;
 use crate::train::mistake::Mistake;
 use crate::train::puzzle::Puzzle;
-use crate::train::schedule::Card;
 use crate::train::themes::Theme;
 use crate::train::{Difficulty, Drill, Ending, Goal, State, Verdict};
 
@@ -218,6 +218,9 @@ pub struct Train {
     pub input: String,
     /// The message line.
     pub message: Option<(String, Tone)>,
+    /// What the player must read before going on (a damaged record kept aside under a new
+    /// name): shown over the screen until a key is pressed, whatever the screen opened on.
+    pub notice: Option<String>,
     /// Help overlay shown.
     pub show_help: bool,
     /// Board turned from the player's side.
@@ -262,6 +265,7 @@ impl Train {
             hint: None,
             input: String::new(),
             message: None,
+            notice: None,
             show_help: false,
             flipped: false,
             palette,
@@ -388,6 +392,7 @@ impl Train {
             Action::Key(k) => self.on_key(k, &mut fx),
             Action::Click(sq) => self.on_click(sq, &mut fx),
             Action::Note(text, tone) => self.say(text, tone),
+            Action::Trained(progress) => self.merged(*progress),
             Action::Engine(super::job::EngineEvent::Warning(text)) => self.say(text, Tone::Error),
             Action::Engine(ev) => self.on_engine(&ev, &mut fx),
             Action::Tick
@@ -397,6 +402,22 @@ impl Train {
             | Action::Play(_) => {}
         }
         fx
+    }
+
+    /// Takes the record as saved, with other instances' results in it.
+    fn merged(&mut self, progress: Progress) {
+        let (before, after) = (
+            self.progress.puzzle_rating.shown(),
+            progress.puzzle_rating.shown(),
+        );
+        // A puzzle just solved said the rating this instance worked out; the one kept moved
+        // from the other instances' puzzles too.
+        if let Some((text, _)) = &mut self.message
+            && before != after
+        {
+            *text = text.replace(&before, &after);
+        }
+        self.progress = progress;
     }
 
     /// What must be kept when the screen goes: a drill left unfinished counts as tried.
@@ -425,6 +446,11 @@ impl Train {
     }
 
     fn on_key(&mut self, key: KeyEvent, fx: &mut Vec<Effect>) {
+        // The key that closes the notice does nothing else: it was pressed to close it.
+        if self.notice.is_some() && !keys::is_exit(&key) {
+            self.notice = None;
+            return;
+        }
         let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
         if self.show_help && !keys::is_exit(&key) {
             self.show_help = false;
@@ -759,9 +785,8 @@ impl Train {
             return;
         }
         s.counted = true;
-        let puzzle = s.puzzle.clone();
-        self.progress.record_puzzle(&puzzle, solved && !s.helped);
-        fx.push(Effect::SaveTraining(Box::new(self.progress.clone())));
+        let change = Change::puzzle(&s.puzzle, solved && !s.helped);
+        self.keep(change, fx);
     }
 
     fn try_puzzle_move(&mut self, text: &str, fx: &mut Vec<Effect>) {
@@ -876,17 +901,12 @@ impl Train {
         let (Some(grade), Some(p)) = (grade, &self.practice) else {
             return;
         };
-        let id = p.current.id();
-        let card = self
-            .progress
-            .mistakes
-            .get(&id)
-            .copied()
-            .unwrap_or_else(|| Card::new(self.today));
-        self.progress
-            .mistakes
-            .insert(id, card.answered(grade, self.today));
-        fx.push(Effect::SaveTraining(Box::new(self.progress.clone())));
+        let change = Change::Answer {
+            id: p.current.id(),
+            grade,
+            today: self.today,
+        };
+        self.keep(change, fx);
     }
 
     /// Says how the answer went, once it is in.
@@ -1099,10 +1119,17 @@ impl Train {
         }
         let done = d.state == State::Done;
         let over_par = (d.goal == Goal::Win).then(|| d.moves_played().saturating_sub(d.par()));
-        self.progress
-            .record(&d.ending.to_string(), done, d.clean(), over_par);
+        let change = Change::ending(&d.ending.to_string(), done, d.clean(), over_par);
         self.counted = true;
-        fx.push(Effect::SaveTraining(Box::new(self.progress.clone())));
+        self.keep(change, fx);
+    }
+
+    /// Counts a result in the record shown and asks for it to be saved: the runner merges it
+    /// into the record on disk, with whatever other running Knightfalls saved, and hands the
+    /// merged record back ([`Action::Trained`]).
+    fn keep(&mut self, change: Change, fx: &mut Vec<Effect>) {
+        change.apply(&mut self.progress);
+        fx.push(Effect::SaveTraining(vec![change]));
     }
 }
 

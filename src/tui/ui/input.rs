@@ -3,7 +3,7 @@
 
 use ratatui::Frame;
 use ratatui::layout::{Position as Cursor, Rect};
-use ratatui::style::{Color as Tui, Modifier};
+use ratatui::style::{Color as Tui, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Wrap};
 use shakmaty::{Color, Position as _};
@@ -117,14 +117,19 @@ pub(crate) fn draw_message(
     palette: Palette,
 ) {
     if let Some((text, tone)) = message {
-        let style = match tone {
-            Tone::Error => fg(palette, Tui::Red).add_modifier(Modifier::BOLD),
-            Tone::Info => fg(palette, Tui::Cyan),
-        };
+        let style = tone_style(palette, *tone);
         frame.render_widget(
             Paragraph::new(Line::styled(text.clone(), style)).wrap(Wrap { trim: true }),
             area,
         );
+    }
+}
+
+/// How a message of `tone` is drawn.
+pub(crate) fn tone_style(palette: Palette, tone: Tone) -> Style {
+    match tone {
+        Tone::Error => fg(palette, Tui::Red).add_modifier(Modifier::BOLD),
+        Tone::Info => fg(palette, Tui::Cyan),
     }
 }
 

@@ -38,6 +38,9 @@ pub fn draw(frame: &mut Frame, t: &Train) -> Drawn {
     let prompt = if t.on_board() { "move> " } else { "ending> " };
     ui_input::draw_input(frame, rows[2], prompt, &t.input, !t.show_help);
     ui_input::draw_keys(frame, rows[3], &keys);
+    if let Some(notice) = &t.notice {
+        draw_notice(frame, rows[0], notice, t.palette);
+    }
     if t.show_help {
         let mut lines = if t.solve.is_some() {
             vec![
@@ -79,6 +82,29 @@ pub fn draw(frame: &mut Frame, t: &Train) -> Drawn {
 }
 
 /// The list of endings, each with what it teaches and the player's record.
+/// The notice in a box over the top of `area`, every word of it (a path is not cut off).
+fn draw_notice(frame: &mut Frame, area: Rect, text: &str, palette: super::Palette) {
+    let width = area.width.min(90);
+    let style = ui_input::tone_style(palette, crate::tui::screen::Tone::Error);
+    let para = Paragraph::new(Line::styled(text.to_string(), style)).wrap(Wrap { trim: true });
+    let lines = u16::try_from(para.line_count(width.saturating_sub(2))).unwrap_or(u16::MAX);
+    let rect = Rect {
+        x: area.x + (area.width - width) / 2,
+        y: area.y,
+        width,
+        height: lines.saturating_add(2).min(area.height),
+    };
+    frame.render_widget(ratatui::widgets::Clear, rect);
+    frame.render_widget(
+        para.block(
+            ratatui::widgets::Block::default()
+                .borders(ratatui::widgets::Borders::ALL)
+                .title(" Any key closes this "),
+        ),
+        rect,
+    );
+}
+
 fn draw_list(frame: &mut Frame, area: Rect, t: &Train) {
     let block = super::titled(" Training ", area);
     let inner = block.inner(area);
