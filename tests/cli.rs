@@ -789,6 +789,7 @@ fn a_fifo_as_the_config_file_is_refused_not_waited_on() {
     std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut err).unwrap();
     assert_eq!(status.code(), Some(1), "{err}");
     assert!(err.contains("is not a regular file"), "{err}");
+}
 
 #[test]
 fn an_ending_with_nothing_to_play_for_is_refused_for_what_it_is() {
