@@ -522,6 +522,11 @@ impl External {
     }
 
     fn exited(&mut self) -> ExternalError {
+        if self.switch.is_thrown() {
+            // It ended because it was killed, which says more than its status; and leaving
+            // waits for nothing.
+            return self.killed();
+        }
         // Give a dying process a moment to be reaped, so the status says how it ended.
         let mut status = None;
         for _ in 0..50 {

@@ -117,3 +117,84 @@ fn an_engine_dies_with_knightfall_even_on_sigkill() {
         "the engine {pid} outlived Knightfall's SIGKILL"
     );
 }
+
+/// A hung engine's `go` in a thread of its own, with `limits`; the result comes back on the
+/// channel, so that a `go` that never returns fails the test instead of stalling it.
+fn go_in_thread(
+    engine: knightfall::external::External,
+    limits: knightfall::engine::Limits,
+) -> mpsc::Receiver<Result<shakmaty::Move, knightfall::external::ExternalError>> {
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        let mut engine = engine;
+        let control = knightfall::engine::Control::default();
+        let moved = engine.go(
+            None,
+            &[],
+            &shakmaty::Chess::default(),
+            &limits,
+            &control,
+            &mut |_| {},
+        );
+        let _ = tx.send(moved);
+    });
+    rx
+}
+
+#[test]
+fn a_go_on_the_clock_gives_up_once_the_clock_is_spent() {
+    use knightfall::external::{EngineSpec, External, ExternalError};
+    let engine = FakeEngine::new(Fake::Hangs, "clock");
+    let spec = EngineSpec {
+        name: "hangs".into(),
+        command: engine.script.display().to_string(),
+        options: Vec::new(),
+    };
+    let external = External::start(&spec).unwrap();
+    // White to move with 300 ms on its clock and no move time: nobody stops it.
+    let limits = knightfall::engine::Limits {
+        wtime: Some(300),
+        btime: Some(300),
+        ..Default::default()
+    };
+    let moved = go_in_thread(external, limits)
+        .recv_timeout(STALLED)
+        .expect("go never gave up on an engine past its clock");
+    assert!(
+        matches!(moved, Err(ExternalError::Timeout { .. })),
+        "{moved:?}"
+    );
+    // The engine was dropped with the thread: killed, as it ignores `quit`.
+    let pid = engine.go_pid().unwrap();
+    assert!(gone_within(pid, 5), "the engine {pid} runs on");
+}
+
+#[test]
+fn a_thrown_kill_switch_ends_a_hung_go_and_its_engine_at_once() {
+    use knightfall::external::{EngineSpec, External, ExternalError, KillSwitch};
+    let engine = FakeEngine::new(Fake::Hangs, "switch");
+    let spec = EngineSpec {
+        name: "hangs".into(),
+        command: engine.script.display().to_string(),
+        options: Vec::new(),
+    };
+    let switch = KillSwitch::default();
+    let external = External::start_under(&spec, &switch).unwrap();
+    // An infinite search: only the switch ends it.
+    let result = go_in_thread(external, knightfall::engine::Limits::default());
+    let pid = engine.wait_for_go();
+    switch.throw();
+    let moved = result
+        .recv_timeout(PROMPT)
+        .expect("go went on after the switch was thrown");
+    assert!(
+        matches!(moved, Err(ExternalError::Killed { .. })),
+        "{moved:?}"
+    );
+    assert!(gone_within(pid, 5), "the engine {pid} runs on");
+    // An engine started after the throw does not start at all.
+    assert!(matches!(
+        External::start_under(&spec, &switch),
+        Err(ExternalError::Killed { .. })
+    ));
+}
