@@ -293,7 +293,9 @@ pub struct External {
 }
 
 impl External {
-    /// Starts the engine, runs the UCI handshake and sets its options.
+    /// Starts the engine, runs the UCI handshake and sets its options. The engine is killed
+    /// when the thread that starts it ends (its parent-death signal follows that thread), so
+    /// start it on a thread that outlives it.
     pub fn start(spec: &EngineSpec) -> Result<External, ExternalError> {
         External::start_under(spec, &KillSwitch::default())
     }
