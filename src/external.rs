@@ -42,29 +42,33 @@ const QUIT_GRACE: Duration = Duration::from_millis(200);
 /// How often a wait for the engine looks at the kill switch.
 const POLL: Duration = Duration::from_millis(10);
 
-/// Ends external engines at once, from any thread: every engine started under the switch has
-/// its process group killed when it is thrown, and one started afterwards is killed as soon as
-/// it is spawned. The engines' owner throws it when Knightfall leaves, so that neither a hung
-/// `go` nor an engine that ignores `stop` and `quit` can hold the exit up; every wait in
-/// [`External`] looks at it and gives up.
+/// Ends external engines at once, from any thread, when Knightfall leaves: throwing it kills
+/// the process group of every engine started under it that owes an answer (its handshake, or a
+/// move: it may hang, or ignore `stop` and `quit`), and of any that starts to owe one later;
+/// every wait in [`External`] looks at it and gives up. An idle engine is left to its owner,
+/// whose drop asks it to `quit` and kills it shortly after: so neither a hung `go` nor an
+/// engine deaf to `quit` holds the exit up, and one that keeps something on `quit` still can.
 #[derive(Clone, Debug, Default)]
 pub struct KillSwitch(Arc<Mutex<Switch>>);
 
 #[derive(Debug, Default)]
 struct Switch {
     thrown: bool,
-    /// The process groups of the engines not yet reaped. A group is forgotten before its
-    /// leader is reaped, so a reused pid is never killed.
-    groups: Vec<i32>,
+    /// The process groups of the engines not yet reaped, and whether each owes an answer. A
+    /// group is forgotten, under the lock, when its leader is reaped, so a throw never kills a
+    /// reused pid's group.
+    groups: Vec<(i32, bool)>,
 }
 
 impl KillSwitch {
-    /// Kills every engine started under the switch, and any started later.
+    /// Kills every engine started under the switch that owes an answer, now or later.
     pub fn throw(&self) {
         let mut switch = self.lock();
         switch.thrown = true;
-        for &group in &switch.groups {
-            kill_group(group);
+        for &(group, busy) in &switch.groups {
+            if busy {
+                kill_group(group);
+            }
         }
     }
 
@@ -73,17 +77,20 @@ impl KillSwitch {
         self.lock().thrown
     }
 
-    /// Keeps `group` to kill; kills it at once if the switch was thrown already.
-    fn watch(&self, group: i32) {
+    /// Keeps `group`, owing an answer or not; kills it if it does and the switch was thrown.
+    fn set_busy(&self, group: i32, busy: bool) {
         let mut switch = self.lock();
-        if switch.thrown {
+        if busy && switch.thrown {
             kill_group(group);
         }
-        switch.groups.push(group);
+        match switch.groups.iter_mut().find(|(g, _)| *g == group) {
+            Some(entry) => entry.1 = busy,
+            None => switch.groups.push((group, busy)),
+        }
     }
 
     fn forget(&self, group: i32) {
-        self.lock().groups.retain(|&g| g != group);
+        self.lock().groups.retain(|&(g, _)| g != group);
     }
 
     /// The switch's state; a panic while it was held cannot have left it half-written.
@@ -287,9 +294,11 @@ pub struct External {
     /// The name the engine gave in `id name`.
     id_name: Option<String>,
     switch: KillSwitch,
-    /// Whether a `go` is unanswered: such an engine is killed at once when dropped, as it would
-    /// ignore `quit` as well.
-    searching: bool,
+    /// Whether it owes an answer (to the handshake, `isready` or `go`): such an engine is
+    /// killed at once when dropped, as one that does not answer would ignore `quit` as well.
+    busy: bool,
+    /// When it was asked to `quit`, if it was.
+    quit_sent: Option<Instant>,
 }
 
 impl External {
@@ -327,7 +336,7 @@ impl External {
             error,
         })?;
         let group = i32::try_from(child.id()).unwrap_or(0);
-        switch.watch(group);
+        switch.set_busy(group, true);
         let Some((stdin, stdout)) = child.stdin.take().zip(child.stdout.take()) else {
             // Both were piped above, so this cannot be; the child goes all the same.
             switch.forget(group);
@@ -349,7 +358,8 @@ impl External {
             lines,
             id_name: None,
             switch: switch.clone(),
-            searching: false,
+            busy: true,
+            quit_sent: None,
         };
         thread::Builder::new()
             .name("external-engine".into())
@@ -383,6 +393,7 @@ impl External {
             engine.send(&format!("setoption name {name} value {value}"))?;
         }
         engine.ready()?;
+        engine.set_busy(false);
         Ok(engine)
     }
 
@@ -398,8 +409,26 @@ impl External {
 
     /// Tells the engine a new game starts.
     pub(crate) fn new_game(&mut self) -> Result<(), ExternalError> {
+        self.set_busy(true);
         self.send("ucinewgame")?;
-        self.ready()
+        self.ready()?;
+        self.set_busy(false);
+        Ok(())
+    }
+
+    /// Asks the engine to `quit`, without waiting: its drop waits for it (briefly), so that
+    /// several engines asked first are waited for together.
+    pub fn ask_to_quit(&mut self) {
+        if self.quit_sent.is_none() && !self.busy {
+            let _ = writeln!(self.stdin, "quit");
+            let _ = self.stdin.flush();
+            self.quit_sent = Some(Instant::now());
+        }
+    }
+
+    fn set_busy(&mut self, busy: bool) {
+        self.busy = busy;
+        self.switch.set_busy(self.group, busy);
     }
 
     /// Asks for a move in `pos`, reached by `moves` from `start` (the start position's FEN, or
@@ -425,8 +454,8 @@ impl External {
                 line.push_str(&m.to_uci(CastlingMode::Standard).to_string());
             }
         }
+        self.set_busy(true);
         self.send(&line)?;
-        self.searching = true;
         self.send(&go_line(limits))?;
         let started = Instant::now();
         // The whole clock it was given for this move: past it the move can only lose on time.
@@ -450,7 +479,7 @@ impl External {
             if clock.is_some_and(|c| {
                 elapsed >= c + CLOCK_GRACE || stop_asked && stop_sent.is_none() && elapsed >= c
             }) {
-                return Err(self.timeout("its move within its clock"));
+                return Err(self.timeout("with a move"));
             }
             let wants_stop = stop_asked || movetime.is_some_and(|d| elapsed >= d);
             if wants_stop && stop_sent.is_none() {
@@ -466,7 +495,7 @@ impl External {
                 Err(RecvTimeoutError::Disconnected) => return Err(self.exited()),
             };
             if let Some(rest) = line.strip_prefix("bestmove") {
-                self.searching = false;
+                self.set_busy(false);
                 let text = rest.split_whitespace().next().unwrap_or("");
                 return text
                     .parse::<UciMove>()
@@ -550,7 +579,7 @@ impl External {
         let mut switch = self.switch.lock();
         let status = self.child.try_wait().ok().flatten();
         if status.is_some() {
-            switch.groups.retain(|&g| g != self.group);
+            switch.groups.retain(|&(g, _)| g != self.group);
         }
         status
     }
@@ -577,15 +606,15 @@ impl External {
 impl Drop for External {
     fn drop(&mut self) {
         // An idle engine is asked to leave, as the protocol has it, and given a moment (to
-        // write what it keeps, say). One still searching ignored `stop` or hangs, and would
-        // ignore `quit` too; and when Knightfall leaves nothing may hold it up: those are
-        // killed at once.
-        if !self.searching && !self.switch.is_thrown() {
-            let _ = writeln!(self.stdin, "quit");
-            let _ = self.stdin.flush();
-            let end = Instant::now() + QUIT_GRACE;
-            while Instant::now() < end && self.try_reap().is_none() {
-                thread::sleep(POLL);
+        // write what it keeps, say). One that owes an answer ignored `stop` or hangs, and
+        // would ignore `quit` too: it is killed at once.
+        if !self.busy {
+            self.ask_to_quit();
+            if let Some(asked) = self.quit_sent {
+                let end = asked + QUIT_GRACE;
+                while Instant::now() < end && self.try_reap().is_none() {
+                    thread::sleep(POLL);
+                }
             }
         }
         // Whatever is left of it (the engine, or what it started in its process group) goes:

@@ -1901,3 +1901,28 @@ fn leaving_while_a_misbehaving_engine_thinks_is_prompt_and_kills_it() {
         let _ = std::fs::remove_dir_all(&home);
     }
 }
+
+#[test]
+fn leaving_with_an_idle_engine_that_ignores_quit_is_prompt_and_kills_it() {
+    let engine = FakeEngine::new(Fake::IgnoresQuit, "pty-idle");
+    let home = temp_home("leave-idle");
+    let script = format!(
+        "\"$KNIGHTFALL_BIN\" play --white human --black \"{}\" --tc none --think-ms 60000 --no-book{STTY_AFTER}",
+        engine.side()
+    );
+    let mut s = start(&home, &script);
+    s.wait_for("the first frame", 20, |s| s.text().contains("move>"));
+    s.send(b"e4\r");
+    let pid = engine.wait_for_go();
+    s.wait_for("the engine's reply", 20, |_| saved_plies(&home) == Some(2));
+    // Idle now, on the person's turn: it is asked to quit, ignores it, and is killed.
+    let asked = Instant::now();
+    s.send(b"\x11");
+    s.wait_for("the shell", 30, |s| s.text().contains("EXIT="));
+    let took = asked.elapsed();
+    assert!(!alive(pid), "the engine {pid} outlived Knightfall");
+    assert!(took < LEAVES_WITHIN, "leaving took {took:?}");
+    s.wait_for("the shell", 30, |s| s.text().contains("DONE"));
+    assert!(s.text().contains("EXIT=0"), "{}", s.text());
+    let _ = std::fs::remove_dir_all(&home);
+}

@@ -49,8 +49,8 @@ enum Job {
 /// Handle to the service's thread.
 pub struct Service {
     thread: SearchThread<Job>,
-    /// Thrown when the service is dropped: the external engines die at once, whatever they
-    /// are doing, and the thread gives up the jobs still queued.
+    /// Thrown when the service is dropped: an external engine that owes an answer dies at
+    /// once, whatever it is doing, and the thread gives up the jobs still queued.
     leaving: KillSwitch,
 }
 
@@ -116,6 +116,11 @@ impl Service {
                     }
                 }
             }
+            // Idle engines are asked to quit all at once, then dropped: their short waits for
+            // the answer overlap instead of adding up.
+            for engine in externals.iter_mut().flatten() {
+                engine.ask_to_quit();
+            }
         });
         Service { thread, leaving }
     }
@@ -145,9 +150,10 @@ impl Service {
 }
 
 impl Drop for Service {
-    /// Kills the external engines at once (with whatever they started: an engine that hangs
-    /// or ignores `stop` must not hold up leaving), stops Knightfall's own search and waits for
-    /// the thread, which gives up the jobs still queued.
+    /// Kills the external engines that owe an answer at once (with whatever they started: an
+    /// engine that hangs or ignores `stop` must not hold up leaving; idle ones are asked to
+    /// quit and killed 200 ms later at most), stops Knightfall's own search and waits for the
+    /// thread, which gives up the jobs still queued.
     fn drop(&mut self) {
         self.leaving.throw();
         self.thread.finish();

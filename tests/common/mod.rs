@@ -150,6 +150,9 @@ pub(crate) enum Fake {
     Busy,
     /// On `go` floods its output with `info` lines, without end, and reads nothing more.
     FloodsInfo,
+    /// Answers `go` at once with `e7e5` (Black's reply to 1. e4), but ignores `quit` and
+    /// sleeps on when its input closes: an idle engine only a signal ends.
+    IgnoresQuit,
 }
 
 /// A fake UCI engine: a POSIX `sh` script (no python, which a fresh machine may lack) in a
@@ -180,6 +183,12 @@ impl FakeEngine {
                 child_pid.display()
             ),
             Fake::FloodsInfo => "while :; do echo 'info depth 1 score cp 0 nodes 1'; done".into(),
+            Fake::IgnoresQuit => "echo 'bestmove e7e5'".into(),
+        };
+        let after = if fake == Fake::IgnoresQuit {
+            "while :; do sleep 1; done\n"
+        } else {
+            ""
         };
         let text = format!(
             "#!/bin/sh\n\
@@ -189,7 +198,8 @@ impl FakeEngine {
              \x20   isready) echo readyok;;\n\
              \x20   go*) echo $$ > '{go}'; {on_go};;\n\
              \x20 esac\n\
-             done\n",
+             done\n\
+             {after}",
             go = go_pid.display(),
         );
         let script = dir.join("engine.sh");
