@@ -7,6 +7,7 @@ use std::io::{BufReader, Write};
 use std::os::unix::process::CommandExt;
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::atomic::Ordering;
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -28,10 +29,120 @@ const MAX_LINE_BYTES: usize = 64 << 10;
 /// Lines read ahead of the game: an engine that floods its output waits for the game to take
 /// them instead of filling the memory.
 const LINES_AHEAD: usize = 1024;
-/// How long an engine may take to answer `stop` with its move.
-const STOP_GRACE: Duration = Duration::from_secs(5);
+/// How long an engine may take to answer `stop` with its move (its clock allowing): a
+/// stopped search's move is never played, it is only waited for to keep the engine in step.
+const STOP_GRACE: Duration = Duration::from_secs(2);
 /// How long the engine may overrun a fixed move time before it is told to stop.
 const MOVETIME_GRACE: Duration = Duration::from_millis(500);
+/// How long past its whole clock an engine's move is waited for, if nobody stops it first: the
+/// game flags it sooner (with less grace), so this only bounds the wait for other callers.
+const CLOCK_GRACE: Duration = Duration::from_secs(1);
+/// How long an idle engine may take to leave after `quit` before it is killed.
+const QUIT_GRACE: Duration = Duration::from_millis(200);
+/// How often a wait for the engine looks at the kill switch.
+const POLL: Duration = Duration::from_millis(10);
+
+/// Ends external engines at once, from any thread, when Knightfall leaves: throwing it kills
+/// the process group of every engine started under it that owes an answer (its handshake, or a
+/// move: it may hang, or ignore `stop` and `quit`), and of any that starts to owe one later;
+/// every wait in [`External`] looks at it and gives up. An idle engine is left to its owner,
+/// whose drop asks it to `quit` and kills it shortly after: so neither a hung `go` nor an
+/// engine deaf to `quit` holds the exit up, and one that keeps something on `quit` still can.
+#[derive(Clone, Debug, Default)]
+pub struct KillSwitch(Arc<Mutex<Switch>>);
+
+#[derive(Debug, Default)]
+struct Switch {
+    thrown: bool,
+    /// The process groups of the engines not yet reaped, and whether each owes an answer. A
+    /// group is forgotten, under the lock, when its leader is reaped, so a throw never kills a
+    /// reused pid's group.
+    groups: Vec<(i32, bool)>,
+}
+
+impl KillSwitch {
+    /// Kills every engine started under the switch that owes an answer, now or later.
+    pub fn throw(&self) {
+        let mut switch = self.lock();
+        switch.thrown = true;
+        for &(group, busy) in &switch.groups {
+            if busy {
+                kill_group(group);
+            }
+        }
+    }
+
+    /// Whether the switch was thrown.
+    pub fn is_thrown(&self) -> bool {
+        self.lock().thrown
+    }
+
+    /// Keeps `group`, owing an answer or not; kills it if it does and the switch was thrown.
+    fn set_busy(&self, group: i32, busy: bool) {
+        let mut switch = self.lock();
+        if busy && switch.thrown {
+            kill_group(group);
+        }
+        match switch.groups.iter_mut().find(|(g, _)| *g == group) {
+            Some(entry) => entry.1 = busy,
+            None => switch.groups.push((group, busy)),
+        }
+    }
+
+    fn forget(&self, group: i32) {
+        self.lock().groups.retain(|&(g, _)| g != group);
+    }
+
+    /// The switch's state; a panic while it was held cannot have left it half-written.
+    fn lock(&self) -> MutexGuard<'_, Switch> {
+        self.0.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+/// Kills the process group `group` (an engine and whatever it started).
+fn kill_group(group: i32) {
+    if group > 0 {
+        // SAFETY: kill(2) with a process group id and a signal number touches no memory.
+        unsafe {
+            libc::kill(-group, libc::SIGKILL);
+        }
+    }
+}
+
+/// Makes the child die with the thread that spawns it (`PR_SET_PDEATHSIG`), so that even a
+/// `kill -9` of Knightfall takes its engines with it. The signal follows the spawning *thread*,
+/// not the process: engines are spawned by the thread that owns them (the search service's, or
+/// the caller of [`EngineSpec::check`], which drops its engine before it returns), so that
+/// thread outlives them. `parent` is Knightfall's pid, taken before the fork: if it died before
+/// `prctl`, the child has been handed to another parent already and must not run on.
+#[cfg(target_os = "linux")]
+fn die_with_parent(command: &mut Command) {
+    // SAFETY: getpid(2) touches no memory.
+    let parent = unsafe { libc::getpid() };
+    // SAFETY: the closure runs in the child between fork and exec, and only makes
+    // async-signal-safe system calls (prctl, getppid) and builds an error without allocating.
+    unsafe {
+        command.pre_exec(move || {
+            if libc::prctl(
+                libc::PR_SET_PDEATHSIG,
+                libc::SIGKILL as libc::c_ulong,
+                0 as libc::c_ulong,
+                0 as libc::c_ulong,
+                0 as libc::c_ulong,
+            ) != 0
+            {
+                return Err(std::io::Error::last_os_error());
+            }
+            if libc::getppid() != parent {
+                return Err(std::io::Error::from_raw_os_error(libc::ESRCH));
+            }
+            Ok(())
+        });
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn die_with_parent(_command: &mut Command) {}
 
 /// An external engine as the config file describes it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -164,42 +275,92 @@ pub enum ExternalError {
         /// The move as it sent it.
         what: String,
     },
+    /// The engine was killed by its [`KillSwitch`] (Knightfall is leaving).
+    #[error("{name} was stopped: Knightfall is leaving")]
+    Killed {
+        /// The engine's name.
+        name: String,
+    },
 }
 
 /// A running external engine.
 pub struct External {
     spec: EngineSpec,
     child: Child,
+    /// The engine's process group (its pid), or 0 if the pid does not fit.
+    group: i32,
     stdin: ChildStdin,
     lines: Receiver<String>,
     /// The name the engine gave in `id name`.
     id_name: Option<String>,
+    switch: KillSwitch,
+    /// Whether it owes an answer (to the handshake, `isready` or `go`): such an engine is
+    /// killed at once when dropped, as one that does not answer would ignore `quit` as well.
+    busy: bool,
+    /// When it was asked to `quit`, if it was.
+    quit_sent: Option<Instant>,
 }
 
 impl External {
-    /// Starts the engine, runs the UCI handshake and sets its options.
+    /// Starts the engine, runs the UCI handshake and sets its options. The engine is killed
+    /// when the thread that starts it ends (its parent-death signal follows that thread), so
+    /// start it on a thread that outlives it.
     pub fn start(spec: &EngineSpec) -> Result<External, ExternalError> {
+        External::start_under(spec, &KillSwitch::default())
+    }
+
+    /// Starts the engine as [`External::start`] does, to be killed when `switch` is thrown.
+    pub fn start_under(spec: &EngineSpec, switch: &KillSwitch) -> Result<External, ExternalError> {
         let words = shell_words::split(&spec.command)
             .map_err(|_| ExternalError::BadCommand(spec.command.clone()))?;
         let (program, args) = words
             .split_first()
             .ok_or_else(|| ExternalError::BadCommand(spec.command.clone()))?;
-        let mut child = Command::new(program)
+        if switch.is_thrown() {
+            return Err(ExternalError::Killed {
+                name: spec.name.clone(),
+            });
+        }
+        let mut command = Command::new(program);
+        command
             .args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
             // A group of its own: whatever it starts goes with it when it is killed, and the
             // terminal's Ctrl-C is Knightfall's to handle.
-            .process_group(0)
-            .spawn()
-            .map_err(|error| ExternalError::Start {
+            .process_group(0);
+        die_with_parent(&mut command);
+        let mut child = command.spawn().map_err(|error| ExternalError::Start {
+            name: spec.name.clone(),
+            error,
+        })?;
+        let group = i32::try_from(child.id()).unwrap_or(0);
+        switch.set_busy(group, true);
+        let Some((stdin, stdout)) = child.stdin.take().zip(child.stdout.take()) else {
+            // Both were piped above, so this cannot be; the child goes all the same.
+            switch.forget(group);
+            kill_group(group);
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err(ExternalError::Start {
                 name: spec.name.clone(),
-                error,
-            })?;
-        let stdin = child.stdin.take().expect("stdin was piped");
-        let stdout = child.stdout.take().expect("stdout was piped");
+                error: std::io::Error::other("no pipes to the engine"),
+            });
+        };
         let (tx, lines) = bounded(LINES_AHEAD);
+        // Owned from here on: any failure below drops it, which kills the process.
+        let mut engine = External {
+            spec: spec.clone(),
+            child,
+            group,
+            stdin,
+            lines,
+            id_name: None,
+            switch: switch.clone(),
+            busy: true,
+            quit_sent: None,
+        };
         thread::Builder::new()
             .name("external-engine".into())
             .spawn(move || {
@@ -222,13 +383,6 @@ impl External {
                 name: spec.name.clone(),
                 error,
             })?;
-        let mut engine = External {
-            spec: spec.clone(),
-            child,
-            stdin,
-            lines,
-            id_name: None,
-        };
         engine.send("uci")?;
         for line in engine.read_until("uciok", "uci")? {
             if let Some(name) = line.strip_prefix("id name ") {
@@ -239,6 +393,7 @@ impl External {
             engine.send(&format!("setoption name {name} value {value}"))?;
         }
         engine.ready()?;
+        engine.set_busy(false);
         Ok(engine)
     }
 
@@ -254,8 +409,26 @@ impl External {
 
     /// Tells the engine a new game starts.
     pub(crate) fn new_game(&mut self) -> Result<(), ExternalError> {
+        self.set_busy(true);
         self.send("ucinewgame")?;
-        self.ready()
+        self.ready()?;
+        self.set_busy(false);
+        Ok(())
+    }
+
+    /// Asks the engine to `quit`, without waiting: its drop waits for it (briefly), so that
+    /// several engines asked first are waited for together.
+    pub fn ask_to_quit(&mut self) {
+        if self.quit_sent.is_none() && !self.busy {
+            let _ = writeln!(self.stdin, "quit");
+            let _ = self.stdin.flush();
+            self.quit_sent = Some(Instant::now());
+        }
+    }
+
+    fn set_busy(&mut self, busy: bool) {
+        self.busy = busy;
+        self.switch.set_busy(self.group, busy);
     }
 
     /// Asks for a move in `pos`, reached by `moves` from `start` (the start position's FEN, or
@@ -281,16 +454,34 @@ impl External {
                 line.push_str(&m.to_uci(CastlingMode::Standard).to_string());
             }
         }
+        self.set_busy(true);
         self.send(&line)?;
         self.send(&go_line(limits))?;
         let started = Instant::now();
-        let deadline = limits
+        // The whole clock it was given for this move: past it the move can only lose on time.
+        let clock = pos
+            .turn()
+            .fold_wb(limits.wtime, limits.btime)
+            .map(Duration::from_millis);
+        let movetime = limits
             .movetime
             .map(|ms| Duration::from_millis(ms) + MOVETIME_GRACE);
         let mut stop_sent: Option<Instant> = None;
         loop {
-            let wants_stop = control.stop.load(Ordering::Relaxed)
-                || deadline.is_some_and(|d| started.elapsed() >= d);
+            if self.switch.is_thrown() {
+                return Err(self.killed());
+            }
+            let elapsed = started.elapsed();
+            let stop_asked = control.stop.load(Ordering::Relaxed);
+            // A move after the clock ran out is never played: the engine that is that late,
+            // whether the game has flagged it already (and so stops it) or not, is not waited
+            // for, or a hung engine would hold up the next game, or leaving.
+            if clock.is_some_and(|c| {
+                elapsed >= c + CLOCK_GRACE || stop_asked && stop_sent.is_none() && elapsed >= c
+            }) {
+                return Err(self.timeout("with a move"));
+            }
+            let wants_stop = stop_asked || movetime.is_some_and(|d| elapsed >= d);
             if wants_stop && stop_sent.is_none() {
                 self.send("stop")?;
                 stop_sent = Some(Instant::now());
@@ -298,12 +489,13 @@ impl External {
             if stop_sent.is_some_and(|t| t.elapsed() >= STOP_GRACE) {
                 return Err(self.timeout("stop with a move"));
             }
-            let line = match self.lines.recv_timeout(Duration::from_millis(10)) {
+            let line = match self.lines.recv_timeout(POLL) {
                 Ok(line) => line,
                 Err(RecvTimeoutError::Timeout) => continue,
                 Err(RecvTimeoutError::Disconnected) => return Err(self.exited()),
             };
             if let Some(rest) = line.strip_prefix("bestmove") {
+                self.set_busy(false);
                 let text = rest.split_whitespace().next().unwrap_or("");
                 return text
                     .parse::<UciMove>()
@@ -339,13 +531,18 @@ impl External {
         let end = Instant::now() + HANDSHAKE;
         let mut seen = Vec::new();
         loop {
+            if self.switch.is_thrown() {
+                return Err(self.killed());
+            }
             let left = end.saturating_duration_since(Instant::now());
-            match self.lines.recv_timeout(left) {
+            if left.is_zero() {
+                return Err(self.timeout(what));
+            }
+            match self.lines.recv_timeout(left.min(POLL)) {
                 Ok(line) if line.trim() == token => return Ok(seen),
                 // Only what names the engine is kept; the rest of a chatty handshake is not.
                 Ok(line) if line.starts_with("id ") && seen.len() < 16 => seen.push(line),
-                Ok(_) => {}
-                Err(RecvTimeoutError::Timeout) => return Err(self.timeout(what)),
+                Ok(_) | Err(RecvTimeoutError::Timeout) => {}
                 Err(RecvTimeoutError::Disconnected) => return Err(self.exited()),
             }
         }
@@ -356,19 +553,39 @@ impl External {
     }
 
     fn exited(&mut self) -> ExternalError {
+        if self.switch.is_thrown() {
+            // It ended because it was killed, which says more than its status; and leaving
+            // waits for nothing.
+            return self.killed();
+        }
         // Give a dying process a moment to be reaped, so the status says how it ended.
         let mut status = None;
         for _ in 0..50 {
-            if let Ok(Some(s)) = self.child.try_wait() {
+            if let Some(s) = self.try_reap() {
                 status = Some(s);
                 break;
             }
-            thread::sleep(Duration::from_millis(10));
+            thread::sleep(POLL);
         }
         ExternalError::Exited {
             name: self.name(),
             status: status.map_or("stopped answering".to_string(), |s| s.to_string()),
         }
+    }
+
+    /// The engine's exit status if it has ended (reaping it, and so forgetting its group).
+    fn try_reap(&mut self) -> Option<std::process::ExitStatus> {
+        // Under the switch's lock, so a throw never kills the group of a pid reaped and reused.
+        let mut switch = self.switch.lock();
+        let status = self.child.try_wait().ok().flatten();
+        if status.is_some() {
+            switch.groups.retain(|&(g, _)| g != self.group);
+        }
+        status
+    }
+
+    fn killed(&self) -> ExternalError {
+        ExternalError::Killed { name: self.name() }
     }
 
     fn timeout(&self, what: &str) -> ExternalError {
@@ -388,28 +605,24 @@ impl External {
 
 impl Drop for External {
     fn drop(&mut self) {
-        let _ = writeln!(self.stdin, "quit");
-        let _ = self.stdin.flush();
-        let mut exited = false;
-        for _ in 0..20 {
-            if let Ok(Some(_)) = self.child.try_wait() {
-                exited = true;
-                break;
+        // An idle engine is asked to leave, as the protocol has it, and given a moment (to
+        // write what it keeps, say). One that owes an answer ignored `stop` or hangs, and
+        // would ignore `quit` too: it is killed at once.
+        if !self.busy {
+            self.ask_to_quit();
+            if let Some(asked) = self.quit_sent {
+                let end = asked + QUIT_GRACE;
+                while Instant::now() < end && self.try_reap().is_none() {
+                    thread::sleep(POLL);
+                }
             }
-            thread::sleep(Duration::from_millis(10));
         }
         // Whatever is left of it (the engine, or what it started in its process group) goes:
         // nothing it started outlives the game.
-        if let Ok(pid) = i32::try_from(self.child.id()) {
-            // SAFETY: kill(2) with a process group id and a signal number touches no memory.
-            unsafe {
-                libc::kill(-pid, libc::SIGKILL);
-            }
-        }
-        if !exited {
-            let _ = self.child.kill();
-            let _ = self.child.wait();
-        }
+        self.switch.forget(self.group);
+        kill_group(self.group);
+        let _ = self.child.kill();
+        let _ = self.child.wait();
     }
 }
 

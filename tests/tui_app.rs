@@ -499,7 +499,7 @@ fn a_weak_level_on_the_clock_takes_a_persons_time_but_recaptures_at_once() {
     let mut app = App::new(settings, Game::new(), Mode::Play, t0);
     app.start(t0);
     let left = |app: &App| app.game.clocks().unwrap().left(Color::Black);
-    // The first moves are free and immediate.
+    // The first moves are immediate: the engine's is charged what it took, nothing more.
     for (mine, reply, ms) in [("e2e4", "d7d5", 0), ("e4d5", "d8d5", 100)] {
         for c in mine.chars() {
             app.update(key(KeyCode::Char(c)), at(ms));
@@ -746,14 +746,15 @@ fn watch_delay_holds_a_quick_move_until_the_minimum_time() {
     let fx = app.update(Action::Tick, at(170));
     assert_eq!(app.game.sans(), ["d4"]);
     let (generation, _) = search_of(&fx).expect("Black starts thinking");
-    // A side's first move costs nothing: its clock starts with it.
+    // An engine's clock runs from its first move: White's found in 20 ms is charged 20 ms, not
+    // the delay.
     let left = |app: &App, c| app.game.clocks().unwrap().left(c);
-    assert_eq!(left(&app, Color::White), Duration::from_secs(60));
+    assert_eq!(left(&app, Color::White), Duration::from_millis(59_980));
     let m = uci(&app, "d7d5");
     app.update(done(generation, Purpose::Play, Some(m), 0), at(200));
     let fx = app.update(Action::Tick, at(330));
     assert_eq!(app.game.sans(), ["d4", "d5"]);
-    assert_eq!(left(&app, Color::Black), Duration::from_secs(60));
+    assert_eq!(left(&app, Color::Black), Duration::from_millis(59_970));
     // White's second move: found in 20 ms, held back by the delay, charged 20 ms.
     let (generation, _) = search_of(&fx).unwrap();
     let m = uci(&app, "c2c4");
@@ -764,13 +765,13 @@ fn watch_delay_holds_a_quick_move_until_the_minimum_time() {
     // The delay is the viewer's: White's clock lost only the (instant) thinking time.
     assert_eq!(
         left(&app, Color::White),
-        Duration::from_millis(59_980),
-        "White paid its 20 ms alone"
+        Duration::from_millis(59_960),
+        "White paid its 20 ms twice, alone"
     );
 }
 
 #[test]
-fn a_clock_starts_with_its_sides_first_move() {
+fn a_persons_clock_starts_with_their_first_move_an_engines_at_once() {
     let settings = Settings {
         white: Side::Human,
         black: Side::Engine,
@@ -791,11 +792,12 @@ fn a_clock_starts_with_its_sides_first_move() {
     assert!(!app.game.is_over());
     let left = |app: &App, c| app.game.clocks().unwrap().left(c);
     assert_eq!(left(&app, Color::White), Duration::from_secs(182));
-    // Black's first move is free too; from then on each side's clock runs.
+    // The engine's first move is on its clock: it has nothing to read. From then on each
+    // side's clock runs.
     let (generation, _) = search_of(&fx).unwrap();
     let m = uci(&app, "e7e5");
     app.update(done(generation, Purpose::Play, Some(m), 0), at(205));
-    assert_eq!(left(&app, Color::Black), Duration::from_secs(182));
+    assert_eq!(left(&app, Color::Black), Duration::from_secs(177));
     app.update(Action::Tick, at(215));
     assert_eq!(app.thinking_time(), Duration::from_secs(10));
     for c in "Nf3".chars() {
@@ -803,6 +805,47 @@ fn a_clock_starts_with_its_sides_first_move() {
     }
     app.update(key(KeyCode::Enter), at(215));
     assert_eq!(left(&app, Color::White), Duration::from_secs(174));
+}
+
+#[test]
+fn an_engine_that_never_answers_its_first_move_loses_on_time() {
+    // A person against an external engine that hangs on its first `go`, and two engines
+    // watched, the first of which hangs: the first move is no shelter for an engine.
+    let hung = Side::Uci("hang".into());
+    for (white, black, mode, loser) in [
+        (Side::Human, hung.clone(), Mode::Play, Color::Black),
+        (hung.clone(), Side::Engine, Mode::Watch, Color::White),
+        (Side::Human, Side::Engine, Mode::Play, Color::Black),
+    ] {
+        let settings = Settings {
+            tc: "3s+0".into(),
+            ..settings(white, black)
+        };
+        let t0 = Instant::now();
+        let at = |ms| t0 + Duration::from_millis(ms);
+        let mut app = App::new(settings, Game::new(), mode, t0);
+        app.watch.min_delay = Duration::ZERO;
+        let mut fx = app.start(t0);
+        if loser == Color::Black {
+            fx = app.update(Action::Tick, at(10));
+            assert!(search_of(&fx).is_none());
+            for c in "e4".chars() {
+                app.update(key(KeyCode::Char(c)), at(20));
+            }
+            fx = app.update(key(KeyCode::Enter), at(20));
+        }
+        assert_eq!(search_of(&fx).map(|s| s.1), Some(Purpose::Play));
+        assert!(app.needs_ticks(), "the engine's clock runs");
+        app.update(Action::Tick, at(2_000));
+        assert!(!app.game.is_over());
+        let fx = app.update(Action::Tick, at(3_500));
+        let outcome = app.game.outcome().expect("flagged");
+        assert_eq!(
+            (outcome.winner, outcome.reason),
+            (Some(!loser), Reason::Time)
+        );
+        assert!(fx.iter().any(|e| matches!(e, Effect::Stop)), "{fx:?}");
+    }
 }
 
 #[test]

@@ -16,8 +16,11 @@ use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
+use common::{Fake, FakeEngine, alive, gone_within};
 use knightfall::game::Game;
 use portable_pty::{CommandBuilder, PtySize, native_pty_system};
+
+mod common;
 
 const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
 const ROWS: u16 = 32;
@@ -2059,5 +2062,116 @@ fn a_damaged_training_record_is_named_until_a_key_when_training_opens_directly()
             std::fs::remove_file(e.path()).unwrap();
         }
     }
+    let _ = std::fs::remove_dir_all(&home);
+}
+
+#[test]
+fn an_engine_that_hangs_on_its_first_move_loses_on_time_and_is_killed() {
+    let engine = FakeEngine::new(Fake::Hangs, "pty-flag");
+    let home = temp_home("flag");
+    let script = format!(
+        "\"$KNIGHTFALL_BIN\" play --white human --black \"{}\" --tc 3s+0 --no-book{STTY_AFTER}",
+        engine.side()
+    );
+    let mut s = start(&home, &script);
+    s.wait_for("the first frame", 20, |s| s.text().contains("move>"));
+    s.send(b"e4\r");
+    let pid = engine.wait_for_go();
+    // The first move is free for a person only: the engine's clock runs, and it flags.
+    s.wait_for_screen("the flag", 30, |sc| {
+        sc.contains("White wins (time forfeit)")
+    });
+    assert!(
+        gone_within(pid, 5),
+        "the engine {pid} runs on after its flag"
+    );
+    s.send(b"\x11");
+    s.wait_for("the shell", 30, |s| s.text().contains("DONE"));
+    assert!(s.text().contains("EXIT=0"), "{}", s.text());
+    let _ = std::fs::remove_dir_all(&home);
+}
+
+/// How soon Knightfall must have left after Ctrl-Q or a signal, whatever its engine does:
+/// far above what leaving needs on a loaded machine, below the 5 s it waited for an engine
+/// that ignored `stop`.
+const LEAVES_WITHIN: Duration = Duration::from_secs(3);
+
+#[test]
+fn leaving_while_a_misbehaving_engine_thinks_is_prompt_and_kills_it() {
+    let cases = [
+        (Fake::Hangs, "hangs", "ctrl-q"),
+        (Fake::IgnoresStop, "deaf", "ctrl-q"),
+        (Fake::Busy, "busy", "ctrl-q"),
+        (Fake::FloodsInfo, "flood", "ctrl-q"),
+        (Fake::IgnoresStop, "deaf-term", "-TERM"),
+        (Fake::Hangs, "hangs-hup", "-HUP"),
+    ];
+    for (fake, tag, how) in cases {
+        let engine = FakeEngine::new(fake, &format!("pty-{tag}"));
+        let home = temp_home(&format!("leave-{tag}"));
+        // A minute to think: only leaving ends its search.
+        let script = format!(
+            "\"$KNIGHTFALL_BIN\" play --white human --black \"{}\" --tc none --think-ms 60000 --no-book{STTY_AFTER}",
+            engine.side()
+        );
+        let mut s = start(&home, &script);
+        s.wait_for("the first frame", 20, |s| s.text().contains("move>"));
+        s.send(b"e4\r");
+        let pid = engine.wait_for_go();
+        thread::sleep(Duration::from_millis(300));
+        let asked = Instant::now();
+        if how == "ctrl-q" {
+            s.send(b"\x11");
+        } else {
+            // The shell's only child is the game.
+            let shell = s.child.process_id().unwrap().to_string();
+            let status = std::process::Command::new("pkill")
+                .args([how, "-P", &shell])
+                .status()
+                .unwrap();
+            assert!(status.success(), "{tag}");
+        }
+        s.wait_for("the shell", 30, |s| s.text().contains("EXIT="));
+        let took = asked.elapsed();
+        // Knightfall has exited: its engine is gone already (and what the engine started).
+        assert!(!alive(pid), "{tag}: the engine {pid} outlived Knightfall");
+        if let Some(busy) = engine.child_pid() {
+            assert!(
+                gone_within(busy, 5),
+                "{tag}: its busy process {busy} runs on"
+            );
+        }
+        assert!(
+            took < LEAVES_WITHIN,
+            "{tag}: leaving took {took:?} with an engine that does not answer"
+        );
+        s.wait_for("the shell", 30, |s| s.text().contains("DONE"));
+        assert!(s.text().contains("EXIT=0"), "{tag}: {}", s.text());
+        let _ = std::fs::remove_dir_all(&home);
+    }
+}
+
+#[test]
+fn leaving_with_an_idle_engine_that_ignores_quit_is_prompt_and_kills_it() {
+    let engine = FakeEngine::new(Fake::IgnoresQuit, "pty-idle");
+    let home = temp_home("leave-idle");
+    let script = format!(
+        "\"$KNIGHTFALL_BIN\" play --white human --black \"{}\" --tc none --think-ms 60000 --no-book{STTY_AFTER}",
+        engine.side()
+    );
+    let mut s = start(&home, &script);
+    s.wait_for("the first frame", 20, |s| s.text().contains("move>"));
+    s.send(b"e4\r");
+    let pid = engine.wait_for_go();
+    s.wait_for("the engine's reply", 20, |_| saved_plies(&home) == Some(2));
+    // Idle now, on the person's turn: it is asked to quit, ignores it, and is killed.
+    let asked = Instant::now();
+    s.send(b"\x11");
+    s.wait_for("the shell", 30, |s| s.text().contains("EXIT="));
+    let took = asked.elapsed();
+    assert!(!alive(pid), "the engine {pid} outlived Knightfall");
+    assert!(took < LEAVES_WITHIN, "leaving took {took:?}");
+    s.wait_for("the shell", 30, |s| s.text().contains("DONE"));
+    assert!(s.text().contains("EXIT=0"), "{}", s.text());
     let _ = std::fs::remove_dir_all(&home);
 }

@@ -224,7 +224,7 @@ impl Runner {
     /// Starts `game` in the game at the bottom, on the same engines (headless series).
     pub fn play(&mut self, game: Game, now: Instant) -> bool {
         let fx = match self.game_mut() {
-            Some(app) => app.play(game),
+            Some(app) => app.play(game, now),
             None => return true,
         };
         self.run_effects(fx, now)

@@ -15,7 +15,7 @@ use shakmaty::Position;
 
 use super::job::{EngineEvent, Mover, Purpose, Request};
 use crate::engine::{Control, Info};
-use crate::external::{EngineSpec, External, ExternalError};
+use crate::external::{EngineSpec, External, ExternalError, KillSwitch};
 use crate::game::Game;
 use crate::player::{Known, Player, Source};
 use crate::review::analyse::{self, PositionEval};
@@ -49,15 +49,25 @@ enum Job {
 /// Handle to the service's thread.
 pub struct Service {
     thread: SearchThread<Job>,
+    /// Thrown when the service is dropped: an external engine that owes an answer dies at
+    /// once, whatever it is doing, and the thread gives up the jobs still queued.
+    leaving: KillSwitch,
 }
 
 impl Service {
     /// Starts the service with `player`; its reports go to `sink`.
     pub fn spawn(sink: impl Fn(EngineEvent) + Send + 'static, mut player: Player) -> Service {
+        let leaving = KillSwitch::default();
+        let switch = leaving.clone();
         let thread = SearchThread::spawn(THREAD_NAME, move |rx| {
-            // External engines by the side they play, started when first asked.
+            // External engines by the side they play, started when first asked. They are
+            // spawned on this thread and dropped before it ends, which their parent-death
+            // signal needs (it follows the thread that forked them).
             let mut externals: [Option<External>; 2] = [None, None];
             for job in rx {
+                if switch.is_thrown() {
+                    break;
+                }
                 match job {
                     Job::NewGame => {
                         player.new_game();
@@ -78,7 +88,7 @@ impl Service {
                             Mover::Knightfall => search(&mut player, &req, &control, &sink),
                             Mover::External(spec) => {
                                 let slot = &mut externals[crate::game::side(req.pos.turn())];
-                                external(slot, spec, &req, &control, &sink);
+                                external(slot, spec, &switch, &req, &control, &sink);
                             }
                         }));
                         if let Err(payload) = served {
@@ -106,8 +116,13 @@ impl Service {
                     }
                 }
             }
+            // Idle engines are asked to quit all at once, then dropped: their short waits for
+            // the answer overlap instead of adding up.
+            for engine in externals.iter_mut().flatten() {
+                engine.ask_to_quit();
+            }
         });
-        Service { thread }
+        Service { thread, leaving }
     }
 
     /// Stops any running job and starts the search `req`.
@@ -135,9 +150,12 @@ impl Service {
 }
 
 impl Drop for Service {
-    /// Stops the job under way and waits for the thread, so that the external engines it owns
-    /// are told to quit and killed (with whatever they started) before Knightfall exits.
+    /// Kills the external engines that owe an answer at once (with whatever they started: an
+    /// engine that hangs or ignores `stop` must not hold up leaving; idle ones are asked to
+    /// quit and killed 200 ms later at most), stops Knightfall's own search and waits for the
+    /// thread, which gives up the jobs still queued.
     fn drop(&mut self) {
+        self.leaving.throw();
         self.thread.finish();
     }
 }
@@ -207,6 +225,7 @@ impl<'a, F: Fn(EngineEvent)> Throttle<'a, F> {
 fn external(
     slot: &mut Option<External>,
     spec: &EngineSpec,
+    switch: &KillSwitch,
     req: &Request,
     control: &Control,
     sink: &impl Fn(EngineEvent),
@@ -216,7 +235,7 @@ fn external(
         *slot = None;
     }
     if slot.is_none() {
-        match External::start(spec) {
+        match External::start_under(spec, switch) {
             Ok(e) => {
                 if let Some(name) = e.id_name() {
                     sink(EngineEvent::Identified {

@@ -134,3 +134,152 @@ pub(crate) fn finish(mut child: std::process::Child) -> std::process::Output {
         stderr: stderr.join().expect("reading stderr"),
     }
 }
+
+/// How a fake UCI engine misbehaves once it is asked for a move. Each answers the handshake
+/// (`uci`, `isready`) as an engine should, so it starts like any other.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Fake {
+    /// Stops reading at its first `go` and sleeps forever: no move, no answer to `stop` or
+    /// `quit`, and its input closing does not end it either.
+    Hangs,
+    /// Reads on but never answers `go`, `stop` or `quit`; only a signal (or its input
+    /// closing) ends it.
+    IgnoresStop,
+    /// On `go` starts a busy loop in a process of its own (in its process group; the busy
+    /// process's pid goes to [`FakeEngine::child_pid`]) and never answers.
+    Busy,
+    /// On `go` floods its output with `info` lines, without end, and reads nothing more.
+    FloodsInfo,
+    /// Answers `go` at once with `e7e5` (Black's reply to 1. e4), but ignores `quit` and
+    /// sleeps on when its input closes: an idle engine only a signal ends.
+    IgnoresQuit,
+}
+
+/// A fake UCI engine: a POSIX `sh` script (no python, which a fresh machine may lack) in a
+/// folder of its own under the system's temporary folder. When it is asked to `go` it writes
+/// its pid to a file, so a test can tell whether the process is still there.
+pub(crate) struct FakeEngine {
+    /// The folder the script and its pid files are in.
+    pub(crate) dir: PathBuf,
+    /// The script.
+    pub(crate) script: PathBuf,
+}
+
+impl FakeEngine {
+    /// Writes the script for `fake` into a fresh folder named after `tag`.
+    pub(crate) fn new(fake: Fake, tag: &str) -> FakeEngine {
+        use std::os::unix::fs::PermissionsExt;
+        let dir =
+            std::env::temp_dir().join(format!("knightfall-fake-{tag}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("creating the fake engine's folder");
+        let go_pid = dir.join("go.pid");
+        let child_pid = dir.join("child.pid");
+        let on_go = match fake {
+            Fake::Hangs => "while :; do sleep 1; done".to_string(),
+            Fake::IgnoresStop => ":".to_string(),
+            Fake::Busy => format!(
+                "sh -c 'while :; do :; done' & echo $! > '{}'",
+                child_pid.display()
+            ),
+            Fake::FloodsInfo => "while :; do echo 'info depth 1 score cp 0 nodes 1'; done".into(),
+            Fake::IgnoresQuit => "echo 'bestmove e7e5'".into(),
+        };
+        let after = if fake == Fake::IgnoresQuit {
+            "while :; do sleep 1; done\n"
+        } else {
+            ""
+        };
+        let text = format!(
+            "#!/bin/sh\n\
+             while read line; do\n\
+             \x20 case \"$line\" in\n\
+             \x20   uci) echo 'id name fake'; echo uciok;;\n\
+             \x20   isready) echo readyok;;\n\
+             \x20   go*) echo $$ > '{go}'; {on_go};;\n\
+             \x20 esac\n\
+             done\n\
+             {after}",
+            go = go_pid.display(),
+        );
+        let script = dir.join("engine.sh");
+        std::fs::write(&script, text).expect("writing the fake engine");
+        std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755))
+            .expect("making the fake engine executable");
+        FakeEngine { dir, script }
+    }
+
+    /// The side's value on the command line: `uci:` and the script.
+    pub(crate) fn side(&self) -> String {
+        format!("uci:{}", self.script.display())
+    }
+
+    /// The pid of the engine that was last asked to `go`, once one was.
+    pub(crate) fn go_pid(&self) -> Option<i32> {
+        read_pid(&self.dir.join("go.pid"))
+    }
+
+    /// The pid of the busy process a [`Fake::Busy`] engine started, once it did.
+    pub(crate) fn child_pid(&self) -> Option<i32> {
+        read_pid(&self.dir.join("child.pid"))
+    }
+
+    /// Waits (up to [`HANG`]) for an engine to be asked to `go`; its pid.
+    pub(crate) fn wait_for_go(&self) -> i32 {
+        let end = std::time::Instant::now() + HANG;
+        loop {
+            if let Some(pid) = self.go_pid() {
+                return pid;
+            }
+            assert!(
+                std::time::Instant::now() < end,
+                "the engine was never asked to go"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+    }
+}
+
+impl Drop for FakeEngine {
+    /// Whatever a failed test left running goes, and the folder with it.
+    fn drop(&mut self) {
+        for pid in [self.go_pid(), self.child_pid()].into_iter().flatten() {
+            if alive(pid) {
+                // SAFETY: kill(2) with a pid and a signal number touches no memory.
+                unsafe {
+                    libc::kill(pid, libc::SIGKILL);
+                }
+            }
+        }
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+fn read_pid(path: &std::path::Path) -> Option<i32> {
+    std::fs::read_to_string(path).ok()?.trim().parse().ok()
+}
+
+/// Whether process `pid` is running: it exists and is not a zombie (a killed process whose
+/// parent died waits as a zombie until init reaps it; it runs nothing).
+pub(crate) fn alive(pid: i32) -> bool {
+    let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
+        return false;
+    };
+    // The state is the first field after the command's name, which is in parentheses.
+    let state = stat
+        .rsplit_once(')')
+        .and_then(|(_, rest)| rest.split_whitespace().next());
+    !matches!(state, Some("Z" | "X") | None)
+}
+
+/// Waits up to `secs` seconds for process `pid` to be gone; whether it went.
+pub(crate) fn gone_within(pid: i32, secs: u64) -> bool {
+    let end = std::time::Instant::now() + std::time::Duration::from_secs(secs);
+    while alive(pid) {
+        if std::time::Instant::now() >= end {
+            return false;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    true
+}

@@ -33,11 +33,12 @@ impl App {
         }
     }
 
-    /// Whether the side to move has yet to make its first move of a game on the clock: as on
-    /// lichess, a clock starts with its side's first move, so nothing runs while a player reads
-    /// a new board (or after "play again").
+    /// Whether a person to move has yet to make their first move of a game on the clock: as on
+    /// lichess, a person's clock starts with their first move, so nothing runs while they read
+    /// a new board (or after "play again"). An engine has nothing to read: its clock runs from
+    /// its first `go`, so one that never answers loses on time like any other.
     pub fn first_move_free(&self) -> bool {
-        self.game.clocks().is_some() && self.game.ply() < 2
+        self.game.clocks().is_some() && self.game.ply() < 2 && !self.is_engine(self.game.turn())
     }
 
     /// Paused with nothing running, or held after a finished game was reopened: the clocks
@@ -63,8 +64,9 @@ impl App {
         let Some(clocks) = self.game.clocks() else {
             return Duration::ZERO;
         };
+        // The first move of each side is played at once: a person plays it without a thought.
         if self.mode != super::Mode::Play
-            || self.first_move_free()
+            || self.game.ply() < 2
             || self.settings.level(turn) >= crate::engine::strength::MAX_LEVEL
             || pos.legal_moves().len() == 1
             || m.is_capture() && self.game.moves().last().is_some_and(|l| l.to() == m.to())

@@ -1,6 +1,6 @@
 //! The game moving on: a move played, the bookkeeping after it, the end announced, a fresh game.
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use shakmaty::{CastlingMode, Color, Move};
 
@@ -71,8 +71,11 @@ impl App {
         }
     }
 
-    /// Starts playing `game` with the current settings; returns what the runner must do.
-    pub fn play(&mut self, game: Game) -> Vec<Effect> {
+    /// Starts playing `game` at `now` with the current settings; returns what the runner must
+    /// do.
+    pub fn play(&mut self, game: Game, now: Instant) -> Vec<Effect> {
+        // The clocks start from here: an engine to move is on its clock from its first move.
+        self.now = now.max(self.now);
         let mut fx = Vec::new();
         self.begin_game(game, &mut fx);
         fx
