@@ -836,6 +836,12 @@ fn an_engine_that_never_answers_its_first_move_loses_on_time() {
         }
         assert_eq!(search_of(&fx).map(|s| s.1), Some(Purpose::Play));
         assert!(app.needs_ticks(), "the engine's clock runs");
+        // Another engine's view is not one of Knightfall's levels.
+        let level = app.search.analysis.level;
+        match app.settings.side(loser) {
+            Side::Engine => assert!(level > 0),
+            _ => assert_eq!(level, 0),
+        }
         app.update(Action::Tick, at(2_000));
         assert!(!app.game.is_over());
         let fx = app.update(Action::Tick, at(3_500));
@@ -845,6 +851,8 @@ fn an_engine_that_never_answers_its_first_move_loses_on_time() {
             (Some(!loser), Reason::Time)
         );
         assert!(fx.iter().any(|e| matches!(e, Effect::Stop)), "{fx:?}");
+        // The panel no longer says the loser is thinking.
+        assert_eq!(app.search.analysis.thinking, None);
     }
 }
 

@@ -87,11 +87,19 @@ impl App {
                 thinking: Some(pos.turn()),
                 level: match purpose {
                     Purpose::Hint => crate::engine::strength::MAX_LEVEL,
-                    _ => self.settings.level(if self.is_engine(pos.turn()) {
-                        pos.turn()
-                    } else {
-                        !pos.turn()
-                    }),
+                    _ => {
+                        let mover = if self.is_engine(pos.turn()) {
+                            pos.turn()
+                        } else {
+                            !pos.turn()
+                        };
+                        // Another engine's view is its own, not that of one of Knightfall's
+                        // levels: no level is named for it.
+                        match self.settings.side(mover) {
+                            crate::store::settings::Side::Engine => self.settings.level(mover),
+                            _ => 0,
+                        }
+                    }
                 },
                 ..Analysis::default()
             };

@@ -234,6 +234,8 @@ impl App {
 
     /// The game just ended: it is saved at once, autosave and archive, and announced.
     pub(super) fn game_over(&mut self, fx: &mut Vec<Effect>) {
+        // However it ended (a flag, a forfeit, a move), nobody is thinking for it any more.
+        self.search.analysis.thinking = None;
         fx.push(Effect::Autosave);
         fx.push(Effect::Archive(Box::new(self.game.clone())));
         self.announce_end();
