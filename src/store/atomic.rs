@@ -23,10 +23,22 @@ pub(crate) fn write_atomic(path: &Path, text: &str) -> Result<()> {
     let name = path
         .file_name()
         .map_or_else(|| "file".into(), |n| n.to_string_lossy().into_owned());
+    let existing = fs::symlink_metadata(path).ok();
+    if let Some(meta) = &existing {
+        use std::os::unix::fs::FileTypeExt;
+        let kind = meta.file_type();
+        // `--out /dev/null`, `--out /dev/stdout` or a FIFO: written into, never replaced (a
+        // rename over `/dev/null` would put a plain file in its place for every program).
+        if kind.is_char_device() || kind.is_fifo() {
+            return write_into(path, text);
+        }
+        if kind.is_dir() || kind.is_block_device() || kind.is_socket() {
+            anyhow::bail!("{} is not a file to write", path.display());
+        }
+    }
     // A file replaced keeps its mode; a new one gets what the umask gives (0666 less it), as
     // any program's new file does, not the temporary file's private 0600.
-    let replaced = fs::symlink_metadata(path)
-        .ok()
+    let replaced = existing
         .filter(fs::Metadata::is_file)
         .map(|m| m.permissions());
     let mut tmp = tempfile::Builder::new()
@@ -52,6 +64,32 @@ pub(crate) fn write_atomic(path: &Path, text: &str) -> Result<()> {
         let _ = folder.sync_all();
     }
     Ok(())
+}
+
+/// Writes `text` into the device or FIFO at `path` (not followed if a link took its place
+/// meanwhile). A FIFO nobody reads is an error at once, not a wait.
+fn write_into(path: &Path, text: &str) -> Result<()> {
+    use std::os::unix::fs::OpenOptionsExt;
+    let mut file = fs::OpenOptions::new()
+        .write(true)
+        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
+        .open(path)
+        .map_err(|e| match e.raw_os_error() {
+            Some(libc::ENXIO) => anyhow::anyhow!("nothing reads {}", path.display()),
+            _ => anyhow::Error::new(e).context(format!("writing {}", path.display())),
+        })?;
+    // Blocking again: a FIFO's reader takes the text at its own pace.
+    // SAFETY: fcntl(2) on a descriptor this function owns, with flags it read from it.
+    unsafe {
+        use std::os::fd::AsRawFd;
+        let fd = file.as_raw_fd();
+        let flags = libc::fcntl(fd, libc::F_GETFL);
+        if flags >= 0 {
+            libc::fcntl(fd, libc::F_SETFL, flags & !libc::O_NONBLOCK);
+        }
+    }
+    file.write_all(text.as_bytes())
+        .with_context(|| format!("writing {}", path.display()))
 }
 
 /// Appends `text` to the end of `file` whole or not at all: on a failed write (a full disk, a
@@ -197,6 +235,40 @@ mod tests {
         fs::set_permissions(&private, fs::Permissions::from_mode(0o600)).unwrap();
         write_atomic(&private, "new").unwrap();
         assert_eq!(mode(&private), 0o600);
+        let _ = fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_fifo_or_a_device_is_written_into_not_replaced() {
+        let dir = folder("fifo");
+        let fifo = dir.join("out.csv");
+        let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+        // SAFETY: a valid C string and a mode.
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+        // Nobody reads it: an error at once.
+        let err = write_atomic(&fifo, "x").unwrap_err();
+        assert!(err.to_string().contains("nothing reads"), "{err}");
+        let reader = {
+            let fifo = fifo.clone();
+            std::thread::spawn(move || fs::read_to_string(fifo).unwrap())
+        };
+        // The reader opens it in its own time.
+        let mut written = write_atomic(&fifo, "1. e4 *\n");
+        for _ in 0..200 {
+            if written.is_ok() {
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(10));
+            written = write_atomic(&fifo, "1. e4 *\n");
+        }
+        written.unwrap();
+        assert_eq!(reader.join().unwrap(), "1. e4 *\n");
+        assert!(
+            std::os::unix::fs::FileTypeExt::is_fifo(
+                &fs::symlink_metadata(&fifo).unwrap().file_type()
+            ),
+            "still a FIFO"
+        );
         let _ = fs::remove_dir_all(&dir);
     }
 
