@@ -83,8 +83,8 @@ pub fn run(args: &Args) -> Result<()> {
         Some(file) => read_games(file)?,
         None => games_folder(&paths),
     };
-    // The place in the list, as --game counts (the games folder lists one game a file, so
-    // this is not the game's number within its file).
+    // The place in the list, as --game counts (the games folder lists the games of several
+    // files, so this is not the game's number within its file).
     let place = match args.game {
         Some(n) if (1..=listed.len()).contains(&(n as usize)) => Some(n as usize - 1),
         Some(n) => bail!(match listed.len() {
@@ -141,7 +141,7 @@ pub fn run(args: &Args) -> Result<()> {
         .load()
         .map_err(|why| anyhow::anyhow!("game {} cannot be reviewed: {why}", chosen.index))?;
     // The annotated game says what its file said: no start time is made up for it.
-    if chosen.pgn.as_ref().is_ok_and(|g| g.time().is_none()) {
+    if chosen.heading.as_ref().is_ok_and(|g| g.time().is_none()) {
         game.started = None;
     }
     let mut review = Review::new(game, args.movetime);

@@ -124,6 +124,12 @@ pub fn mistakes(paths: &Paths) -> Vec<Mistake> {
     for listed in super::games_folder(paths)
         .iter()
         .filter(|l| !l.is_analysis())
+        // Only a game of yours is read from its file.
+        .filter(|l| {
+            l.heading
+                .as_ref()
+                .is_ok_and(|h| h.names().iter().any(|n| is_you(n, &yours)))
+        })
         .take(MAX_GAMES_READ)
     {
         let Ok(game) = listed.load() else {

@@ -402,7 +402,7 @@ impl ReviewScreen {
             if matches!(key.code, KeyCode::Char('y' | 'Y')) && i < self.listed.len() {
                 let gone = self.listed.remove(i);
                 self.selected = self.selected.min(self.listed.len().saturating_sub(1));
-                fx.push(Effect::Delete(gone.file));
+                fx.push(Effect::Delete(gone.file.to_path_buf()));
             } else {
                 self.message = "Nothing deleted.".into();
             }
