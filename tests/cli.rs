@@ -798,3 +798,49 @@ fn only_the_exact_autosave_names_are_autosaves() {
     assert!(list.contains("Other - B"), "{list}");
     assert!(!list.contains("Autosave - B"), "{list}");
 }
+
+#[test]
+fn puzzles_build_reads_one_game_at_a_time_from_a_file_of_any_size() {
+    let dir = tempfile::tempdir().unwrap();
+    let pgn = dir.path().join("huge.pgn");
+    // A game whose 3... Nf6?? allows Qxf7#, then 300 MB (a sparse file, taking no disk) that is
+    // no game: far more than a build may hold at once.
+    std::fs::write(
+        &pgn,
+        "[White \"A\"]\n[Black \"B\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7# 1-0\n\n",
+    )
+    .unwrap();
+    std::fs::File::options()
+        .write(true)
+        .open(&pgn)
+        .unwrap()
+        .set_len(300 << 20)
+        .unwrap();
+    let out = dir.path().join("puzzles.csv");
+    let log = dir.path().join("log");
+    let child = Command::new(env!("CARGO_BIN_EXE_knightfall"))
+        .args(["puzzles", "build", "--nodes", "20000", "--out"])
+        .arg(&out)
+        .arg(&pgn)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::fs::File::create(&log).unwrap())
+        .spawn()
+        .unwrap();
+    // The child's peak resident memory, as the system counted it.
+    let mut status = 0;
+    // SAFETY: `rusage` is plain integers, for which all zeros is a value.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: out-parameters that live through the call, for a child of ours waited for once.
+    let pid = unsafe { libc::wait4(child.id() as i32, &mut status, 0, &mut usage) };
+    assert_eq!(pid, child.id() as i32);
+    let log = std::fs::read_to_string(&log).unwrap();
+    assert!(
+        libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0,
+        "{log}"
+    );
+    let csv = std::fs::read_to_string(&out).unwrap();
+    assert!(csv.contains(",g8f6 h5f7,"), "{csv}");
+    assert!(log.contains("huge.pgn game 2: skipped"), "{log}");
+    let peak_mb = usage.ru_maxrss / 1024;
+    assert!(peak_mb < 100, "peak {peak_mb} MB");
+}
