@@ -818,6 +818,10 @@ fn puzzles_build_reads_one_game_at_a_time_from_a_file_of_any_size() {
         .unwrap();
     let out = dir.path().join("puzzles.csv");
     let log = dir.path().join("log");
+    #[allow(
+        clippy::zombie_processes,
+        reason = "wait4 below reaps it, and tells its peak memory"
+    )]
     let child = Command::new(env!("CARGO_BIN_EXE_knightfall"))
         .args(["puzzles", "build", "--nodes", "20000", "--out"])
         .arg(&out)
