@@ -848,3 +848,33 @@ fn puzzles_build_reads_one_game_at_a_time_from_a_file_of_any_size() {
     let peak_mb = usage.ru_maxrss / 1024;
     assert!(peak_mb < 100, "peak {peak_mb} MB");
 }
+
+#[test]
+fn puzzles_export_reads_lichess_puzzle_file_with_its_themes() {
+    let Some(sample) = common::shared("data/puzzles/lichess-format-sample.csv") else {
+        return;
+    };
+    let (ok, stdout, stderr) =
+        knightfall(&["puzzles", "export", "--file", sample.to_str().unwrap()]);
+    assert!(ok, "{stderr}");
+    let rows: Vec<&str> = stdout.lines().collect();
+    assert_eq!(rows[0], "PuzzleId,FEN,Moves,Rating,Themes");
+    assert_eq!(rows.len(), 101, "{stdout}");
+    // Its first puzzle, with the themes of its Themes column (not its RatingDeviation's, 77).
+    assert!(
+        rows[1].starts_with(
+            "09lz3,r1b1rbk1/2qn1ppp/pp1ppn2/6N1/2PP1B2/3B1N2/PPQ2PPP/3R1RK1 b - - 2 14,h7h6 d3h7 f6h7 c2h7,961,"
+        ) && rows[1].contains("mateIn2"),
+        "{}",
+        rows[1]
+    );
+    // The same file with a byte-order mark, as a spreadsheet saves it.
+    let dir = tempfile::tempdir().unwrap();
+    let bom = dir.path().join("bom.csv");
+    let mut text = "\u{feff}".as_bytes().to_vec();
+    text.extend(std::fs::read(&sample).unwrap());
+    std::fs::write(&bom, text).unwrap();
+    let (ok, again, stderr) = knightfall(&["puzzles", "export", "--file", bom.to_str().unwrap()]);
+    assert!(ok, "{stderr}");
+    assert_eq!(again, stdout);
+}

@@ -4,9 +4,9 @@
 use crate::output::{say, tell};
 use std::path::PathBuf;
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Result, bail};
 
-use crate::train::puzzle::{CSV_HEADER, Generator, Puzzle, from_csv};
+use crate::train::puzzle::{CSV_HEADER, Generator, Puzzle, read_csv};
 
 /// The largest puzzle file read.
 const MAX_CSV_BYTES: u64 = 64 << 20;
@@ -125,22 +125,16 @@ fn csv(puzzles: &[Puzzle]) -> String {
     text
 }
 
-fn export(file: &PathBuf) -> Result<()> {
-    let meta =
-        std::fs::metadata(file).with_context(|| format!("cannot read {}", file.display()))?;
-    if !meta.is_file() || meta.len() > MAX_CSV_BYTES {
+fn export(file: &std::path::Path) -> Result<()> {
+    let (handle, len) = crate::store::listing::open_pgn(file)?;
+    if len > MAX_CSV_BYTES {
         bail!("{} is not a puzzle file of at most 64 MB", file.display());
     }
-    let text =
-        std::fs::read_to_string(file).with_context(|| format!("cannot read {}", file.display()))?;
+    let rows = read_csv(std::io::Read::take(handle, MAX_CSV_BYTES))
+        .map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))?;
     let mut puzzles = Vec::new();
-    for (n, line) in text.lines().enumerate() {
-        if line.trim().is_empty() || line.starts_with("PuzzleId,") {
-            continue;
-        }
-        let p = from_csv(line)
-            .map_err(|e| anyhow::anyhow!("{} line {}: {e}", file.display(), n + 1))?;
-        puzzles.push(p);
+    for (line, p) in rows {
+        puzzles.push(p.map_err(|e| anyhow::anyhow!("{} line {line}: {e}", file.display()))?);
     }
     print(&puzzles)
 }
