@@ -114,7 +114,8 @@ pub fn run(args: &Args) -> Result<()> {
             bail!("no games in {}; name a PGN file", paths.data.display());
         }
         let mut out = String::new();
-        // Numbered as --game takes them: by place in the list.
+        // Numbered as --game takes them: by place in the list; written a part at a time, so a
+        // list of 100,000 games is not held twice.
         for (i, l) in listed.iter().enumerate() {
             out.push_str(&format!(
                 "{:>4}  {}  {}\n",
@@ -122,6 +123,10 @@ pub fn run(args: &Args) -> Result<()> {
                 l.file.display(),
                 l.line()
             ));
+            if out.len() >= 1 << 16 {
+                crate::output::write(format_args!("{out}"))?;
+                out.clear();
+            }
         }
         crate::output::write(format_args!("{out}"))?;
         bail!("choose one of these games with --game N");
