@@ -82,6 +82,11 @@ impl Listed {
         }
     }
 
+    /// Whether the game is held in memory, not read from a file when it is opened.
+    pub(crate) fn is_held(&self) -> bool {
+        matches!(self.source, Source::Held(_))
+    }
+
     /// Whether this is the analysis board's file of lines rather than a game.
     pub fn is_analysis(&self) -> bool {
         self.file

@@ -268,7 +268,7 @@ impl Board {
                 self.saved = (Some(path), false);
             }
             Action::Front => self.restart(&mut fx),
-            Action::Tick | Action::Graph { .. } | Action::Play(_) => {}
+            Action::Tick | Action::Graph { .. } | Action::Play(_) | Action::GameRead { .. } => {}
         }
         fx
     }

@@ -43,6 +43,14 @@ pub enum Action {
     Saved(PathBuf),
     /// The new-game screen's choice: play it.
     Play(Box<Choice>),
+    /// Game `place` of the screen's list, read from its file as [`Effect::ReadGame`] asked, or
+    /// why it cannot be reviewed.
+    GameRead {
+        /// Its place in the list.
+        place: usize,
+        /// The game, played through.
+        game: Result<Box<Game>, String>,
+    },
 }
 
 /// What the new-game screen chose.
@@ -103,6 +111,13 @@ pub enum Effect {
     },
     /// Keep what a review found, for next time.
     CacheReview(Box<Review>),
+    /// Read game `place` of a list from its file; [`Action::GameRead`] brings it back.
+    ReadGame {
+        /// Its place in the list.
+        place: usize,
+        /// The game as listed.
+        listed: Box<Listed>,
+    },
     /// Write the player's training progress.
     SaveTraining(Box<crate::store::training::Progress>),
     /// Close the new-game screen and play its choice in the game below.

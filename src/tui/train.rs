@@ -394,7 +394,8 @@ impl Train {
             | Action::Front
             | Action::Graph { .. }
             | Action::Saved(_)
-            | Action::Play(_) => {}
+            | Action::Play(_)
+            | Action::GameRead { .. } => {}
         }
         fx
     }
