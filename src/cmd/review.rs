@@ -83,6 +83,9 @@ pub fn run(args: &Args) -> Result<()> {
         Some(file) => read_games(file)?,
         None => games_folder(&paths),
     };
+    if listed.len() >= MAX_GAMES {
+        tell!("note: the list stops at {MAX_GAMES} games; games after those are not listed");
+    }
     // The place in the list, as --game counts (the games folder lists the games of several
     // files, so this is not the game's number within its file).
     let place = match args.game {
