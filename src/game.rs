@@ -230,6 +230,23 @@ impl LoadError {
         LoadError::Io(e)
     }
 
+    /// This error of a game whose text starts `lines` lines into its file, its line counted
+    /// in the file.
+    pub(crate) fn lines_down(self, lines: usize) -> LoadError {
+        match self {
+            LoadError::NotAMove { token, line, place } => LoadError::NotAMove {
+                token,
+                line: line + lines,
+                place,
+            },
+            LoadError::LongTag { line, bytes } => LoadError::LongTag {
+                line: line + lines,
+                bytes,
+            },
+            other => other,
+        }
+    }
+
     /// The stray token `scanned` found in a game the reader read as `main_line` moves, if the
     /// two saw the same game; a stray in a side line counts only where side lines are read.
     pub(crate) fn stray(
@@ -1367,15 +1384,284 @@ impl PgnGame {
         self.0.utc_time.as_deref()
     }
 
-    /// When the game started, `YYYYMMDD-HHMMSS` (the name of its file in the games folder),
-    /// from its `Date` and `UTCTime`.
-    pub(crate) fn started(&self) -> Option<String> {
-        stamp_of(self.0.start_date()?, self.0.utc_time.as_deref()?)
-    }
-
     /// How many moves (plies) it has.
     pub fn plies(&self) -> usize {
         self.0.plies
+    }
+}
+
+/// The tags a list of games shows, in the order [`Heading`] keeps them.
+const HEADING_TAGS: [&[u8]; 9] = [
+    b"White",
+    b"Black",
+    b"Date",
+    b"UTCDate",
+    b"UTCTime",
+    b"Result",
+    b"ECO",
+    b"Opening",
+    b"Variation",
+];
+/// The most characters of a tag a list keeps: a list line is one terminal row.
+const HEADING_TAG_CHARS: usize = 80;
+
+/// What a list of games shows of one game: a few of its tags and how many moves it has, read
+/// without playing the moves. One string a game, so a list of 100,000 games stays small.
+#[derive(Clone, Debug, Default)]
+pub struct Heading {
+    /// The values of [`HEADING_TAGS`], in order, joined by line feeds (which no tag value
+    /// holds); an absent tag is empty.
+    tags: Box<str>,
+    /// Moves of the main line.
+    plies: u32,
+}
+
+impl Heading {
+    /// The heading of `game`, as its PGN says it.
+    pub fn of(game: &Game) -> Heading {
+        let text = game.to_pgn();
+        Reader::new(io::Cursor::new(text.as_bytes()))
+            .read_game(&mut HeadingCollector)
+            .ok()
+            .flatten()
+            .unwrap_or_default()
+    }
+
+    fn tag(&self, i: usize) -> Option<&str> {
+        self.tags.split('\n').nth(i).filter(|v| !v.is_empty())
+    }
+
+    /// The players' names, White's first ("?" when not given).
+    pub fn names(&self) -> [&str; 2] {
+        [self.tag(0).unwrap_or("?"), self.tag(1).unwrap_or("?")]
+    }
+
+    /// The game's date: `Date` when it is known, else `UTCDate`, as [`Game`] reads it.
+    pub fn date(&self) -> Option<&str> {
+        let known = |d: &&str| !d.contains('?');
+        let (date, utc) = (self.tag(2), self.tag(3));
+        date.filter(known).or(utc.filter(known)).or(date)
+    }
+
+    /// The `Result` tag, if any.
+    pub fn result(&self) -> Option<&str> {
+        self.tag(5)
+    }
+
+    /// The `UTCTime` tag (when the game started), if any.
+    pub fn time(&self) -> Option<&str> {
+        self.tag(4)
+    }
+
+    /// When the game started, `YYYYMMDD-HHMMSS` (the name of its file in the games folder).
+    pub(crate) fn started(&self) -> Option<String> {
+        stamp_of(self.tag(3).or(self.tag(2))?, self.time()?)
+    }
+
+    /// The opening its tags name: `C50 Italian Game` (with the `Variation` tag, if any).
+    pub fn opening(&self) -> Option<String> {
+        let mut text = [self.tag(6), self.tag(7)]
+            .into_iter()
+            .flatten()
+            .collect::<Vec<_>>()
+            .join(" ");
+        if text.is_empty() {
+            return None;
+        }
+        if let Some(variation) = self.tag(8) {
+            let _ = write!(text, ": {variation}");
+        }
+        Some(text)
+    }
+
+    /// How many moves (plies) its main line has.
+    pub fn plies(&self) -> usize {
+        self.plies as usize
+    }
+}
+
+/// Reads a game's [`Heading`]: the shown tags, and the main line's moves counted, not kept.
+struct HeadingCollector;
+
+impl Visitor for HeadingCollector {
+    type Tags = ([String; HEADING_TAGS.len()], u32);
+    type Movetext = ([String; HEADING_TAGS.len()], u32);
+    type Output = Heading;
+
+    fn begin_tags(&mut self) -> ControlFlow<Heading, Self::Tags> {
+        ControlFlow::Continue(Default::default())
+    }
+
+    fn tag(
+        &mut self,
+        tags: &mut Self::Tags,
+        name: &[u8],
+        value: RawTag<'_>,
+    ) -> ControlFlow<Heading> {
+        if let Some(i) = HEADING_TAGS.iter().position(|t| *t == name) {
+            tags.0[i] = value
+                .decode_utf8_lossy()
+                .chars()
+                .filter(|c| !c.is_control())
+                .take(HEADING_TAG_CHARS)
+                .collect();
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn begin_movetext(&mut self, tags: Self::Tags) -> ControlFlow<Heading, Self::Movetext> {
+        ControlFlow::Continue(tags)
+    }
+
+    fn san(&mut self, movetext: &mut Self::Movetext, _: PgnSan) -> ControlFlow<Heading> {
+        movetext.1 = movetext.1.saturating_add(1);
+        ControlFlow::Continue(())
+    }
+
+    fn end_game(&mut self, (tags, plies): Self::Movetext) -> Heading {
+        Heading {
+            tags: tags.join("\n").into_boxed_str(),
+            plies,
+        }
+    }
+}
+
+/// Where one game of a PGN file is, and what a list shows of it.
+#[derive(Clone, Debug)]
+pub(crate) struct Spanned {
+    /// The byte its text starts at.
+    pub(crate) start: u64,
+    /// The byte after its text; `None` when the reader failed in it (the rest of the file is
+    /// then the game's, as far as anyone reading it can tell).
+    pub(crate) end: Option<u64>,
+    /// Its heading, or why the reader failed.
+    pub(crate) heading: Result<Heading, String>,
+}
+
+/// The games of a PGN read from a source of any length, one at a time and without playing their
+/// moves: each game's place and heading, with one buffer of the source in memory. Games are
+/// split exactly as [`Game::from_pgn`] reads them (old Mac line ends included), so the text
+/// between a game's start and end reads back as that game.
+pub(crate) struct PgnGames<R: io::Read> {
+    reader: Reader<LoneCrAsLf<R>>,
+    /// Bytes the reader has taken from the source.
+    taken: std::rc::Rc<std::cell::Cell<u64>>,
+    ended: bool,
+}
+
+impl<R: io::Read> PgnGames<R> {
+    /// The games of `source`.
+    pub(crate) fn new(source: R) -> PgnGames<R> {
+        let taken = std::rc::Rc::new(std::cell::Cell::new(0));
+        let reader = Reader::build(LoneCrAsLf {
+            inner: source,
+            buf: vec![0; 1 << 16].into_boxed_slice(),
+            start: 0,
+            end: 0,
+            at_end: false,
+            taken: taken.clone(),
+        })
+        // As `Game::from_pgn` reads (`LONGEST_TAG`): a tag it reads is not an error here.
+        .set_supported_tag_line_length(LONGEST_TAG)
+        .finish();
+        PgnGames {
+            reader,
+            taken,
+            ended: false,
+        }
+    }
+
+    /// The byte the reader is at: what it took less what it holds.
+    fn at(&self) -> u64 {
+        self.taken.get() - self.reader.buffer().len() as u64
+    }
+}
+
+impl<R: io::Read> Iterator for PgnGames<R> {
+    type Item = Spanned;
+
+    fn next(&mut self) -> Option<Spanned> {
+        if self.ended {
+            return None;
+        }
+        let failed = |this: &mut Self, start: u64, e: io::Error| {
+            // The reader cannot tell where a game it failed in ends: no game after it is read.
+            this.ended = true;
+            Some(Spanned {
+                start,
+                end: None,
+                heading: Err(e.to_string()),
+            })
+        };
+        match self.reader.has_more() {
+            Ok(true) => {}
+            Ok(false) => return None,
+            Err(e) => {
+                let at = self.at();
+                return failed(self, at, e);
+            }
+        }
+        let start = self.at();
+        match self.reader.read_game(&mut HeadingCollector) {
+            Ok(Some(heading)) => Some(Spanned {
+                start,
+                end: Some(self.at()),
+                heading: Ok(heading),
+            }),
+            Ok(None) => None,
+            Err(e) => failed(self, start, e),
+        }
+    }
+}
+
+/// A source with each CR not followed by LF made a LF, byte for byte (so places in it are places
+/// in the file), as [`readable_pgn`] does to a whole text; counts the bytes it gives.
+struct LoneCrAsLf<R> {
+    inner: R,
+    buf: Box<[u8]>,
+    start: usize,
+    end: usize,
+    at_end: bool,
+    taken: std::rc::Rc<std::cell::Cell<u64>>,
+}
+
+impl<R: io::Read> io::Read for LoneCrAsLf<R> {
+    fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+        // A CR's fate depends on the byte after it, so one byte more than given is kept at hand;
+        // and the reader gets as much as it asks for, as from a file, so that a long tag fits
+        // in its buffer as it does when it reads a whole text.
+        let mut first = true;
+        while !self.at_end
+            && (self.end - self.start < 2 || first && self.end - self.start <= out.len())
+        {
+            first = false;
+            self.buf.copy_within(self.start..self.end, 0);
+            self.end -= self.start;
+            self.start = 0;
+            if self.end == self.buf.len() {
+                break;
+            }
+            match self.inner.read(&mut self.buf[self.end..]) {
+                Ok(0) => self.at_end = true,
+                Ok(n) => self.end += n,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e),
+            }
+        }
+        let held = self.end - self.start;
+        // The last byte held waits for its follower, unless the source ended.
+        let ready = if self.at_end { held } else { held - 1 };
+        let n = ready.min(out.len());
+        let bytes = &self.buf[self.start..self.end];
+        for (i, slot) in out[..n].iter_mut().enumerate() {
+            *slot = match bytes[i] {
+                b'\r' if bytes.get(i + 1) != Some(&b'\n') => b'\n',
+                b => b,
+            };
+        }
+        self.start += n;
+        self.taken.set(self.taken.get() + n as u64);
+        Ok(n)
     }
 }
 
@@ -1461,6 +1747,68 @@ fn civil_from_days(z: i64) -> (i64, u32, u32) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A source that gives one byte a read, so every boundary falls everywhere once.
+    struct Trickle<'a>(&'a [u8]);
+
+    impl io::Read for Trickle<'_> {
+        fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+            let Some((&b, rest)) = self.0.split_first() else {
+                return Ok(0);
+            };
+            match out.first_mut() {
+                Some(slot) => *slot = b,
+                None => return Ok(0),
+            }
+            self.0 = rest;
+            Ok(1)
+        }
+    }
+
+    #[test]
+    fn each_games_place_in_a_stream_reads_back_as_that_game() {
+        let text = "\u{feff}[White \"A\"]\r\n\r\n1. e4 { a comment\r\n\r\n[over lines] } e5 *\r\n\r\n\
+                    % an escaped line\n[White \"B\"]\r[Black \"C\"]\r\r1. d4 d5 *\r\r\
+                    [White \"D\"]\n\n1. c4 (1. g3 g6) 1... c5 ; to the end\n2. Nc3 1-0\n\n\
+                    1. f3 e5 2. g4 Qh4# 0-1";
+        let whole = Game::all_from_pgn(text, 100);
+        assert_eq!(whole.len(), 4);
+        for source in [
+            Box::new(Trickle(text.as_bytes())) as Box<dyn io::Read>,
+            Box::new(io::Cursor::new(text.as_bytes())),
+        ] {
+            let found: Vec<Spanned> = PgnGames::new(source).collect();
+            assert_eq!(found.len(), whole.len());
+            for (spanned, game) in found.iter().zip(&whole) {
+                let game = game.as_ref().unwrap();
+                let end = spanned.end.unwrap() as usize;
+                let own = Game::from_pgn(&text[spanned.start as usize..end]).unwrap();
+                assert_eq!(own.moves(), game.moves());
+                assert_eq!(own.names, game.names);
+                let heading = spanned.heading.as_ref().unwrap();
+                assert_eq!(heading.plies(), game.ply());
+                assert_eq!(
+                    heading.names(),
+                    [game.names[0].as_str(), game.names[1].as_str()]
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn a_game_the_reader_fails_in_ends_the_list_with_its_place() {
+        let text = format!(
+            "[White \"A\"]\n\n1. e4 *\n\n[Event \"{}\"]\n\n1. d4 *\n\n[White \"C\"]\n\n1. c4 *\n",
+            "x".repeat(20_000)
+        );
+        let found: Vec<Spanned> = PgnGames::new(io::Cursor::new(text.as_bytes())).collect();
+        assert_eq!(found.len(), 2);
+        assert!(found[0].heading.is_ok());
+        assert_eq!(found[1].end, None);
+        assert!(found[1].heading.is_err());
+        let why = Game::from_pgn(&text[found[1].start as usize..]).unwrap_err();
+        assert!(matches!(why, LoadError::LongTag { line: 1, .. }), "{why}");
+    }
 
     #[test]
     fn a_game_dated_by_utcdate_alone_keeps_its_date_and_start_time() {

@@ -823,3 +823,217 @@ fn an_ending_with_nothing_to_play_for_is_refused_for_what_it_is() {
     // Nothing was written.
     assert_eq!(std::fs::read_dir(home.path()).unwrap().count(), 0);
 }
+
+/// `knightfall ARGS` with the games folder of `home`: success, standard output, standard error.
+fn knightfall_at(home: &std::path::Path, args: &[&str]) -> (bool, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_knightfall"))
+        .args(args)
+        .env("KNIGHTFALL_HOME", home)
+        .output()
+        .unwrap();
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// Three finished games in one file, as a lichess export writes them (White is `Ann`, `Bob`,
+/// `Cid` in turn, each game's moves its own).
+const THREE_GAMES: &str = "[Event \"Rated blitz game\"]\n[Site \"https://lichess.org/aaaa\"]\n\
+    [Date \"2026.11.01\"]\n[White \"Ann\"]\n[Black \"Zed\"]\n[Result \"1-0\"]\n[UTCDate \"2026.11.01\"]\n\
+    [UTCTime \"10:00:00\"]\n[ECO \"C20\"]\n[Opening \"King's Pawn Game\"]\n\n\
+    1. e4 { [%clk 0:03:00] } 1... e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n\n\n\
+    [Event \"Rated blitz game\"]\n[Site \"https://lichess.org/bbbb\"]\n[Date \"2026.11.02\"]\n\
+    [White \"Bob\"]\n[Black \"Zed\"]\n[Result \"0-1\"]\n\n1. f3 e5 2. g4 Qh4# 0-1\n\n\n\
+    [Event \"Rated blitz game\"]\n[Site \"https://lichess.org/cccc\"]\n[Date \"2026.11.03\"]\n\
+    [White \"Cid\"]\n[Black \"Zed\"]\n[Result \"1/2-1/2\"]\n\n1. d4 d5 2. c4 e6 1/2-1/2\n";
+
+#[test]
+fn a_file_of_several_games_in_the_games_folder_lists_every_game_and_opens_the_one_chosen() {
+    let home = tempfile::tempdir().unwrap();
+    let games = home.path().join("games");
+    std::fs::create_dir_all(&games).unwrap();
+    std::fs::write(games.join("lichess_export.pgn"), THREE_GAMES).unwrap();
+    let (ok, list, err) = knightfall_at(home.path(), &["review"]);
+    assert!(!ok && err.contains("choose one of these games"), "{err}");
+    assert_eq!(list.lines().count(), 3, "{list}");
+    for (n, white) in [(1, "Ann"), (2, "Bob"), (3, "Cid")] {
+        let line = list.lines().nth(n - 1).unwrap();
+        assert!(
+            line.trim_start().starts_with(&n.to_string())
+                && line.contains(&format!("{white} - Zed")),
+            "{list}"
+        );
+    }
+    assert!(
+        list.contains("2026.11.01 10:00  Ann - Zed  1-0  4 moves  C20 King's Pawn Game"),
+        "{list}"
+    );
+    // Each game opened is that game, and its review is its own, not another game's of the file.
+    for (n, white, last) in [
+        ("2", "Bob", "Qh4#"),
+        ("3", "Cid", "e6"),
+        ("1", "Ann", "Qxf7#"),
+    ] {
+        let out = home.path().join(format!("review-{n}.pgn"));
+        let (ok, _, err) = knightfall_at(
+            home.path(),
+            &[
+                "review",
+                "--game",
+                n,
+                "--movetime",
+                "5",
+                "--threads",
+                "1",
+                "--out",
+                out.to_str().unwrap(),
+            ],
+        );
+        assert!(ok, "{err}");
+        let written = std::fs::read_to_string(&out).unwrap();
+        assert!(
+            written.contains(&format!("[White \"{white}\"]")),
+            "{written}"
+        );
+        assert!(written.contains(last), "{written}");
+    }
+    let cached = std::fs::read_dir(games.join("reviews"))
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .filter(|e| e.path().extension().is_some_and(|x| x == "tsv"))
+        .count();
+    assert_eq!(cached, 3, "one cached review per game");
+    // The same file named on the command line lists the same games.
+    let file = games.join("lichess_export.pgn");
+    let (_, named, _) = knightfall_at(home.path(), &["review", file.to_str().unwrap()]);
+    assert_eq!(named.lines().count(), 3, "{named}");
+}
+
+#[test]
+fn a_bad_move_in_a_later_game_of_a_file_is_named_by_its_line_in_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("two.pgn");
+    // Game 2's junk token is on line 9 of the file (line 5 of its own text).
+    std::fs::write(
+        &file,
+        "[White \"A\"]\n\n1. e4 e5 *\n\n[White \"B\"]\n[Black \"C\"]\n\n1. d4 d5\n2. c4 zz9 *\n",
+    )
+    .unwrap();
+    let out = dir.path().join("out.pgn");
+    let (ok, _, err) = knightfall(&[
+        "review",
+        "--game",
+        "2",
+        "--out",
+        out.to_str().unwrap(),
+        file.to_str().unwrap(),
+    ]);
+    assert!(!ok);
+    assert!(
+        err.contains("\"zz9\" on line 9 of the PGN is not a move; it follows c4"),
+        "{err}"
+    );
+}
+
+#[test]
+fn only_the_exact_autosave_names_are_autosaves() {
+    let home = tempfile::tempdir().unwrap();
+    let games = home.path().join("games");
+    std::fs::create_dir_all(&games).unwrap();
+    let game = |white: &str| {
+        format!(
+            "[White \"{white}\"]\n[Black \"B\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n"
+        )
+    };
+    // A player's own files whose names begin like an autosave's: finished games, listed as such.
+    std::fs::write(games.join("currently-mine.pgn"), game("Mine")).unwrap();
+    std::fs::write(games.join("current-x1.pgn"), game("Other")).unwrap();
+    // A finished game in a real autosave is its archived copy: not listed.
+    std::fs::write(games.join("current-4242.pgn"), game("Autosave")).unwrap();
+    let list = review_list(home.path());
+    assert!(list.contains("Mine - B"), "{list}");
+    assert!(list.contains("Other - B"), "{list}");
+    assert!(!list.contains("Autosave - B"), "{list}");
+}
+
+#[test]
+fn puzzles_build_reads_one_game_at_a_time_from_a_file_of_any_size() {
+    let dir = tempfile::tempdir().unwrap();
+    let pgn = dir.path().join("huge.pgn");
+    // A game whose 3... Nf6?? allows Qxf7#, then 300 MB (a sparse file, taking no disk) that is
+    // no game: far more than a build may hold at once.
+    std::fs::write(
+        &pgn,
+        "[White \"A\"]\n[Black \"B\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7# 1-0\n\n",
+    )
+    .unwrap();
+    std::fs::File::options()
+        .write(true)
+        .open(&pgn)
+        .unwrap()
+        .set_len(300 << 20)
+        .unwrap();
+    let out = dir.path().join("puzzles.csv");
+    let log = dir.path().join("log");
+    #[allow(
+        clippy::zombie_processes,
+        reason = "wait4 below reaps it, and tells its peak memory"
+    )]
+    let child = Command::new(env!("CARGO_BIN_EXE_knightfall"))
+        .args(["puzzles", "build", "--nodes", "20000", "--out"])
+        .arg(&out)
+        .arg(&pgn)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::fs::File::create(&log).unwrap())
+        .spawn()
+        .unwrap();
+    // The child's peak resident memory, as the system counted it.
+    let mut status = 0;
+    // SAFETY: `rusage` is plain integers, for which all zeros is a value.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: out-parameters that live through the call, for a child of ours waited for once.
+    let pid = unsafe { libc::wait4(child.id() as i32, &mut status, 0, &mut usage) };
+    assert_eq!(pid, child.id() as i32);
+    let log = std::fs::read_to_string(&log).unwrap();
+    assert!(
+        libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0,
+        "{log}"
+    );
+    let csv = std::fs::read_to_string(&out).unwrap();
+    assert!(csv.contains(",g8f6 h5f7,"), "{csv}");
+    assert!(log.contains("huge.pgn game 2: skipped"), "{log}");
+    let peak_mb = usage.ru_maxrss / 1024;
+    assert!(peak_mb < 100, "peak {peak_mb} MB");
+}
+
+#[test]
+fn puzzles_export_reads_lichess_puzzle_file_with_its_themes() {
+    let Some(sample) = common::shared("data/puzzles/lichess-format-sample.csv") else {
+        return;
+    };
+    let (ok, stdout, stderr) =
+        knightfall(&["puzzles", "export", "--file", sample.to_str().unwrap()]);
+    assert!(ok, "{stderr}");
+    let rows: Vec<&str> = stdout.lines().collect();
+    assert_eq!(rows[0], "PuzzleId,FEN,Moves,Rating,Themes");
+    assert_eq!(rows.len(), 101, "{stdout}");
+    // Its first puzzle, with the themes of its Themes column (not its RatingDeviation's, 77).
+    assert!(
+        rows[1].starts_with(
+            "09lz3,r1b1rbk1/2qn1ppp/pp1ppn2/6N1/2PP1B2/3B1N2/PPQ2PPP/3R1RK1 b - - 2 14,h7h6 d3h7 f6h7 c2h7,961,"
+        ) && rows[1].contains("mateIn2"),
+        "{}",
+        rows[1]
+    );
+    // The same file with a byte-order mark, as a spreadsheet saves it.
+    let dir = tempfile::tempdir().unwrap();
+    let bom = dir.path().join("bom.csv");
+    let mut text = "\u{feff}".as_bytes().to_vec();
+    text.extend(std::fs::read(&sample).unwrap());
+    std::fs::write(&bom, text).unwrap();
+    let (ok, again, stderr) = knightfall(&["puzzles", "export", "--file", bom.to_str().unwrap()]);
+    assert!(ok, "{stderr}");
+    assert_eq!(again, stdout);
+}

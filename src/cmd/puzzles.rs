@@ -4,15 +4,10 @@
 use crate::output::{say, tell};
 use std::path::PathBuf;
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Result, bail};
 
-use crate::game::Game;
-use crate::train::puzzle::{CSV_HEADER, Generator, Puzzle, from_csv};
+use crate::train::puzzle::{CSV_HEADER, Generator, Puzzle, read_csv};
 
-/// The largest PGN file read.
-const MAX_PGN_BYTES: u64 = 256 << 20;
-/// The most games read from one file.
-const MAX_GAMES: usize = 100_000;
 /// The largest puzzle file read.
 const MAX_CSV_BYTES: u64 = 64 << 20;
 
@@ -71,36 +66,47 @@ fn build(out: &PathBuf, nodes: u64, scan_nodes: u64, files: &[PathBuf]) -> Resul
     if std::fs::symlink_metadata(out).is_ok() {
         bail!("{} exists already; name a new file", out.display());
     }
-    let mut games = Vec::new();
+    // Every file is opened before the first search, so one that cannot be read is refused at
+    // once, not hours in.
+    let mut sources = Vec::new();
     for file in files {
-        let text = crate::store::read_pgn(file, MAX_PGN_BYTES)?;
-        for (i, game) in Game::all_from_pgn(&text, MAX_GAMES).into_iter().enumerate() {
-            match game {
-                Ok(g) => games.push(g),
-                Err(e) => tell!("{} game {}: skipped ({e})", file.display(), i + 1),
-            }
-        }
+        sources.push((file, crate::store::listing::scan(file)?));
     }
     let mut generator = Generator::new(nodes, None);
     let mut puzzles: Vec<Puzzle> = Vec::new();
-    for (i, game) in games.iter().enumerate() {
-        let before = puzzles.len();
-        for p in generator.from_game(game, scan_nodes) {
-            if !puzzles.iter().any(|q| q.id == p.id) {
-                puzzles.push(p);
+    let mut ids = std::collections::HashSet::new();
+    // One game at a time, read from its file and played through as its turn comes: a file of
+    // a million games takes no more memory than one of ten.
+    for (file, games) in sources {
+        let name = file
+            .file_name()
+            .unwrap_or(file.as_os_str())
+            .to_string_lossy();
+        for listed in games {
+            let game = match listed.load() {
+                Ok(game) => game,
+                Err(e) => {
+                    tell!("{} game {}: skipped ({e})", file.display(), listed.index);
+                    continue;
+                }
+            };
+            let before = puzzles.len();
+            for p in generator.from_game(&game, scan_nodes) {
+                if ids.insert(p.id.clone()) {
+                    puzzles.push(p);
+                }
             }
+            // A build takes hours: what it has found is on disk after every game that found
+            // some, so an interrupted build keeps it.
+            if puzzles.len() > before {
+                crate::store::write_atomic(out, &csv(&puzzles))?;
+            }
+            crate::output::note(format_args!(
+                "\r{name} game {}: {} puzzles",
+                listed.index,
+                puzzles.len()
+            ));
         }
-        // A build takes hours: what it has found is on disk after every game that found some,
-        // so an interrupted build keeps it.
-        if puzzles.len() > before {
-            crate::store::write_atomic(out, &csv(&puzzles))?;
-        }
-        crate::output::note(format_args!(
-            "\rgame {} of {}: {} puzzles",
-            i + 1,
-            games.len(),
-            puzzles.len()
-        ));
     }
     tell!();
     crate::store::write_atomic(out, &csv(&puzzles))?;
@@ -119,22 +125,16 @@ fn csv(puzzles: &[Puzzle]) -> String {
     text
 }
 
-fn export(file: &PathBuf) -> Result<()> {
-    let meta =
-        std::fs::metadata(file).with_context(|| format!("cannot read {}", file.display()))?;
-    if !meta.is_file() || meta.len() > MAX_CSV_BYTES {
+fn export(file: &std::path::Path) -> Result<()> {
+    let (handle, len) = crate::store::listing::open_pgn(file)?;
+    if len > MAX_CSV_BYTES {
         bail!("{} is not a puzzle file of at most 64 MB", file.display());
     }
-    let text =
-        std::fs::read_to_string(file).with_context(|| format!("cannot read {}", file.display()))?;
+    let rows = read_csv(std::io::Read::take(handle, MAX_CSV_BYTES))
+        .map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))?;
     let mut puzzles = Vec::new();
-    for (n, line) in text.lines().enumerate() {
-        if line.trim().is_empty() || line.starts_with("PuzzleId,") {
-            continue;
-        }
-        let p = from_csv(line)
-            .map_err(|e| anyhow::anyhow!("{} line {}: {e}", file.display(), n + 1))?;
-        puzzles.push(p);
+    for (line, p) in rows {
+        puzzles.push(p.map_err(|e| anyhow::anyhow!("{} line {line}: {e}", file.display()))?);
     }
     print(&puzzles)
 }

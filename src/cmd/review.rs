@@ -83,8 +83,11 @@ pub fn run(args: &Args) -> Result<()> {
         Some(file) => read_games(file)?,
         None => games_folder(&paths),
     };
-    // The place in the list, as --game counts (the games folder lists one game a file, so
-    // this is not the game's number within its file).
+    if listed.len() >= MAX_GAMES {
+        tell!("note: the list stops at {MAX_GAMES} games; games after those are not listed");
+    }
+    // The place in the list, as --game counts (the games folder lists the games of several
+    // files, so this is not the game's number within its file).
     let place = match args.game {
         Some(n) if (1..=listed.len()).contains(&(n as usize)) => Some(n as usize - 1),
         Some(n) => bail!(match listed.len() {
@@ -114,7 +117,8 @@ pub fn run(args: &Args) -> Result<()> {
             bail!("no games in {}; name a PGN file", paths.data.display());
         }
         let mut out = String::new();
-        // Numbered as --game takes them: by place in the list.
+        // Numbered as --game takes them: by place in the list; written a part at a time, so a
+        // list of 100,000 games is not held twice.
         for (i, l) in listed.iter().enumerate() {
             out.push_str(&format!(
                 "{:>4}  {}  {}\n",
@@ -122,6 +126,10 @@ pub fn run(args: &Args) -> Result<()> {
                 l.file.display(),
                 l.line()
             ));
+            if out.len() >= 1 << 16 {
+                crate::output::write(format_args!("{out}"))?;
+                out.clear();
+            }
         }
         crate::output::write(format_args!("{out}"))?;
         bail!("choose one of these games with --game N");
@@ -141,7 +149,7 @@ pub fn run(args: &Args) -> Result<()> {
         .load()
         .map_err(|why| anyhow::anyhow!("game {} cannot be reviewed: {why}", chosen.index))?;
     // The annotated game says what its file said: no start time is made up for it.
-    if chosen.pgn.as_ref().is_ok_and(|g| g.time().is_none()) {
+    if chosen.heading.as_ref().is_ok_and(|g| g.time().is_none()) {
         game.started = None;
     }
     let mut review = Review::new(game, args.movetime);

@@ -343,15 +343,14 @@ pub(crate) fn delete_kept(paths: &Paths, file: &Path) -> Result<()> {
     if file.parent() != Some(paths.data.as_path()) {
         anyhow::bail!("{} is not in the games folder", file.display());
     }
-    if name.starts_with("current") {
+    if super::listing::is_autosave(&name) {
         anyhow::bail!("{name} is an unfinished game; resume it or start a new one instead");
     }
     let meta = fs::symlink_metadata(file).with_context(|| format!("reading {}", file.display()))?;
     if !meta.is_file() {
         anyhow::bail!("{} is not a game file", file.display());
     }
-    let text = super::read_pgn(file, 64 << 20)?;
-    if crate::game::Game::all_written_in_pgn(&text, 2).len() > 1 {
+    if super::listing::scan(file)?.take(2).count() > 1 {
         anyhow::bail!("{} holds more than one game", file.display());
     }
     fs::remove_file(file).with_context(|| format!("deleting {}", file.display()))

@@ -222,6 +222,12 @@ pub fn mistakes(paths: &Paths) -> Vec<Mistake> {
     for listed in super::games_folder(paths)
         .iter()
         .filter(|l| !l.is_analysis())
+        // Only a game of yours is read from its file.
+        .filter(|l| {
+            l.heading
+                .as_ref()
+                .is_ok_and(|h| h.names().iter().any(|n| is_you(n, &yours)))
+        })
         .take(MAX_GAMES_READ)
     {
         let Ok(game) = listed.load() else {
@@ -441,6 +447,43 @@ mod tests {
         super::super::review_cache::save(&paths.reviews(), &review).unwrap();
         assert!(mistakes(&paths).is_empty(), "nobody here is Human");
         std::fs::write(&paths.config, "name = \"anna\"\n").unwrap();
+        let found = mistakes(&paths);
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(found[0].played_san(), "Qxe5+??");
+    }
+
+    #[test]
+    fn every_game_of_a_file_of_games_gives_its_mistakes() {
+        use crate::review::analyse::PositionEval;
+        use crate::review::judge::Eval;
+        use crate::train::mistake::parse_uci;
+        let dir = tempfile::tempdir().unwrap();
+        let paths = paths(dir.path());
+        std::fs::create_dir_all(&paths.data).unwrap();
+        std::fs::write(&paths.config, "name = \"anna\"\n").unwrap();
+        // An export of several games: Anna's is the third, after two of other people.
+        let game = Game::from_pgn(
+            "[White \"Anna\"]\n[Black \"Bob\"]\n[Date \"2026.11.20\"]\n\n\
+             1. e4 e5 2. Qh5 Nc6 3. Qxe5+ Nxe5 *",
+        )
+        .unwrap();
+        let other = "[White \"Carl\"]\n[Black \"Dora\"]\n[Result \"1-0\"]\n\n1. d4 d5 1-0\n\n";
+        std::fs::write(
+            paths.data.join("lichess_anna.pgn"),
+            format!("{other}{other}{}", game.to_pgn()),
+        )
+        .unwrap();
+        let mut review = Review::new(game, crate::review::DEFAULT_MOVETIME_MS);
+        for (ply, cp) in [20, 25, 30, 0, 10, -900, -880].into_iter().enumerate() {
+            let pos = review.game.position_at(ply);
+            let best = if ply == 4 { "f1c4" } else { "" };
+            review.evals[ply] = Some(PositionEval {
+                eval: Eval::Cp(cp),
+                line: parse_uci(pos, best).into_iter().collect(),
+                depth: 10,
+            });
+        }
+        super::super::review_cache::save(&paths.reviews(), &review).unwrap();
         let found = mistakes(&paths);
         assert_eq!(found.len(), 1, "{found:?}");
         assert_eq!(found[0].played_san(), "Qxe5+??");

@@ -82,10 +82,10 @@ pub const CSV_HEADER: &str = "PuzzleId,FEN,Moves,Rating,Themes";
 /// The puzzle set built into the program (`assets/puzzles.csv`, made by
 /// `tools/build-puzzles.sh`), its themes found afresh by this build's detectors.
 pub fn built_in() -> Vec<Puzzle> {
-    include_str!("../../assets/puzzles.csv")
-        .lines()
-        .skip(1)
-        .filter_map(|line| from_csv(line).ok())
+    read_csv(include_str!("../../assets/puzzles.csv").as_bytes())
+        .unwrap_or_default()
+        .into_iter()
+        .filter_map(|(_, p)| p.ok())
         .map(|mut p| {
             p.themes = themes::of(&p);
             p
@@ -93,15 +93,174 @@ pub fn built_in() -> Vec<Puzzle> {
         .collect()
 }
 
-/// Reads one line of lichess's puzzle CSV (its first five fields; lichess's own files have
-/// more, which are ignored): the position must be legal and every move legal in turn.
-pub fn from_csv(line: &str) -> Result<Puzzle, String> {
-    let fields: Vec<&str> = line.trim_end().split(',').collect();
-    let [id, fen, moves, rating, themes, ..] = fields[..] else {
-        return Err(format!(
-            "not a puzzle line (PuzzleId,FEN,Moves,Rating,Themes): {line:?}"
-        ));
+/// The columns a puzzle is read from, by their place in a row.
+#[derive(Clone, Copy, Debug)]
+struct Columns {
+    id: usize,
+    fen: usize,
+    moves: usize,
+    rating: usize,
+    /// Absent in a file without themes.
+    themes: Option<usize>,
+}
+
+impl Columns {
+    /// The layout `puzzles export` writes: `PuzzleId,FEN,Moves,Rating,Themes`.
+    const OURS: Columns = Columns {
+        id: 0,
+        fen: 1,
+        moves: 2,
+        rating: 3,
+        themes: Some(4),
     };
+    /// Lichess's own file: `PuzzleId,FEN,Moves,Rating,RatingDeviation,Popularity,NbPlays,
+    /// Themes,GameUrl,OpeningTags[,DailyDate]`.
+    const LICHESS: Columns = Columns {
+        id: 0,
+        fen: 1,
+        moves: 2,
+        rating: 3,
+        themes: Some(7),
+    };
+
+    /// The columns a header names (in any order, in any case); `None` when it is no header.
+    fn of_header(header: &csv::StringRecord) -> Option<Result<Columns, String>> {
+        let find = |name: &str| {
+            header
+                .iter()
+                .position(|h| h.trim().eq_ignore_ascii_case(name))
+        };
+        let id = find("PuzzleId")?;
+        let column = |name: &str| {
+            find(name).ok_or_else(|| {
+                format!(
+                    "the header has no {name} column: {:?}",
+                    header.iter().collect::<Vec<_>>().join(",")
+                )
+            })
+        };
+        Some((|| {
+            Ok(Columns {
+                id,
+                fen: column("FEN")?,
+                moves: column("Moves")?,
+                rating: column("Rating")?,
+                themes: find("Themes"),
+            })
+        })())
+    }
+
+    /// The puzzle of `row`.
+    fn puzzle(&self, row: &csv::StringRecord) -> Result<Puzzle, String> {
+        let field = |i: usize| {
+            row.get(i).ok_or_else(|| {
+                format!(
+                    "not a puzzle row ({} fields, {} wanted): {:?}",
+                    row.len(),
+                    i + 1,
+                    row.iter().collect::<Vec<_>>().join(",")
+                )
+            })
+        };
+        let themes = match self.themes {
+            Some(i) => field(i)?,
+            None => "",
+        };
+        puzzle_of(
+            field(self.id)?,
+            field(self.fen)?,
+            field(self.moves)?,
+            field(self.rating)?,
+            themes,
+        )
+    }
+}
+
+/// A row of a puzzle CSV: the line it starts on, and its puzzle or why it is not one.
+pub type Row = (u64, Result<Puzzle, String>);
+
+/// Reads a puzzle CSV: lichess's own file (with or without its header) or what `puzzles
+/// export` writes. Columns are found by the header's names, a byte-order mark is dropped and
+/// quoted fields are read as CSV has them. Each row's puzzle or why it is not one, with the line
+/// the row starts on; `Err` when the header lacks a column a puzzle needs, or the text cannot be
+/// read.
+pub fn read_csv(source: impl std::io::Read) -> Result<Vec<Row>, String> {
+    let mut source = std::io::BufReader::new(source);
+    // A byte-order mark is not part of the first column's name.
+    {
+        use std::io::BufRead as _;
+        let start = source.fill_buf().map_err(|e| e.to_string())?;
+        if start.starts_with(b"\xef\xbb\xbf") {
+            source.consume(3);
+        }
+    }
+    let mut reader = csv::ReaderBuilder::new()
+        .has_headers(false)
+        .flexible(true)
+        .from_reader(source);
+    let mut columns: Option<Columns> = None;
+    let mut out = Vec::new();
+    let mut row = csv::StringRecord::new();
+    loop {
+        match reader.read_record(&mut row) {
+            Ok(true) => {}
+            Ok(false) => break,
+            Err(e) => {
+                let line = e.position().map_or(0, |p| p.line());
+                out.push((line, Err(format!("cannot be read as CSV: {e}"))));
+                // A reader that failed is at no known place: nothing after it is trusted.
+                if !matches!(e.kind(), csv::ErrorKind::Utf8 { .. }) {
+                    break;
+                }
+                continue;
+            }
+        }
+        let line = row.position().map_or(0, |p| p.line());
+        if row.iter().all(|f| f.trim().is_empty()) {
+            continue;
+        }
+        let layout = match columns {
+            Some(c) => c,
+            None => match Columns::of_header(&row) {
+                Some(header) => {
+                    columns = Some(header?);
+                    continue;
+                }
+                // No header: lichess's layout when the row is as wide as lichess's rows.
+                None if row.len() >= 9 => *columns.insert(Columns::LICHESS),
+                None => *columns.insert(Columns::OURS),
+            },
+        };
+        out.push((line, layout.puzzle(&row)));
+    }
+    Ok(out)
+}
+
+/// Reads one line of a puzzle CSV in the layout `puzzles export` writes
+/// (`PuzzleId,FEN,Moves,Rating,Themes`; fields after those are ignored): the position must be
+/// legal and every move legal in turn.
+pub fn from_csv(line: &str) -> Result<Puzzle, String> {
+    let mut reader = csv::ReaderBuilder::new()
+        .has_headers(false)
+        .flexible(true)
+        .from_reader(line.as_bytes());
+    let mut row = csv::StringRecord::new();
+    match reader.read_record(&mut row) {
+        Ok(true) if row.len() >= 5 => Columns::OURS.puzzle(&row),
+        _ => Err(format!(
+            "not a puzzle line (PuzzleId,FEN,Moves,Rating,Themes): {line:?}"
+        )),
+    }
+}
+
+/// The puzzle of one row's fields: the position must be legal and every move legal in turn.
+fn puzzle_of(
+    id: &str,
+    fen: &str,
+    moves: &str,
+    rating: &str,
+    themes: &str,
+) -> Result<Puzzle, String> {
     let before = crate::fen::position(fen).map_err(|e| e.to_string())?;
     let mut pos = before.clone();
     let mut list = Vec::new();
@@ -526,6 +685,59 @@ mod tests {
         ] {
             assert!(from_csv(bad).is_err(), "{bad}");
         }
+    }
+
+    /// The puzzles of `text`, or the first row's complaint.
+    fn read(text: &str) -> Result<Vec<Puzzle>, String> {
+        read_csv(text.as_bytes())?
+            .into_iter()
+            .map(|(line, p)| p.map_err(|e| format!("line {line}: {e}")))
+            .collect()
+    }
+
+    const MATE_IN_2: &str = "r1b1rbk1/2qn1ppp/pp1ppn2/6N1/2PP1B2/3B1N2/PPQ2PPP/3R1RK1 b - - 2 14";
+
+    #[test]
+    fn a_puzzle_csv_is_read_by_its_header_with_a_bom_and_quoted_fields() {
+        let ours = format!(
+            "PuzzleId,FEN,Moves,Rating,Themes\nx1,{MATE_IN_2},h7h6 d3h7 f6h7 c2h7,961,mate mateIn2\n"
+        );
+        let with_bom = format!("\u{feff}{ours}");
+        let quoted = format!(
+            "\"PuzzleId\",\"FEN\",\"Moves\",\"Rating\",\"Themes\"\r\n\"x1\",\"{MATE_IN_2}\",\"h7h6 d3h7 f6h7 c2h7\",\"961\",\"mate mateIn2\"\r\n"
+        );
+        // Lichess's own layout, the themes in the eighth column and a GameUrl with a comma
+        // quoted; and the same without its header, as older lichess files come.
+        let lichess_row = format!(
+            "x1,{MATE_IN_2},h7h6 d3h7 f6h7 c2h7,961,77,100,218,kingsideAttack mate mateIn2,\"https://lichess.org/eC4hQO6D/black#28,x\",Horwitz_Defense,\n"
+        );
+        let lichess = format!(
+            "PuzzleId,FEN,Moves,Rating,RatingDeviation,Popularity,NbPlays,Themes,GameUrl,OpeningTags,DailyDate\n{lichess_row}"
+        );
+        // Columns in another order are found by name.
+        let reordered = format!(
+            "Rating,Themes,FEN,PuzzleId,Moves\n961,mate mateIn2,{MATE_IN_2},x1,h7h6 d3h7 f6h7 c2h7\n"
+        );
+        for text in [
+            &ours,
+            &with_bom,
+            &quoted,
+            &lichess,
+            &lichess_row,
+            &reordered,
+        ] {
+            let set = read(text).unwrap_or_else(|e| panic!("{e}: {text}"));
+            assert_eq!(set.len(), 1, "{text}");
+            assert_eq!(set[0].id, "x1");
+            assert_eq!(set[0].rating, 961);
+            assert_eq!(set[0].moves.len(), 4);
+            assert!(set[0].themes.contains(&Theme::MateIn2), "{text}");
+        }
+        let missing =
+            read("PuzzleId,FEN,Rating\nx1,8/8/8/8/8/8/8/K6k w - - 0 1,1500\n").unwrap_err();
+        assert!(missing.contains("no Moves column"), "{missing}");
+        let bad = read(&format!("{ours}x2,{MATE_IN_2},h7h6 e2e9,961,\n")).unwrap_err();
+        assert!(bad.starts_with("line 3: puzzle x2: e2e9"), "{bad}");
     }
 
     #[test]

@@ -268,7 +268,11 @@ impl Board {
                 self.saved = (Some(path), false);
             }
             Action::Front => self.restart(&mut fx),
-            Action::Tick | Action::Graph { .. } | Action::Play(_) | Action::Trained(_) => {}
+            Action::Tick
+            | Action::Graph { .. }
+            | Action::Play(_)
+            | Action::Trained(_)
+            | Action::GameRead { .. } => {}
         }
         fx
     }

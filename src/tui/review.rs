@@ -237,10 +237,28 @@ impl ReviewScreen {
     }
 
     fn open_selected(&mut self, fx: &mut Vec<Effect>) {
-        match self.listed.get(self.selected).map(Listed::load) {
-            Some(Ok(game)) => self.open(game, fx),
-            Some(Err(why)) => self.message = format!("That game cannot be reviewed: {why}"),
-            None => {}
+        let Some(listed) = self.listed.get(self.selected) else {
+            return;
+        };
+        if let Err(why) = &listed.heading {
+            self.message = format!("That game cannot be reviewed: {why}");
+        } else if listed.is_held() {
+            let loaded = listed.load();
+            self.opened(loaded, fx);
+        } else {
+            // A game of a file is read by the runner: this screen touches no file.
+            fx.push(Effect::ReadGame {
+                place: self.selected,
+                listed: Box::new(listed.clone()),
+            });
+        }
+    }
+
+    /// Opens the game read for the one chosen, or says why it cannot be.
+    fn opened(&mut self, game: Result<Game, String>, fx: &mut Vec<Effect>) {
+        match game {
+            Ok(game) => self.open(game, fx),
+            Err(why) => self.message = format!("That game cannot be reviewed: {why}"),
         }
     }
 
@@ -311,6 +329,12 @@ impl ReviewScreen {
                 self.go_to(ply);
             }
             Action::Note(text, _) => self.message = text,
+            // The game read is opened if it is still the one chosen in the list.
+            Action::GameRead { place, game } => {
+                if place == self.selected && self.view == View::Pick {
+                    self.opened(game.map(|g| *g), &mut fx);
+                }
+            }
             Action::Click(_)
             | Action::Tick
             | Action::Front
@@ -403,7 +427,7 @@ impl ReviewScreen {
             if matches!(key.code, KeyCode::Char('y' | 'Y')) && i < self.listed.len() {
                 let gone = self.listed.remove(i);
                 self.selected = self.selected.min(self.listed.len().saturating_sub(1));
-                fx.push(Effect::Delete(gone.file));
+                fx.push(Effect::Delete(gone.file.to_path_buf()));
             } else {
                 self.message = "Nothing deleted.".into();
             }
@@ -535,4 +559,63 @@ fn person_played_black(names: &[String; 2], yours: &str) -> bool {
     let person = |n: &str| crate::train::mistake::is_you(n, yours);
     let engine = |n: &str| n.starts_with("Knightfall");
     person(&names[1]) && !person(&names[0]) || engine(&names[0]) && !engine(&names[1])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_game_of_a_file_is_read_by_the_runner_and_opened_when_it_comes() {
+        let tmp = tempfile::tempdir().unwrap();
+        let file = tmp.path().join("two.pgn");
+        std::fs::write(
+            &file,
+            "[White \"First\"]\n\n1. e4 e5 *\n\n[White \"Second\"]\n\n1. d4 d5 2. c4 *\n",
+        )
+        .unwrap();
+        let listed = crate::store::read_games(&file).unwrap();
+        let settings = analyse::Settings {
+            movetime_ms: 100,
+            threads: 1,
+            tablebases: None,
+        };
+        let palette = Palette {
+            no_color: false,
+            truecolor: true,
+            ascii: false,
+            theme: Default::default(),
+        };
+        let mut screen = ReviewScreen::new(listed, settings, palette, false);
+        let fx = screen.start(Some(1));
+        // The screen asks for the game; it reads nothing itself.
+        let [Effect::ReadGame { place: 1, listed }] = &fx[..] else {
+            panic!("{fx:?}");
+        };
+        assert!(screen.review.is_none());
+        // What the runner does with it, and what it brings back.
+        let game = listed.load().map(Box::new);
+        let fx = screen.update(Action::GameRead { place: 1, game }, Instant::now());
+        assert!(fx.iter().any(|e| matches!(e, Effect::Review(_))), "{fx:?}");
+        let review = screen.review.as_ref().unwrap();
+        assert_eq!(review.game.names[0], "Second");
+        assert_eq!(review.game.ply(), 3);
+        // A game read for a choice since changed is not opened.
+        screen.update(
+            Action::Key(KeyEvent::new(KeyCode::Esc, KeyModifiers::NONE)),
+            Instant::now(),
+        );
+        let stale = screen.listed[0].load().map(Box::new);
+        screen.selected = 1;
+        screen.view = View::Pick;
+        screen.review = None;
+        screen.update(
+            Action::GameRead {
+                place: 0,
+                game: stale,
+            },
+            Instant::now(),
+        );
+        assert!(screen.review.is_none());
+    }
 }

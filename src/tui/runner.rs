@@ -346,6 +346,10 @@ impl Runner {
                 Effect::Stop => self.service.stop(),
                 Effect::NewGame => self.service.new_game(),
                 Effect::Review(job) => self.service.review(self.with_cache(job)),
+                Effect::ReadGame { place, listed } => replies.push(Action::GameRead {
+                    place,
+                    game: listed.load().map(Box::new),
+                }),
                 Effect::Quit => return self.part(replies),
                 Effect::Bell => {
                     if self.bell {
@@ -620,6 +624,7 @@ impl Runner {
             | Effect::Stop
             | Effect::NewGame
             | Effect::Review(_)
+            | Effect::ReadGame { .. }
             | Effect::Open(_)
             | Effect::Play(_)
             | Effect::Close

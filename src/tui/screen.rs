@@ -46,6 +46,14 @@ pub enum Action {
     /// The training progress as saved: this screen's results merged with what other running
     /// Knightfalls saved.
     Trained(Box<crate::store::training::Progress>),
+    /// Game `place` of the screen's list, read from its file as [`Effect::ReadGame`] asked, or
+    /// why it cannot be reviewed.
+    GameRead {
+        /// Its place in the list.
+        place: usize,
+        /// The game, played through.
+        game: Result<Box<Game>, String>,
+    },
 }
 
 /// What the new-game screen chose.
@@ -106,6 +114,13 @@ pub enum Effect {
     },
     /// Keep what a review found, for next time.
     CacheReview(Box<Review>),
+    /// Read game `place` of a list from its file; [`Action::GameRead`] brings it back.
+    ReadGame {
+        /// Its place in the list.
+        place: usize,
+        /// The game as listed.
+        listed: Box<Listed>,
+    },
     /// Save these results in the player's training progress, merged with the record on disk
     /// ([`crate::store::training::save`]); [`Action::Trained`] hands back the merged record.
     SaveTraining(Vec<crate::store::training::Change>),

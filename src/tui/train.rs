@@ -399,7 +399,8 @@ impl Train {
             | Action::Front
             | Action::Graph { .. }
             | Action::Saved(_)
-            | Action::Play(_) => {}
+            | Action::Play(_)
+            | Action::GameRead { .. } => {}
         }
         fx
     }

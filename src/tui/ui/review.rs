@@ -73,7 +73,7 @@ fn draw_list(frame: &mut Frame, area: Rect, screen: &Screen) {
         .skip(first)
         .take(height)
         .map(|(i, l)| {
-            // Numbered by place in the list (a folder's files each hold one game).
+            // Numbered by place in the list, as `review --game` counts.
             let text = super::fit(
                 &format!("{:>4}  {}", i + 1, l.line()),
                 usize::from(inner.width),
