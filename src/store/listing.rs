@@ -4,7 +4,7 @@
 //! is read from its place when it is opened.
 
 use std::fs::File;
-use std::os::unix::fs::{FileExt, OpenOptionsExt};
+use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -119,30 +119,11 @@ impl Listed {
     }
 }
 
-/// Opens `file` to read a PGN from it: not through a link, and only a regular file (a device
-/// such as `/dev/zero` or a fifo would never end, or block the open itself); returns it and
-/// its length.
+/// Opens `file` to read a PGN from it: only a regular file (a device such as `/dev/zero` or a
+/// FIFO would never end, or block the open itself); a link the player made to one is followed.
+/// Returns it and its length.
 pub(crate) fn open_pgn(file: &Path) -> Result<(File, u64)> {
-    let opened = std::fs::OpenOptions::new()
-        .read(true)
-        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
-        .open(file);
-    let handle = match opened {
-        Err(e) if e.raw_os_error() == Some(libc::ELOOP) => {
-            bail!(
-                "{} is a symbolic link; name the file it points to",
-                file.display()
-            )
-        }
-        other => other.with_context(|| format!("cannot read {}", file.display()))?,
-    };
-    let meta = handle
-        .metadata()
-        .with_context(|| format!("cannot read {}", file.display()))?;
-    if !meta.is_file() {
-        bail!("{} is not a regular file", file.display());
-    }
-    Ok((handle, meta.len()))
+    super::read::open_regular(file, 0).with_context(|| format!("cannot read {}", file.display()))
 }
 
 /// The text of the PGN file `file`, refusing what [`open_pgn`] refuses or is larger than
@@ -350,7 +331,7 @@ mod tests {
     }
 
     #[test]
-    fn a_listed_game_is_read_from_its_place_and_links_and_fifos_are_refused() {
+    fn a_listed_game_is_read_from_its_place_and_devices_and_fifos_are_refused() {
         let tmp = tempfile::tempdir().unwrap();
         let file = tmp.path().join("games.pgn");
         let games: String = (1..=50)
@@ -369,15 +350,19 @@ mod tests {
             assert_eq!(game.names[0], format!("W{}", i + 1));
             assert_eq!(game.ply(), 4);
         }
+        // A link the player made to a file of games is followed; one to a device is refused.
         let link = tmp.path().join("link.pgn");
         std::os::unix::fs::symlink(&file, &link).unwrap();
-        let err = read_games(&link).unwrap_err().to_string();
-        assert!(err.contains("symbolic link"), "{err}");
+        assert_eq!(read_games(&link).unwrap().len(), 50);
+        let endless = tmp.path().join("endless.pgn");
+        std::os::unix::fs::symlink("/dev/zero", &endless).unwrap();
+        let err = format!("{:#}", read_games(&endless).unwrap_err());
+        assert!(err.contains("not a regular file"), "{err}");
         let fifo = tmp.path().join("fifo.pgn");
         let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
         // SAFETY: a valid NUL-terminated path.
         assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
-        let err = read_games(&fifo).unwrap_err().to_string();
+        let err = format!("{:#}", read_games(&fifo).unwrap_err());
         assert!(err.contains("not a regular file"), "{err}");
     }
 }

@@ -19,7 +19,10 @@ pub(crate) fn read_linked(path: &Path, max_bytes: u64) -> io::Result<Vec<u8>> {
     read_regular(path, max_bytes, 0)
 }
 
-fn read_regular(path: &Path, max_bytes: u64, flags: i32) -> io::Result<Vec<u8>> {
+/// Opens the regular file `path` for reading, with `flags` (`O_NOFOLLOW` or none) beside
+/// `O_NONBLOCK`; a link (with `O_NOFOLLOW`), a FIFO, a device or a folder is an error that says
+/// so, at once. Returns it and its length.
+pub(crate) fn open_regular(path: &Path, flags: i32) -> io::Result<(fs::File, u64)> {
     let file = fs::OpenOptions::new()
         .read(true)
         // O_NONBLOCK: opening a FIFO with no writer would otherwise wait for one for ever.
@@ -36,10 +39,15 @@ fn read_regular(path: &Path, max_bytes: u64, flags: i32) -> io::Result<Vec<u8>> 
             path.display()
         )));
     }
-    if meta.len() > max_bytes {
+    Ok((file, meta.len()))
+}
+
+fn read_regular(path: &Path, max_bytes: u64, flags: i32) -> io::Result<Vec<u8>> {
+    let (file, len) = open_regular(path, flags)?;
+    if len > max_bytes {
         return Err(too_large(path, max_bytes));
     }
-    let mut bytes = Vec::with_capacity(meta.len() as usize);
+    let mut bytes = Vec::with_capacity(len as usize);
     // The file may grow while it is read: the cap holds all the same.
     file.take(max_bytes + 1).read_to_end(&mut bytes)?;
     if bytes.len() as u64 > max_bytes {
