@@ -421,9 +421,6 @@ mod tests {
 
     #[test]
     fn a_game_from_elsewhere_is_yours_by_the_settings_name() {
-        use crate::review::analyse::PositionEval;
-        use crate::review::judge::Eval;
-        use crate::train::mistake::parse_uci;
         let dir = tempfile::tempdir().unwrap();
         let paths = paths(dir.path());
         std::fs::create_dir_all(&paths.data).unwrap();
@@ -434,6 +431,20 @@ mod tests {
         )
         .unwrap();
         std::fs::write(paths.data.join("20261120-120000.pgn"), game.to_pgn()).unwrap();
+        cache_annas_review(&paths, game);
+        assert!(mistakes(&paths).is_empty(), "nobody here is Human");
+        std::fs::write(&paths.config, "name = \"anna\"\n").unwrap();
+        let found = mistakes(&paths);
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(found[0].played_san(), "Qxe5+??");
+    }
+
+    /// Caches a review of Anna's game (`1. e4 e5 2. Qh5 Nc6 3. Qxe5+ Nxe5`) in which 3. Qxe5+
+    /// throws the queen away and 3. Bc4 was best.
+    fn cache_annas_review(paths: &Paths, game: Game) {
+        use crate::review::analyse::PositionEval;
+        use crate::review::judge::Eval;
+        use crate::train::mistake::parse_uci;
         let mut review = Review::new(game, crate::review::DEFAULT_MOVETIME_MS);
         for (ply, cp) in [20, 25, 30, 0, 10, -900, -880].into_iter().enumerate() {
             let pos = review.game.position_at(ply);
@@ -445,18 +456,10 @@ mod tests {
             });
         }
         super::super::review_cache::save(&paths.reviews(), &review).unwrap();
-        assert!(mistakes(&paths).is_empty(), "nobody here is Human");
-        std::fs::write(&paths.config, "name = \"anna\"\n").unwrap();
-        let found = mistakes(&paths);
-        assert_eq!(found.len(), 1, "{found:?}");
-        assert_eq!(found[0].played_san(), "Qxe5+??");
     }
 
     #[test]
     fn every_game_of_a_file_of_games_gives_its_mistakes() {
-        use crate::review::analyse::PositionEval;
-        use crate::review::judge::Eval;
-        use crate::train::mistake::parse_uci;
         let dir = tempfile::tempdir().unwrap();
         let paths = paths(dir.path());
         std::fs::create_dir_all(&paths.data).unwrap();
@@ -473,17 +476,7 @@ mod tests {
             format!("{other}{other}{}", game.to_pgn()),
         )
         .unwrap();
-        let mut review = Review::new(game, crate::review::DEFAULT_MOVETIME_MS);
-        for (ply, cp) in [20, 25, 30, 0, 10, -900, -880].into_iter().enumerate() {
-            let pos = review.game.position_at(ply);
-            let best = if ply == 4 { "f1c4" } else { "" };
-            review.evals[ply] = Some(PositionEval {
-                eval: Eval::Cp(cp),
-                line: parse_uci(pos, best).into_iter().collect(),
-                depth: 10,
-            });
-        }
-        super::super::review_cache::save(&paths.reviews(), &review).unwrap();
+        cache_annas_review(&paths, game);
         let found = mistakes(&paths);
         assert_eq!(found.len(), 1, "{found:?}");
         assert_eq!(found[0].played_san(), "Qxe5+??");
