@@ -753,6 +753,25 @@ fn temporary_files_a_kill_left_anywhere_knightfall_writes_go_at_the_next_start()
     }
     assert!(fresh.exists(), "a write under way stays");
     assert!(not_ours.exists(), "not a temporary file of Knightfall's");
+    // `puzzles build --out`'s folder is the player's: only that file's temporaries go.
+    let out_dir = tempfile::tempdir().unwrap();
+    let built = out_dir.path().join(".puzzles.csv.Qw3rTy.tmp");
+    let other = out_dir.path().join(".other.csv.Qw3rTy.tmp");
+    for f in [&built, &other] {
+        std::fs::write(f, "half").unwrap();
+        std::fs::File::options()
+            .write(true)
+            .open(f)
+            .unwrap()
+            .set_modified(hour_ago)
+            .unwrap();
+    }
+    let out = out_dir.path().join("puzzles.csv");
+    std::fs::write(&out, "").unwrap();
+    let (ok, _, err) = knightfall(&["puzzles", "build", "--out", out.to_str().unwrap(), "x.pgn"]);
+    assert!(!ok && err.contains("exists already"), "{err}");
+    assert!(!built.exists());
+    assert!(other.exists());
 }
 
 #[test]

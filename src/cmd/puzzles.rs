@@ -63,6 +63,14 @@ pub fn run(args: &Args) -> Result<()> {
 }
 
 fn build(out: &PathBuf, nodes: u64, scan_nodes: u64, files: &[PathBuf]) -> Result<()> {
+    // What an earlier build of this file left half written when it was killed goes.
+    if let Some(name) = out.file_name() {
+        let dir = out
+            .parent()
+            .filter(|d| !d.as_os_str().is_empty())
+            .unwrap_or(std::path::Path::new("."));
+        crate::store::temporaries::remove_stale(dir, Some(&name.to_string_lossy()));
+    }
     if std::fs::symlink_metadata(out).is_ok() {
         bail!("{} exists already; name a new file", out.display());
     }
