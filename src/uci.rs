@@ -19,11 +19,12 @@ use crate::bot::Bot;
 use crate::engine::node::key_of;
 use crate::engine::search::MAX_LINES;
 use crate::engine::strength;
-use crate::engine::{Config, Control, Engine, Info, Limits, report};
+use crate::engine::{Config, Control, Engine, Limits, report};
 use crate::lines::{Line, read_line};
 use crate::player::{Decision, Known, Player, Source};
 use crate::search_thread::SearchThread;
 use crate::tablebase::Tablebases;
+use crate::uci_info;
 
 const NAME: &str = concat!("Knightfall ", env!("CARGO_PKG_VERSION"));
 
@@ -33,32 +34,6 @@ pub struct Args {
     /// Serve a trivial test opponent instead of the engine (for calibrating the levels).
     #[arg(long, value_enum)]
     pub bot: Option<Bot>,
-}
-
-/// Formats a progress report as a UCI `info` line.
-pub(crate) fn info_line(info: &Info) -> String {
-    let mut line = format!(
-        "info depth {} seldepth {} multipv {} score {} nodes {} nps {} hashfull {} time {}",
-        info.depth,
-        info.seldepth,
-        info.multipv.max(1),
-        report(info.score),
-        info.nodes,
-        info.nps,
-        info.hashfull,
-        info.time_ms
-    );
-    if info.tb_hits > 0 {
-        line.push_str(&format!(" tbhits {}", info.tb_hits));
-    }
-    if !info.pv.is_empty() {
-        line.push_str(" pv");
-        for m in &info.pv {
-            line.push(' ');
-            line.push_str(&m.to_uci(CastlingMode::Standard).to_string());
-        }
-    }
-    line
 }
 
 enum Job {
@@ -142,7 +117,7 @@ fn worker(jobs: Receiver<Job>, searches: &AtomicUsize) {
                     &limits,
                     Known::Allowed,
                     &control,
-                    &mut |info| send(&info_line(info)),
+                    &mut |info| send(&uci_info::write(info)),
                 );
                 for warning in player.take_warnings() {
                     send(&format!("info string tablebases: {warning}"));
