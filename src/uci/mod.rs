@@ -2,6 +2,10 @@
 //!
 //! Bad input never stops the engine: unknown commands, malformed numbers, bad FENs and illegal
 //! moves are answered with `info string` and leave the current state as it was.
+//!
+//! A line is read into a [`Command`] (`command.rs`, which checks `setoption` values against the
+//! option table of `options.rs`, the same table the `uci` answer lists); this loop acts on it.
+//! The `info` lines are written by `uci_info`, which also reads other engines' lines.
 
 use std::io::{self, Write};
 use std::sync::Arc;
@@ -11,20 +15,22 @@ use std::time::Duration;
 
 use anyhow::Result;
 use crossbeam_channel::Receiver;
-use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, Position};
 
 use crate::book::{Book, BookRng};
 use crate::bot::Bot;
-use crate::engine::node::key_of;
-use crate::engine::search::MAX_LINES;
 use crate::engine::strength;
-use crate::engine::{Config, Control, Engine, Limits, report};
+use crate::engine::{Config, Control, Limits, report};
 use crate::lines::{Line, read_line};
 use crate::player::{Decision, Known, Player, Source};
 use crate::search_thread::SearchThread;
 use crate::tablebase::Tablebases;
 use crate::uci_info;
+use command::{Command, Go, Setup};
+use options::Setting;
+
+mod command;
+mod options;
 
 const NAME: &str = concat!("Knightfall ", env!("CARGO_PKG_VERSION"));
 
@@ -275,74 +281,54 @@ impl Session {
 
     /// Handles one input line; returns false on `quit`.
     pub(crate) fn handle(&mut self, line: &str) -> bool {
-        let line = line.trim();
-        let mut words = line.split_whitespace();
-        let Some(command) = words.next() else {
-            return true;
-        };
-        let rest: Vec<&str> = words.collect();
+        let command = Command::parse(line, &self.pos);
+        self.act(command)
+    }
+
+    /// Does what a command asks; returns false on `quit`.
+    fn act(&mut self, command: Command) -> bool {
         match command {
-            "uci" => {
+            Command::Uci => {
                 match &self.bot {
                     Some((bot, _)) => send(&format!("id name {NAME} {bot:?} bot")),
                     None => send(&format!("id name {NAME}")),
                 }
                 send("id author the Knightfall developers");
-                send("option name Hash type spin default 16 min 1 max 4096");
-                send(&format!(
-                    "option name Threads type spin default 1 min 1 max {}",
-                    Engine::max_threads()
-                ));
-                send("option name Move Overhead type spin default 30 min 0 max 5000");
-                send(&format!(
-                    "option name MultiPV type spin default 1 min 1 max {MAX_LINES}"
-                ));
-                send("option name Clear Hash type button");
-                send("option name Ponder type check default false");
-                send(&format!(
-                    "option name Contempt type spin default {} min -{max} max {max}",
-                    crate::engine::DEFAULT_CONTEMPT,
-                    max = crate::engine::MAX_CONTEMPT
-                ));
-                send("option name UCI_AnalyseMode type check default false");
-                send("option name Skill Level type spin default 10 min 1 max 10");
-                send("option name UCI_LimitStrength type check default false");
-                send(&format!(
-                    "option name UCI_Elo type spin default {max} min {min} max {max}",
-                    min = strength::min_elo(),
-                    max = strength::max_elo()
-                ));
-                send("option name OwnBook type check default true");
-                send("option name BookFile type string default <embedded>");
-                send("option name SyzygyPath type string default <empty>");
-                send("option name SyzygyProbeLimit type spin default 7 min 0 max 7");
+                for option in options::table() {
+                    send(&option.listing());
+                }
                 send("uciok");
             }
             // While a search runs the answer must come at once; otherwise it waits for the
             // jobs before it, so that readyok means a new hash table is in place.
-            "isready" => {
+            Command::IsReady => {
                 if self.searches.load(Ordering::Acquire) > 0 {
                     send("readyok");
                 } else {
                     self.post(Job::Ready);
                 }
             }
-            "ucinewgame" => {
+            Command::UciNewGame => {
                 self.stop();
                 self.post(Job::Clear);
                 self.pos = Chess::default();
                 self.history.clear();
                 self.refused = None;
             }
-            "position" => self.position(&rest),
-            "go" => self.go(&rest),
-            "stop" => {
+            Command::Position(Ok(Setup { pos, history })) => {
+                self.pos = pos;
+                self.history = history;
+                self.refused = None;
+            }
+            Command::Position(Err(why)) => self.refuse(why),
+            Command::Go(go) => self.go(go),
+            Command::Stop => {
                 self.stop();
                 if let Some((line, _)) = self.held.take() {
                     send(&line);
                 }
             }
-            "ponderhit" => {
+            Command::PonderHit => {
                 if let Some(control) = self.thread.current() {
                     control.pondering.store(false, Ordering::Release);
                 }
@@ -352,47 +338,13 @@ impl Session {
                     send(&line);
                 }
             }
-            "setoption" => self.setoption(&rest),
-            "quit" => return false,
-            "debug" | "register" => {}
-            _ => send(&format!("info string unknown command: {}", clip(line))),
+            Command::SetOption(Ok(setting)) => self.set(setting),
+            Command::SetOption(Err(why)) => send(&format!("info string {why}")),
+            Command::Quit => return false,
+            Command::Nothing => {}
+            Command::Unknown(line) => send(&format!("info string unknown command: {line}")),
         }
         true
-    }
-
-    fn position(&mut self, args: &[&str]) {
-        let (base, moves) = match args.iter().position(|&w| w == "moves") {
-            Some(i) => (&args[..i], &args[i + 1..]),
-            None => (args, &[][..]),
-        };
-        let start = match base.split_first() {
-            Some((&"startpos", [])) => Ok(Chess::default()),
-            Some((&"fen", fields)) if !fields.is_empty() => parse_fen(&fields.join(" ")),
-            _ => Err("expected 'position startpos' or 'position fen <FEN>'".to_string()),
-        };
-        let mut pos = match start {
-            Ok(pos) => pos,
-            Err(err) => {
-                self.refuse(err);
-                return;
-            }
-        };
-        let mut history = Vec::with_capacity(moves.len());
-        for text in moves {
-            let m = text
-                .parse::<UciMove>()
-                .ok()
-                .and_then(|u| u.to_move(&pos).ok());
-            let Some(m) = m else {
-                self.refuse(format!("illegal or malformed move {text}"));
-                return;
-            };
-            history.push(key_of(&pos));
-            pos.play_unchecked(m);
-        }
-        self.pos = pos;
-        self.history = history;
-        self.refused = None;
     }
 
     /// Says why a `position` was refused and keeps it for the `go` that follows.
@@ -401,12 +353,19 @@ impl Session {
         self.refused = Some(why);
     }
 
-    fn go(&mut self, args: &[&str]) {
+    fn go(&mut self, go: Go) {
         // Our clock runs from now, not from when the search thread gets round to it.
         let received = std::time::Instant::now();
         self.stop();
         self.held = None;
-        let (mut limits, ponder) = parse_go(args, &self.pos);
+        let Go {
+            mut limits,
+            ponder,
+            notes,
+        } = go;
+        for note in notes {
+            send(&format!("info string {note}"));
+        }
         limits.received = Some(received);
         limits.level = Some(self.level());
         limits.multipv = self.multipv;
@@ -451,110 +410,42 @@ impl Session {
         });
     }
 
-    fn setoption(&mut self, args: &[&str]) {
-        let text = args.join(" ");
-        let Some(rest) = text.strip_prefix("name ") else {
-            send("info string setoption: expected 'setoption name <id> [value <x>]'");
-            return;
-        };
-        let (name, value) = match rest.split_once(" value ") {
-            Some((n, v)) => (n.trim(), Some(v.trim())),
-            None => (rest.trim(), None),
-        };
-        let number = value.and_then(|v| v.parse::<u64>().ok());
-        match name.to_ascii_lowercase().as_str() {
-            "hash" => match number {
-                Some(mb) if (1..=4096).contains(&mb) => {
-                    match crate::memory::check_fits(mb, self.hash_mb) {
-                        Ok(()) => {
-                            self.hash_mb = mb;
-                            self.post(Job::SetHash(mb as usize));
-                        }
-                        Err(why) => send(&format!(
-                            "info string Hash not changed: {why}; keeping {} MB",
-                            self.hash_mb
-                        )),
-                    }
+    /// Applies a value `setoption` accepted.
+    fn set(&mut self, setting: Setting) {
+        match setting {
+            Setting::Hash(mb) => match crate::memory::check_fits(mb, self.hash_mb) {
+                Ok(()) => {
+                    self.hash_mb = mb;
+                    self.post(Job::SetHash(mb as usize));
                 }
-                _ => send("info string Hash must be a number from 1 to 4096"),
-            },
-            "move overhead" => match number {
-                Some(ms) if ms <= 5000 => self.post(Job::SetOverhead(ms)),
-                _ => send("info string Move Overhead must be a number from 0 to 5000"),
-            },
-            "threads" => match number {
-                Some(n) if (1..=Engine::max_threads() as u64).contains(&n) => {
-                    self.post(Job::SetThreads(n as usize))
-                }
-                _ => send(&format!(
-                    "info string Threads must be a number from 1 to {} (the cores here)",
-                    Engine::max_threads()
+                Err(why) => send(&format!(
+                    "info string Hash not changed: {why}; keeping {} MB",
+                    self.hash_mb
                 )),
             },
-            "clear hash" => self.post(Job::Clear),
-            "multipv" => match number {
-                Some(n) if (1..=MAX_LINES as u64).contains(&n) => self.multipv = n as u32,
-                _ => send(&format!(
-                    "info string MultiPV must be a number from 1 to {MAX_LINES}"
-                )),
-            },
-            "skill level" => match number {
-                Some(level) if (1..=10).contains(&level) => {
-                    self.skill_level = level as u8;
-                }
-                _ => send("info string Skill Level must be a number from 1 to 10"),
-            },
-            "contempt" => {
-                let max = crate::engine::MAX_CONTEMPT;
-                match value.and_then(|v| v.parse::<i32>().ok()) {
-                    Some(cp) if (-max..=max).contains(&cp) => self.contempt = cp,
-                    _ => send(&format!(
-                        "info string Contempt must be a number from -{max} to {max}"
-                    )),
+            Setting::MoveOverhead(ms) => self.post(Job::SetOverhead(ms)),
+            Setting::Threads(n) => self.post(Job::SetThreads(n)),
+            Setting::ClearHash => self.post(Job::Clear),
+            Setting::MultiPv(n) => self.multipv = n,
+            Setting::SkillLevel(level) => self.skill_level = level,
+            Setting::Contempt(cp) => self.contempt = cp,
+            Setting::AnalyseMode(on) => self.analyse_mode = on,
+            Setting::LimitStrength(on) => self.limit_strength = on,
+            Setting::Elo(elo) => {
+                self.uci_elo = elo;
+                if self.limit_strength {
+                    send(&format!(
+                        "info string UCI_Elo {elo} plays at level {}",
+                        strength::level_for_elo(elo)
+                    ));
                 }
             }
-            "uci_analysemode" => match value.map(str::to_ascii_lowercase).as_deref() {
-                Some("true") => self.analyse_mode = true,
-                Some("false") => self.analyse_mode = false,
-                _ => send("info string UCI_AnalyseMode must be true or false"),
-            },
-            "uci_limitstrength" => match value.map(str::to_ascii_lowercase).as_deref() {
-                Some("true") => {
-                    self.limit_strength = true;
-                }
-                Some("false") => {
-                    self.limit_strength = false;
-                }
-                _ => send("info string UCI_LimitStrength must be true or false"),
-            },
-            "uci_elo" => {
-                let (min, max) = (strength::min_elo(), strength::max_elo());
-                match value.and_then(|v| v.parse::<i32>().ok()) {
-                    Some(elo) if (min..=max).contains(&elo) => {
-                        self.uci_elo = elo;
-                        if self.limit_strength {
-                            send(&format!(
-                                "info string UCI_Elo {elo} plays at level {}",
-                                strength::level_for_elo(elo)
-                            ));
-                        }
-                    }
-                    _ => send(&format!(
-                        "info string UCI_Elo must be a number from {min} to {max}"
-                    )),
-                }
-            }
-            "ownbook" => match value.map(str::to_ascii_lowercase).as_deref() {
-                Some("true") => self.post(Job::SetBookEnabled(true)),
-                Some("false") => self.post(Job::SetBookEnabled(false)),
-                _ => send("info string OwnBook must be true or false"),
-            },
-            "bookfile" => {
-                let path = value.unwrap_or("");
+            Setting::OwnBook(on) => self.post(Job::SetBookEnabled(on)),
+            Setting::BookFile(path) => {
                 let loaded = if path.is_empty() || path == "<embedded>" {
                     Book::embedded()
                 } else {
-                    Book::open(path)
+                    Book::open(&path)
                 };
                 match loaded {
                     Ok(book) => {
@@ -573,17 +464,13 @@ impl Session {
                     }
                 }
             }
-            "syzygypath" => self.set_syzygy(value.unwrap_or("")),
-            "syzygyprobelimit" => match number {
-                Some(n) if n <= 7 => {
-                    self.probe_limit = n as usize;
-                    let path = self.syzygy_path.clone();
-                    self.set_syzygy(&path);
-                }
-                _ => send("info string SyzygyProbeLimit must be a number from 0 to 7"),
-            },
-            "ponder" => {}
-            _ => send(&format!("info string unknown option: {name}")),
+            Setting::SyzygyPath(path) => self.set_syzygy(&path),
+            Setting::SyzygyProbeLimit(n) => {
+                self.probe_limit = n;
+                let path = self.syzygy_path.clone();
+                self.set_syzygy(&path);
+            }
+            Setting::Ponder => {}
         }
     }
 }
@@ -593,93 +480,6 @@ impl Drop for Session {
         // The search stops, the jobs queued before `quit` are done, then the thread ends.
         self.thread.finish();
     }
-}
-
-/// The words `go` takes that are followed by a number.
-const GO_NUMBERS: [&str; 9] = [
-    "wtime",
-    "btime",
-    "winc",
-    "binc",
-    "movestogo",
-    "depth",
-    "nodes",
-    "movetime",
-    "mate",
-];
-
-/// Reads `go`'s arguments for a search of `pos`: the limits and whether it is a ponder search.
-/// A malformed or unknown word is reported with `info string` and the rest of the line still
-/// applies; with no limit at all (and neither `infinite` nor `ponder`) the search gets a
-/// second, so that only `infinite` and `ponder` wait for `stop`.
-fn parse_go(args: &[&str], pos: &Chess) -> (Limits, bool) {
-    let mut limits = Limits::default();
-    let mut ponder = false;
-    let mut words = args.iter().copied().peekable();
-    let is_keyword =
-        |w: &str| GO_NUMBERS.contains(&w) || matches!(w, "infinite" | "ponder" | "searchmoves");
-    while let Some(word) = words.next() {
-        if GO_NUMBERS.contains(&word) {
-            let value = words.peek().copied().filter(|v| !is_keyword(v));
-            let Some(text) = value else {
-                send(&format!("info string go: {word} needs a number"));
-                continue;
-            };
-            words.next();
-            let Ok(n) = text.parse::<i64>() else {
-                send(&format!(
-                    "info string go: {word} needs a whole number, not {text}; ignored"
-                ));
-                continue;
-            };
-            match word {
-                "wtime" => limits.wtime = Some(n.max(0) as u64),
-                "btime" => limits.btime = Some(n.max(0) as u64),
-                "winc" => limits.winc = Some(n.max(0) as u64),
-                "binc" => limits.binc = Some(n.max(0) as u64),
-                "movestogo" => limits.movestogo = Some(n.clamp(1, 1000) as u32),
-                "depth" => limits.depth = Some(n.clamp(1, 127) as u32),
-                "nodes" => limits.nodes = Some(n.max(1) as u64),
-                "movetime" => limits.movetime = Some(n.max(1) as u64),
-                _ => limits.depth = Some((n.clamp(1, 60) * 2) as u32),
-            }
-            continue;
-        }
-        match word {
-            "infinite" => limits.infinite = true,
-            "ponder" => ponder = true,
-            "searchmoves" => {
-                while let Some(&text) = words.peek().filter(|w| !is_keyword(w)) {
-                    words.next();
-                    match text
-                        .parse::<UciMove>()
-                        .ok()
-                        .and_then(|u| u.to_move(pos).ok())
-                    {
-                        Some(m) => limits.searchmoves.push(m),
-                        None => send(&format!(
-                            "info string go: searchmoves: {text} is not a legal move here"
-                        )),
-                    }
-                }
-            }
-            _ => send(&format!("info string go: ignoring unknown word {word}")),
-        }
-    }
-    let limited = limits.wtime.is_some()
-        || limits.btime.is_some()
-        || limits.depth.is_some()
-        || limits.nodes.is_some()
-        || limits.movetime.is_some();
-    if !limited && !limits.infinite && !ponder {
-        send("info string go: no limit given; searching for 1000 ms");
-        limits.movetime = Some(1000);
-    }
-    (limits, ponder)
-}
-
-fn parse_fen(text: &str) -> std::result::Result<Chess, String> {
-    crate::fen::position(text).map_err(|e| e.to_string())
 }
 
 /// Runs the UCI loop on stdin until `quit` or end of input.
@@ -714,11 +514,3 @@ pub fn run(args: &Args) -> Result<()> {
 /// The longest input line read (a `position` with a thousand moves is about 5 KB); a longer one
 /// is skipped without being held in memory.
 const MAX_LINE_BYTES: usize = 1 << 20;
-
-/// `text` as a message quotes it: at most 80 characters.
-fn clip(text: &str) -> String {
-    match text.char_indices().nth(80) {
-        Some((i, _)) => format!("{}…", &text[..i]),
-        None => text.to_string(),
-    }
-}
