@@ -27,7 +27,7 @@ use crate::search_thread::SearchThread;
 use crate::tablebase::Tablebases;
 use crate::uci_info;
 use command::{Command, Go, Setup};
-use options::Setting;
+use options::{Id, Setting, default_number};
 
 mod command;
 mod options;
@@ -218,18 +218,18 @@ impl Session {
             history: Vec::new(),
             thread,
             syzygy_path: String::new(),
-            probe_limit: 7,
-            skill_level: strength::MAX_LEVEL,
+            probe_limit: default_number(Id::SyzygyProbeLimit) as usize,
+            skill_level: default_number(Id::SkillLevel) as u8,
             limit_strength: false,
-            uci_elo: strength::max_elo(),
+            uci_elo: default_number(Id::Elo) as i32,
             bot: None,
             held: None,
             refused: None,
-            multipv: 1,
-            contempt: crate::engine::DEFAULT_CONTEMPT,
+            multipv: default_number(Id::MultiPv) as u32,
+            contempt: default_number(Id::Contempt) as i32,
             analyse_mode: false,
             searches,
-            hash_mb: 16,
+            hash_mb: default_number(Id::Hash) as u64,
         };
         session.set_syzygy(&std::env::var("SYZYGY_PATH").unwrap_or_default());
         session

@@ -2,7 +2,7 @@
 //! against it (the name in any case, the range, the message for a bad value).
 
 use crate::engine::search::MAX_LINES;
-use crate::engine::{DEFAULT_CONTEMPT, Engine, MAX_CONTEMPT, strength};
+use crate::engine::{Config, DEFAULT_CONTEMPT, Engine, MAX_CONTEMPT, strength, tt};
 
 /// What an option holds, with its default (and range), as UCI's `type` says it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -61,9 +61,6 @@ pub(crate) struct UciOption {
     pub(crate) range_note: &'static str,
 }
 
-/// The largest hash table, in MB.
-pub(crate) const MAX_HASH_MB: i64 = 4096;
-
 const fn row(id: Id, name: &'static str, kind: Kind) -> UciOption {
     UciOption {
         id,
@@ -86,13 +83,26 @@ pub(crate) fn table() -> [UciOption; 15] {
         i64::from(strength::max_elo()),
     );
     let contempt = i64::from(MAX_CONTEMPT);
+    let engine = Config::default();
     [
-        row(Id::Hash, "Hash", spin(16, 1, MAX_HASH_MB)),
+        row(
+            Id::Hash,
+            "Hash",
+            spin(engine.hash_mb as i64, 1, tt::MAX_MB as i64),
+        ),
         UciOption {
             range_note: " (the cores here)",
-            ..row(Id::Threads, "Threads", spin(1, 1, cores))
+            ..row(
+                Id::Threads,
+                "Threads",
+                spin(engine.threads as i64, 1, cores),
+            )
         },
-        row(Id::MoveOverhead, "Move Overhead", spin(30, 0, 5000)),
+        row(
+            Id::MoveOverhead,
+            "Move Overhead",
+            spin(engine.move_overhead_ms as i64, 0, 5000),
+        ),
         row(Id::MultiPv, "MultiPV", spin(1, 1, MAX_LINES as i64)),
         row(Id::ClearHash, "Clear Hash", Kind::Button),
         row(Id::Ponder, "Ponder", Kind::Check { default: false }),
@@ -150,6 +160,14 @@ impl UciOption {
             Kind::Text { default } => format!("option name {name} type string default {default}"),
             Kind::Button => format!("option name {name} type button"),
         }
+    }
+}
+
+/// The default of the spin option `id` (0 for an option of another kind).
+pub(crate) fn default_number(id: Id) -> i64 {
+    match table().into_iter().find(|o| o.id == id).map(|o| o.kind) {
+        Some(Kind::Spin { default, .. }) => default,
+        _ => 0,
     }
 }
 
@@ -262,6 +280,18 @@ mod tests {
             assert_eq!(same, 1, "{}", option.name);
             assert!(option.listing().starts_with("option name "));
         }
+    }
+
+    #[test]
+    fn spin_defaults_are_read_from_the_table() {
+        assert_eq!(default_number(Id::Hash), 16);
+        assert_eq!(
+            default_number(Id::SkillLevel),
+            i64::from(strength::MAX_LEVEL)
+        );
+        assert_eq!(default_number(Id::Elo), i64::from(strength::max_elo()));
+        assert_eq!(default_number(Id::SyzygyProbeLimit), 7);
+        assert_eq!(default_number(Id::OwnBook), 0);
     }
 
     #[test]
