@@ -3,7 +3,7 @@
 //! Keeping both here keeps them in step: a line Knightfall writes reads back as the same report.
 
 use shakmaty::uci::UciMove;
-use shakmaty::{CastlingMode, Chess, Position};
+use shakmaty::{CastlingMode, Chess, Move, Position};
 
 use crate::engine::score::MATE;
 use crate::engine::{Info, report};
@@ -38,6 +38,15 @@ pub(crate) fn write(info: &Info) -> String {
         }
     }
     line
+}
+
+/// The `info` line for a move the tablebases chose at the root, without a search.
+pub(crate) fn write_tablebase_move(score: i32, m: Move) -> String {
+    format!(
+        "info depth 1 score {} tbhits 1 pv {}",
+        report(score),
+        m.to_uci(CastlingMode::Standard)
+    )
 }
 
 /// A progress report from an `info` line that carries a score (other lines, and lines for
@@ -113,7 +122,6 @@ mod tests {
     )]
 
     use proptest::prelude::*;
-    use shakmaty::{Move, Position};
 
     use super::*;
 
@@ -161,6 +169,17 @@ mod tests {
             "info depth 12 seldepth 18 multipv 1 score mate -2 nodes 123456 nps 987654 \
              hashfull 42 time 125"
         );
+    }
+
+    #[test]
+    fn a_tablebase_move_reads_back() {
+        let pos = crate::fen::position("8/8/8/8/8/1k6/8/K1Q5 w - - 0 1").unwrap();
+        let m = moves(&pos, &["c1c2"])[0];
+        let text = write_tablebase_move(MATE - 9, m);
+        assert_eq!(text, "info depth 1 score mate 5 tbhits 1 pv c1c2");
+        let back = read(&text, &pos).unwrap();
+        assert_eq!((back.depth, back.score, back.tb_hits), (1, MATE - 9, 1));
+        assert_eq!(back.pv, [m]);
     }
 
     /// What a line reads as: the score, the depth and the PV.

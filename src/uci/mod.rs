@@ -11,7 +11,7 @@ use std::io::{self, Write};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::thread;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use anyhow::Result;
 use crossbeam_channel::Receiver;
@@ -20,7 +20,7 @@ use shakmaty::{CastlingMode, Chess, Position};
 use crate::book::{Book, BookRng};
 use crate::bot::Bot;
 use crate::engine::strength;
-use crate::engine::{Config, Control, Limits, report};
+use crate::engine::{Config, Control, Limits};
 use crate::lines::{Line, read_line};
 use crate::player::{Decision, Known, Player, Source};
 use crate::search_thread::SearchThread;
@@ -85,10 +85,7 @@ fn announce_known(decision: &Decision, book: Option<&Book>) {
             root.dtz
         )),
         (Source::Tablebase, Some(root)) => {
-            send(&format!(
-                "info depth 1 score {} tbhits 1 pv {uci}",
-                report(decision.result.score)
-            ));
+            send(&uci_info::write_tablebase_move(decision.result.score, m));
             send(&format!(
                 "info string tb {} dtz {}",
                 root.outcome_word(),
@@ -281,12 +278,14 @@ impl Session {
 
     /// Handles one input line; returns false on `quit`.
     pub(crate) fn handle(&mut self, line: &str) -> bool {
+        // A `go`'s clock runs from now, not from when it is read or searched.
+        let received = Instant::now();
         let command = Command::parse(line, &self.pos);
-        self.act(command)
+        self.act(command, received)
     }
 
-    /// Does what a command asks; returns false on `quit`.
-    fn act(&mut self, command: Command) -> bool {
+    /// Does what a command, read at `received`, asks; returns false on `quit`.
+    fn act(&mut self, command: Command, received: Instant) -> bool {
         match command {
             Command::Uci => {
                 match &self.bot {
@@ -321,7 +320,7 @@ impl Session {
                 self.refused = None;
             }
             Command::Position(Err(why)) => self.refuse(why),
-            Command::Go(go) => self.go(go),
+            Command::Go(go) => self.go(go, received),
             Command::Stop => {
                 self.stop();
                 if let Some((line, _)) = self.held.take() {
@@ -353,9 +352,7 @@ impl Session {
         self.refused = Some(why);
     }
 
-    fn go(&mut self, go: Go) {
-        // Our clock runs from now, not from when the search thread gets round to it.
-        let received = std::time::Instant::now();
+    fn go(&mut self, go: Go, received: Instant) {
         self.stop();
         self.held = None;
         let Go {
