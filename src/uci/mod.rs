@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::Result;
 use crossbeam_channel::Receiver;
-use shakmaty::{CastlingMode, Chess, Position};
+use shakmaty::{CastlingMode, Chess, Move, Position};
 
 use crate::book::{Book, BookRng};
 use crate::bot::Bot;
@@ -66,6 +66,19 @@ fn send(line: &str) {
     // A closed stdout means the GUI is gone; there is nobody left to tell.
     let _ = writeln!(out, "{line}");
     let _ = out.flush();
+}
+
+/// The `bestmove` line: the move (`0000` for none, as when there is no legal move) and the
+/// reply to ponder on, if any.
+fn bestmove(best: Option<Move>, ponder: Option<Move>) -> String {
+    let mut line = match best {
+        Some(m) => format!("bestmove {}", m.to_uci(CastlingMode::Standard)),
+        None => "bestmove 0000".to_string(),
+    };
+    if let Some(p) = ponder {
+        line.push_str(&format!(" ponder {}", p.to_uci(CastlingMode::Standard)));
+    }
+    line
 }
 
 /// The lines that explain a move found without searching.
@@ -142,15 +155,8 @@ fn worker(jobs: Receiver<Job>, searches: &AtomicUsize) {
                 {
                     thread::sleep(Duration::from_millis(1));
                 }
-                let mut line = match best {
-                    Some(m) => format!("bestmove {}", m.to_uci(CastlingMode::Standard)),
-                    None => "bestmove 0000".to_string(),
-                };
-                if let Some(p) = ponder {
-                    line.push_str(&format!(" ponder {}", p.to_uci(CastlingMode::Standard)));
-                }
                 searches.fetch_sub(1, Ordering::AcqRel);
-                send(&line);
+                send(&bestmove(best, ponder));
             }
             Job::SetHash(mb) => player.engine_mut().set_hash(mb),
             Job::SetBook(new) => player.set_book(new.map(|b| *b)),
@@ -375,12 +381,9 @@ impl Session {
             send(&format!(
                 "info string no search: the last position was refused ({why})"
             ));
-            Some("bestmove 0000".to_string())
+            Some(bestmove(None, None))
         } else if let Some((bot, rng)) = &mut self.bot {
-            Some(match bot.choose(&self.pos, rng) {
-                Some(m) => format!("bestmove {}", m.to_uci(CastlingMode::Standard)),
-                None => "bestmove 0000".to_string(),
-            })
+            Some(bestmove(bot.choose(&self.pos, rng), None))
         } else {
             None
         };
