@@ -282,6 +282,22 @@ mod tests {
         }
     }
 
+    /// Every row's default is a value `setoption` accepts, so no row falls through to the
+    /// answer for an unknown option.
+    #[test]
+    fn every_option_takes_its_default() {
+        for option in table() {
+            let value = match option.kind {
+                Kind::Spin { default, .. } => Some(default.to_string()),
+                Kind::Check { default } => Some(default.to_string()),
+                Kind::Text { default } => Some(default.to_string()),
+                Kind::Button => None,
+            };
+            let got = setting(option.name, value.as_deref());
+            assert!(got.is_ok(), "{}: {got:?}", option.name);
+        }
+    }
+
     #[test]
     fn spin_defaults_are_read_from_the_table() {
         assert_eq!(default_number(Id::Hash), 16);
