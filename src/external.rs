@@ -17,9 +17,9 @@ use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, Move, Position};
 use thiserror::Error;
 
-use crate::engine::score::MATE;
 use crate::engine::{Control, Info, Limits};
 use crate::lines::{Line, read_line};
+use crate::uci_info;
 
 /// How long an engine may take to answer `uci` and `isready`.
 const HANDSHAKE: Duration = Duration::from_secs(10);
@@ -510,7 +510,7 @@ impl External {
                         self.bad_move(&what)
                     });
             }
-            if let Some(info) = parse_info(&line, pos) {
+            if let Some(info) = uci_info::read(&line, pos) {
                 on_info(&info);
             }
         }
@@ -648,69 +648,4 @@ fn go_line(limits: &Limits) -> String {
         line.push_str(" infinite");
     }
     line
-}
-
-/// A progress report from an `info` line that carries a score (other lines, and lines for
-/// secondary PV lines, give `None`). The PV is kept up to its first illegal move.
-pub(crate) fn parse_info(line: &str, pos: &Chess) -> Option<Info> {
-    let mut words = line.split_whitespace();
-    if words.next() != Some("info") {
-        return None;
-    }
-    let mut info = Info {
-        depth: 0,
-        seldepth: 0,
-        score: 0,
-        nodes: 0,
-        nps: 0,
-        time_ms: 0,
-        hashfull: 0,
-        tb_hits: 0,
-        pv: Vec::new(),
-        multipv: 1,
-    };
-    let mut scored = false;
-    let number = |w: Option<&str>| w.and_then(|v| v.parse::<i64>().ok());
-    while let Some(word) = words.next() {
-        match word {
-            "depth" => info.depth = number(words.next())?.max(0) as u32,
-            "seldepth" => info.seldepth = number(words.next())?.max(0) as u32,
-            "nodes" => info.nodes = number(words.next())?.max(0) as u64,
-            "nps" => info.nps = number(words.next())?.max(0) as u64,
-            "time" => info.time_ms = number(words.next())?.max(0) as u64,
-            "hashfull" => info.hashfull = number(words.next())?.max(0) as u32,
-            "tbhits" => info.tb_hits = number(words.next())?.max(0) as u64,
-            // Only the main line is shown; its number is skipped as an unknown word.
-            "multipv" if number(words.next()) != Some(1) => return None,
-            "score" => {
-                let kind = words.next()?;
-                let n = number(words.next())?.clamp(-100_000, 100_000) as i32;
-                info.score = match kind {
-                    "cp" => n.clamp(-(MATE - 2000), MATE - 2000),
-                    "mate" if n > 0 => MATE - (2 * n.min(500) - 1),
-                    "mate" => -MATE + 2 * n.abs().min(500),
-                    _ => return None,
-                };
-                scored = true;
-            }
-            "pv" => {
-                let mut walk = pos.clone();
-                for text in words.by_ref() {
-                    let Some(m) = text
-                        .parse::<UciMove>()
-                        .ok()
-                        .and_then(|u| u.to_move(&walk).ok())
-                    else {
-                        break;
-                    };
-                    walk.play_unchecked(m);
-                    info.pv.push(m);
-                }
-            }
-            // The rest of the line is free text.
-            "string" => break,
-            _ => {}
-        }
-    }
-    scored.then_some(info)
 }

@@ -17,6 +17,7 @@ pub mod openings;
 pub(crate) mod pgn_scan;
 pub mod game;
 pub mod line_tree;
+pub(crate) mod uci_info;
 pub mod external;
 pub mod player;
 pub mod search_thread;

@@ -876,3 +876,137 @@ fn a_line_too_long_is_skipped_and_unknown_commands_are_quoted_briefly() {
     assert_legal(&[], &bestmove(&lines));
     e.quit();
 }
+
+/// The `uci` answer, byte for byte: the option table's listing must not drift. The Threads
+/// maximum is the number of cores, and the UCI_Elo range is level 1's and level 10's measured
+/// rating.
+#[test]
+fn the_uci_answer_is_pinned() {
+    let cores = thread::available_parallelism().map_or(1, |n| n.get());
+    let expected = format!(
+        "id name Knightfall {version}
+id author the Knightfall developers
+option name Hash type spin default 16 min 1 max 4096
+option name Threads type spin default 1 min 1 max {cores}
+option name Move Overhead type spin default 30 min 0 max 5000
+option name MultiPV type spin default 1 min 1 max 64
+option name Clear Hash type button
+option name Ponder type check default false
+option name Contempt type spin default 0 min -100 max 100
+option name UCI_AnalyseMode type check default false
+option name Skill Level type spin default 10 min 1 max 10
+option name UCI_LimitStrength type check default false
+option name UCI_Elo type spin default 2337 min 963 max 2337
+option name OwnBook type check default true
+option name BookFile type string default <embedded>
+option name SyzygyPath type string default <empty>
+option name SyzygyProbeLimit type spin default 7 min 0 max 7
+uciok",
+        version = env!("CARGO_PKG_VERSION")
+    );
+    let mut e = Engine::start(&["uci"]);
+    assert_eq!(options(&mut e).join("\n"), expected);
+    e.quit();
+}
+
+/// What `setoption` answers to bad values (and the few good ones that answer), word for word.
+#[test]
+fn setoption_messages_are_pinned() {
+    let cores = thread::available_parallelism().map_or(1, |n| n.get());
+    let script = [
+        (
+            "setoption name Hash value 0",
+            "Hash must be a number from 1 to 4096",
+        ),
+        (
+            "setoption name Hash",
+            "Hash must be a number from 1 to 4096",
+        ),
+        (
+            "setoption name hash value -5",
+            "Hash must be a number from 1 to 4096",
+        ),
+        (
+            "setoption name Threads value 0",
+            &format!("Threads must be a number from 1 to {cores} (the cores here)"),
+        ),
+        (
+            "setoption name Move Overhead value -0",
+            "Move Overhead must be a number from 0 to 5000",
+        ),
+        (
+            "setoption name Move Overhead value 5001",
+            "Move Overhead must be a number from 0 to 5000",
+        ),
+        (
+            "setoption name MultiPV value 65",
+            "MultiPV must be a number from 1 to 64",
+        ),
+        (
+            "setoption name Contempt value -101",
+            "Contempt must be a number from -100 to 100",
+        ),
+        (
+            "setoption name Contempt value 99999999999",
+            "Contempt must be a number from -100 to 100",
+        ),
+        (
+            "setoption name UCI_AnalyseMode value yes",
+            "UCI_AnalyseMode must be true or false",
+        ),
+        (
+            "setoption name Skill Level value 0",
+            "Skill Level must be a number from 1 to 10",
+        ),
+        ("setoption name UCI_LimitStrength value TRUE", ""),
+        (
+            "setoption name UCI_Elo value 1500",
+            "UCI_Elo 1500 plays at level 6",
+        ),
+        (
+            "setoption name UCI_Elo value 962",
+            "UCI_Elo must be a number from 963 to 2337",
+        ),
+        (
+            "setoption name OwnBook value 1",
+            "OwnBook must be true or false",
+        ),
+        (
+            "setoption name SyzygyProbeLimit value 8",
+            "SyzygyProbeLimit must be a number from 0 to 7",
+        ),
+        ("setoption name Ponder value banana", ""),
+        ("setoption name Clear Hash value x", ""),
+        ("setoption   name   Skill   Level   value  5", ""),
+        (
+            "setoption name Nonsense value 1",
+            "unknown option: Nonsense",
+        ),
+        (
+            "setoption value 3",
+            "setoption: expected 'setoption name <id> [value <x>]'",
+        ),
+        (
+            "setoption name",
+            "setoption: expected 'setoption name <id> [value <x>]'",
+        ),
+        (
+            "setoption name Hash value 1 value 2",
+            "Hash must be a number from 1 to 4096",
+        ),
+    ];
+    let mut e = Engine::start(&["uci"]);
+    for (line, _) in &script {
+        e.send(line);
+    }
+    e.send("isready");
+    let got: Vec<String> = e.until("readyok", WAIT);
+    let expected: Vec<String> = script
+        .iter()
+        .filter(|(_, answer)| !answer.is_empty())
+        .map(|(_, answer)| format!("info string {answer}"))
+        .chain(["readyok".to_string()])
+        .collect();
+    assert_eq!(got, expected);
+    e.quit();
+}

@@ -9,7 +9,7 @@ use shakmaty::san::SanPlus;
 
 use crate::engine::{Config, Control, Engine, Limits};
 use crate::tablebase::Tablebases;
-use crate::uci::info_line;
+use crate::uci_info;
 
 /// Arguments of `analyse`.
 #[derive(clap::Args, Debug)]
@@ -65,7 +65,7 @@ pub fn run(args: &Args) -> Result<()> {
     let mut failed = None;
     let result = engine.search(&pos, &[], &limits, &control, &mut |info| {
         if failed.is_none()
-            && let Err(e) = say!("{}", info_line(info))
+            && let Err(e) = say!("{}", uci_info::write(info))
         {
             failed = Some(e);
             control
