@@ -9,6 +9,10 @@ use std::time::Instant;
 use arrayvec::ArrayVec;
 use shakmaty::{Chess, Color, Move, MoveList, Position};
 
+mod params;
+
+use params::*;
+
 use super::checks::Checks;
 use super::danger::under_fire;
 use super::eval::{Evaluator, game_phase};
@@ -22,7 +26,7 @@ use super::see::{see, value};
 use super::spread::skips;
 use super::strength::noise;
 use super::tactical::tactical_moves;
-use super::time::Clock;
+use super::time::{Clock, falling_factor, stability_factor};
 use super::tt::{Bound, Hit, Table, decode_move, encode_move};
 use super::{Control, Info, SearchResult};
 use crate::tablebase::{Tablebases, Wdl};
@@ -37,7 +41,7 @@ fn lmr_table() -> &'static [[i32; 64]; 64] {
         let mut t = [[0; 64]; 64];
         for (depth, row) in t.iter_mut().enumerate().skip(1) {
             for (count, r) in row.iter_mut().enumerate().skip(1) {
-                *r = (0.75 + (depth as f64).ln() * (count as f64).ln() / 2.25) as i32;
+                *r = (LMR_BASE + (depth as f64).ln() * (count as f64).ln() / LMR_DIVISOR) as i32;
             }
         }
         t
@@ -389,20 +393,9 @@ impl<'a> Searcher<'a> {
             let best = result.best;
             stable = if best == last_best { stable + 1 } else { 0 };
             last_best = best;
-            let stability = match stable {
-                0 => 1.5,
-                1 => 1.2,
-                2 => 1.0,
-                3 => 0.9,
-                4 | 5 => 0.8,
-                _ => 0.7,
-            };
-            let falling = match previous.map_or(0, |p| p - score) {
-                drop if drop > 60 => 1.5,
-                drop if drop > 25 => 1.2,
-                _ => 1.0,
-            };
-            if self.clock.soft_expired_scaled(stability * falling) {
+            let factor =
+                stability_factor(stable) * falling_factor(previous.map_or(0, |p| p - score));
+            if self.clock.soft_expired_scaled(factor) {
                 break;
             }
             // A forced mate seen twice with room to spare will not get shorter: deeper
@@ -422,10 +415,10 @@ impl<'a> Searcher<'a> {
     }
 
     fn aspiration(&mut self, node: &Node, depth: i32, previous: i32) -> i32 {
-        if depth < 5 || previous.abs() >= TB_WIN_BOUND {
+        if depth < ASPIRATION_MIN_DEPTH || previous.abs() >= TB_WIN_BOUND {
             return self.negamax(node, depth, 0, -INFINITY, INFINITY, false);
         }
-        let mut delta = 25;
+        let mut delta = ASPIRATION_WINDOW;
         let mut alpha = (previous - delta).max(-INFINITY);
         let mut beta = (previous + delta).min(INFINITY);
         loop {
@@ -449,7 +442,7 @@ impl<'a> Searcher<'a> {
                 return score;
             }
             delta *= 2;
-            if delta > 1000 {
+            if delta > ASPIRATION_MAX_DELTA {
                 alpha = -INFINITY;
                 beta = INFINITY;
             }
@@ -564,7 +557,7 @@ impl<'a> Searcher<'a> {
         }
         // Internal iterative reduction: a node the table knows no move for is searched a ply
         // shallower (its next visit will have a move to start with).
-        if depth >= 4 && tt_move == 0 {
+        if depth >= IIR_MIN_DEPTH && tt_move == 0 {
             depth -= 1;
         }
         // Right after a capture or pawn move the tables' WDL value is exact.
@@ -605,8 +598,8 @@ impl<'a> Searcher<'a> {
             let mut fire = None;
             let mut king_safe = || !*fire.get_or_insert_with(|| under_fire(pos));
             // Reverse futility: far enough above beta that a shallow search won't fall below.
-            if depth <= 6
-                && static_eval - 80 * (depth - i32::from(improving)) >= beta
+            if depth <= RFP_MAX_DEPTH
+                && static_eval - RFP_MARGIN * (depth - i32::from(improving)) >= beta
                 && beta.abs() < MATE_BOUND
                 && king_safe()
             {
@@ -614,7 +607,7 @@ impl<'a> Searcher<'a> {
             }
             // Null move: if passing still fails high, a real move will too.
             if !cut_null
-                && depth >= 3
+                && depth >= NMP_MIN_DEPTH
                 && static_eval >= beta
                 && has_pieces(pos, pos.turn())
                 && beta.abs() < MATE_BOUND
@@ -622,7 +615,9 @@ impl<'a> Searcher<'a> {
                 && let Ok(null_pos) = pos.clone().swap_turn()
             {
                 {
-                    let reduction = 3 + depth / 4 + ((static_eval - beta) / 200).min(3);
+                    let reduction = NMP_BASE_REDUCTION
+                        + depth / NMP_DEPTH_DIVISOR
+                        + ((static_eval - beta) / NMP_EVAL_DIVISOR).min(NMP_MAX_EVAL_REDUCTION);
                     let null_node = Node {
                         key: key_of(&null_pos),
                         pos: null_pos,
@@ -680,9 +675,9 @@ impl<'a> Searcher<'a> {
         let mut quiets_dropped = false;
         // Quiet moves tried before the rest are pruned near the leaves.
         let late_moves = if improving {
-            4 + depth * depth * 2
+            LMP_IMPROVING_BASE + depth * depth * LMP_IMPROVING_PER_DEPTH_SQUARED
         } else {
-            2 + depth * depth
+            LMP_BASE + depth * depth * LMP_PER_DEPTH_SQUARED
         };
 
         loop {
@@ -703,27 +698,22 @@ impl<'a> Searcher<'a> {
             };
             let quiet = !is_tactical(m);
             // Losing captures near the leaves are dropped before the move is even made.
-            if ply > 0
-                && !pv_node
-                && !in_check
+            if may_prune(ply, pv_node, in_check, best_score)
                 && !quiet
-                && depth <= 4
-                && best_score > -TB_WIN_BOUND
+                && depth <= CAPTURE_SEE_MAX_DEPTH
                 && Picker::is_bad_capture(order)
-                && see(pos, m) < -100 * depth
+                && see(pos, m) < -CAPTURE_SEE_MARGIN * depth
             {
                 continue;
             }
             // Late move pruning and futility pruning of quiet moves near the leaves, decided
             // before the move is made so that a pruned move costs nothing.
-            if ply > 0
-                && !pv_node
-                && !in_check
-                && best_score > -TB_WIN_BOUND
+            if may_prune(ply, pv_node, in_check, best_score)
                 && quiet
-                && depth <= 4
+                && depth <= LMP_MAX_DEPTH
                 && (searched >= late_moves
-                    || (depth <= 3 && static_eval + 120 * depth + 60 <= alpha))
+                    || (depth <= FUTILITY_MAX_DEPTH
+                        && static_eval + FUTILITY_MARGIN * depth + FUTILITY_BASE <= alpha))
                 && !checks.get_or_insert_with(|| Checks::new(pos)).gives(pos, m)
             {
                 // Every condition above only gets truer as the node goes on, so every later
@@ -740,13 +730,10 @@ impl<'a> Searcher<'a> {
             // margin grows with the square of the depth: with a few plies left a piece given
             // up can buy a mating attack, and a margin of 60 a ply pruned a knight's
             // sacrifice with up to five plies left (now with three).
-            if ply > 0
-                && !pv_node
-                && !in_check
-                && best_score > -TB_WIN_BOUND
+            if may_prune(ply, pv_node, in_check, best_score)
                 && quiet
-                && depth <= 6
-                && see(pos, m) < -20 * depth * depth - 20 * depth
+                && depth <= QUIET_SEE_MAX_DEPTH
+                && see(pos, m) < -QUIET_SEE_QUADRATIC * depth * depth - QUIET_SEE_LINEAR * depth
             {
                 continue;
             }
@@ -761,7 +748,12 @@ impl<'a> Searcher<'a> {
                 score = -self.negamax(&child, new_depth, ply + 1, -beta, -alpha, false);
             } else {
                 let mut reduction = 0;
-                if depth >= 3 && searched >= 2 && quiet && !gives_check && !in_check {
+                if depth >= LMR_MIN_DEPTH
+                    && searched >= LMR_MIN_MOVES
+                    && quiet
+                    && !gives_check
+                    && !in_check
+                {
                     reduction = lmr[depth.min(63) as usize][(searched as usize).min(63)];
                     if pv_node {
                         reduction -= 1;
@@ -772,7 +764,7 @@ impl<'a> Searcher<'a> {
                     if killers.contains(&Some(m)) {
                         reduction -= 1;
                     }
-                    reduction -= self.history.get(color, m) / 8192;
+                    reduction -= self.history.get(color, m) / LMR_HISTORY_DIVISOR;
                     reduction = reduction.clamp(0, new_depth - 1);
                 }
                 score = -self.negamax(
@@ -896,7 +888,7 @@ impl<'a> Searcher<'a> {
             killers[1] = killers[0];
             killers[0] = Some(m);
         }
-        let bonus = (depth * depth * 16).min(1600);
+        let bonus = (depth * depth * HISTORY_BONUS_PER_DEPTH_SQUARED).min(HISTORY_BONUS_MAX);
         self.history.update(color, m, bonus);
         for &other in tried {
             self.history.update(color, other, -bonus);
@@ -949,7 +941,7 @@ impl<'a> Searcher<'a> {
             return -MATE + ply as i32;
         }
         // Delta pruning is unsafe once little material is left.
-        let delta_pruning = !in_check && game_phase(pos.board()) > 4;
+        let delta_pruning = !in_check && game_phase(pos.board()) > DELTA_MIN_PHASE;
         let mut best = stand_pat;
         let mut best_move = None;
         let mut picker = Picker::empty();
@@ -959,7 +951,7 @@ impl<'a> Searcher<'a> {
                 let gain = m.capture().map_or(0, value)
                     + m.promotion()
                         .map_or(0, |r| value(r) - value(shakmaty::Role::Pawn));
-                if delta_pruning && stand_pat + gain + 200 <= alpha {
+                if delta_pruning && stand_pat + gain + DELTA_MARGIN <= alpha {
                     continue;
                 }
                 if m.promotion().is_some_and(|r| r != shakmaty::Role::Queen) {
@@ -1038,6 +1030,14 @@ fn cuts(h: Hit, alpha: i32, beta: i32) -> bool {
         Bound::Lower => h.score >= beta,
         Bound::Upper => h.score <= alpha,
     }
+}
+
+/// Whether a move at this node may be pruned at all, the guard every move-pruning rule shares:
+/// never at the root, in a PV node or in check, and only once a move searched scores above a
+/// tablebase loss, so that the move which escapes a loss is never the one pruned.
+#[inline]
+fn may_prune(ply: usize, pv_node: bool, in_check: bool, best_score: i32) -> bool {
+    ply > 0 && !pv_node && !in_check && best_score > -TB_WIN_BOUND
 }
 
 /// True when `color` has a piece other than pawns and king (null move is unsafe otherwise).
