@@ -2,6 +2,8 @@
 //! tablebases, the horizon, node pruning), then its moves in order, each searched with a null
 //! window after the first and again with the full one when it beats alpha.
 
+use std::ops::ControlFlow;
+
 use arrayvec::ArrayVec;
 use shakmaty::{Chess, Move, Position};
 
@@ -17,10 +19,52 @@ use crate::engine::score::{INFINITY, MATE, MAX_PLY};
 use crate::engine::see::see;
 use crate::engine::tt::{decode_move, encode_move};
 
+/// What a node's move loop needs to know, worked out before it.
+#[derive(Clone, Copy)]
+struct Frame {
+    /// Plies left, after the check extension at the horizon and internal iterative reduction.
+    depth: i32,
+    ply: usize,
+    /// The window, narrowed by mate distance.
+    alpha: i32,
+    beta: i32,
+    pv_node: bool,
+    in_check: bool,
+    /// The hash table's move (the root's ordering hint at the root), encoded; 0 for none.
+    tt_move: u16,
+    /// The static evaluation before correction, stored with the result.
+    raw_eval: i32,
+    /// The corrected static evaluation (`-INFINITY` in check).
+    static_eval: i32,
+    /// Whether the side to move is better off than two plies ago.
+    improving: bool,
+    /// The pawn structure's index, for the correction history.
+    pawns: usize,
+}
+
 impl Searcher<'_> {
     /// The node's score for the window `alpha..beta` searched `depth` plies deep, `ply` plies
     /// from the root; `cut_null` when the move into it was a null move (no second one).
     pub(super) fn negamax(
+        &mut self,
+        node: &Node,
+        depth: i32,
+        ply: usize,
+        alpha: i32,
+        beta: i32,
+        cut_null: bool,
+    ) -> i32 {
+        match self.before_moves(node, depth, ply, alpha, beta, cut_null) {
+            ControlFlow::Break(score) => score,
+            ControlFlow::Continue(frame) => self.search_moves(node, frame),
+        }
+    }
+
+    /// Everything a node does before its moves: the shortcuts that settle it without them
+    /// (a draw, mate distance, the table, the tablebases, the horizon, reverse futility, the
+    /// null move), or what its move loop needs.
+    #[inline]
+    fn before_moves(
         &mut self,
         node: &Node,
         mut depth: i32,
@@ -28,12 +72,12 @@ impl Searcher<'_> {
         mut alpha: i32,
         mut beta: i32,
         cut_null: bool,
-    ) -> i32 {
+    ) -> ControlFlow<i32, Frame> {
         self.pv[ply].clear();
         self.nodes += 1;
         self.check_limits();
         if self.stopped {
-            return 0;
+            return ControlFlow::Break(0);
         }
         let pv_node = beta - alpha > 1;
         let pos = &node.pos;
@@ -43,7 +87,7 @@ impl Searcher<'_> {
             && let Some(score) =
                 self.settled_without_search(node, ply, in_check, &mut alpha, &mut beta)
         {
-            return score;
+            return ControlFlow::Break(score);
         }
         // Checks that do not lose material are extended where they are played (below); a side
         // in check at the horizon still answers it with a full-width ply.
@@ -52,9 +96,9 @@ impl Searcher<'_> {
         }
         if depth <= 0 {
             if !self.quiescence {
-                return self.evaluate(node);
+                return ControlFlow::Break(self.evaluate(node));
             }
-            return self.quiescence(node, ply, alpha, beta);
+            return ControlFlow::Break(self.quiescence(node, ply, alpha, beta));
         }
         self.seldepth = self.seldepth.max(ply);
 
@@ -70,7 +114,7 @@ impl Searcher<'_> {
             && h.depth >= depth
             && cuts(h, alpha, beta)
         {
-            return h.score;
+            return ControlFlow::Break(h.score);
         }
         // Internal iterative reduction: a node the table knows no move for is searched a ply
         // shallower (its next visit will have a move to start with).
@@ -80,7 +124,7 @@ impl Searcher<'_> {
         if ply > 0
             && let Some(score) = self.probe_tablebases(node, ply)
         {
-            return score;
+            return ControlFlow::Break(score);
         }
 
         let pawns = pawn_index(pos.board());
@@ -100,9 +144,40 @@ impl Searcher<'_> {
             && let Some(score) =
                 self.prune_node(node, depth, ply, beta, static_eval, improving, cut_null)
         {
-            return score;
+            return ControlFlow::Break(score);
         }
+        ControlFlow::Continue(Frame {
+            depth,
+            ply,
+            alpha,
+            beta,
+            pv_node,
+            in_check,
+            tt_move,
+            raw_eval,
+            static_eval,
+            improving,
+            pawns,
+        })
+    }
 
+    /// The node's moves, best first as far as ordering knows, each pruned, reduced or searched;
+    /// the node's score, stored in the table with what it taught the histories.
+    fn search_moves(&mut self, node: &Node, frame: Frame) -> i32 {
+        let Frame {
+            depth,
+            ply,
+            mut alpha,
+            beta,
+            pv_node,
+            in_check,
+            tt_move,
+            raw_eval,
+            static_eval,
+            improving,
+            pawns,
+        } = frame;
+        let pos = &node.pos;
         let killers = self.killers[ply];
         // The hash table's move is tried before any move is generated: when it cuts off, as it
         // mostly does, generating and scoring the rest is saved. The picker would hand it out
