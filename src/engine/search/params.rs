@@ -6,8 +6,8 @@
 
 // Iterative deepening and aspiration windows.
 
-/// Below this depth scores still swing from one iteration to the next, so a narrow window
-/// would fail and be searched again more often than it saves.
+/// Shallower iterations are cheap with a full window, and their scores still swing too much
+/// from one depth to the next for a narrow one to hold.
 pub(super) const ASPIRATION_MIN_DEPTH: i32 = 5;
 
 /// Half-width of the first window around the previous score: narrower cuts more but fails
@@ -28,8 +28,8 @@ pub(super) const IIR_MIN_DEPTH: i32 = 4;
 /// to be overturned by the plies left.
 pub(super) const RFP_MAX_DEPTH: i32 = 6;
 
-/// Reverse futility's margin per ply left: the larger, the fewer nodes cut on the static
-/// evaluation alone and the fewer quiet threats missed.
+/// Reverse futility's margin per ply left (one ply fewer for a side that is improving): the
+/// larger, the fewer nodes cut on the static evaluation alone and the fewer threats missed.
 pub(super) const RFP_MARGIN: i32 = 80;
 
 /// Below this depth the null-move search saves too little to pay for itself.
@@ -94,11 +94,12 @@ pub(super) const QUIET_SEE_MAX_DEPTH: i32 = 6;
 
 /// The SEE margin for a quiet move's loss grows with depth² times this (plus the linear
 /// term): with a few plies left a piece given up can still buy a mating attack, and a margin
-/// of 60 a ply pruned a knight's sacrifice with up to five plies left.
+/// of 60 a ply pruned a knight's sacrifice with up to five plies left (this one, with three).
 pub(super) const QUIET_SEE_QUADRATIC: i32 = 20;
 
-/// The linear part of the quiet moves' SEE margin, so that even at depth 1 a pawn's loss is
-/// searched.
+/// The linear part of the quiet moves' SEE margin, which rules at the shallowest depths (40
+/// at depth 1, 120 at depth 2): with one ply left a pawn given away is not won back, with two
+/// it may be.
 pub(super) const QUIET_SEE_LINEAR: i32 = 20;
 
 // Late-move reductions.

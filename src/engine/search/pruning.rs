@@ -81,7 +81,8 @@ impl Searcher<'_> {
         if self.stopped {
             return Some(0);
         }
-        // A mate found after passing is not a mate the side can count on.
+        // Passing is not a legal move, so a mate or tablebase win found after it proves
+        // nothing: such a score is claimed only as beta.
         (score >= beta).then_some(if score >= TB_WIN_BOUND { beta } else { score })
     }
 }
