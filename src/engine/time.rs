@@ -12,6 +12,51 @@ const MOVES_LEFT: u32 = 20;
 /// The soft limit as a share of the target, in percent.
 const SOFT_PERCENT: u64 = 60;
 
+/// How much longer than the soft limit to keep deepening, by how many iterations in a row the
+/// best move has stayed the same (the last entry for any more): a move that keeps changing
+/// needs another iteration to settle, one that has held for long rarely changes again, so
+/// its time is better kept for later moves.
+const STABILITY_FACTORS: [f64; 7] = [1.5, 1.2, 1.0, 0.9, 0.8, 0.8, 0.7];
+
+/// A score falling by more than this many centipawns since the last iteration takes
+/// `BIG_FALL_FACTOR` times the soft limit: the search is finding a problem and needs time
+/// to find the answer.
+const BIG_FALL: i32 = 60;
+
+/// The soft limit's factor after a big fall in the score (see `BIG_FALL`).
+const BIG_FALL_FACTOR: f64 = 1.5;
+
+/// A score falling by more than this many centipawns (up to `BIG_FALL`) takes
+/// `FALL_FACTOR` times the soft limit.
+const FALL: i32 = 25;
+
+/// The soft limit's factor after a fall in the score (see `FALL`).
+const FALL_FACTOR: f64 = 1.2;
+
+/// The range the soft limit may be scaled over, so that neither a run of stable iterations
+/// nor a falling score moves it far from the share of the clock that was planned.
+const SCALE_RANGE: (f64, f64) = (0.25, 4.0);
+
+/// The soft limit's factor after the best move has stayed the same for `stable` iterations
+/// in a row (0 when it has just changed).
+#[inline]
+pub(crate) fn stability_factor(stable: u32) -> f64 {
+    STABILITY_FACTORS[(stable as usize).min(STABILITY_FACTORS.len() - 1)]
+}
+
+/// The soft limit's factor for a score `drop` centipawns lower than the last iteration's
+/// (negative when it rose).
+#[inline]
+pub(crate) fn falling_factor(drop: i32) -> f64 {
+    if drop > BIG_FALL {
+        BIG_FALL_FACTOR
+    } else if drop > FALL {
+        FALL_FACTOR
+    } else {
+        1.0
+    }
+}
+
 /// Deadlines for one search.
 #[derive(Clone, Debug)]
 pub struct Clock {
@@ -83,8 +128,9 @@ impl Clock {
     /// score is falling).
     pub(crate) fn soft_expired_scaled(&self, factor: f64) -> bool {
         let factor = if self.flexible { factor } else { 1.0 };
-        self.soft
-            .is_some_and(|soft| self.start.elapsed() >= soft.mul_f64(factor.clamp(0.25, 4.0)))
+        self.soft.is_some_and(|soft| {
+            self.start.elapsed() >= soft.mul_f64(factor.clamp(SCALE_RANGE.0, SCALE_RANGE.1))
+        })
     }
 }
 
@@ -123,6 +169,14 @@ mod tests {
         };
         let clock = Clock::new(&fixed, Color::White, 0);
         assert!(!clock.soft_expired_scaled(0.7));
+    }
+
+    #[test]
+    fn the_time_factors_follow_the_best_move_and_the_score() {
+        let stability: Vec<f64> = (0..9).map(stability_factor).collect();
+        assert_eq!(stability, [1.5, 1.2, 1.0, 0.9, 0.8, 0.8, 0.7, 0.7, 0.7]);
+        let falling: Vec<f64> = [-100, 0, 25, 26, 60, 61].map(falling_factor).to_vec();
+        assert_eq!(falling, [1.0, 1.0, 1.0, 1.2, 1.2, 1.5]);
     }
 
     #[test]

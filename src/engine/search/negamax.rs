@@ -1,0 +1,428 @@
+//! One node of the principal-variation search: its shortcuts (draws, the table, the
+//! tablebases, the horizon, node pruning), then its moves in order, each searched with a null
+//! window after the first and again with the full one when it beats alpha.
+
+use std::ops::ControlFlow;
+
+use arrayvec::ArrayVec;
+use shakmaty::{Chess, Move, Position};
+
+use super::Searcher;
+use super::params::IIR_MIN_DEPTH;
+use super::pruning::{late_moves, late_or_futile, losing_capture, losing_quiet, may_prune};
+use super::reductions::reducible;
+use super::table::{bound, cuts};
+use crate::engine::checks::Checks;
+use crate::engine::node::Node;
+use crate::engine::ordering::{Picker, is_tactical, pawn_index};
+use crate::engine::score::{INFINITY, MATE, MAX_PLY};
+use crate::engine::see::see;
+use crate::engine::tt::{decode_move, encode_move};
+
+/// What a node's move loop needs to know, worked out before it.
+#[derive(Clone, Copy)]
+struct Frame {
+    /// Plies left, after the check extension at the horizon and internal iterative reduction.
+    depth: i32,
+    ply: usize,
+    /// The window, narrowed by mate distance.
+    alpha: i32,
+    beta: i32,
+    pv_node: bool,
+    in_check: bool,
+    /// The hash table's move (the root's ordering hint at the root), encoded; 0 for none.
+    tt_move: u16,
+    /// The static evaluation before correction, stored with the result.
+    raw_eval: i32,
+    /// The corrected static evaluation (`-INFINITY` in check).
+    static_eval: i32,
+    /// Whether the side to move is better off than two plies ago.
+    improving: bool,
+    /// The pawn structure's index, for the correction history.
+    pawns: usize,
+}
+
+impl Searcher<'_> {
+    /// The node's score for the window `alpha..beta` searched `depth` plies deep, `ply` plies
+    /// from the root; `cut_null` when the move into it was a null move (no second one).
+    pub(super) fn negamax(
+        &mut self,
+        node: &Node,
+        depth: i32,
+        ply: usize,
+        alpha: i32,
+        beta: i32,
+        cut_null: bool,
+    ) -> i32 {
+        match self.before_moves(node, depth, ply, alpha, beta, cut_null) {
+            ControlFlow::Break(score) => score,
+            ControlFlow::Continue(frame) => self.search_moves(node, frame),
+        }
+    }
+
+    /// Everything a node does before its moves: the shortcuts that settle it without them
+    /// (a draw, mate distance, the table, the tablebases, the horizon, reverse futility, the
+    /// null move), or what its move loop needs.
+    #[inline]
+    fn before_moves(
+        &mut self,
+        node: &Node,
+        mut depth: i32,
+        ply: usize,
+        mut alpha: i32,
+        mut beta: i32,
+        cut_null: bool,
+    ) -> ControlFlow<i32, Frame> {
+        self.pv[ply].clear();
+        self.nodes += 1;
+        self.check_limits();
+        if self.stopped {
+            return ControlFlow::Break(0);
+        }
+        let pv_node = beta - alpha > 1;
+        let pos = &node.pos;
+        let in_check = pos.is_check();
+
+        if ply > 0
+            && let Some(score) =
+                self.settled_without_search(node, ply, in_check, &mut alpha, &mut beta)
+        {
+            return ControlFlow::Break(score);
+        }
+        // Checks that do not lose material are extended where they are played (below); a side
+        // in check at the horizon still answers it with a full-width ply.
+        if in_check && depth <= 0 {
+            depth = 1;
+        }
+        if depth <= 0 {
+            if !self.quiescence {
+                return ControlFlow::Break(self.evaluate(node));
+            }
+            return ControlFlow::Break(self.quiescence(node, ply, alpha, beta));
+        }
+        self.seldepth = self.seldepth.max(ply);
+
+        let hit = self.probe(node, ply);
+        let mut tt_move = hit.map_or(0, |h| h.mv);
+        if ply == 0
+            && let Some(m) = self.root_order_hint
+        {
+            tt_move = encode_move(m);
+        }
+        if let Some(h) = hit
+            && !pv_node
+            && h.depth >= depth
+            && cuts(h, alpha, beta)
+        {
+            return ControlFlow::Break(h.score);
+        }
+        // Internal iterative reduction: a node the table knows no move for is searched a ply
+        // shallower (its next visit will have a move to start with).
+        if depth >= IIR_MIN_DEPTH && tt_move == 0 {
+            depth -= 1;
+        }
+        if ply > 0
+            && let Some(score) = self.probe_tablebases(node, ply)
+        {
+            return ControlFlow::Break(score);
+        }
+
+        let pawns = pawn_index(pos.board());
+        let (raw_eval, static_eval) = if in_check {
+            (0, -INFINITY)
+        } else {
+            self.static_eval(node, hit, pawns)
+        };
+
+        self.evals[ply] = static_eval;
+        // Better than two plies ago: prune and reduce less eagerly.
+        let improving = !in_check && (ply < 2 || static_eval > self.evals[ply - 2]);
+
+        if !pv_node
+            && !in_check
+            && ply > 0
+            && let Some(score) =
+                self.prune_node(node, depth, ply, beta, static_eval, improving, cut_null)
+        {
+            return ControlFlow::Break(score);
+        }
+        ControlFlow::Continue(Frame {
+            depth,
+            ply,
+            alpha,
+            beta,
+            pv_node,
+            in_check,
+            tt_move,
+            raw_eval,
+            static_eval,
+            improving,
+            pawns,
+        })
+    }
+
+    /// The node's moves, best first as far as ordering knows, each pruned, reduced or searched;
+    /// the node's score, stored in the table with what it taught the histories.
+    fn search_moves(&mut self, node: &Node, frame: Frame) -> i32 {
+        let Frame {
+            depth,
+            ply,
+            mut alpha,
+            beta,
+            pv_node,
+            in_check,
+            tt_move,
+            raw_eval,
+            static_eval,
+            improving,
+            pawns,
+        } = frame;
+        let pos = &node.pos;
+        let killers = self.killers[ply];
+        // The hash table's move is tried before any move is generated: when it cuts off, as it
+        // mostly does, generating and scoring the rest is saved. The picker would hand it out
+        // first too; the difference is that the quiet moves are scored after its search, with
+        // the history as that search left it.
+        let mut table_move = if ply > 0 {
+            decode_move(pos, tt_move)
+        } else {
+            None
+        };
+        let mut picker = Picker::empty();
+        if table_move.is_none()
+            && let Err(score) = self.fill_picker(&mut picker, pos, ply, tt_move, &killers, alpha)
+        {
+            return score;
+        }
+        let mut filled = table_move.is_none();
+        let original_alpha = alpha;
+        let mut best_score = -INFINITY;
+        let mut best_move: Option<Move> = None;
+        let mut searched = 0;
+        let mut quiets_tried: ArrayVec<Move, 64> = ArrayVec::new();
+        let color = pos.turn();
+        // What tells whether a move gives check, worked out when first asked.
+        let mut checks: Option<Checks> = None;
+        // Set once late-move or futility pruning has dropped the remaining quiet moves.
+        let mut quiets_dropped = false;
+        // Quiet moves tried before the rest are pruned near the leaves.
+        let late_moves = late_moves(depth, improving);
+
+        loop {
+            let (m, order) = if let Some(m) = table_move.take() {
+                (m, Picker::TT_MOVE)
+            } else {
+                if !filled {
+                    filled = true;
+                    // The table's move is legal, so the list is not empty; the picker hands
+                    // that move out first, and it has been searched.
+                    let _ = self.fill_picker(&mut picker, pos, ply, tt_move, &killers, alpha);
+                    picker.pick();
+                }
+                match picker.pick() {
+                    Some(next) => next,
+                    None => break,
+                }
+            };
+            let quiet = !is_tactical(m);
+            // Pruning is decided before the move is made, so that a pruned move costs nothing.
+            if may_prune(ply, pv_node, in_check, best_score) {
+                if !quiet {
+                    if losing_capture(pos, m, order, depth) {
+                        continue;
+                    }
+                } else {
+                    if late_or_futile(depth, searched, late_moves, static_eval, alpha)
+                        && !checks.get_or_insert_with(|| Checks::new(pos)).gives(pos, m)
+                    {
+                        // Every later quiet move that gives no check would be pruned too:
+                        // drop them all now instead of picking them one by one.
+                        if !quiets_dropped && filled {
+                            quiets_dropped = true;
+                            let checks = checks.get_or_insert_with(|| Checks::new(pos));
+                            picker.retain_rest(|m| is_tactical(m) || checks.gives(pos, m));
+                        }
+                        continue;
+                    }
+                    if losing_quiet(pos, m, depth) {
+                        continue;
+                    }
+                }
+            }
+            let child = self.child(node, m);
+            let gives_check = child.pos.is_check();
+
+            self.keys.push(child.key);
+            let extension = i32::from(gives_check && see(pos, m) >= 0);
+            let new_depth = depth - 1 + extension;
+            let reduction =
+                if searched > 0 && reducible(depth, searched, quiet, gives_check, in_check) {
+                    self.reduction(
+                        m, color, depth, searched, new_depth, pv_node, improving, &killers,
+                    )
+                } else {
+                    0
+                };
+            let score = self.search_move(
+                &child,
+                searched == 0,
+                new_depth,
+                reduction,
+                ply,
+                alpha,
+                beta,
+            );
+            self.keys.pop();
+            if self.stopped {
+                return 0;
+            }
+            searched += 1;
+
+            if score > best_score {
+                best_score = score;
+                if score > alpha {
+                    best_move = Some(m);
+                    alpha = score;
+                    self.extend_pv(ply, m);
+                    if ply == 0 {
+                        self.root_best = Some((m, score));
+                    }
+                    if score >= beta {
+                        if quiet {
+                            self.update_quiet_stats(ply, color, m, depth, &quiets_tried);
+                        }
+                        break;
+                    }
+                }
+            }
+            if quiet && quiets_tried.len() < quiets_tried.capacity() {
+                quiets_tried.push(m);
+            }
+        }
+
+        if searched == 0 {
+            // Everything was pruned: the position is at least as bad as a quiet stand.
+            return alpha;
+        }
+        let bound = bound(best_score, original_alpha, alpha, beta);
+        if ply == 0 && !self.excluded.is_empty() {
+            // A root searched without its best moves is not the position's value.
+            return best_score;
+        }
+        if !in_check {
+            self.learn_correction(
+                color,
+                pawns,
+                best_move,
+                best_score,
+                static_eval,
+                bound,
+                depth,
+            );
+        }
+        self.store(node, ply, best_move, best_score, raw_eval, depth, bound);
+        best_score
+    }
+
+    /// The score of a node below the root that needs no search (a draw by rule, a mate
+    /// nearer than any from here, the ply limit); otherwise narrows the window to the mates
+    /// still possible.
+    #[inline]
+    fn settled_without_search(
+        &mut self,
+        node: &Node,
+        ply: usize,
+        in_check: bool,
+        alpha: &mut i32,
+        beta: &mut i32,
+    ) -> Option<i32> {
+        if self.is_draw(node, in_check) {
+            return Some(self.draw(ply));
+        }
+        // Mate distance pruning: no line from here beats a mate already found nearer.
+        *alpha = (*alpha).max(-MATE + ply as i32);
+        *beta = (*beta).min(MATE - ply as i32 - 1);
+        if *alpha >= *beta {
+            return Some(*alpha);
+        }
+        if ply >= MAX_PLY - 1 {
+            return Some(self.evaluate(node));
+        }
+        None
+    }
+
+    /// A move's score: the first move with the full window; a later one with a null window,
+    /// first `reduction` plies shallower, then at full depth if it beats alpha, then with the
+    /// full window if it lands inside it.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn search_move(
+        &mut self,
+        child: &Node,
+        first: bool,
+        new_depth: i32,
+        reduction: i32,
+        ply: usize,
+        alpha: i32,
+        beta: i32,
+    ) -> i32 {
+        if first {
+            return -self.negamax(child, new_depth, ply + 1, -beta, -alpha, false);
+        }
+        let mut score = -self.negamax(
+            child,
+            new_depth - reduction,
+            ply + 1,
+            -alpha - 1,
+            -alpha,
+            false,
+        );
+        if score > alpha && reduction > 0 {
+            score = -self.negamax(child, new_depth, ply + 1, -alpha - 1, -alpha, false);
+        }
+        if score > alpha && score < beta {
+            score = -self.negamax(child, new_depth, ply + 1, -beta, -alpha, false);
+        }
+        score
+    }
+
+    /// Makes `m` followed by the child's line the line at `ply`.
+    #[inline]
+    fn extend_pv(&mut self, ply: usize, m: Move) {
+        let (head, tail) = self.pv.split_at_mut(ply + 1);
+        let line = &mut head[ply];
+        line.clear();
+        line.push(m);
+        line.extend(tail[0].iter().copied().take(MAX_PLY - 1));
+    }
+
+    /// Generates and scores the moves of a node, or gives the node's score when there are none
+    /// to search: mate, stalemate, or (`alpha`) a root whose moves are all excluded.
+    fn fill_picker(
+        &mut self,
+        picker: &mut Picker,
+        pos: &Chess,
+        ply: usize,
+        tt_move: u16,
+        killers: &[Option<Move>; 2],
+        alpha: i32,
+    ) -> Result<(), i32> {
+        let mut legal = pos.legal_moves();
+        if legal.is_empty() {
+            return Err(if pos.is_check() {
+                -MATE + ply as i32
+            } else {
+                self.draw(ply)
+            });
+        }
+        if ply == 0 {
+            self.restrict_root(&mut legal);
+            legal.retain(|m| !self.excluded.contains(m));
+            if legal.is_empty() {
+                return Err(alpha);
+            }
+        }
+        picker.fill(pos, &legal, tt_move, killers, self.history);
+        Ok(())
+    }
+}
