@@ -12,15 +12,10 @@ use std::process::Command;
 use knightfall::engine::params;
 
 fn knightfall(args: &[&str]) -> (bool, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_knightfall"))
-        .args(args)
-        .output()
-        .expect("run knightfall");
-    (
-        out.status.success(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    // A home of the tests' own: a review cached or a temporary file cleaned never touches the
+    // files of whoever runs the tests.
+    let home = std::env::temp_dir().join(format!("knightfall-cli-{}", std::process::id()));
+    knightfall_at(&home, args)
 }
 
 /// What `review` lists for the games folder of `home`, one game a line.
