@@ -87,7 +87,7 @@ pub fn built_in() -> Vec<Puzzle> {
         .into_iter()
         .filter_map(|(_, p)| p.ok())
         .map(|mut p| {
-            p.themes = themes::of(&p);
+            p.themes = themes::of(&p.start(), &p.moves[1..]);
             p
         })
         .collect()
@@ -407,7 +407,7 @@ impl Generator {
             themes: Vec::new(),
         };
         puzzle.id = id_of(&puzzle);
-        puzzle.themes = themes::of(&puzzle);
+        puzzle.themes = themes::of(&puzzle.start(), &puzzle.moves[1..]);
         puzzle.rating = self.rate(&puzzle);
         Some(puzzle)
     }

@@ -4,8 +4,6 @@
 
 use shakmaty::{Bitboard, Chess, Color, Move, Position, Rank, Role, Square};
 
-use super::puzzle::Puzzle;
-
 /// A puzzle theme.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Theme {
@@ -125,11 +123,10 @@ fn balance(pos: &Chess, color: Color) -> i32 {
     side(color) - side(!color)
 }
 
-/// The themes of `p`, in [`Theme::ALL`]'s order.
-pub fn of(p: &Puzzle) -> Vec<Theme> {
-    let solver = p.solver();
-    let start = p.start();
-    let solution = &p.moves[1..];
+/// The themes of a puzzle that starts at `start` (the solver to move) with `solution` (the
+/// solver's moves and the replies), in [`Theme::ALL`]'s order.
+pub fn of(start: &Chess, solution: &[Move]) -> Vec<Theme> {
+    let solver = start.turn();
     // Every position of the solution, from the start.
     let mut positions = vec![start.clone()];
     for m in solution {
@@ -167,14 +164,14 @@ pub fn of(p: &Puzzle) -> Vec<Theme> {
     if trapped(&positions, solution) {
         found.push(Theme::TrappedPiece);
     }
-    if hanging(&start, solution[0]) {
+    if hanging(start, solution[0]) {
         found.push(Theme::HangingPiece);
     }
     if solution.iter().step_by(2).any(|m| m.is_promotion()) {
         found.push(Theme::Promotion);
     }
     // Down two pawns or more after one of the opponent's replies, against the start.
-    let at_start = balance(&start, solver);
+    let at_start = balance(start, solver);
     if positions
         .iter()
         .skip(2)
@@ -443,10 +440,17 @@ mod tests {
     use super::*;
     use crate::train::mistake::parse_uci;
 
-    fn puzzle(fen: &str, moves: &[&str]) -> Puzzle {
-        let before = crate::fen::position(fen).unwrap();
-        let mut pos = before.clone();
-        let moves = moves
+    /// A puzzle as its themes see it: the start, the solver to move, and the solution.
+    struct Line {
+        start: Chess,
+        solution: Vec<Move>,
+    }
+
+    /// The puzzle whose position before is `fen` and whose moves (the opponent's first) are
+    /// `moves`.
+    fn puzzle(fen: &str, moves: &[&str]) -> Line {
+        let mut pos = crate::fen::position(fen).unwrap();
+        let mut played: Vec<Move> = moves
             .iter()
             .map(|m| {
                 let mv = parse_uci(&pos, m).unwrap();
@@ -454,13 +458,16 @@ mod tests {
                 mv
             })
             .collect();
-        Puzzle {
-            id: "test".into(),
-            before,
-            moves,
-            rating: 1500,
-            themes: Vec::new(),
+        let mut start = crate::fen::position(fen).unwrap();
+        start.play_unchecked(played.remove(0));
+        Line {
+            start,
+            solution: played,
         }
+    }
+
+    fn themes_of(p: &Line) -> Vec<Theme> {
+        of(&p.start, &p.solution)
     }
 
     #[test]
@@ -470,7 +477,7 @@ mod tests {
             &["e6a2", "e2e8", "d8e8", "e1e8"],
         );
         assert_eq!(
-            of(&p),
+            themes_of(&p),
             [
                 Theme::Mate,
                 Theme::MateIn2,
@@ -487,7 +494,7 @@ mod tests {
             "3r2k1/p4ppp/8/3N4/q7/8/P4PPP/4R1K1 b - - 0 1",
             &["a4c6", "d5e7", "g8f8", "e7c6"],
         );
-        assert_eq!(of(&p), [Theme::Fork, Theme::Short]);
+        assert_eq!(themes_of(&p), [Theme::Fork, Theme::Short]);
     }
 
     #[test]
@@ -497,18 +504,22 @@ mod tests {
             "3k4/8/8/4n3/8/8/5PPP/R5K1 b - - 0 1",
             &["d8e8", "a1e1", "e8f7", "e1e5"],
         );
-        assert!(of(&p).contains(&Theme::Pin), "{:?}", of(&p));
-        assert!(!of(&p).contains(&Theme::Skewer));
+        assert!(themes_of(&p).contains(&Theme::Pin), "{:?}", themes_of(&p));
+        assert!(!themes_of(&p).contains(&Theme::Skewer));
         // Ra8+ skewers king and queen on the back rank.
         let p = puzzle(
             "3k3q/8/8/8/8/8/8/R5K1 b - - 0 1",
             &["d8e8", "a1a8", "e8e7", "a8h8"],
         );
-        assert!(of(&p).contains(&Theme::Skewer), "{:?}", of(&p));
-        assert!(!of(&p).contains(&Theme::Pin));
+        assert!(
+            themes_of(&p).contains(&Theme::Skewer),
+            "{:?}",
+            themes_of(&p)
+        );
+        assert!(!themes_of(&p).contains(&Theme::Pin));
         // Bxh7 takes the queen and uncovers the rook's check.
         let p = puzzle("3k4/6q1/8/8/8/3B4/8/3RK3 b - - 0 1", &["g7h7", "d3h7"]);
-        let themes = of(&p);
+        let themes = themes_of(&p);
         assert!(themes.contains(&Theme::DiscoveredAttack), "{themes:?}");
         assert!(themes.contains(&Theme::HangingPiece), "{themes:?}");
         // b3 shuts the bishop in on a2; the king walks over and takes it.
@@ -516,13 +527,17 @@ mod tests {
             "4k3/7p/4b3/8/8/8/PPP5/2K5 b - - 0 1",
             &["e6a2", "b2b3", "h7h6", "c1b2", "h6h5", "b2a2"],
         );
-        assert!(of(&p).contains(&Theme::TrappedPiece), "{:?}", of(&p));
+        assert!(
+            themes_of(&p).contains(&Theme::TrappedPiece),
+            "{:?}",
+            themes_of(&p)
+        );
         // None of them in a plain fork.
         let p = puzzle(
             "3r2k1/p4ppp/8/3N4/q7/8/P4PPP/4R1K1 b - - 0 1",
             &["a4c6", "d5e7", "g8f8", "e7c6"],
         );
-        let themes = of(&p);
+        let themes = themes_of(&p);
         assert!(!themes.contains(&Theme::Pin) && !themes.contains(&Theme::Skewer));
         assert!(!themes.contains(&Theme::DiscoveredAttack), "{themes:?}");
         assert!(!themes.contains(&Theme::TrappedPiece), "{themes:?}");
@@ -533,12 +548,12 @@ mod tests {
         // A loose rook taken at once.
         let p = puzzle("4k3/8/8/8/8/8/r7/R3K3 b - - 0 1", &["e8d7", "a1a2"]);
         assert_eq!(
-            of(&p),
+            themes_of(&p),
             [Theme::HangingPiece, Theme::Endgame, Theme::OneMove]
         );
         // A pawn that queens.
         let p = puzzle("8/1P6/8/8/8/8/k7/4K3 b - - 0 1", &["a2a3", "b7b8q"]);
-        assert!(of(&p).contains(&Theme::Promotion));
+        assert!(themes_of(&p).contains(&Theme::Promotion));
         assert_eq!(Theme::parse("backRankMate"), Some(Theme::BackRankMate));
         assert_eq!(Theme::parse("defensiveMove"), Some(Theme::DefensiveMove));
         assert_eq!(Theme::parse("nonsense"), None);
@@ -548,16 +563,24 @@ mod tests {
     fn a_quiet_move_that_meets_a_threat_is_defensive_and_a_capture_is_not() {
         // Re8 threatens mate on the back rank; h3 makes room for the king.
         let p = puzzle("6k1/5ppp/8/4r3/8/8/5PPP/R5K1 b - - 0 1", &["e5e8", "h2h3"]);
-        assert!(of(&p).contains(&Theme::DefensiveMove), "{:?}", of(&p));
+        assert!(
+            themes_of(&p).contains(&Theme::DefensiveMove),
+            "{:?}",
+            themes_of(&p)
+        );
         // A rook that lands attacking a piece is no defensive move, nor is a check.
         let p = puzzle("6k1/5ppp/8/4r3/8/8/5PPP/R5K1 b - - 0 1", &["e5e8", "a1a8"]);
-        assert!(!of(&p).contains(&Theme::DefensiveMove), "{:?}", of(&p));
+        assert!(
+            !themes_of(&p).contains(&Theme::DefensiveMove),
+            "{:?}",
+            themes_of(&p)
+        );
         let p = puzzle("4k3/8/8/8/8/8/r7/R3K3 b - - 0 1", &["e8d7", "a1a2"]);
-        assert!(!of(&p).contains(&Theme::DefensiveMove));
+        assert!(!themes_of(&p).contains(&Theme::DefensiveMove));
         // A pawn running to the last ranks is an attack, not a defence.
         let p = puzzle("8/8/1P6/8/8/8/k7/4K3 b - - 0 1", &["a2a3", "b6b7"]);
-        assert!(!of(&p).contains(&Theme::DefensiveMove));
+        assert!(!themes_of(&p).contains(&Theme::DefensiveMove));
         let p = puzzle("8/1P6/8/8/8/8/k7/4K3 b - - 0 1", &["a2a3", "b7b8q"]);
-        assert!(!of(&p).contains(&Theme::DefensiveMove));
+        assert!(!themes_of(&p).contains(&Theme::DefensiveMove));
     }
 }
