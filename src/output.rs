@@ -36,7 +36,7 @@ pub fn closed(err: &anyhow::Error) -> bool {
     err.chain().any(|e| e.is::<Closed>())
 }
 
-/// `println!` through [`write`]: gives `anyhow::Result<()>` to `?` instead of panicking.
+/// `println!` through [`write()`]: gives `anyhow::Result<()>` to `?` instead of panicking.
 macro_rules! say {
     () => {
         $crate::output::write(format_args!("\n"))

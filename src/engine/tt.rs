@@ -297,7 +297,10 @@ impl Table {
     }
 
     /// Stores a result; `score` is relative to `ply` and stored relative to this node.
-    #[allow(clippy::too_many_arguments)]
+    #[expect(
+        clippy::too_many_arguments,
+        reason = "the fields of one entry, each stored as given"
+    )]
     #[inline]
     pub fn store(
         &self,

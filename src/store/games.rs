@@ -114,7 +114,7 @@ fn remove_orphan_locks(dir: &Path) {
 const MAX_AUTOSAVE_BYTES: u64 = 16 << 20;
 
 /// The text of an autosave or a kept game, read without following a link, waiting on a FIFO
-/// or reading a device without end (see [`read_checked`]).
+/// or reading a device without end (see [`read_checked`](super::read::read_checked)).
 fn read_saved(path: &Path) -> std::io::Result<String> {
     read_text_checked(path, MAX_AUTOSAVE_BYTES)
 }

@@ -1,5 +1,8 @@
 //! Helpers shared by the integration tests.
-#![allow(dead_code)]
+#![allow(
+    dead_code,
+    reason = "every test crate includes this module and uses only part of it"
+)]
 
 use std::path::PathBuf;
 

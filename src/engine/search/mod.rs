@@ -107,7 +107,10 @@ pub(crate) const MAX_LINES: usize = 64;
 
 impl<'a> Searcher<'a> {
     /// Prepares a search; `history_keys` are the keys of the positions before the root.
-    #[allow(clippy::too_many_arguments)]
+    #[expect(
+        clippy::too_many_arguments,
+        reason = "the shared tables and limits of one search, given once"
+    )]
     pub fn new(
         tt: &'a Table,
         history: &'a mut History,

@@ -354,7 +354,10 @@ impl Searcher<'_> {
     /// A move's score: the first move with the full window; a later one with a null window,
     /// first `reduction` plies shallower, then at full depth if it beats alpha, then with the
     /// full window if it lands inside it.
-    #[allow(clippy::too_many_arguments)]
+    #[expect(
+        clippy::too_many_arguments,
+        reason = "a move's depths, ply and window, as negamax itself takes them"
+    )]
     #[inline]
     fn search_move(
         &mut self,

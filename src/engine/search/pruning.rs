@@ -23,7 +23,10 @@ impl Searcher<'_> {
     /// by reverse futility or by the null move. Neither is taken with the king under fire:
     /// the lead may be a sacrifice's, and the threat a quiet move they would not see (see
     /// `danger`), which is worked out once, and only when a cut is otherwise about to be made.
-    #[allow(clippy::too_many_arguments)]
+    #[expect(
+        clippy::too_many_arguments,
+        reason = "the node's depth, window and static evaluation, as negamax holds them"
+    )]
     #[inline]
     pub(super) fn prune_node(
         &mut self,

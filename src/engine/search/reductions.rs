@@ -39,7 +39,10 @@ impl Searcher<'_> {
     /// How many plies shallower than `new_depth` a reducible quiet move `m` is searched
     /// first at a node of `depth`, after `searched` moves: less in a PV node, for a killer
     /// and for a move with a good history, more when the side is not improving.
-    #[allow(clippy::too_many_arguments)]
+    #[expect(
+        clippy::too_many_arguments,
+        reason = "the move and each fact about its node that the reduction weighs"
+    )]
     #[inline]
     pub(super) fn reduction(
         &self,

@@ -35,7 +35,10 @@ impl Searcher<'_> {
     /// Teaches the correction history where the search disagreed with the evaluation: not
     /// after a capture (that is the material, not the position) nor when the bound says
     /// nothing about which side of the evaluation the truth lies.
-    #[allow(clippy::too_many_arguments)]
+    #[expect(
+        clippy::too_many_arguments,
+        reason = "the node's result and static evaluation, as negamax holds them"
+    )]
     #[inline]
     pub(super) fn learn_correction(
         &mut self,

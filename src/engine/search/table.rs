@@ -24,7 +24,10 @@ impl Searcher<'_> {
     }
 
     /// Stores a node's result under its (level-salted) key.
-    #[allow(clippy::too_many_arguments)]
+    #[expect(
+        clippy::too_many_arguments,
+        reason = "the fields of one table entry, as the table stores them"
+    )]
     #[inline]
     pub(super) fn store(
         &mut self,
