@@ -126,8 +126,13 @@ pub fn run(opts: Options) -> Result<()> {
             None => crate::store::unfinished(&paths, Some(&slot.path)),
             Some(_) => Vec::new(),
         };
-        let mut setup =
-            setup::SetupScreen::new(opts.settings.clone(), resume, false, launch.palette);
+        let mut setup = setup::SetupScreen::new(
+            opts.settings.clone(),
+            resume,
+            false,
+            launch.palette,
+            crate::book::BookRng::from_entropy().next_u64(),
+        );
         setup.note = note;
         launch = launch.over(Front::Setup(Box::new(setup)));
     }
