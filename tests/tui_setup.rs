@@ -33,7 +33,7 @@ fn screen(settings: Settings, resume: Option<Game>, from_game: bool) -> SetupScr
         })
         .into_iter()
         .collect();
-    SetupScreen::new(settings, resume, from_game, Palette::default())
+    SetupScreen::new(settings, resume, from_game, Palette::default(), 7)
 }
 
 fn press(s: &mut SetupScreen, codes: &[KeyCode]) -> Vec<Effect> {
@@ -129,8 +129,10 @@ fn random_colour_and_configured_engines() {
     press(&mut s, &[KeyCode::Left]);
     assert_eq!(s.settings.black, Side::Named("Fairy".into()));
     let mut humans_white = 0;
-    for _ in 0..40 {
-        let choice = enter(&mut s.clone());
+    for seed in 0..40 {
+        let mut s = s.clone();
+        s.seed = seed;
+        let choice = enter(&mut s);
         assert!(choice.settings.white.is_human() != choice.settings.black.is_human());
         let mut app = waiting_game();
         app.update(Action::Play(Box::new(choice)), Instant::now());
@@ -142,6 +144,22 @@ fn random_colour_and_configured_engines() {
         (5..35).contains(&humans_white),
         "{humans_white} of 40 games as White"
     );
+}
+
+#[test]
+fn a_random_colour_comes_from_the_seed_alone() {
+    let mut s = screen(Settings::default(), None, false);
+    press(&mut s, &[KeyCode::Right, KeyCode::Right]);
+    assert!(s.settings.random_colour);
+    let human_white = |s: &mut SetupScreen| enter(s).settings.white.is_human();
+    // The same screen and the same keys: the same colour, however often.
+    let first = human_white(&mut s.clone());
+    for _ in 0..20 {
+        assert_eq!(human_white(&mut s.clone()), first);
+    }
+    // Enter again on the same screen draws anew: both colours come up.
+    let draws: Vec<bool> = (0..20).map(|_| human_white(&mut s)).collect();
+    assert!(draws.contains(&true) && draws.contains(&false), "{draws:?}");
 }
 
 #[test]
@@ -260,7 +278,7 @@ fn several_unfinished_games_are_offered_and_the_chosen_one_leaves_its_file() {
             game: game(&["d4"], "Bob"),
         },
     ];
-    let mut s = SetupScreen::new(Settings::default(), offered, false, Palette::default());
+    let mut s = SetupScreen::new(Settings::default(), offered, false, Palette::default(), 7);
     let text = |s: &SetupScreen| {
         let mut term = Terminal::new(TestBackend::new(80, 24)).unwrap();
         term.draw(|f| {

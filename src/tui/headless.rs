@@ -67,8 +67,8 @@ pub(crate) fn run(opts: &Options, series: &Series) -> Result<()> {
         None => None,
     };
     let paths = crate::store::Paths::get();
-    let (mut player, warnings) = super::open_player(opts);
-    for w in warnings {
+    let mut launch = super::launch::Launch::open(opts, Instant::now());
+    for w in std::mem::take(&mut launch.warnings) {
         tell!("knightfall: {w}");
     }
     let seed = std::time::SystemTime::now()
@@ -89,14 +89,10 @@ pub(crate) fn run(opts: &Options, series: &Series) -> Result<()> {
     if let Some(ms) = opts.think_ms {
         app.watch.think_ms = ms;
     }
-    let review = super::review_settings(opts, &mut player);
-    let mut runner = Runner::new(
-        vec![Front::Game(Box::new(app))],
-        player,
-        None,
-        review,
-        Palette::default(),
-    );
+    // No terminal: no colours, no bell, no files but the ones the series writes.
+    launch.palette = Palette::default();
+    launch.files = None;
+    let mut runner = launch.over(Front::Game(Box::new(app))).runner();
     // Stopped as the screen is (SIGTERM, SIGINT, SIGHUP, SIGQUIT): the series ends between
     // two events, with every finished game written.
     super::event::route_signals_to(runner.sender());

@@ -409,7 +409,13 @@ impl Runner {
                 let Some(app) = self.game() else {
                     return false;
                 };
-                let setup = SetupScreen::new(app.settings.clone(), Vec::new(), true, self.palette);
+                let setup = SetupScreen::new(
+                    app.settings.clone(),
+                    Vec::new(),
+                    true,
+                    self.palette,
+                    crate::book::BookRng::from_entropy().next_u64(),
+                );
                 self.stack.push(Front::Setup(Box::new(setup)));
                 Vec::new()
             }

@@ -203,6 +203,9 @@ pub struct SetupScreen {
     pub custom_tc: Option<String>,
     /// The player's own clock (typed, or kept from last time), offered after the usual ones.
     own_tc: Option<String>,
+    /// What draws a random colour: chance comes in from outside (the runner's entropy, a
+    /// test's number), so the same screen and keys always give the same game.
+    pub seed: u64,
 }
 
 /// `tc` when it is a clock of the player's own: one that reads as a clock and is none of the
@@ -219,12 +222,13 @@ fn clock_char(c: char) -> bool {
 
 impl SetupScreen {
     /// The screen, prefilled with `settings`, offering the games of `resume` (the newest first
-    /// chosen).
+    /// chosen); `seed` draws a random colour.
     pub fn new(
         settings: Settings,
         resume: Vec<Unfinished>,
         from_game: bool,
         palette: Palette,
+        seed: u64,
     ) -> SetupScreen {
         SetupScreen {
             field: 0,
@@ -237,6 +241,7 @@ impl SetupScreen {
             own_tc: own_clock(&settings.tc),
             settings,
             palette,
+            seed,
         }
     }
 
@@ -414,11 +419,14 @@ impl SetupScreen {
         }
     }
 
-    /// Enter: the choice, for the game below, with a random colour drawn now.
+    /// Enter: the choice, for the game below, with a random colour drawn from the seed (which
+    /// moves on, so the next draw is another).
     fn start(&mut self) -> Vec<Effect> {
         let mut settings = self.settings.clone();
         if settings.random_colour {
-            let human_white = crate::book::BookRng::from_entropy().below(2) == 0;
+            let mut rng = crate::book::BookRng::new(self.seed);
+            let human_white = rng.below(2) == 0;
+            self.seed = rng.next_u64();
             let opp = opponent(&settings);
             (settings.white, settings.black) = if human_white {
                 (Side::Human, opp)
