@@ -334,6 +334,8 @@ fn a_signal_stops_the_series_keeping_every_game_played_and_exits_0() {
             while complete_games(&pgn).is_empty() && std::time::Instant::now() < end {
                 std::thread::sleep(std::time::Duration::from_millis(50));
             }
+            // Into the next game, far enough for it to have moves to keep.
+            std::thread::sleep(std::time::Duration::from_millis(1500));
         }
         let written = complete_games(&pgn).len();
         // SAFETY: kill(2) with a child's process id and a signal number.
