@@ -16,6 +16,7 @@ pub mod book;
 pub mod openings;
 pub(crate) mod pgn_scan;
 pub mod game;
+pub mod notation;
 pub mod line_tree;
 pub(crate) mod uci_info;
 pub mod external;
