@@ -20,6 +20,8 @@ use shakmaty::zobrist::Zobrist64;
 use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Move, Position, Role};
 use thiserror::Error;
 
+use crate::rng::Rng;
+
 /// The default Polyglot book, embedded so that a fresh install has openings without any files.
 static EMBEDDED_BOOK: &[u8] = include_bytes!("../assets/book.bin");
 
@@ -204,54 +206,6 @@ impl Default for BookOptions {
             selection: Selection::WeightedRandom,
             min_weight: DEFAULT_MIN_WEIGHT,
             max_ply: DEFAULT_MAX_PLY,
-        }
-    }
-}
-
-/// A small SplitMix64 generator for weighted move choice: no dependency, and seedable so that
-/// tests and reproducible games can fix the sequence.
-#[derive(Debug, Clone)]
-pub struct BookRng {
-    state: u64,
-}
-
-impl BookRng {
-    /// A generator with a fixed seed (same seed, same choices).
-    pub fn new(seed: u64) -> BookRng {
-        BookRng { state: seed }
-    }
-
-    /// A generator seeded from the clock and the process's random hash keys, so that every game
-    /// opens differently.
-    pub(crate) fn from_entropy() -> BookRng {
-        use std::hash::{BuildHasher, Hasher};
-        let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
-        let nanos = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map(|d| d.as_nanos() as u64)
-            .unwrap_or(0);
-        hasher.write_u64(nanos);
-        BookRng::new(hasher.finish())
-    }
-
-    /// The next 64 random bits.
-    pub(crate) fn next_u64(&mut self) -> u64 {
-        self.state = self.state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    /// A uniform number in `0..n` (`n > 0`), without modulo bias.
-    pub fn below(&mut self, n: u64) -> u64 {
-        debug_assert!(n > 0);
-        let zone = u64::MAX - (u64::MAX % n);
-        loop {
-            let x = self.next_u64();
-            if x < zone {
-                return x % n;
-            }
         }
     }
 }
@@ -456,7 +410,7 @@ impl Book {
 
     /// Chooses a book move for `pos` under `options`, or `None` when the game is past
     /// `max_ply`, the position is not in the book, or no entry reaches `min_weight`.
-    pub fn pick(&self, pos: &Chess, options: &BookOptions, rng: &mut BookRng) -> Option<Move> {
+    pub fn pick(&self, pos: &Chess, options: &BookOptions, rng: &mut Rng) -> Option<Move> {
         if game_ply(pos) >= options.max_ply {
             return None;
         }
@@ -470,7 +424,7 @@ impl Book {
 }
 
 /// Chooses among `moves` (sorted highest weight first, as [`Book::moves`] returns them).
-pub fn choose(moves: &[BookMove], selection: Selection, rng: &mut BookRng) -> Option<Move> {
+pub fn choose(moves: &[BookMove], selection: Selection, rng: &mut Rng) -> Option<Move> {
     match selection {
         Selection::Best => moves.first().map(|m| m.mv),
         Selection::WeightedRandom => {

@@ -5,6 +5,7 @@
 //! with no terminal, no files and no threads but its own helpers; `store` keeps everything on
 //! disk below the screens (`tui`) and the commands (`cmd`) that use it.
 
+pub mod rng;
 pub mod output;
 pub mod fen;
 pub mod theme;

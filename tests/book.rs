@@ -14,9 +14,10 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use knightfall::book::{
-    self, Book, BookBuilder, BookEntry, BookError, BookOptions, BookRng, BuildOptions, Selection,
+    self, Book, BookBuilder, BookEntry, BookError, BookOptions, BuildOptions, Selection,
     encode_move, polyglot_key,
 };
+use knightfall::rng::Rng;
 use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
 use shakmaty::zobrist::Zobrist64;
@@ -175,7 +176,7 @@ fn performance_bin_mainline_follows_best() {
         min_weight: 0,
         max_ply: u32::MAX,
     };
-    let mut rng = BookRng::new(1);
+    let mut rng = Rng::new(1);
     let mut pos = Chess::default();
     let mut line = Vec::new();
     while let Some(m) = book.pick(&pos, &options, &mut rng) {
@@ -313,7 +314,7 @@ fn move_choice_weights_min_weight_and_max_ply() {
 
     // Weighted random follows the weights (fixed seed, so the counts are exact each run).
     let options = BookOptions::default();
-    let mut rng = BookRng::new(20240601);
+    let mut rng = Rng::new(20240601);
     let mut counts: HashMap<String, u64> = HashMap::new();
     let n = 20_000u64;
     for _ in 0..n {
@@ -418,7 +419,7 @@ fn embedded_book_is_the_gnu_chess_book_and_its_moves_are_legal() {
 fn embedded_book_gives_varied_openings() {
     // 100 book walks with the default settings reach many distinct positions after move 6.
     let book = Book::embedded().unwrap();
-    let mut rng = BookRng::new(7);
+    let mut rng = Rng::new(7);
     let options = BookOptions::default();
     let mut distinct = HashSet::new();
     for _ in 0..100 {
@@ -598,7 +599,7 @@ fn built_book_from_engine_games_reads_back_and_python_chess_agrees() {
 
     // Follow a few lines through the built book and compare with python-chess.
     let mut lines = vec![String::new()];
-    let mut rng = BookRng::new(3);
+    let mut rng = Rng::new(3);
     let options = BookOptions {
         min_weight: 0,
         max_ply: u32::MAX,

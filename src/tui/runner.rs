@@ -463,7 +463,7 @@ impl Runner {
             progress,
             self.palette,
             from_game,
-            crate::book::BookRng::from_entropy().next_u64(),
+            crate::rng::Rng::from_entropy().next_u64(),
         );
         train.notice = note;
         train.mistakes = mistakes;

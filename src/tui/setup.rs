@@ -418,7 +418,7 @@ impl SetupScreen {
     fn start(&mut self) -> Vec<Effect> {
         let mut settings = self.settings.clone();
         if settings.random_colour {
-            let human_white = crate::book::BookRng::from_entropy().below(2) == 0;
+            let human_white = crate::rng::Rng::from_entropy().below(2) == 0;
             let opp = opponent(&settings);
             (settings.white, settings.black) = if human_white {
                 (Side::Human, opp)
