@@ -563,23 +563,18 @@ impl BookBuilder {
         }
     }
 
-    /// Records one game: `moves` from `start`, `winner` its result (`None` for a draw or an
-    /// unknown result). The moves must be legal in sequence.
-    pub(crate) fn add_game(
-        &mut self,
-        start: &Chess,
-        moves: &[Move],
-        winner: Option<Option<Color>>,
-    ) {
+    /// Records one game: `moves` from `start` and its `outcome` (a draw and an unknown result
+    /// count alike). The moves must be legal in sequence.
+    pub(crate) fn add_game(&mut self, start: &Chess, moves: &[Move], outcome: Outcome) {
         let mut pos = start.clone();
         for (ply, mv) in moves.iter().enumerate() {
             if ply as u32 >= self.options.max_ply {
                 break;
             }
-            let points = match winner {
-                Some(Some(w)) if w == pos.turn() => 2,
-                Some(Some(_)) => 0,
-                _ => 1,
+            let points = match outcome.winner() {
+                Some(w) if w == pos.turn() => 2,
+                Some(_) => 0,
+                None => 1,
             };
             self.record(polyglot_key(&pos), encode_move(mv), points);
             pos.play_unchecked(*mv);
@@ -627,7 +622,7 @@ impl BookBuilder {
             let Some(game) = game else { break };
             index += 1;
             match game {
-                Ok(g) => self.add_game(&g.start, &g.moves, g.winner),
+                Ok(g) => self.add_game(&g.start, &g.moves, g.outcome),
                 Err(why) => self
                     .stats
                     .skipped
@@ -702,14 +697,16 @@ pub fn write_book(path: impl AsRef<Path>, entries: &[BookEntry]) -> Result<(), B
 struct ParsedGame {
     start: Chess,
     moves: Vec<Move>,
-    /// `Some(Some(c))`: `c` won; `Some(None)`: draw; `None`: unknown.
-    winner: Option<Option<Color>>,
+    /// The Result tag's, or else the movetext's termination.
+    outcome: Outcome,
 }
 
 #[derive(Default)]
 struct Tags {
     start: Option<Result<Chess, String>>,
-    result: Option<Option<Option<Color>>>,
+    /// The Result tag when it gives one (`*`, a missing tag and an unreadable one alike leave
+    /// the movetext's termination to decide).
+    result: Option<KnownOutcome>,
     variant: Option<String>,
 }
 
@@ -720,16 +717,6 @@ struct Movetext {
 
 /// pgn-reader visitor that replays the main line with shakmaty.
 struct GameCollector;
-
-fn parse_result(text: &[u8]) -> Option<Option<Option<Color>>> {
-    match text {
-        b"1-0" => Some(Some(Some(Color::White))),
-        b"0-1" => Some(Some(Some(Color::Black))),
-        b"1/2-1/2" => Some(Some(None)),
-        b"*" => Some(None),
-        _ => None,
-    }
-}
 
 impl Visitor for GameCollector {
     type Tags = Tags;
@@ -752,7 +739,7 @@ impl Visitor for GameCollector {
                 let parsed = crate::fen::position(&text).map_err(|e| format!("FEN tag: {e}"));
                 tags.start = Some(parsed);
             }
-            b"Result" => tags.result = parse_result(value.decode().trim_ascii()),
+            b"Result" => tags.result = KnownOutcome::from_ascii(value.decode().trim_ascii()).ok(),
             b"Variant" => tags.variant = Some(value.decode_utf8_lossy().trim().to_string()),
             _ => {}
         }
@@ -778,7 +765,7 @@ impl Visitor for GameCollector {
             game: Ok(ParsedGame {
                 start,
                 moves: Vec::new(),
-                winner: tags.result.unwrap_or(None),
+                outcome: Outcome::from_known(tags.result),
             }),
         })
     }
@@ -816,13 +803,9 @@ impl Visitor for GameCollector {
         // The Result tag decides, as in Polyglot; the movetext's termination fills in when
         // the tag is missing or unreadable.
         if let Ok(game) = &mut movetext.game
-            && game.winner.is_none()
+            && game.outcome.is_unknown()
         {
-            game.winner = match outcome {
-                Outcome::Known(KnownOutcome::Decisive { winner }) => Some(Some(winner)),
-                Outcome::Known(KnownOutcome::Draw) => Some(None),
-                Outcome::Unknown => None,
-            };
+            game.outcome = outcome;
         }
         ControlFlow::Continue(())
     }

@@ -859,3 +859,34 @@ fn game_ply_saturates_at_the_largest_move_number() {
     let pos = common::position("4k3/8/8/8/8/8/8/4K3 b - - 0 10");
     assert_eq!(book::game_ply(&pos), 19);
 }
+
+#[test]
+fn the_result_tag_decides_and_the_movetext_fills_in() {
+    // White's first move scores 2 when White won, 1 for a draw or an unknown result, 0 lost.
+    let first_weight = |pgn: &str| {
+        let mut builder = BookBuilder::new(BuildOptions {
+            max_ply: 1,
+            min_games: 1,
+        });
+        builder.add_pgn("one.pgn", pgn.as_bytes()).unwrap();
+        let entries = builder.entries();
+        if entries.is_empty() {
+            return None;
+        }
+        let book = Book::from_bytes("one", Cow::Owned(book::to_bytes(&entries))).unwrap();
+        weights_at(&book, &[]).first().map(|(_, w)| *w)
+    };
+    // The tag wins over the movetext's termination.
+    assert_eq!(first_weight("[Result \"1-0\"]\n\n1. e4 e5 0-1\n"), Some(2));
+    assert_eq!(
+        first_weight("[Result \"1/2-1/2\"]\n\n1. e4 e5 1-0\n"),
+        Some(1)
+    );
+    // `*`, a missing tag and an unreadable one leave it to the termination.
+    assert_eq!(first_weight("[Result \"*\"]\n\n1. e4 e5 1-0\n"), Some(2));
+    assert_eq!(first_weight("[Event \"x\"]\n\n1. e4 e5 1-0\n"), Some(2));
+    assert_eq!(first_weight("[Result \"2-0\"]\n\n1. e4 e5 1-0\n"), Some(2));
+    // Unknown both ways counts as a draw; a loss scores nothing and is dropped.
+    assert_eq!(first_weight("[Result \"*\"]\n\n1. e4 e5 *\n"), Some(1));
+    assert_eq!(first_weight("[Result \"0-1\"]\n\n1. e4 e5 *\n"), None);
+}
