@@ -20,6 +20,8 @@ use shakmaty::zobrist::Zobrist64;
 use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Move, Position, Role};
 use thiserror::Error;
 
+use crate::rng::Rng;
+
 /// The default Polyglot book, embedded so that a fresh install has openings without any files.
 static EMBEDDED_BOOK: &[u8] = include_bytes!("../assets/book.bin");
 
@@ -204,54 +206,6 @@ impl Default for BookOptions {
             selection: Selection::WeightedRandom,
             min_weight: DEFAULT_MIN_WEIGHT,
             max_ply: DEFAULT_MAX_PLY,
-        }
-    }
-}
-
-/// A small SplitMix64 generator for weighted move choice: no dependency, and seedable so that
-/// tests and reproducible games can fix the sequence.
-#[derive(Debug, Clone)]
-pub struct BookRng {
-    state: u64,
-}
-
-impl BookRng {
-    /// A generator with a fixed seed (same seed, same choices).
-    pub fn new(seed: u64) -> BookRng {
-        BookRng { state: seed }
-    }
-
-    /// A generator seeded from the clock and the process's random hash keys, so that every game
-    /// opens differently.
-    pub(crate) fn from_entropy() -> BookRng {
-        use std::hash::{BuildHasher, Hasher};
-        let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
-        let nanos = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map(|d| d.as_nanos() as u64)
-            .unwrap_or(0);
-        hasher.write_u64(nanos);
-        BookRng::new(hasher.finish())
-    }
-
-    /// The next 64 random bits.
-    pub(crate) fn next_u64(&mut self) -> u64 {
-        self.state = self.state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    /// A uniform number in `0..n` (`n > 0`), without modulo bias.
-    pub fn below(&mut self, n: u64) -> u64 {
-        debug_assert!(n > 0);
-        let zone = u64::MAX - (u64::MAX % n);
-        loop {
-            let x = self.next_u64();
-            if x < zone {
-                return x % n;
-            }
         }
     }
 }
@@ -456,7 +410,7 @@ impl Book {
 
     /// Chooses a book move for `pos` under `options`, or `None` when the game is past
     /// `max_ply`, the position is not in the book, or no entry reaches `min_weight`.
-    pub fn pick(&self, pos: &Chess, options: &BookOptions, rng: &mut BookRng) -> Option<Move> {
+    pub fn pick(&self, pos: &Chess, options: &BookOptions, rng: &mut Rng) -> Option<Move> {
         if game_ply(pos) >= options.max_ply {
             return None;
         }
@@ -470,7 +424,7 @@ impl Book {
 }
 
 /// Chooses among `moves` (sorted highest weight first, as [`Book::moves`] returns them).
-pub fn choose(moves: &[BookMove], selection: Selection, rng: &mut BookRng) -> Option<Move> {
+pub fn choose(moves: &[BookMove], selection: Selection, rng: &mut Rng) -> Option<Move> {
     match selection {
         Selection::Best => moves.first().map(|m| m.mv),
         Selection::WeightedRandom => {
@@ -609,23 +563,18 @@ impl BookBuilder {
         }
     }
 
-    /// Records one game: `moves` from `start`, `winner` its result (`None` for a draw or an
-    /// unknown result). The moves must be legal in sequence.
-    pub(crate) fn add_game(
-        &mut self,
-        start: &Chess,
-        moves: &[Move],
-        winner: Option<Option<Color>>,
-    ) {
+    /// Records one game: `moves` from `start` and its `outcome` (a draw and an unknown result
+    /// count alike). The moves must be legal in sequence.
+    pub(crate) fn add_game(&mut self, start: &Chess, moves: &[Move], outcome: Outcome) {
         let mut pos = start.clone();
         for (ply, mv) in moves.iter().enumerate() {
             if ply as u32 >= self.options.max_ply {
                 break;
             }
-            let points = match winner {
-                Some(Some(w)) if w == pos.turn() => 2,
-                Some(Some(_)) => 0,
-                _ => 1,
+            let points = match outcome.winner() {
+                Some(w) if w == pos.turn() => 2,
+                Some(_) => 0,
+                None => 1,
             };
             self.record(polyglot_key(&pos), encode_move(mv), points);
             pos.play_unchecked(*mv);
@@ -673,7 +622,7 @@ impl BookBuilder {
             let Some(game) = game else { break };
             index += 1;
             match game {
-                Ok(g) => self.add_game(&g.start, &g.moves, g.winner),
+                Ok(g) => self.add_game(&g.start, &g.moves, g.outcome),
                 Err(why) => self
                     .stats
                     .skipped
@@ -748,14 +697,16 @@ pub fn write_book(path: impl AsRef<Path>, entries: &[BookEntry]) -> Result<(), B
 struct ParsedGame {
     start: Chess,
     moves: Vec<Move>,
-    /// `Some(Some(c))`: `c` won; `Some(None)`: draw; `None`: unknown.
-    winner: Option<Option<Color>>,
+    /// The Result tag's, or else the movetext's termination.
+    outcome: Outcome,
 }
 
 #[derive(Default)]
 struct Tags {
     start: Option<Result<Chess, String>>,
-    result: Option<Option<Option<Color>>>,
+    /// The Result tag when it gives one (`*`, a missing tag and an unreadable one alike leave
+    /// the movetext's termination to decide).
+    result: Option<KnownOutcome>,
     variant: Option<String>,
 }
 
@@ -766,16 +717,6 @@ struct Movetext {
 
 /// pgn-reader visitor that replays the main line with shakmaty.
 struct GameCollector;
-
-fn parse_result(text: &[u8]) -> Option<Option<Option<Color>>> {
-    match text {
-        b"1-0" => Some(Some(Some(Color::White))),
-        b"0-1" => Some(Some(Some(Color::Black))),
-        b"1/2-1/2" => Some(Some(None)),
-        b"*" => Some(None),
-        _ => None,
-    }
-}
 
 impl Visitor for GameCollector {
     type Tags = Tags;
@@ -798,7 +739,7 @@ impl Visitor for GameCollector {
                 let parsed = crate::fen::position(&text).map_err(|e| format!("FEN tag: {e}"));
                 tags.start = Some(parsed);
             }
-            b"Result" => tags.result = parse_result(value.decode().trim_ascii()),
+            b"Result" => tags.result = KnownOutcome::from_ascii(value.decode().trim_ascii()).ok(),
             b"Variant" => tags.variant = Some(value.decode_utf8_lossy().trim().to_string()),
             _ => {}
         }
@@ -824,7 +765,7 @@ impl Visitor for GameCollector {
             game: Ok(ParsedGame {
                 start,
                 moves: Vec::new(),
-                winner: tags.result.unwrap_or(None),
+                outcome: Outcome::from_known(tags.result),
             }),
         })
     }
@@ -862,13 +803,9 @@ impl Visitor for GameCollector {
         // The Result tag decides, as in Polyglot; the movetext's termination fills in when
         // the tag is missing or unreadable.
         if let Ok(game) = &mut movetext.game
-            && game.winner.is_none()
+            && game.outcome.is_unknown()
         {
-            game.winner = match outcome {
-                Outcome::Known(KnownOutcome::Decisive { winner }) => Some(Some(winner)),
-                Outcome::Known(KnownOutcome::Draw) => Some(None),
-                Outcome::Unknown => None,
-            };
+            game.outcome = outcome;
         }
         ControlFlow::Continue(())
     }

@@ -5,7 +5,7 @@
 use clap::ValueEnum;
 use shakmaty::{Chess, Move, Position};
 
-use crate::book::BookRng;
+use crate::rng::Rng;
 
 /// Which trivial opponent.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -34,7 +34,7 @@ fn greedy_gain(pos: &Chess, m: &Move) -> i32 {
 
 impl Bot {
     /// The bot's move in `pos`; `None` when there is no legal move.
-    pub fn choose(self, pos: &Chess, rng: &mut BookRng) -> Option<Move> {
+    pub fn choose(self, pos: &Chess, rng: &mut Rng) -> Option<Move> {
         let moves = pos.legal_moves();
         let candidates: Vec<Move> = match self {
             Bot::Random => moves.to_vec(),
@@ -79,7 +79,7 @@ mod tests {
     fn greedy_takes_the_queen_not_the_pawn() {
         // The knight on d5 can take the queen on c7 or the pawn on e7 (defended or not).
         let p = pos("4k3/2q1p3/8/3N4/8/8/8/4K3 w - - 0 1");
-        let mut rng = BookRng::new(1);
+        let mut rng = Rng::new(1);
         for _ in 0..20 {
             assert_eq!(uci(Bot::Greedy.choose(&p, &mut rng).unwrap()), "d5c7");
         }
@@ -89,21 +89,21 @@ mod tests {
     fn greedy_mates_in_one_before_capturing() {
         // Ra8 mates; Kxh2 wins a rook.
         let p = pos("6k1/5ppp/8/8/8/8/7r/R5K1 w - - 0 1");
-        let mut rng = BookRng::new(7);
+        let mut rng = Rng::new(7);
         assert_eq!(uci(Bot::Greedy.choose(&p, &mut rng).unwrap()), "a1a8");
     }
 
     #[test]
     fn greedy_promotes_to_a_queen() {
         let p = pos("8/4P3/8/8/8/k7/8/4K3 w - - 0 1");
-        let mut rng = BookRng::new(3);
+        let mut rng = Rng::new(3);
         assert_eq!(uci(Bot::Greedy.choose(&p, &mut rng).unwrap()), "e7e8q");
     }
 
     #[test]
     fn random_plays_every_legal_move_sometimes_and_nothing_else() {
         let p = Chess::default();
-        let mut rng = BookRng::new(11);
+        let mut rng = Rng::new(11);
         let mut seen = std::collections::HashSet::new();
         for _ in 0..2000 {
             let m = Bot::Random.choose(&p, &mut rng).unwrap();
@@ -116,7 +116,7 @@ mod tests {
     #[test]
     fn no_move_when_mated() {
         let p = pos("R5k1/5ppp/8/8/8/8/8/6K1 b - - 0 1");
-        let mut rng = BookRng::new(5);
+        let mut rng = Rng::new(5);
         assert_eq!(Bot::Random.choose(&p, &mut rng), None);
         assert_eq!(Bot::Greedy.choose(&p, &mut rng), None);
     }

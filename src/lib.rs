@@ -5,6 +5,7 @@
 //! with no terminal, no files and no threads but its own helpers; `store` keeps everything on
 //! disk below the screens (`tui`) and the commands (`cmd`) that use it.
 
+pub mod rng;
 pub mod output;
 pub mod fen;
 pub mod theme;
@@ -16,6 +17,7 @@ pub mod book;
 pub mod openings;
 pub(crate) mod pgn_scan;
 pub mod game;
+pub mod notation;
 pub mod line_tree;
 pub(crate) mod uci_info;
 pub mod external;

@@ -8,9 +8,10 @@ use std::sync::Arc;
 
 use shakmaty::{Chess, Move, Position};
 
-use crate::book::{Book, BookOptions, BookRng};
+use crate::book::{Book, BookOptions};
 use crate::engine::score::TB_WIN;
 use crate::engine::{Config, Control, Engine, Info, Limits, SearchResult};
+use crate::rng::Rng;
 use crate::tablebase::{RootMove, Tablebases, Wdl};
 
 /// Where a move came from.
@@ -98,7 +99,7 @@ pub struct Player {
     book: Option<Book>,
     book_enabled: bool,
     book_options: BookOptions,
-    rng: BookRng,
+    rng: Rng,
     /// Every search panics (`KNIGHTFALL_FAIL_SEARCH` set): how the tests make a search fail,
     /// to see that every screen says so.
     fail_searches: bool,
@@ -117,7 +118,7 @@ impl Player {
             book,
             book_enabled: true,
             book_options: BookOptions::default(),
-            rng: BookRng::from_entropy(),
+            rng: Rng::from_entropy(),
             fail_searches: std::env::var_os(FAIL_SEARCH_VAR).is_some(),
         }
     }

@@ -14,9 +14,10 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use knightfall::book::{
-    self, Book, BookBuilder, BookEntry, BookError, BookOptions, BookRng, BuildOptions, Selection,
+    self, Book, BookBuilder, BookEntry, BookError, BookOptions, BuildOptions, Selection,
     encode_move, polyglot_key,
 };
+use knightfall::rng::Rng;
 use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
 use shakmaty::zobrist::Zobrist64;
@@ -175,7 +176,7 @@ fn performance_bin_mainline_follows_best() {
         min_weight: 0,
         max_ply: u32::MAX,
     };
-    let mut rng = BookRng::new(1);
+    let mut rng = Rng::new(1);
     let mut pos = Chess::default();
     let mut line = Vec::new();
     while let Some(m) = book.pick(&pos, &options, &mut rng) {
@@ -313,7 +314,7 @@ fn move_choice_weights_min_weight_and_max_ply() {
 
     // Weighted random follows the weights (fixed seed, so the counts are exact each run).
     let options = BookOptions::default();
-    let mut rng = BookRng::new(20240601);
+    let mut rng = Rng::new(20240601);
     let mut counts: HashMap<String, u64> = HashMap::new();
     let n = 20_000u64;
     for _ in 0..n {
@@ -418,7 +419,7 @@ fn embedded_book_is_the_gnu_chess_book_and_its_moves_are_legal() {
 fn embedded_book_gives_varied_openings() {
     // 100 book walks with the default settings reach many distinct positions after move 6.
     let book = Book::embedded().unwrap();
-    let mut rng = BookRng::new(7);
+    let mut rng = Rng::new(7);
     let options = BookOptions::default();
     let mut distinct = HashSet::new();
     for _ in 0..100 {
@@ -598,7 +599,7 @@ fn built_book_from_engine_games_reads_back_and_python_chess_agrees() {
 
     // Follow a few lines through the built book and compare with python-chess.
     let mut lines = vec![String::new()];
-    let mut rng = BookRng::new(3);
+    let mut rng = Rng::new(3);
     let options = BookOptions {
         min_weight: 0,
         max_ply: u32::MAX,
@@ -857,4 +858,35 @@ fn game_ply_saturates_at_the_largest_move_number() {
     assert_eq!(book::game_ply(&pos), u32::MAX);
     let pos = common::position("4k3/8/8/8/8/8/8/4K3 b - - 0 10");
     assert_eq!(book::game_ply(&pos), 19);
+}
+
+#[test]
+fn the_result_tag_decides_and_the_movetext_fills_in() {
+    // White's first move scores 2 when White won, 1 for a draw or an unknown result, 0 lost.
+    let first_weight = |pgn: &str| {
+        let mut builder = BookBuilder::new(BuildOptions {
+            max_ply: 1,
+            min_games: 1,
+        });
+        builder.add_pgn("one.pgn", pgn.as_bytes()).unwrap();
+        let entries = builder.entries();
+        if entries.is_empty() {
+            return None;
+        }
+        let book = Book::from_bytes("one", Cow::Owned(book::to_bytes(&entries))).unwrap();
+        weights_at(&book, &[]).first().map(|(_, w)| *w)
+    };
+    // The tag wins over the movetext's termination.
+    assert_eq!(first_weight("[Result \"1-0\"]\n\n1. e4 e5 0-1\n"), Some(2));
+    assert_eq!(
+        first_weight("[Result \"1/2-1/2\"]\n\n1. e4 e5 1-0\n"),
+        Some(1)
+    );
+    // `*`, a missing tag and an unreadable one leave it to the termination.
+    assert_eq!(first_weight("[Result \"*\"]\n\n1. e4 e5 1-0\n"), Some(2));
+    assert_eq!(first_weight("[Event \"x\"]\n\n1. e4 e5 1-0\n"), Some(2));
+    assert_eq!(first_weight("[Result \"2-0\"]\n\n1. e4 e5 1-0\n"), Some(2));
+    // Unknown both ways counts as a draw; a loss scores nothing and is dropped.
+    assert_eq!(first_weight("[Result \"*\"]\n\n1. e4 e5 *\n"), Some(1));
+    assert_eq!(first_weight("[Result \"0-1\"]\n\n1. e4 e5 *\n"), None);
 }

@@ -10,6 +10,7 @@ mod common;
 
 use knightfall::engine::eval::{Evaluator, Profile, is_king_endgame};
 use knightfall::engine::node::{Node, key_of};
+use knightfall::rng::Rng;
 use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
 use shakmaty::{Board, Color, Position};
@@ -98,7 +99,7 @@ fn tapered_is_symmetric_and_zero_at_start() {
 
 #[test]
 fn incremental_matches_scratch_through_random_games() {
-    let mut rng = common::Rng(0x9E37_79B9_7F4A_7C15);
+    let mut rng = Rng::new(0x9E37_79B9_7F4A_7C15);
     let evaluators = [
         Evaluator::new(Profile::Simplified),
         Evaluator::new(Profile::Tapered),
@@ -112,7 +113,7 @@ fn incremental_matches_scratch_through_random_games() {
             if moves.is_empty() || node.pos.is_insufficient_material() {
                 break;
             }
-            let m = moves[rng.below(moves.len())];
+            let m = moves[rng.index(moves.len())];
             castles += m.is_castle() as u32;
             en_passant += m.is_en_passant() as u32;
             promotions += m.is_promotion() as u32;

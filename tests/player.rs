@@ -14,6 +14,7 @@ use std::sync::Arc;
 use knightfall::engine::{Config, Control, Limits};
 use knightfall::game::{Game, Reason};
 use knightfall::player::{Known, Player, Source};
+use knightfall::rng::Rng;
 use knightfall::tablebase::Tablebases;
 use shakmaty::{Color, Position};
 
@@ -130,7 +131,7 @@ fn every_sampled_tablebase_win_is_converted() {
         return;
     };
     let text = std::fs::read_to_string(csv).unwrap();
-    let mut rng = common::Rng(0x5EED);
+    let mut rng = Rng::new(0x5EED);
     let wins: Vec<&str> = text
         .lines()
         .skip(1)
@@ -142,7 +143,7 @@ fn every_sampled_tablebase_win_is_converted() {
         })
         .collect();
     for _ in 0..40 {
-        let line = wins[rng.below(wins.len())];
+        let line = wins[rng.index(wins.len())];
         let epd = line.split(',').next().unwrap();
         let fen = format!("{epd} 0 1");
         let winner = common::position(&fen).turn();

@@ -11,6 +11,7 @@ use std::sync::atomic::Ordering;
 
 use knightfall::engine::node::key_of;
 use knightfall::engine::{Config, Control, Engine, Limits, Reported, SearchResult, report};
+use knightfall::rng::Rng;
 use shakmaty::uci::UciMove;
 use shakmaty::{Chess, Position};
 
@@ -176,11 +177,11 @@ fn plies_to_mate(pos: Chess, depth: u32) -> Option<usize> {
     pos.is_checkmate().then_some(100)
 }
 
-fn random_lone_king(piece: char, rng: &mut common::Rng) -> Chess {
+fn random_lone_king(piece: char, rng: &mut Rng) -> Chess {
     loop {
         let mut squares = [0usize; 3];
         for s in squares.iter_mut() {
-            *s = rng.below(64);
+            *s = rng.index(64);
         }
         if squares[0] == squares[1] || squares[0] == squares[2] || squares[1] == squares[2] {
             continue;
@@ -225,7 +226,7 @@ fn random_lone_king(piece: char, rng: &mut common::Rng) -> Chess {
 
 #[test]
 fn mates_kqk_and_krk_without_tablebases() {
-    let mut rng = common::Rng(12345);
+    let mut rng = Rng::new(12345);
     for piece in ['Q', 'R'] {
         for _ in 0..6 {
             let pos = random_lone_king(piece, &mut rng);

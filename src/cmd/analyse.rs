@@ -85,27 +85,12 @@ pub fn run(args: &Args) -> Result<()> {
         say!("no legal move: {reason}")?;
         return Ok(());
     };
-    let mut line = String::new();
-    let mut walk = pos.clone();
-    for (i, &m) in result.pv.iter().enumerate() {
-        if !walk.is_legal(m) {
-            break;
-        }
-        let number = walk.fullmoves().get();
-        if walk.turn().is_white() {
-            line.push_str(&format!("{number}. "));
-        } else if i == 0 {
-            line.push_str(&format!("{number}... "));
-        }
-        line.push_str(&SanPlus::from_move_and_play_unchecked(&mut walk, m).to_string());
-        line.push(' ');
-    }
     say!(
         "bestmove {} score {} depth {}",
         SanPlus::from_move(pos.clone(), best),
         crate::engine::report(result.score),
         result.depth
     )?;
-    say!("pv {}", line.trim_end())?;
+    say!("pv {}", crate::notation::numbered_san(&pos, &result.pv))?;
     Ok(())
 }

@@ -64,7 +64,7 @@ pub fn run(args: &Args) -> Result<()> {
             (_, Some(fen)) => {
                 // Refused here, with the reason, before the screen opens.
                 let tables = crate::tablebase::Tablebases::embedded();
-                if let Err(e) = Drill::from_fen(fen, &tables, crate::book::BookRng::new(1)) {
+                if let Err(e) = Drill::from_fen(fen, &tables, crate::rng::Rng::new(1)) {
                     bail!("{e}");
                 }
                 Start::Fen(fen.clone())
@@ -72,9 +72,7 @@ pub fn run(args: &Args) -> Result<()> {
             (Some(name), None) => {
                 let ending = Ending::parse(name).map_err(anyhow::Error::msg)?;
                 let tables = crate::tablebase::Tablebases::embedded();
-                if let Err(e) =
-                    Drill::new(&ending, *difficulty, &tables, crate::book::BookRng::new(1))
-                {
+                if let Err(e) = Drill::new(&ending, *difficulty, &tables, crate::rng::Rng::new(1)) {
                     bail!("{e}");
                 }
                 Start::Ending(ending, *difficulty)

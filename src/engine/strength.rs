@@ -5,6 +5,8 @@
 //!
 //! The caps keep low levels fast: a low level never thinks longer than a high one.
 
+use crate::rng::mix;
+
 /// What a level changes about the search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct LevelSettings {
@@ -119,15 +121,6 @@ pub(crate) fn table_salt(level: u8) -> u64 {
         MAX_LEVEL => 0,
         n => mix(u64::from(n), 0x7AB1_E5A1),
     }
-}
-
-/// SplitMix64 finaliser: a well-mixed hash of key and seed.
-#[inline]
-fn mix(key: u64, seed: u64) -> u64 {
-    let mut z = key ^ seed.wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
 }
 
 #[cfg(test)]

@@ -8,11 +8,12 @@ pub mod judge;
 pub mod theory;
 
 use shakmaty::san::SanPlus;
-use shakmaty::{Chess, Color, Move, Position};
+use shakmaty::{Color, Move, Position};
 
 use self::analyse::PositionEval;
 use self::judge::{Eval, Judgement, Reason};
 use crate::game::Game;
+use crate::notation::numbered_san;
 
 /// The default search time per position on the first pass (a claimed blunder or a close call
 /// gets three times as long again): a 40-move game takes about 20 s on two cores.
@@ -183,32 +184,11 @@ impl Review {
                 if !n.line.is_empty() {
                     tokens.push(format!(
                         "({})",
-                        numbered_line(self.game.position_at(i), &n.line, 8)
+                        numbered_san(self.game.position_at(i), n.line.iter().take(8))
                     ));
                 }
             }
             tokens
         })
     }
-}
-
-/// Up to `max` moves of `line` from `pos` in SAN with move numbers: `12. Nf3 Nc6 13. Bb5` or
-/// `12... Nc6 13. Bb5`.
-pub(crate) fn numbered_line(pos: &Chess, line: &[Move], max: usize) -> String {
-    let mut pos = pos.clone();
-    let mut out: Vec<String> = Vec::new();
-    for (k, m) in line.iter().take(max).enumerate() {
-        if !pos.is_legal(*m) {
-            break;
-        }
-        let num = pos.fullmoves().get();
-        let san = SanPlus::from_move_and_play_unchecked(&mut pos, *m).to_string();
-        match (pos.turn(), k) {
-            // `pos` has moved on: Black to move now means White just played.
-            (Color::Black, _) => out.push(format!("{num}. {san}")),
-            (Color::White, 0) => out.push(format!("{num}... {san}")),
-            (Color::White, _) => out.push(san),
-        }
-    }
-    out.join(" ")
 }

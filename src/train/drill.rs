@@ -9,8 +9,8 @@ use shakmaty::{
 };
 
 use super::ending::Ending;
-use crate::book::BookRng;
 use crate::game::{Game, Reason};
+use crate::rng::Rng;
 use crate::tablebase::{RootMove, Tablebases, Wdl};
 
 /// What the drill asks of the player.
@@ -115,7 +115,7 @@ pub struct Drill {
     par: u32,
     /// The par of each stretch, so a take-back can undo it: the ply it began at and its moves.
     stretches: Vec<(usize, u32)>,
-    rng: BookRng,
+    rng: Rng,
 }
 
 impl Drill {
@@ -125,7 +125,7 @@ impl Drill {
         ending: &Ending,
         difficulty: Difficulty,
         tables: &Tablebases,
-        mut rng: BookRng,
+        mut rng: Rng,
     ) -> Result<Drill, String> {
         let player = if rng.next_u64() & 1 == 0 {
             Color::White
@@ -163,7 +163,7 @@ impl Drill {
         difficulty: Difficulty,
         game: Game,
         tables: &Tablebases,
-        rng: BookRng,
+        rng: Rng,
     ) -> Drill {
         let pos = game.position();
         let mut drill = Drill {
@@ -191,7 +191,7 @@ impl Drill {
 
     /// A drill from a position of the player's choosing, the side to move playing: to win when
     /// the tables say it wins within the fifty-move rule, else to hold the draw.
-    pub fn from_fen(fen: &str, tables: &Tablebases, rng: BookRng) -> Result<Drill, String> {
+    pub fn from_fen(fen: &str, tables: &Tablebases, rng: Rng) -> Result<Drill, String> {
         let game = Game::from_fen(fen).map_err(|e| e.to_string())?;
         let pos = game.position().clone();
         if game.is_over() {
@@ -509,7 +509,7 @@ fn refused(
     why: Refusal,
     player: Color,
     tables: &Tablebases,
-    rng: &mut BookRng,
+    rng: &mut Rng,
 ) -> String {
     let swapped = ending.swapped();
     match why {
@@ -540,7 +540,7 @@ fn starts(
     ending: &Ending,
     player: Color,
     tables: &Tablebases,
-    rng: &mut BookRng,
+    rng: &mut Rng,
 ) -> Result<(Goal, Vec<Start>), Refusal> {
     let mut wins = Vec::new();
     let mut draws = Vec::new();
@@ -612,9 +612,9 @@ fn starts(
 
 /// The pieces of `ending` on random squares, `player` to move: a legal position with a move
 /// to make, or `None`.
-fn place(ending: &Ending, player: Color, rng: &mut BookRng) -> Option<Chess> {
+fn place(ending: &Ending, player: Color, rng: &mut Rng) -> Option<Chess> {
     let mut board = Board::empty();
-    let put = |board: &mut Board, color: Color, role: Role, rng: &mut BookRng| -> bool {
+    let put = |board: &mut Board, color: Color, role: Role, rng: &mut Rng| -> bool {
         let free = !board.occupied()
             & if role == Role::Pawn {
                 // Pawns stand between their second and seventh ranks.
@@ -706,7 +706,7 @@ mod tests {
             let ending = Ending::parse(name).unwrap();
             let mut dtz = Vec::new();
             for difficulty in Difficulty::ALL {
-                let d = Drill::new(&ending, difficulty, &tables, BookRng::new(7)).unwrap();
+                let d = Drill::new(&ending, difficulty, &tables, Rng::new(7)).unwrap();
                 let pos = d.pos();
                 assert_eq!(pos.turn(), d.player, "{name}");
                 let signature = crate::tablebase::material_of(pos);
@@ -747,7 +747,7 @@ mod tests {
                 &Ending::parse(name).unwrap(),
                 Difficulty::Medium,
                 &tables,
-                BookRng::new(3),
+                Rng::new(3),
             )
             .map(|d| d.goal)
         };
@@ -783,7 +783,7 @@ mod tests {
             ("KBNvK", 5),
         ] {
             let ending = Ending::parse(name).unwrap();
-            let mut d = Drill::new(&ending, Difficulty::Hard, &tables, BookRng::new(seed)).unwrap();
+            let mut d = Drill::new(&ending, Difficulty::Hard, &tables, Rng::new(seed)).unwrap();
             play_best(&mut d, &tables);
             assert_eq!(d.state, State::Done, "{name}");
             // Long table distances may be rounded by a ply.
@@ -807,8 +807,7 @@ mod tests {
     #[test]
     fn a_mate_in_one_is_par_one() {
         let tables = tables();
-        let mut d =
-            Drill::from_fen("k7/8/1K6/8/8/8/7Q/8 w - - 0 1", &tables, BookRng::new(1)).unwrap();
+        let mut d = Drill::from_fen("k7/8/1K6/8/8/8/7Q/8 w - - 0 1", &tables, Rng::new(1)).unwrap();
         assert_eq!((d.goal, d.start_dtz, d.par()), (Goal::Win, 1, 1));
         let qh8 = d.game.parse_move("Qh8").unwrap();
         let v = d.play(qh8, &tables).unwrap();
@@ -825,7 +824,7 @@ mod tests {
         let tables = tables();
         // KQvK: Qb8+?? lets the king take the queen.
         let mut d =
-            Drill::from_fen("k7/8/2K5/8/8/8/8/1Q6 w - - 0 1", &tables, BookRng::new(1)).unwrap();
+            Drill::from_fen("k7/8/2K5/8/8/8/8/1Q6 w - - 0 1", &tables, Rng::new(1)).unwrap();
         let before = d.game.fen();
         let blunder = d.game.parse_move("Qb8+").unwrap();
         let v = d.play(blunder, &tables).unwrap();
@@ -868,10 +867,10 @@ mod tests {
             .probe_dtz(&crate::fen::position(&fen(0)).unwrap())
             .unwrap();
         // A KRvK win with a clock too far gone is no win but a draw to hold.
-        let late = Drill::from_fen(&fen(100 - dtz + 2), &tables, BookRng::new(1)).unwrap();
+        let late = Drill::from_fen(&fen(100 - dtz + 2), &tables, Rng::new(1)).unwrap();
         assert_eq!(late.goal, Goal::Draw);
         // With just enough moves left it is a win, and one wasted move throws it away.
-        let mut d = Drill::from_fen(&fen(100 - dtz), &tables, BookRng::new(1)).unwrap();
+        let mut d = Drill::from_fen(&fen(100 - dtz), &tables, Rng::new(1)).unwrap();
         assert_eq!(d.goal, Goal::Win);
         let ranked = tables.rank_root_moves(d.pos()).unwrap();
         let slow = ranked.iter().find(|r| r.rank < ranked[0].rank).unwrap().mv;
@@ -890,7 +889,7 @@ mod tests {
             &Ending::parse("KvKP").unwrap(),
             Difficulty::Hard,
             &tables,
-            BookRng::new(9),
+            Rng::new(9),
         )
         .unwrap();
         assert_eq!(d.goal, Goal::Draw);
@@ -915,10 +914,7 @@ mod tests {
             "k7/8/8/8/8/8/PP6/K6Q w - - 0 1",
             "k7/8/1K6/8/8/8/8/7q w - - 0 1",
         ] {
-            assert!(
-                Drill::from_fen(fen, &tables, BookRng::new(1)).is_err(),
-                "{fen}"
-            );
+            assert!(Drill::from_fen(fen, &tables, Rng::new(1)).is_err(), "{fen}");
         }
     }
 }

@@ -16,6 +16,7 @@ use super::runner::{Front, Runner, Step};
 use super::screen::Palette;
 use crate::game::Game;
 use crate::player::Source;
+use crate::rng::Rng;
 
 /// A series of headless games.
 #[derive(Clone, Debug)]
@@ -39,18 +40,6 @@ struct Tally {
     tablebase: u64,
 }
 
-/// Small deterministic generator for the random opening plies.
-struct XorShift(u64);
-
-impl XorShift {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-}
-
 /// Plays the series and prints one line per game and a summary.
 pub(crate) fn run(opts: &Options, series: &Series) -> Result<()> {
     let mut out = match &series.pgn {
@@ -71,11 +60,8 @@ pub(crate) fn run(opts: &Options, series: &Series) -> Result<()> {
     for w in std::mem::take(&mut launch.warnings) {
         tell!("knightfall: {w}");
     }
-    let seed = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(1, |d| d.as_nanos() as u64)
-        | 1;
-    let mut rng = XorShift(seed);
+    // Every series opens differently: nothing reproduces its random plies.
+    let mut rng = Rng::from_entropy();
     let started = Instant::now();
     let mut tally = Tally::default();
     let mut app = App::new(
@@ -139,7 +125,7 @@ fn play_series(
     runner: &mut Runner,
     opts: &Options,
     series: &Series,
-    rng: &mut XorShift,
+    rng: &mut Rng,
     out: &mut Output<'_>,
 ) -> Result<()> {
     for n in 1..=series.games {
@@ -219,7 +205,7 @@ fn keep_unfinished(runner: &Runner, paths: &crate::store::Paths) {
 }
 
 /// A new game from the start position, with the clock and the random plies.
-fn new_game(opts: &Options, random_plies: u32, rng: &mut XorShift) -> Result<Game> {
+fn new_game(opts: &Options, random_plies: u32, rng: &mut Rng) -> Result<Game> {
     let mut game = match &opts.start_fen {
         Some(fen) => Game::from_fen(fen)?,
         None => Game::new(),
@@ -230,7 +216,7 @@ fn new_game(opts: &Options, random_plies: u32, rng: &mut XorShift) -> Result<Gam
         if moves.is_empty() || game.is_over() {
             break;
         }
-        let m = moves[(rng.next() % moves.len() as u64) as usize];
+        let m = moves[rng.index(moves.len())];
         game.play(m, Some(Duration::ZERO))?;
     }
     Ok(game)

@@ -131,7 +131,7 @@ pub fn run(opts: Options) -> Result<()> {
             resume,
             false,
             launch.palette,
-            crate::book::BookRng::from_entropy().next_u64(),
+            crate::rng::Rng::from_entropy().next_u64(),
         );
         setup.note = note;
         launch = launch.over(Front::Setup(Box::new(setup)));

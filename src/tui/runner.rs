@@ -414,7 +414,7 @@ impl Runner {
                     Vec::new(),
                     true,
                     self.palette,
-                    crate::book::BookRng::from_entropy().next_u64(),
+                    crate::rng::Rng::from_entropy().next_u64(),
                 );
                 self.stack.push(Front::Setup(Box::new(setup)));
                 Vec::new()
@@ -469,7 +469,7 @@ impl Runner {
             progress,
             self.palette,
             from_game,
-            crate::book::BookRng::from_entropy().next_u64(),
+            crate::rng::Rng::from_entropy().next_u64(),
         );
         train.notice = note;
         train.mistakes = mistakes;

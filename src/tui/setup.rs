@@ -424,7 +424,7 @@ impl SetupScreen {
     fn start(&mut self) -> Vec<Effect> {
         let mut settings = self.settings.clone();
         if settings.random_colour {
-            let mut rng = crate::book::BookRng::new(self.seed);
+            let mut rng = crate::rng::Rng::new(self.seed);
             let human_white = rng.below(2) == 0;
             self.seed = rng.next_u64();
             let opp = opponent(&settings);

@@ -18,8 +18,8 @@ use super::keys::{self, KeyHelp, When, ctrl, key};
 use super::practice::{Answer, Practice};
 use super::screen::{Action, Effect, Palette, Tone};
 use super::solve::{Said, Solve, Stage};
-use crate::book::BookRng;
 use crate::game::Game;
+use crate::rng::Rng;
 use crate::store::training::{Change, Progress};
 use crate::tablebase::Tablebases;
 use crate::train::ending::OFFERED;
@@ -233,7 +233,7 @@ pub struct Train {
     counted: bool,
     /// A move was played in the drill on the board (taken back or not).
     played: bool,
-    rng: BookRng,
+    rng: Rng,
 }
 
 impl Train {
@@ -272,7 +272,7 @@ impl Train {
             from_game,
             counted: false,
             played: false,
-            rng: BookRng::new(seed),
+            rng: Rng::new(seed),
         }
     }
 
@@ -966,7 +966,7 @@ impl Train {
     /// message says why not, and the list stays as it was.
     fn start_ending(&mut self, ending: Ending) {
         let seed = self.rng.next_u64();
-        match Drill::new(&ending, self.difficulty, &self.tables, BookRng::new(seed)) {
+        match Drill::new(&ending, self.difficulty, &self.tables, Rng::new(seed)) {
             Ok(drill) => {
                 self.choose(ending);
                 self.begin(drill);
@@ -977,7 +977,7 @@ impl Train {
 
     fn start_fen(&mut self, fen: &str) {
         let seed = self.rng.next_u64();
-        match Drill::from_fen(fen, &self.tables, BookRng::new(seed)) {
+        match Drill::from_fen(fen, &self.tables, Rng::new(seed)) {
             Ok(drill) => {
                 self.choose(drill.ending.clone());
                 self.begin(drill);

@@ -17,12 +17,13 @@ use anyhow::Result;
 use crossbeam_channel::Receiver;
 use shakmaty::{CastlingMode, Chess, Move, Position};
 
-use crate::book::{Book, BookRng};
+use crate::book::Book;
 use crate::bot::Bot;
 use crate::engine::strength;
 use crate::engine::{Config, Control, Limits};
 use crate::lines::{Line, read_line};
 use crate::player::{Decision, Known, Player, Source};
+use crate::rng::Rng;
 use crate::search_thread::SearchThread;
 use crate::tablebase::Tablebases;
 use crate::uci_info;
@@ -184,7 +185,7 @@ pub(crate) struct Session {
     limit_strength: bool,
     uci_elo: i32,
     /// A trivial opponent answering instead of the engine.
-    bot: Option<(Bot, BookRng)>,
+    bot: Option<(Bot, Rng)>,
     /// Searches asked for and not yet answered: a count, not a flag, so that a search ending
     /// while the next is queued does not make `isready` wait behind the next one.
     searches: Arc<AtomicUsize>,
@@ -260,7 +261,7 @@ impl Session {
     /// A session that answers with a trivial bot instead of searching.
     pub(crate) fn with_bot(bot: Bot) -> Session {
         let mut session = Session::new();
-        session.bot = Some((bot, BookRng::from_entropy()));
+        session.bot = Some((bot, Rng::from_entropy()));
         session
     }
 

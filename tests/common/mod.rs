@@ -49,22 +49,6 @@ pub(crate) fn position(fen: &str) -> Chess {
         .unwrap_or_else(|e| panic!("illegal FEN: {e}"))
 }
 
-/// A small deterministic random number generator (xorshift64*), so runs are repeatable.
-pub(crate) struct Rng(pub u64);
-
-impl Rng {
-    pub(crate) fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-
-    pub(crate) fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
-
 /// The text a `TestBackend` shows, one line per row, trailing blanks trimmed.
 pub(crate) fn screen_text(term: &ratatui::Terminal<ratatui::backend::TestBackend>) -> String {
     let buf = term.backend().buffer();

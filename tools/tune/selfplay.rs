@@ -14,6 +14,7 @@ use anyhow::{Context, Result, bail};
 use knightfall::engine::node::key_of;
 use knightfall::engine::score::MATE_BOUND;
 use knightfall::engine::{Config, Control, Engine, Limits};
+use knightfall::rng::Rng;
 use knightfall::tablebase::{Tablebases, Wdl};
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Position};
@@ -38,23 +39,6 @@ pub(crate) struct Args {
     /// Output file.
     #[arg(long)]
     out: PathBuf,
-}
-
-/// A small deterministic generator (SplitMix64).
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
 }
 
 pub(crate) fn run(args: &Args) -> Result<()> {
@@ -95,7 +79,7 @@ pub(crate) fn run(args: &Args) -> Result<()> {
                         break;
                     }
                     let mut rng =
-                        Rng(args.seed ^ (game as u64).wrapping_mul(0x2545_F491_4F6C_DD1D));
+                        Rng::new(args.seed ^ (game as u64).wrapping_mul(0x2545_F491_4F6C_DD1D));
                     let start = openings[game % openings.len()].clone();
                     let Some((positions, result)) =
                         play(&mut engine, &tablebases, start, args.nodes, &mut rng)
@@ -146,12 +130,12 @@ fn play(
     engine.clear();
     let control = Control::default();
     let limits = Limits::nodes(nodes);
-    for _ in 0..(2 + rng.below(5)) {
+    for _ in 0..(2 + rng.index(5)) {
         let moves = pos.legal_moves();
         if moves.is_empty() {
             return None;
         }
-        pos.play_unchecked(moves[rng.below(moves.len())]);
+        pos.play_unchecked(moves[rng.index(moves.len())]);
     }
     let mut keys: Vec<u64> = Vec::new();
     let mut seen: HashMap<u64, u32> = HashMap::new();

@@ -12,8 +12,7 @@ pub use crate::store::settings::{Settings, Side};
 
 use std::time::{Duration, Instant};
 
-use shakmaty::san::SanPlus;
-use shakmaty::{Chess, Color, Move, Position};
+use shakmaty::{Chess, Color, Move};
 
 use super::job::{Purpose, next_generation};
 pub use super::screen::{Action, Effect, Tone};
@@ -336,26 +335,4 @@ impl App {
 /// "White" or "Black".
 pub(crate) fn color_name(c: Color) -> &'static str {
     c.fold_wb("White", "Black")
-}
-
-/// A principal variation in SAN with move numbers, played from `root`; stops at the first
-/// move that is not legal (a PV from a hash collision).
-pub(crate) fn pv_san(root: &Chess, pv: &[Move]) -> String {
-    let mut pos = root.clone();
-    let mut out = String::new();
-    for (i, m) in pv.iter().enumerate() {
-        if !pos.is_legal(*m) {
-            break;
-        }
-        let num = pos.fullmoves().get();
-        if pos.turn() == Color::White {
-            out.push_str(&format!("{num}. "));
-        } else if i == 0 {
-            out.push_str(&format!("{num}... "));
-        }
-        let san = SanPlus::from_move_and_play_unchecked(&mut pos, *m);
-        out.push_str(&san.to_string());
-        out.push(' ');
-    }
-    out.trim_end().to_string()
 }

@@ -11,8 +11,9 @@ use super::board;
 use super::board::BoardView;
 use super::input as ui_input;
 use super::moves::move_rows;
+use crate::notation::numbered_san;
+use crate::review::Review;
 use crate::review::judge::{Judgement, winning_chances};
-use crate::review::{Review, numbered_line};
 use crate::tui::keys;
 use crate::tui::review::{REVIEW_KEYS, ReviewScreen as Screen, View};
 use crate::tui::screen::Drawn;
@@ -328,7 +329,7 @@ fn note_line(screen: &Screen) -> Line<'static> {
     let what = note.reason.phrase().unwrap_or(note.judgement.word());
     let mut text = format!("{san}{}{evals} {what}.", note.judgement.symbol());
     if let Some(better) = &note.better {
-        let line = numbered_line(review.game.position_at(i), &note.line, 6);
+        let line = numbered_san(review.game.position_at(i), note.line.iter().take(6));
         if screen.show_better {
             text.push_str(&format!(
                 " The board shows {better} instead (b: back). Line: {line}"
