@@ -1,6 +1,6 @@
 //! The dependency rule of `src/lib.rs`, checked on the source: each module uses only the modules
-//! listed above it (no cycle, no arrow up). `src/tui/mod.rs` states the same rule for the
-//! screens' own modules.
+//! listed above it (no cycle, no arrow up), and inside every folder each module uses only the
+//! modules listed above it in the folder's `mod.rs`.
 
 #![allow(
     clippy::unwrap_used,
@@ -64,8 +64,21 @@ fn uses<'a>(text: &'a str, prefix: &'a str) -> impl Iterator<Item = String> + 'a
 
 /// The arrows that point down the list of modules declared in `dir/root`: (from, to, file).
 fn arrows_up(dir: &Path, root: &str, prefixes: &[&str], top_super: bool) -> Vec<String> {
+    assert!(
+        declared(&dir.join(root)).len() > 3,
+        "no module list in {root}"
+    );
+    arrows(dir, root, prefixes, top_super)
+}
+
+/// The arrows up the module list of a folder's `mod.rs`, where a one-file module's `super::x`
+/// names a sibling.
+fn arrows_up_in(dir: &Path, root: &str, prefixes: &[&str]) -> Vec<String> {
+    arrows(dir, root, prefixes, true)
+}
+
+fn arrows(dir: &Path, root: &str, prefixes: &[&str], top_super: bool) -> Vec<String> {
     let order = declared(&dir.join(root));
-    assert!(order.len() > 3, "no module list in {root}");
     let rank = |m: &str| order.iter().position(|o| o == m);
     let mut bad = Vec::new();
     for (i, module) in order.iter().enumerate() {
@@ -102,17 +115,6 @@ fn crate_modules_use_only_the_modules_above_them() {
 }
 
 #[test]
-fn the_screens_modules_use_only_the_modules_above_them() {
-    let tui = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/tui");
-    let bad = arrows_up(&tui, "mod.rs", &["crate::tui::"], true);
-    assert!(
-        bad.is_empty(),
-        "arrows up the list in tui/mod.rs:\n{}",
-        bad.join("\n")
-    );
-}
-
-#[test]
 fn the_checker_sees_an_arrow_up() {
     let dir = std::env::temp_dir().join(format!("knightfall-deps-{}", std::process::id()));
     std::fs::create_dir_all(dir.join("b")).unwrap();
@@ -129,4 +131,34 @@ fn the_checker_sees_an_arrow_up() {
     let _ = std::fs::remove_dir_all(&dir);
     assert_eq!(bad.len(), 1, "{bad:?}");
     assert!(bad[0].starts_with("a -> b"), "{bad:?}");
+}
+
+#[test]
+fn every_folders_modules_use_only_the_modules_above_them() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut folders = vec![src.clone()];
+    let mut bad = Vec::new();
+    while let Some(dir) = folders.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let p = entry.unwrap().path();
+            if p.is_dir() {
+                folders.push(p);
+            }
+        }
+        if dir == src || !dir.join("mod.rs").is_file() || declared(&dir.join("mod.rs")).len() < 2 {
+            continue;
+        }
+        let path = dir
+            .strip_prefix(&src)
+            .unwrap()
+            .to_string_lossy()
+            .replace('/', "::");
+        let prefix = format!("crate::{path}::");
+        bad.extend(arrows_up_in(&dir, "mod.rs", &[&prefix]));
+    }
+    assert!(
+        bad.is_empty(),
+        "arrows up a folder's module list:\n{}",
+        bad.join("\n")
+    );
 }

@@ -2,10 +2,10 @@
 
 pub mod analyse;
 pub mod bench;
-pub mod board;
 pub mod book;
 pub mod eval;
 pub mod play;
+pub mod board;
 pub mod puzzles;
 pub mod review;
 pub mod tb;

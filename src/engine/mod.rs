@@ -5,25 +5,25 @@
 
 pub mod checks;
 pub mod danger;
-pub mod eval;
-pub mod eval_cache;
 pub mod limits;
-pub mod node;
-pub mod ordering;
-pub mod params;
-pub mod pawn_cache;
 pub mod prefetch;
+pub mod eval_cache;
 pub mod pst;
+pub mod params;
 pub mod scale;
 pub mod score;
-pub mod search;
 pub mod see;
 pub(crate) mod spread;
 pub mod strength;
-pub mod tactical;
 pub mod terms;
+pub mod pawn_cache;
+pub mod eval;
+pub mod node;
 pub mod time;
 pub mod tt;
+pub mod ordering;
+pub mod tactical;
+pub mod search;
 pub mod tuned;
 
 use std::sync::Arc;

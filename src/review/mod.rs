@@ -3,9 +3,9 @@
 //! flagged one, and the game written back annotated (`[%eval]` on every move, NAGs, the better
 //! line as a variation). Results are cached on disk, so reopening a reviewed game is instant.
 
-pub mod analyse;
 pub mod judge;
 pub mod theory;
+pub mod analyse;
 
 use shakmaty::san::SanPlus;
 use shakmaty::{Color, Move, Position};

@@ -3,14 +3,14 @@
 //! archive, lists of games) and the review cache.
 
 pub mod atomic;
-pub mod config;
-pub mod games;
-pub mod listing;
 pub mod paths;
 pub(crate) mod read;
+pub mod listing;
 pub mod review_cache;
 pub mod settings;
+pub mod config;
 pub mod temporaries;
+pub mod games;
 pub mod training;
 
 pub(crate) use atomic::{append_whole, save_as, write_atomic};

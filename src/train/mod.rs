@@ -2,13 +2,13 @@
 //! against perfect defence from the built-in tables; the player's own mistakes, found by the
 //! reviews of their games, come back on a spaced-repetition schedule.
 
-pub mod drill;
 pub mod ending;
+pub mod drill;
 pub mod mistake;
-pub mod puzzle;
 pub mod rating;
 pub mod schedule;
 pub mod themes;
+pub mod puzzle;
 
 pub use drill::{Difficulty, Drill, Goal, State, Verdict};
 pub use ending::Ending;

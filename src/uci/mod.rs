@@ -30,8 +30,8 @@ use crate::uci_info;
 use command::{Command, Go, Setup};
 use options::{Id, Setting, default_number};
 
-mod command;
 mod options;
+mod command;
 
 const NAME: &str = concat!("Knightfall ", env!("CARGO_PKG_VERSION"));
 

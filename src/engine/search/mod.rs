@@ -25,19 +25,19 @@ use super::time::Clock;
 use super::tt::Table;
 use crate::tablebase::Tablebases;
 
-mod aspiration;
 mod draws;
 mod iterative_deepening;
-mod negamax;
 mod params;
+mod aspiration;
 mod pruning;
-mod quiescence;
 mod reductions;
 mod static_eval;
 mod stats;
 mod stop;
 mod syzygy;
 mod table;
+mod quiescence;
+mod negamax;
 
 /// A line of moves from one ply down.
 type Line = ArrayVec<Move, MAX_PLY>;

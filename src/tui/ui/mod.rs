@@ -4,9 +4,9 @@
 pub mod analysis;
 pub mod art;
 pub mod board;
-pub mod board_screen;
 pub mod clock;
 pub mod help;
+pub mod board_screen;
 pub mod input;
 pub mod moves;
 pub mod review;
