@@ -127,7 +127,7 @@ fn lock_of(path: &Path) -> PathBuf {
 
 /// Opens (or creates, for this user alone) `path` for reading and writing, refusing to follow a
 /// link planted in its place.
-fn open_no_follow(path: &Path) -> std::io::Result<fs::File> {
+pub(crate) fn open_no_follow(path: &Path) -> std::io::Result<fs::File> {
     use std::os::unix::fs::OpenOptionsExt;
     fs::OpenOptions::new()
         .read(true)
@@ -284,14 +284,10 @@ fn held(path: &Path, pid: i32) -> bool {
         .read(true)
         .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
         .open(lock_of(path));
-    match lock {
-        Ok(file) => match file.try_lock_shared() {
-            Ok(()) => false,
-            Err(fs::TryLockError::WouldBlock) => true,
-            Err(fs::TryLockError::Error(_)) => process_alive(pid),
-        },
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => process_alive(pid),
-        Err(_) => process_alive(pid),
+    match lock.map(|file| file.try_lock_shared()) {
+        Ok(Ok(())) => false,
+        Ok(Err(fs::TryLockError::WouldBlock)) => true,
+        Ok(Err(fs::TryLockError::Error(_))) | Err(_) => process_alive(pid),
     }
 }
 

@@ -284,19 +284,12 @@ const LOCK_WAIT: std::time::Duration = std::time::Duration::from_secs(10);
 /// Takes the advisory lock on `.training.lock`, waiting for another instance's save to end.
 /// `None` where the file system has no locks.
 fn lock(paths: &Paths) -> Result<Option<fs::File>> {
-    use std::os::unix::fs::OpenOptionsExt;
     let file = lock_path(paths);
     if let Some(dir) = file.parent() {
         fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
     }
-    let lock = fs::OpenOptions::new()
-        .read(true)
-        .write(true)
-        .create(true)
-        .truncate(false)
-        .mode(0o600)
-        .custom_flags(libc::O_NOFOLLOW)
-        .open(&file)
+    // The lock files' one opener: not through a link, not blocked by a FIFO planted there.
+    let lock = super::games::open_no_follow(&file)
         .with_context(|| format!("opening {}", file.display()))?;
     let until = std::time::Instant::now() + LOCK_WAIT;
     loop {
