@@ -389,6 +389,13 @@ fn a_file_size_limit_leaves_only_whole_games_and_keeps_the_one_that_did_not_fit(
     use std::os::unix::process::CommandExt;
     let home = tempfile::tempdir().unwrap();
     let pgn = home.path().join("series.pgn");
+    // Whole games up to a few bytes short of the limit: the next game cannot fit, however short
+    // it is, and the limit is far above any one game, so the games folder can keep it.
+    let limit: usize = 100_000;
+    let one =
+        "[Event \"kept\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n\n";
+    let before = one.repeat((limit - 16) / one.len());
+    std::fs::write(&pgn, &before).unwrap();
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_knightfall"));
     cmd.args([
         "watch",
@@ -403,10 +410,10 @@ fn a_file_size_limit_leaves_only_whole_games_and_keeps_the_one_that_did_not_fit(
     .env("KNIGHTFALL_HOME", home.path());
     // SAFETY: setrlimit(2) in the child before exec touches no memory of the parent.
     unsafe {
-        cmd.pre_exec(|| {
+        cmd.pre_exec(move || {
             let limit = libc::rlimit {
-                rlim_cur: 5000,
-                rlim_max: 5000,
+                rlim_cur: limit as libc::rlim_t,
+                rlim_max: limit as libc::rlim_t,
             };
             if libc::setrlimit(libc::RLIMIT_FSIZE, &limit) != 0 {
                 return Err(std::io::Error::last_os_error());
@@ -418,11 +425,11 @@ fn a_file_size_limit_leaves_only_whole_games_and_keeps_the_one_that_did_not_fit(
     let err = String::from_utf8_lossy(&out.stderr);
     // A failed write, not SIGXFSZ: the program says which game did not fit and where it is.
     assert_eq!(out.status.code(), Some(1), "{:?} {err}", out.status);
-    assert!(err.contains("could not be added"), "{err}");
+    assert!(err.contains("game 1 could not be added"), "{err}");
     assert!(err.contains("it is kept as"), "{err}");
-    // Whole games only (each read back with its result), within the limit.
+    // The file is as it was: whole games only, each read back with its result.
+    assert_eq!(std::fs::read_to_string(&pgn).unwrap(), before);
     complete_games(&pgn);
-    assert!(std::fs::metadata(&pgn).map_or(0, |m| m.len()) <= 5000);
     let kept = kept_games(home.path());
     assert_eq!(kept.len(), 1);
     assert!(kept[0].outcome().is_some());

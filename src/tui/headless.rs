@@ -154,12 +154,11 @@ fn play_series(
             (Some(f), Some(path)) => {
                 if let Err(e) = crate::store::append_whole(f, &format!("{}\n", game.to_pgn())) {
                     // The game is kept all the same, where the screen would keep it.
-                    let kept = crate::store::archive(game, out.paths)
-                        .ok()
-                        .flatten()
-                        .map_or(String::new(), |p| {
-                            format!("; it is kept as {}", p.display())
-                        });
+                    let kept = match crate::store::archive(game, out.paths) {
+                        Ok(Some(p)) => format!("; it is kept as {}", p.display()),
+                        Ok(None) => String::new(),
+                        Err(why) => format!("; it could not be kept either ({why:#})"),
+                    };
                     bail!(
                         "game {n} could not be added to {path} ({e}), which is left as it was \
                          before it{kept}"
