@@ -295,9 +295,9 @@ fn flip_help_fen_moves_and_quit() {
     type_line(&mut app, "flip");
     assert!(!app.flipped);
     app.update(key(KeyCode::Char('?')), Instant::now());
-    assert!(app.show_help);
+    assert!(app.help.shown);
     app.update(key(KeyCode::Char('x')), Instant::now());
-    assert!(!app.show_help, "any key closes the help");
+    assert!(!app.help.shown, "any key closes the help");
     assert!(app.line.text.is_empty());
     type_line(&mut app, "fen");
     assert_eq!(

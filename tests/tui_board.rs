@@ -256,12 +256,12 @@ fn a_failed_search_shows_on_the_board() {
 fn f1_opens_the_boards_help_and_the_next_key_only_closes_it() {
     let (mut b, _) = board("1. d4 *");
     key(&mut b, KeyCode::F(1));
-    assert!(b.show_help);
+    assert!(b.help.shown);
     let (screen, _) = render(&b, 100, 30);
     assert!(screen.contains("Help: the keys that work now"), "{screen}");
     assert!(screen.contains("deeper"), "{screen}");
     key(&mut b, KeyCode::Esc);
-    assert!(!b.show_help);
+    assert!(!b.help.shown);
     // Nothing was swallowed: the move is typed whole.
     type_line(&mut b, "d5");
     assert_eq!(b.game.sans(), ["d4", "d5"]);

@@ -209,7 +209,7 @@ fn small_terminal_gets_a_message() {
 #[test]
 fn help_overlay() {
     let mut app = new_app(Side::Human, Side::Engine, false);
-    app.show_help = true;
+    app.help.shown = true;
     insta::assert_snapshot!(render(&app, 80, 24));
 }
 

@@ -7,13 +7,18 @@
 use std::path::PathBuf;
 use std::time::Instant;
 
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use std::str::FromStr;
+
+use crossterm::event::{KeyCode, KeyEvent};
 use shakmaty::san::SanPlus;
 use shakmaty::{Chess, Move, Position};
 
+use super::chrome::command::{self, Command, Common, Unknown};
+use super::chrome::help::Help;
+use super::chrome::keys::{self, KeyHelp, Keys, When, ctrl, key};
+use super::chrome::run::{self, Screen};
 use super::input;
 use super::job::{EngineEvent, Mover, Purpose, Request, next_generation};
-use super::keys::{self, KeyHelp, When, ctrl, key};
 use super::screen::Palette;
 use super::screen::{Action, Effect, Tone};
 use crate::engine::{Info, Limits};
@@ -31,28 +36,102 @@ pub const CAP_DEPTH: u32 = 30;
 /// The time cap of one analysis, in milliseconds.
 pub const CAP_MS: u64 = 30_000;
 
+/// The analysis board's own commands (the ones every screen has are [`Common`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BoardCommand {
+    /// `deeper`: analyse on past the cap the analysis stopped at.
+    Deeper,
+    /// `more`: one line more.
+    More,
+    /// `fewer`: one line fewer.
+    Fewer,
+    /// `lines N`: that many lines.
+    Lines,
+    /// `main`: the line shown becomes the main line.
+    Main,
+    /// `save [FILE]`: every line as PGN.
+    Save,
+    /// `fen`: the position's FEN.
+    Fen,
+    /// The arrows, Home, End and the page keys: through the tree of lines.
+    Browse(Browse),
+    /// Esc: what is typed and the message go.
+    Clear,
+    /// Enter: the line typed, as a move or a command.
+    Enter,
+}
+
+/// Where browsing takes the board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Browse {
+    /// A move back.
+    Back,
+    /// A move on, along the first move tried.
+    On,
+    /// The move tried before this one from the same position.
+    Above,
+    /// The move tried after this one from the same position.
+    Below,
+    /// The start.
+    Start,
+    /// The end of the line.
+    End,
+    /// Ten moves back.
+    PageBack,
+    /// Ten moves on.
+    PageOn,
+}
+
+impl FromStr for BoardCommand {
+    type Err = Unknown;
+
+    fn from_str(word: &str) -> Result<BoardCommand, Unknown> {
+        Ok(match word.to_ascii_lowercase().as_str() {
+            "deeper" => BoardCommand::Deeper,
+            "more" => BoardCommand::More,
+            "fewer" => BoardCommand::Fewer,
+            "lines" => BoardCommand::Lines,
+            "main" => BoardCommand::Main,
+            "save" => BoardCommand::Save,
+            "fen" => BoardCommand::Fen,
+            _ => return Err(Unknown(word.to_string())),
+        })
+    }
+}
+
+const fn own(command: BoardCommand) -> Command<BoardCommand> {
+    Command::Own(command)
+}
+
+const fn browse(to: Browse) -> Command<BoardCommand> {
+    Command::Own(BoardCommand::Browse(to))
+}
+
 /// The analysis board's keys and commands.
-pub const BOARD_KEYS: &[KeyHelp] = &[
-    keys::HELP,
+pub const BOARD_KEYS: &[KeyHelp<Command<BoardCommand>>] = &[
+    keys::help(),
     KeyHelp {
-        keys: &[key(KeyCode::Char('q'))],
+        keys: Keys::All(&[key(KeyCode::Char('q'))], Command::Common(Common::Back)),
         shown: "q",
         word: "back",
         label: "q back",
-        help: "back to the game the board was opened from",
+        help: "opened from a game: back to it",
         when: When::Opened,
     },
     KeyHelp {
-        keys: &[key(KeyCode::Char('q'))],
+        keys: Keys::All(&[key(KeyCode::Char('q'))], Command::Common(Common::Back)),
         shown: "q",
         word: "quit",
         label: "q quit",
-        help: "leave the board",
+        help: "started on its own (knightfall board): leave the board",
         when: When::Alone,
     },
-    keys::EXIT,
+    keys::exit(),
     KeyHelp {
-        keys: &[],
+        keys: Keys::Each(&[
+            (key(KeyCode::Left), browse(Browse::Back)),
+            (key(KeyCode::Right), browse(Browse::On)),
+        ]),
         shown: "← →",
         word: "",
         label: "←→ back/forward",
@@ -60,7 +139,10 @@ pub const BOARD_KEYS: &[KeyHelp] = &[
         when: When::Always,
     },
     KeyHelp {
-        keys: &[],
+        keys: Keys::Each(&[
+            (key(KeyCode::Up), browse(Browse::Above)),
+            (key(KeyCode::Down), browse(Browse::Below)),
+        ]),
         shown: "↑ ↓",
         word: "",
         label: "↑↓ other line",
@@ -68,7 +150,12 @@ pub const BOARD_KEYS: &[KeyHelp] = &[
         when: When::Always,
     },
     KeyHelp {
-        keys: &[],
+        keys: Keys::Each(&[
+            (key(KeyCode::Home), browse(Browse::Start)),
+            (key(KeyCode::End), browse(Browse::End)),
+            (key(KeyCode::PageUp), browse(Browse::PageBack)),
+            (key(KeyCode::PageDown), browse(Browse::PageOn)),
+        ]),
         shown: "Home End PgUp PgDn",
         word: "",
         label: "",
@@ -76,7 +163,7 @@ pub const BOARD_KEYS: &[KeyHelp] = &[
         when: When::Always,
     },
     KeyHelp {
-        keys: &[key(KeyCode::Char(' '))],
+        keys: Keys::All(&[key(KeyCode::Char(' '))], own(BoardCommand::Deeper)),
         shown: "Space",
         word: "deeper",
         label: "space deeper",
@@ -84,7 +171,7 @@ pub const BOARD_KEYS: &[KeyHelp] = &[
         when: When::Always,
     },
     KeyHelp {
-        keys: &[key(KeyCode::Char('+'))],
+        keys: Keys::All(&[key(KeyCode::Char('+'))], own(BoardCommand::More)),
         shown: "+",
         word: "more",
         label: "+/- lines",
@@ -92,7 +179,7 @@ pub const BOARD_KEYS: &[KeyHelp] = &[
         when: When::Always,
     },
     KeyHelp {
-        keys: &[key(KeyCode::Char('-'))],
+        keys: Keys::All(&[key(KeyCode::Char('-'))], own(BoardCommand::Fewer)),
         shown: "-",
         word: "fewer",
         label: "",
@@ -100,7 +187,7 @@ pub const BOARD_KEYS: &[KeyHelp] = &[
         when: When::Always,
     },
     KeyHelp {
-        keys: &[ctrl('p')],
+        keys: Keys::All(&[ctrl('p')], own(BoardCommand::Main)),
         shown: "Ctrl-P",
         word: "main",
         label: "^P main line",
@@ -108,16 +195,32 @@ pub const BOARD_KEYS: &[KeyHelp] = &[
         when: When::Always,
     },
     KeyHelp {
-        keys: &[ctrl('s')],
+        keys: Keys::All(&[ctrl('s')], own(BoardCommand::Save)),
         shown: "Ctrl-S",
         word: "save",
         label: "^S save",
         help: "save every line as PGN (save FILE: to that file)",
         when: When::Always,
     },
-    keys::FLIP,
-    keys::THEME,
-    keys::FEN,
+    keys::flip(),
+    keys::theme(),
+    keys::fen(own(BoardCommand::Fen), When::Always),
+    KeyHelp {
+        keys: Keys::All(&[key(KeyCode::Esc)], own(BoardCommand::Clear)),
+        shown: "Esc",
+        word: "",
+        label: "",
+        help: "clear what is typed and the message",
+        when: When::Always,
+    },
+    KeyHelp {
+        keys: Keys::All(&[key(KeyCode::Enter)], own(BoardCommand::Enter)),
+        shown: "Enter",
+        word: "",
+        label: "",
+        help: "play the move typed, or run the command typed",
+        when: When::Always,
+    },
 ];
 
 /// One analysed line, as the panel shows it.
@@ -156,8 +259,8 @@ pub struct Board {
     pub input: String,
     /// The message line.
     pub message: Option<(String, Tone)>,
-    /// Help overlay shown.
-    pub show_help: bool,
+    /// The help overlay.
+    pub help: Help,
     /// Lines asked of the engine.
     pub lines_wanted: u32,
     /// The engine's lines for the position shown, best first.
@@ -192,7 +295,7 @@ impl Board {
             at,
             input: String::new(),
             message: None,
-            show_help: false,
+            help: Help::default(),
             lines_wanted: DEFAULT_LINES,
             lines: Vec::new(),
             book_moves: Vec::new(),
@@ -252,7 +355,7 @@ impl Board {
         match action {
             Action::Key(k) => self.on_key(k, &mut fx),
             Action::Click(sq) => {
-                if self.show_help {
+                if self.help.shown {
                     return fx;
                 }
                 match input::take_click(&self.game, &mut self.input, sq) {
@@ -467,47 +570,45 @@ impl Board {
         });
     }
 
+    /// The command `key` gives now, from [`BOARD_KEYS`]; `None`: the key has no command here
+    /// (a character is then typed on the input line).
+    pub fn command_for(&self, key: &KeyEvent) -> Option<Command<BoardCommand>> {
+        match keys::command(BOARD_KEYS, key, &self.input, |w| self.keys_apply(w))? {
+            // A move half typed is for the position shown: the board stays on it.
+            Command::Own(BoardCommand::Browse(_)) if !self.input.is_empty() => None,
+            command => Some(command),
+        }
+    }
+
     fn on_key(&mut self, key: KeyEvent, fx: &mut Vec<Effect>) {
-        let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
-        if self.show_help && !keys::is_exit(&key) {
-            // Any other key closes the help.
-            self.show_help = false;
+        if self.help.takes(&key) {
             return;
         }
-        let typing = !self.input.is_empty();
-        if let Some(row) = keys::command_row(BOARD_KEYS, &key, &self.input, |w| self.keys_apply(w))
-        {
-            return self.command(row.word, None, fx);
-        }
-        if ctrl || input::edit(&mut self.input, &key) {
-            return;
-        }
-        let target = match key.code {
-            KeyCode::Esc => {
-                self.input.clear();
-                self.message = None;
-                return;
+        match self.command_for(&key) {
+            Some(command) => self.run(command, None, fx),
+            None => {
+                input::edit(&mut self.input, &key);
             }
-            KeyCode::Enter => {
-                let text = std::mem::take(&mut self.input);
-                return self.submit(text.trim(), fx);
-            }
-            _ if typing => return,
-            KeyCode::Left => self.tree.node(self.at).parent.map(|(p, _)| p),
-            KeyCode::Right => self.tree.node(self.at).children.first().copied(),
-            KeyCode::Up | KeyCode::Down => {
-                let s = self.sibling(key.code == KeyCode::Down);
+        }
+    }
+
+    /// Shows the node `to` names, if it is another.
+    fn browse(&mut self, to: Browse, fx: &mut Vec<Effect>) {
+        let target = match to {
+            Browse::Back => self.tree.node(self.at).parent.map(|(p, _)| p),
+            Browse::On => self.tree.node(self.at).children.first().copied(),
+            Browse::Above | Browse::Below => {
+                let s = self.sibling(to == Browse::Below);
                 if s.is_none() {
                     self.say("No other move was tried here.", Tone::Info);
                 }
                 s
             }
-            KeyCode::Home => Some(0),
-            KeyCode::End => Some(self.along(i32::MAX)),
+            Browse::Start => Some(0),
+            Browse::End => Some(self.along(i32::MAX)),
             // Ten moves (twenty plies) along the line shown, as the game's move list pages.
-            KeyCode::PageUp => Some(self.along(-20)),
-            KeyCode::PageDown => Some(self.along(20)),
-            _ => None,
+            Browse::PageBack => Some(self.along(-20)),
+            Browse::PageOn => Some(self.along(20)),
         };
         if let Some(at) = target.filter(|&t| t != self.at) {
             self.show(at, fx);
@@ -523,30 +624,28 @@ impl Board {
         self.say(format!("Analysing {n} lines."), Tone::Info);
     }
 
-    /// A command, by its word: from the key table or typed.
-    fn command(&mut self, word: &str, arg: Option<&str>, fx: &mut Vec<Effect>) {
-        match word {
-            "help" => self.show_help = true,
-            "back" | "quit" | "q" => {
-                fx.extend(self.farewell());
-                fx.push(Effect::Stop);
-                fx.push(Effect::Close);
+    /// Runs a command given by its key or typed as a word (with what was typed after it).
+    fn run(&mut self, command: Command<BoardCommand>, arg: Option<&str>, fx: &mut Vec<Effect>) {
+        match command {
+            Command::Common(common) => run::run(self, common, arg, fx),
+            Command::Own(own) => self.command(own, arg, fx),
+        }
+    }
+
+    /// Runs one of the board's own commands.
+    fn command(&mut self, command: BoardCommand, arg: Option<&str>, fx: &mut Vec<Effect>) {
+        match command {
+            BoardCommand::Browse(to) => self.browse(to, fx),
+            BoardCommand::Clear => {
+                self.input.clear();
+                self.message = None;
             }
-            "exit" => {
-                fx.extend(self.farewell());
-                fx.push(Effect::Stop);
-                fx.push(Effect::Quit);
+            BoardCommand::Enter => {
+                let text = std::mem::take(&mut self.input);
+                self.submit(text.trim(), fx);
             }
-            "save" => self.save(arg, fx),
-            "flip" => self.flipped = !self.flipped,
-            "theme" => match keys::theme_after(self.palette.theme, arg) {
-                Ok(theme) => {
-                    fx.push(Effect::Theme(theme));
-                    self.say(keys::theme_said(theme), Tone::Info);
-                }
-                Err(e) => self.say(e, Tone::Error),
-            },
-            "main" => {
+            BoardCommand::Save => self.save(arg, fx),
+            BoardCommand::Main => {
                 let main = self
                     .tree
                     .path(self.at)
@@ -560,16 +659,16 @@ impl Board {
                     self.say("This line is now the main line.", Tone::Info);
                 }
             }
-            "more" => self.set_lines(self.lines_wanted + 1, fx),
-            "fewer" => self.set_lines(self.lines_wanted.saturating_sub(1), fx),
-            "lines" => match arg.and_then(|w| w.parse::<u32>().ok()) {
+            BoardCommand::More => self.set_lines(self.lines_wanted + 1, fx),
+            BoardCommand::Fewer => self.set_lines(self.lines_wanted.saturating_sub(1), fx),
+            BoardCommand::Lines => match arg.and_then(|w| w.parse::<u32>().ok()) {
                 Some(n) if (1..=MAX_LINES).contains(&n) => self.set_lines(n, fx),
                 _ => self.say(
                     format!("lines takes a number from 1 to {MAX_LINES}"),
                     Tone::Error,
                 ),
             },
-            "deeper" => match self.progress {
+            BoardCommand::Deeper => match self.progress {
                 Progress::Over => self.say("The game is over in this position.", Tone::Info),
                 Progress::Running => self.say(
                     format!(
@@ -594,11 +693,10 @@ impl Board {
                     );
                 }
             },
-            "fen" => {
+            BoardCommand::Fen => {
                 let fen = self.tree.fen(self.at);
                 self.say(fen, Tone::Info);
             }
-            _ => {}
         }
     }
 
@@ -607,19 +705,11 @@ impl Board {
         if text.is_empty() {
             return;
         }
-        let (word, arg) = match text.split_once(char::is_whitespace) {
-            Some((w, a)) => (w, Some(a.trim()).filter(|a| !a.is_empty())),
-            None => (text, None),
-        };
-        let lower = word.to_ascii_lowercase();
-        let known = BOARD_KEYS
-            .iter()
-            .any(|row| !row.word.is_empty() && row.word == lower)
-            || ["lines", "q"].contains(&lower.as_str());
-        if known {
-            return self.command(&lower, arg, fx);
+        let (word, arg) = command::split(text);
+        match word.parse::<Command<BoardCommand>>() {
+            Ok(command) => self.run(command, arg, fx),
+            Err(_) => self.try_move(text, fx),
         }
-        self.try_move(text, fx);
     }
 
     fn try_move(&mut self, text: &str, fx: &mut Vec<Effect>) {
@@ -636,5 +726,30 @@ impl Board {
             Ok(m) => self.play(m, fx),
             Err(e) => self.say(e.to_string(), Tone::Error),
         }
+    }
+}
+
+/// The board, as the common commands see it: its lines are saved and its analysis stopped
+/// when it goes.
+impl Screen for Board {
+    fn help(&mut self) -> &mut Help {
+        &mut self.help
+    }
+
+    fn say(&mut self, text: String, tone: Tone) {
+        Board::say(self, text, tone);
+    }
+
+    fn theme(&self) -> crate::theme::Theme {
+        self.palette.theme
+    }
+
+    fn flipped(&mut self) -> Option<&mut bool> {
+        Some(&mut self.flipped)
+    }
+
+    fn leaving(&mut self, fx: &mut Vec<Effect>) {
+        fx.extend(self.farewell());
+        fx.push(Effect::Stop);
     }
 }

@@ -4,11 +4,11 @@
 //! are listed in dependency order: each uses only those above it (`tests/deps.rs` checks it).
 
 pub mod job;
-pub mod keys;
 pub(crate) mod terminal;
 pub mod event;
 pub mod service;
 pub mod screen;
+pub mod chrome;
 pub(crate) mod input;
 pub mod setup;
 pub mod app;

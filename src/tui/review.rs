@@ -6,31 +6,125 @@
 
 use std::time::Instant;
 
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use crossterm::event::{KeyCode, KeyEvent};
 use shakmaty::{Chess, Move};
 
+use super::chrome::command::{Command, Common};
+use super::chrome::help::Help;
+use super::chrome::keys::{self, KeyHelp, Keys, When, ctrl, key};
+use super::chrome::run::{self, Screen};
 use super::job::{EngineEvent, next_generation};
-use super::keys::{self, KeyHelp, When, ctrl, key};
 use super::screen::Palette;
-use super::screen::{Action, Effect, Open};
+use super::screen::{Action, Effect, Open, Tone};
 use super::service::ReviewJob;
 use crate::game::Game;
 use crate::review::analyse;
 use crate::review::{MoveNote, Review};
 use crate::store::Listed;
 
-/// The review screen's keys.
-pub const REVIEW_KEYS: &[KeyHelp] = &[
+/// The review screen's own commands (the ones every screen has are [`Common`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReviewCommand {
+    /// Another game of the list.
+    Pick(Pick),
+    /// Review the game chosen.
+    Open,
+    /// Delete the chosen game's file, once confirmed.
+    Delete,
+    /// Yes to the deletion asked about.
+    Yes,
+    /// Through the game reviewed.
+    Browse(Browse),
+    /// The next inaccuracy, mistake or blunder.
+    Next,
+    /// The one before.
+    Previous,
+    /// The engine's better move on the board, or the move played again.
+    Better,
+    /// Practise the person's mistakes of this game.
+    Practise,
+    /// Back to the list of games.
+    List,
+}
+
+/// Which game of the list is chosen next.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pick {
+    /// The one above.
+    Up,
+    /// The one below.
+    Down,
+    /// Ten above.
+    PageUp,
+    /// Ten below.
+    PageDown,
+}
+
+/// Where browsing takes the game reviewed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Browse {
+    /// A move back.
+    Back,
+    /// A move on.
+    On,
+    /// The start.
+    Start,
+    /// The end.
+    End,
+}
+
+const fn own(command: ReviewCommand) -> Command<ReviewCommand> {
+    Command::Own(command)
+}
+
+const fn pick(to: Pick) -> Command<ReviewCommand> {
+    Command::Own(ReviewCommand::Pick(to))
+}
+
+const fn browse(to: Browse) -> Command<ReviewCommand> {
+    Command::Own(ReviewCommand::Browse(to))
+}
+
+/// The review screen's keys. The first row with a key wins: Esc goes back to the list when
+/// there is one, and leaves otherwise.
+pub const REVIEW_KEYS: &[KeyHelp<Command<ReviewCommand>>] = &[
     KeyHelp {
-        keys: &[],
-        shown: "↑ ↓ Enter",
+        keys: Keys::Each(&[
+            (key(KeyCode::Up), pick(Pick::Up)),
+            (key(KeyCode::Char('k')), pick(Pick::Up)),
+            (key(KeyCode::Down), pick(Pick::Down)),
+            (key(KeyCode::Char('j')), pick(Pick::Down)),
+        ]),
+        shown: "↑ ↓ k j",
         word: "",
-        label: "↑↓ choose  Enter review",
-        help: "choose a game and review it",
+        label: "↑↓ choose",
+        help: "choose a game",
         when: When::Choosing,
     },
     KeyHelp {
-        keys: &[key(KeyCode::Char('d')), key(KeyCode::Delete)],
+        keys: Keys::Each(&[
+            (key(KeyCode::PageUp), pick(Pick::PageUp)),
+            (key(KeyCode::PageDown), pick(Pick::PageDown)),
+        ]),
+        shown: "PgUp PgDn",
+        word: "",
+        label: "",
+        help: "ten games up or down",
+        when: When::Choosing,
+    },
+    KeyHelp {
+        keys: Keys::All(&[key(KeyCode::Enter)], own(ReviewCommand::Open)),
+        shown: "Enter",
+        word: "",
+        label: "Enter review",
+        help: "review the chosen game",
+        when: When::Choosing,
+    },
+    KeyHelp {
+        keys: Keys::All(
+            &[key(KeyCode::Char('d')), key(KeyCode::Delete)],
+            own(ReviewCommand::Delete),
+        ),
         shown: "d Del",
         word: "delete",
         label: "d delete",
@@ -38,23 +132,44 @@ pub const REVIEW_KEYS: &[KeyHelp] = &[
         when: When::Choosing,
     },
     KeyHelp {
-        keys: &[],
-        shown: "← →",
+        keys: Keys::All(
+            &[key(KeyCode::Char('y')), key(KeyCode::Char('Y'))],
+            own(ReviewCommand::Yes),
+        ),
+        shown: "y",
+        word: "",
+        label: "",
+        help: "yes, delete it (any other key keeps it)",
+        when: When::Asking,
+    },
+    KeyHelp {
+        keys: Keys::Each(&[
+            (key(KeyCode::Left), browse(Browse::Back)),
+            (key(KeyCode::Char('h')), browse(Browse::Back)),
+            (key(KeyCode::Right), browse(Browse::On)),
+            (key(KeyCode::Char('l')), browse(Browse::On)),
+        ]),
+        shown: "← → h l",
         word: "",
         label: "←→ move",
         help: "a move back, a move on",
         when: When::Reviewing,
     },
     KeyHelp {
-        keys: &[],
-        shown: "Home End",
+        keys: Keys::Each(&[
+            (key(KeyCode::Home), browse(Browse::Start)),
+            (key(KeyCode::Up), browse(Browse::Start)),
+            (key(KeyCode::End), browse(Browse::End)),
+            (key(KeyCode::Down), browse(Browse::End)),
+        ]),
+        shown: "Home End ↑ ↓",
         word: "",
         label: "Home/End",
         help: "the start, the end",
         when: When::Reviewing,
     },
     KeyHelp {
-        keys: &[key(KeyCode::Char('n'))],
+        keys: Keys::All(&[key(KeyCode::Char('n'))], own(ReviewCommand::Next)),
         shown: "n",
         word: "next",
         label: "n/p flagged",
@@ -62,7 +177,10 @@ pub const REVIEW_KEYS: &[KeyHelp] = &[
         when: When::Reviewing,
     },
     KeyHelp {
-        keys: &[key(KeyCode::Char('p')), key(KeyCode::Char('N'))],
+        keys: Keys::All(
+            &[key(KeyCode::Char('p')), key(KeyCode::Char('N'))],
+            own(ReviewCommand::Previous),
+        ),
         shown: "p N",
         word: "previous",
         label: "",
@@ -70,7 +188,7 @@ pub const REVIEW_KEYS: &[KeyHelp] = &[
         when: When::Reviewing,
     },
     KeyHelp {
-        keys: &[key(KeyCode::Char('b'))],
+        keys: Keys::All(&[key(KeyCode::Char('b'))], own(ReviewCommand::Better)),
         shown: "b",
         word: "better",
         label: "b better",
@@ -78,7 +196,7 @@ pub const REVIEW_KEYS: &[KeyHelp] = &[
         when: When::Reviewing,
     },
     KeyHelp {
-        keys: &[key(KeyCode::Char('f'))],
+        keys: Keys::All(&[key(KeyCode::Char('f'))], Command::Common(Common::Flip)),
         shown: "f",
         word: "flip",
         label: "f flip",
@@ -86,7 +204,7 @@ pub const REVIEW_KEYS: &[KeyHelp] = &[
         when: When::Reviewing,
     },
     KeyHelp {
-        keys: &[key(KeyCode::Char('m'))],
+        keys: Keys::All(&[key(KeyCode::Char('m'))], own(ReviewCommand::Practise)),
         shown: "m",
         word: "practise",
         label: "m practise",
@@ -94,7 +212,10 @@ pub const REVIEW_KEYS: &[KeyHelp] = &[
         when: When::Reviewing,
     },
     KeyHelp {
-        keys: &[key(KeyCode::Char('t')), ctrl('k')],
+        keys: Keys::All(
+            &[key(KeyCode::Char('t')), ctrl('k')],
+            Command::Common(Common::Theme),
+        ),
         shown: "t Ctrl-K",
         word: "theme",
         label: "",
@@ -102,7 +223,7 @@ pub const REVIEW_KEYS: &[KeyHelp] = &[
         when: When::Reviewing,
     },
     KeyHelp {
-        keys: &[],
+        keys: Keys::None,
         shown: "click",
         word: "",
         label: "click graph",
@@ -110,31 +231,37 @@ pub const REVIEW_KEYS: &[KeyHelp] = &[
         when: When::Reviewing,
     },
     KeyHelp {
-        keys: &[key(KeyCode::Esc)],
+        keys: Keys::All(&[key(KeyCode::Esc)], own(ReviewCommand::List)),
         shown: "Esc",
         word: "list",
         label: "Esc list",
         help: "back to the list of games",
         when: When::InGame,
     },
-    keys::HELP,
+    keys::help(),
     KeyHelp {
-        keys: &[key(KeyCode::Char('q')), key(KeyCode::Esc)],
+        keys: Keys::All(
+            &[key(KeyCode::Char('q')), key(KeyCode::Esc)],
+            Command::Common(Common::Back),
+        ),
         shown: "q",
         word: "back",
         label: "q back",
-        help: "back to the game the review was opened from",
+        help: "opened from a game: back to it",
         when: When::Opened,
     },
     KeyHelp {
-        keys: &[key(KeyCode::Char('q')), key(KeyCode::Esc)],
+        keys: Keys::All(
+            &[key(KeyCode::Char('q')), key(KeyCode::Esc)],
+            Command::Common(Common::Back),
+        ),
         shown: "q",
         word: "quit",
         label: "q quit",
-        help: "leave the review",
+        help: "started on its own (knightfall review): leave the review",
         when: When::Alone,
     },
-    keys::EXIT,
+    keys::exit(),
 ];
 
 /// What the screen shows.
@@ -170,8 +297,8 @@ pub struct ReviewScreen {
     pub searching: bool,
     /// Positions whose search failed.
     pub failed: usize,
-    /// Help overlay shown.
-    pub show_help: bool,
+    /// The help overlay.
+    pub help: Help,
     /// Board seen from Black's side.
     pub flipped: bool,
     /// Colours and glyphs.
@@ -204,7 +331,7 @@ impl ReviewScreen {
             from_game,
             searching: false,
             failed: 0,
-            show_help: false,
+            help: Help::default(),
             confirm_delete: None,
             flipped: false,
             palette,
@@ -232,6 +359,7 @@ impl ReviewScreen {
             When::Reviewing => self.view == View::Review,
             // Back to the list from a review, when there is a list.
             When::InGame => self.view == View::Review && self.listed.len() > 1,
+            When::Asking => self.confirm_delete.is_some(),
             _ => keys::opened_or_alone(when, self.from_game),
         }
     }
@@ -310,9 +438,7 @@ impl ReviewScreen {
         let mut fx = Vec::new();
         match action {
             Action::Key(k) => {
-                if self.show_help && !keys::is_exit(&k) {
-                    self.show_help = false;
-                } else {
+                if !self.help.takes(&k) {
                     self.message.clear();
                     self.on_key(k, &mut fx);
                 }
@@ -421,64 +547,70 @@ impl ReviewScreen {
         Some((review.game.position_at(self.ply).clone(), last))
     }
 
+    /// The command `key` gives now, from [`REVIEW_KEYS`].
+    pub fn command_for(&self, key: &KeyEvent) -> Option<Command<ReviewCommand>> {
+        keys::lookup(REVIEW_KEYS, key, |w| self.keys_apply(w))
+    }
+
     fn on_key(&mut self, key: KeyEvent, fx: &mut Vec<Effect>) {
-        // A deletion asked about: y deletes, anything else keeps the game.
-        if let Some(i) = self.confirm_delete.take() {
-            if matches!(key.code, KeyCode::Char('y' | 'Y')) && i < self.listed.len() {
-                let gone = self.listed.remove(i);
-                self.selected = self.selected.min(self.listed.len().saturating_sub(1));
-                fx.push(Effect::Delete(gone.file.to_path_buf()));
-            } else {
-                self.message = "Nothing deleted.".into();
-            }
+        let command = self.command_for(&key);
+        // A deletion asked about takes the next key: any but y keeps the game.
+        if self.confirm_delete.is_some() && command != Some(own(ReviewCommand::Yes)) {
+            self.confirm_delete = None;
+            self.message = "Nothing deleted.".into();
             return;
         }
-        if let Some(row) = keys::lookup(REVIEW_KEYS, &key, |w| self.keys_apply(w)) {
-            return self.command(row.word, fx);
-        }
-        if key.modifiers.contains(KeyModifiers::CONTROL) {
-            return;
-        }
-        match self.view {
-            View::Pick => {
-                let last = self.listed.len().saturating_sub(1);
-                match key.code {
-                    KeyCode::Up | KeyCode::Char('k') => {
-                        self.selected = self.selected.saturating_sub(1)
-                    }
-                    KeyCode::Down | KeyCode::Char('j') => {
-                        self.selected = (self.selected + 1).min(last)
-                    }
-                    KeyCode::PageUp => self.selected = self.selected.saturating_sub(10),
-                    KeyCode::PageDown => self.selected = (self.selected + 10).min(last),
-                    KeyCode::Enter => self.open_selected(fx),
-                    _ => {}
-                }
-            }
-            View::Review => match key.code {
-                KeyCode::Left | KeyCode::Char('h') => self.go_to(self.ply.saturating_sub(1)),
-                KeyCode::Right | KeyCode::Char('l') => self.go_to(self.ply + 1),
-                KeyCode::Home | KeyCode::Up => self.go_to(0),
-                KeyCode::End | KeyCode::Down => self.go_to(self.plies()),
-                _ => {}
-            },
+        if let Some(command) = command {
+            self.run(command, fx);
         }
     }
 
-    fn command(&mut self, word: &str, fx: &mut Vec<Effect>) {
-        match word {
-            "help" => self.show_help = true,
-            "next" => self.jump_flagged(true),
-            "previous" => self.jump_flagged(false),
-            "better" => {
+    /// Runs a command given by its key.
+    fn run(&mut self, command: Command<ReviewCommand>, fx: &mut Vec<Effect>) {
+        match command {
+            Command::Common(common) => run::run(self, common, None, fx),
+            Command::Own(own) => self.command(own, fx),
+        }
+    }
+
+    /// Runs one of the review's own commands.
+    fn command(&mut self, command: ReviewCommand, fx: &mut Vec<Effect>) {
+        let last = self.listed.len().saturating_sub(1);
+        match command {
+            ReviewCommand::Pick(to) => {
+                self.selected = match to {
+                    Pick::Up => self.selected.saturating_sub(1),
+                    Pick::Down => (self.selected + 1).min(last),
+                    Pick::PageUp => self.selected.saturating_sub(10),
+                    Pick::PageDown => (self.selected + 10).min(last),
+                }
+            }
+            ReviewCommand::Open => self.open_selected(fx),
+            ReviewCommand::Browse(to) => self.go_to(match to {
+                Browse::Back => self.ply.saturating_sub(1),
+                Browse::On => self.ply + 1,
+                Browse::Start => 0,
+                Browse::End => self.plies(),
+            }),
+            ReviewCommand::Yes => {
+                if let Some(i) = self.confirm_delete.take()
+                    && i < self.listed.len()
+                {
+                    let gone = self.listed.remove(i);
+                    self.selected = self.selected.min(self.listed.len().saturating_sub(1));
+                    fx.push(Effect::Delete(gone.file.to_path_buf()));
+                }
+            }
+            ReviewCommand::Next => self.jump_flagged(true),
+            ReviewCommand::Previous => self.jump_flagged(false),
+            ReviewCommand::Better => {
                 if self.note_shown().and_then(|n| n.better).is_some() {
                     self.show_better = !self.show_better;
                 } else {
                     self.message = "The engine has no better move here than the one played.".into();
                 }
             }
-            "flip" => self.flipped = !self.flipped,
-            "practise" => {
+            ReviewCommand::Practise => {
                 let mistakes = self
                     .review
                     .as_ref()
@@ -492,12 +624,7 @@ impl ReviewScreen {
                     fx.push(Effect::Open(Box::new(Open::Practice(mistakes))));
                 }
             }
-            "theme" => {
-                let theme = self.palette.theme.next();
-                fx.push(Effect::Theme(theme));
-                self.message = keys::theme_said(theme);
-            }
-            "delete" => {
+            ReviewCommand::Delete => {
                 if let Some(l) = self.listed.get(self.selected) {
                     self.confirm_delete = Some(self.selected);
                     self.message = format!(
@@ -506,19 +633,10 @@ impl ReviewScreen {
                     );
                 }
             }
-            "list" => {
+            ReviewCommand::List => {
                 self.close(fx);
                 self.view = View::Pick;
             }
-            "back" | "quit" => {
-                self.close(fx);
-                fx.push(Effect::Close);
-            }
-            "exit" => {
-                self.close(fx);
-                fx.push(Effect::Quit);
-            }
-            _ => {}
         }
     }
 
@@ -552,6 +670,29 @@ impl ReviewScreen {
     }
 }
 
+/// The review, as the common commands see it: what it found is kept when it goes.
+impl Screen for ReviewScreen {
+    fn help(&mut self) -> &mut Help {
+        &mut self.help
+    }
+
+    fn say(&mut self, text: String, _tone: Tone) {
+        self.message = text;
+    }
+
+    fn theme(&self) -> crate::theme::Theme {
+        self.palette.theme
+    }
+
+    fn flipped(&mut self) -> Option<&mut bool> {
+        Some(&mut self.flipped)
+    }
+
+    fn leaving(&mut self, fx: &mut Vec<Effect>) {
+        self.close(fx);
+    }
+}
+
 /// Whether a game's players say the person had Black: the board is then seen from Black's side,
 /// as it was played. Knightfall names a person "Human" (or `yours`, the settings' `name`, in a
 /// game from elsewhere) and itself "Knightfall …".
@@ -564,6 +705,7 @@ fn person_played_black(names: &[String; 2], yours: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crossterm::event::KeyModifiers;
 
     #[test]
     fn a_game_of_a_file_is_read_by_the_runner_and_opened_when_it_comes() {

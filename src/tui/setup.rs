@@ -8,68 +8,123 @@ use std::time::Instant;
 
 use crossterm::event::{KeyCode, KeyEvent};
 
-use super::keys::{self, KeyHelp, When, key};
-use super::screen::{Action, Choice, Effect, Open, Palette};
+use super::chrome::command::{Command, Common};
+use super::chrome::help::Help;
+use super::chrome::keys::{self, KeyHelp, Keys, When, key};
+use super::chrome::run::{self, Screen};
+use super::screen::{Action, Choice, Effect, Open, Palette, Tone};
 use crate::engine::strength::MAX_LEVEL;
 use crate::store::Unfinished;
 use crate::store::settings::{Settings, Side, TC_CHOICES, THINK_CHOICES};
 
-/// The new-game screen's keys.
-pub(crate) const SETUP_KEYS: &[KeyHelp] = &[
+/// The new-game screen's own commands (the ones every screen has are [`Common`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SetupCommand {
+    /// The row above.
+    RowUp,
+    /// The row below.
+    RowDown,
+    /// The choice before, on the row.
+    Back,
+    /// The next choice, on the row.
+    On,
+    /// Take the clock typed on the time-control row.
+    TakeClock,
+    /// Drop the clock typed.
+    DropClock,
+    /// Resume or start the game as chosen.
+    Start,
+    /// The training screen.
+    Train,
+}
+
+const fn own(command: SetupCommand) -> Command<SetupCommand> {
+    Command::Own(command)
+}
+
+/// The new-game screen's keys. The first row with a key wins: while a clock is typed, Enter
+/// and Esc are the clock's.
+pub const SETUP_KEYS: &[KeyHelp<Command<SetupCommand>>] = &[
     KeyHelp {
-        keys: &[key(KeyCode::Up), key(KeyCode::Down), key(KeyCode::Tab)],
-        shown: "↑ ↓",
-        word: "row",
+        keys: Keys::Each(&[
+            (key(KeyCode::Up), own(SetupCommand::RowUp)),
+            (key(KeyCode::Down), own(SetupCommand::RowDown)),
+            (key(KeyCode::Tab), own(SetupCommand::RowDown)),
+        ]),
+        shown: "↑ ↓ Tab",
+        word: "",
         label: "↑↓ choose",
         help: "the row to change",
         when: When::Always,
     },
     KeyHelp {
-        keys: &[
-            key(KeyCode::Left),
-            key(KeyCode::Right),
-            key(KeyCode::Char(' ')),
-        ],
+        keys: Keys::Each(&[
+            (key(KeyCode::Left), own(SetupCommand::Back)),
+            (key(KeyCode::Right), own(SetupCommand::On)),
+            (key(KeyCode::Char(' ')), own(SetupCommand::On)),
+        ]),
         shown: "← → Space",
-        word: "change",
+        word: "",
         label: "←→ change",
         help: "the choice on the row",
         when: When::Always,
     },
     KeyHelp {
-        keys: &[key(KeyCode::Enter)],
+        keys: Keys::All(&[key(KeyCode::Enter)], own(SetupCommand::TakeClock)),
         shown: "Enter",
-        word: "start",
+        word: "",
+        label: "",
+        help: "take the clock typed (like 7+2)",
+        when: When::Typing,
+    },
+    KeyHelp {
+        keys: Keys::All(&[key(KeyCode::Esc)], own(SetupCommand::DropClock)),
+        shown: "Esc",
+        word: "",
+        label: "",
+        help: "drop the clock typed",
+        when: When::Typing,
+    },
+    KeyHelp {
+        keys: Keys::All(&[key(KeyCode::Enter)], own(SetupCommand::Start)),
+        shown: "Enter",
+        word: "",
         label: "Enter start",
         help: "resume or start the game as chosen",
         when: When::Always,
     },
     KeyHelp {
-        keys: &[key(KeyCode::Char('t'))],
+        keys: Keys::All(&[key(KeyCode::Char('t'))], own(SetupCommand::Train)),
         shown: "t",
-        word: "train",
+        word: "",
         label: "t train",
         help: "training: your mistakes again, puzzles and endgames",
         when: When::Always,
     },
-    keys::HELP,
+    keys::help(),
     KeyHelp {
-        keys: &[key(KeyCode::Esc), key(KeyCode::Char('q'))],
+        keys: Keys::All(
+            &[key(KeyCode::Esc), key(KeyCode::Char('q'))],
+            Command::Common(Common::Back),
+        ),
         shown: "Esc q",
-        word: "back",
+        word: "",
         label: "Esc back to the game",
-        help: "back to the game, nothing changed",
+        help: "opened from a game: back to it, nothing changed",
         when: When::Opened,
     },
     KeyHelp {
-        keys: &[key(KeyCode::Esc), key(KeyCode::Char('q'))],
+        keys: Keys::All(
+            &[key(KeyCode::Esc), key(KeyCode::Char('q'))],
+            Command::Common(Common::Back),
+        ),
         shown: "Esc q",
-        word: "quit",
+        word: "",
         label: "Esc quit",
-        help: "leave Knightfall",
+        help: "at the start: leave Knightfall",
         when: When::Alone,
     },
-    keys::EXIT,
+    keys::exit(),
 ];
 
 /// A row of the new-game screen.
@@ -192,8 +247,8 @@ pub struct SetupScreen {
     pub resume_chosen: Option<usize>,
     /// Opened over a game (Esc goes back to it) rather than at start (Esc leaves).
     pub from_game: bool,
-    /// Help overlay shown.
-    pub show_help: bool,
+    /// The help overlay.
+    pub help: Help,
     /// Something the player should know before choosing (a setting the config file has that
     /// Knightfall does not know, a book that did not load).
     pub note: Option<String>,
@@ -235,7 +290,7 @@ impl SetupScreen {
             resume_chosen: (!resume.is_empty()).then_some(0),
             resume,
             from_game,
-            show_help: false,
+            help: Help::default(),
             note: None,
             custom_tc: None,
             own_tc: own_clock(&settings.tc),
@@ -261,55 +316,69 @@ impl SetupScreen {
 
     /// Which rows of [`SETUP_KEYS`] apply now.
     pub(crate) fn keys_apply(&self, when: When) -> bool {
-        keys::opened_or_alone(when, self.from_game)
+        match when {
+            When::Typing => self.custom_tc.is_some() && self.on_clock_row(),
+            _ => keys::opened_or_alone(when, self.from_game),
+        }
+    }
+
+    /// Whether the time-control row is the chosen one.
+    fn on_clock_row(&self) -> bool {
+        self.fields().get(self.field) == Some(&Field::TimeControl)
     }
 
     /// Applies one action and returns what the runner must do.
     pub fn update(&mut self, action: Action, _now: Instant) -> Vec<Effect> {
         match action {
-            Action::Key(key) if self.show_help && !keys::is_exit(&key) => {
-                // Any other key closes the help.
-                self.show_help = false;
-                Vec::new()
-            }
+            Action::Key(key) if self.help.takes(&key) => Vec::new(),
             Action::Key(key) => self.on_key(&key),
             _ => Vec::new(),
         }
     }
 
+    /// The command `key` gives now, from [`SETUP_KEYS`]; `None`: the key has no command here
+    /// (on the time-control row, a clock's character is then typed).
+    pub fn command_for(&self, key: &KeyEvent) -> Option<Command<SetupCommand>> {
+        keys::lookup(SETUP_KEYS, key, |w| self.keys_apply(w))
+    }
+
     fn on_key(&mut self, key: &KeyEvent) -> Vec<Effect> {
-        if self.edit_clock(key) {
-            return Vec::new();
+        let mut fx = Vec::new();
+        match self.command_for(key) {
+            Some(Command::Common(common)) => run::run(self, common, None, &mut fx),
+            Some(Command::Own(own)) => self.command(own, &mut fx),
+            None => self.type_clock(key),
         }
-        let Some(row) = keys::lookup(SETUP_KEYS, key, |w| self.keys_apply(w)) else {
-            return Vec::new();
-        };
+        fx
+    }
+
+    /// Runs one of the screen's own commands.
+    fn command(&mut self, command: SetupCommand, fx: &mut Vec<Effect>) {
         let rows = self.fields().len();
-        match row.word {
-            "row" if key.code == KeyCode::Up => self.field = (self.field + rows - 1) % rows,
-            "row" => self.field = (self.field + 1) % rows,
-            "change" => self.cycle(key.code != KeyCode::Left),
-            "help" => self.show_help = true,
-            "start" => return self.start(),
-            "train" => return vec![Effect::Open(Box::new(Open::Train))],
-            // Back to the game, nothing changed: it goes on where it was.
-            "back" => return vec![Effect::Close],
-            "quit" | "exit" => return vec![Effect::Quit],
-            _ => {}
+        match command {
+            SetupCommand::RowUp => self.field = (self.field + rows - 1) % rows,
+            SetupCommand::RowDown => self.field = (self.field + 1) % rows,
+            SetupCommand::Back => self.cycle(false),
+            SetupCommand::On => self.cycle(true),
+            SetupCommand::TakeClock => self.take_clock(),
+            SetupCommand::DropClock => {
+                self.custom_tc = None;
+                self.note = None;
+            }
+            SetupCommand::Start => fx.extend(self.start()),
+            SetupCommand::Train => fx.push(Effect::Open(Box::new(Open::Train))),
         }
-        Vec::new()
     }
 
     /// Typing on the time-control row: digits, `+`, `.` and `s` make a clock of the player's
-    /// own, Backspace takes a character back, Enter takes the clock when it reads as one (and
-    /// says why not otherwise), Esc drops it. Returns whether the key was the entry's.
-    fn edit_clock(&mut self, key: &KeyEvent) -> bool {
-        if self.fields().get(self.field) != Some(&Field::TimeControl)
+    /// own, Backspace takes a character back.
+    fn type_clock(&mut self, key: &KeyEvent) {
+        if !self.on_clock_row()
             || key
                 .modifiers
                 .contains(crossterm::event::KeyModifiers::CONTROL)
         {
-            return false;
+            return;
         }
         match (key.code, self.custom_tc.as_mut()) {
             (KeyCode::Char(c), entry) if clock_char(c) => {
@@ -325,25 +394,24 @@ impl SetupScreen {
             (KeyCode::Backspace, Some(entry)) => {
                 entry.pop();
             }
-            (KeyCode::Esc, Some(_)) => {
+            _ => {}
+        }
+    }
+
+    /// Takes the clock typed when it reads as one, and says why not otherwise.
+    fn take_clock(&mut self) {
+        let Some(text) = self.custom_tc.as_ref().map(|t| t.trim().to_string()) else {
+            return;
+        };
+        match crate::game::TimeControl::parse(&text) {
+            Ok(_) => {
+                self.own_tc = own_clock(&text);
+                self.settings.tc = text;
                 self.custom_tc = None;
                 self.note = None;
             }
-            (KeyCode::Enter, Some(entry)) => {
-                let text = entry.trim().to_string();
-                match crate::game::TimeControl::parse(&text) {
-                    Ok(_) => {
-                        self.own_tc = own_clock(&text);
-                        self.settings.tc = text;
-                        self.custom_tc = None;
-                        self.note = None;
-                    }
-                    Err(e) => self.note = Some(format!("{e}; Esc drops it")),
-                }
-            }
-            _ => return false,
+            Err(e) => self.note = Some(format!("{e}; Esc drops it")),
         }
-        true
     }
 
     fn cycle(&mut self, forward: bool) {
@@ -439,5 +507,35 @@ impl SetupScreen {
             .and_then(|i| (i < self.resume.len()).then(|| self.resume.swap_remove(i)));
         self.resume_chosen = None;
         vec![Effect::Play(Box::new(Choice { settings, resume }))]
+    }
+}
+
+/// The new-game screen, as the common commands see it: it has no board, and at the start
+/// (over a game nobody chose yet) going back leaves Knightfall.
+impl Screen for SetupScreen {
+    fn help(&mut self) -> &mut Help {
+        &mut self.help
+    }
+
+    fn say(&mut self, text: String, _tone: Tone) {
+        self.note = Some(text);
+    }
+
+    fn theme(&self) -> crate::theme::Theme {
+        self.palette.theme
+    }
+
+    fn flipped(&mut self) -> Option<&mut bool> {
+        None
+    }
+
+    fn leaving(&mut self, _fx: &mut Vec<Effect>) {}
+
+    fn back(&self) -> Effect {
+        if self.from_game {
+            Effect::Close
+        } else {
+            Effect::Quit
+        }
     }
 }

@@ -13,8 +13,10 @@ use std::time::Instant;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use shakmaty::{Chess, Move, Position, Square};
 
+use super::chrome::help::Help;
+use super::chrome::keys::{self, KeyHelp, Keys, When, ctrl, key};
+use super::chrome::theme;
 use super::input;
-use super::keys::{self, KeyHelp, When, ctrl, key};
 use super::practice::{Answer, Practice};
 use super::screen::{Action, Effect, Palette, Tone};
 use super::solve::{Said, Solve, Stage};
@@ -29,10 +31,17 @@ use crate::train::themes::Theme;
 use crate::train::{Difficulty, Drill, Ending, Goal, State, Verdict};
 
 /// The training screen's keys and commands.
-pub const TRAIN_KEYS: &[KeyHelp] = &[
-    keys::HELP,
+pub const TRAIN_KEYS: &[KeyHelp<&str>] = &[
     KeyHelp {
-        keys: &[key(KeyCode::Up), key(KeyCode::Down)],
+        keys: Keys::All(&[key(KeyCode::Char('?')), key(KeyCode::F(1))], "help"),
+        shown: "? F1",
+        word: "help",
+        label: "? help",
+        help: "this help",
+        when: When::Always,
+    },
+    KeyHelp {
+        keys: Keys::All(&[key(KeyCode::Up), key(KeyCode::Down)], ""),
         shown: "↑ ↓",
         word: "",
         label: "↑↓ choose",
@@ -40,7 +49,7 @@ pub const TRAIN_KEYS: &[KeyHelp] = &[
         when: When::Choosing,
     },
     KeyHelp {
-        keys: &[key(KeyCode::Left), key(KeyCode::Right)],
+        keys: Keys::All(&[key(KeyCode::Left), key(KeyCode::Right)], ""),
         shown: "← →",
         word: "",
         label: "←→ difficulty",
@@ -48,7 +57,7 @@ pub const TRAIN_KEYS: &[KeyHelp] = &[
         when: When::Choosing,
     },
     KeyHelp {
-        keys: &[key(KeyCode::Enter)],
+        keys: Keys::All(&[key(KeyCode::Enter)], ""),
         shown: "Enter",
         word: "",
         label: "Enter start",
@@ -56,7 +65,7 @@ pub const TRAIN_KEYS: &[KeyHelp] = &[
         when: When::Choosing,
     },
     KeyHelp {
-        keys: &[ctrl('t')],
+        keys: Keys::All(&[ctrl('t')], "hint"),
         shown: "Ctrl-T",
         word: "hint",
         label: "^T hint",
@@ -64,7 +73,7 @@ pub const TRAIN_KEYS: &[KeyHelp] = &[
         when: When::Playing,
     },
     KeyHelp {
-        keys: &[ctrl('z')],
+        keys: Keys::All(&[ctrl('z')], "undo"),
         shown: "Ctrl-Z",
         word: "undo",
         label: "^Z take back",
@@ -72,7 +81,7 @@ pub const TRAIN_KEYS: &[KeyHelp] = &[
         when: When::Playing,
     },
     KeyHelp {
-        keys: &[ctrl('r')],
+        keys: Keys::All(&[ctrl('r')], "retry"),
         shown: "Ctrl-R",
         word: "retry",
         label: "^R retry",
@@ -80,7 +89,7 @@ pub const TRAIN_KEYS: &[KeyHelp] = &[
         when: When::Playing,
     },
     KeyHelp {
-        keys: &[ctrl('n')],
+        keys: Keys::All(&[ctrl('n')], "next"),
         shown: "Ctrl-N",
         word: "next",
         label: "^N next",
@@ -88,7 +97,7 @@ pub const TRAIN_KEYS: &[KeyHelp] = &[
         when: When::Playing,
     },
     KeyHelp {
-        keys: &[ctrl('v')],
+        keys: Keys::All(&[ctrl('v')], "solution"),
         shown: "Ctrl-V",
         word: "solution",
         label: "",
@@ -96,7 +105,7 @@ pub const TRAIN_KEYS: &[KeyHelp] = &[
         when: When::Playing,
     },
     KeyHelp {
-        keys: &[],
+        keys: Keys::None,
         shown: "",
         word: "filter",
         label: "",
@@ -104,7 +113,7 @@ pub const TRAIN_KEYS: &[KeyHelp] = &[
         when: When::Always,
     },
     KeyHelp {
-        keys: &[key(KeyCode::Char('q'))],
+        keys: Keys::All(&[key(KeyCode::Char('q'))], "list"),
         shown: "q",
         word: "list",
         label: "q list",
@@ -112,7 +121,7 @@ pub const TRAIN_KEYS: &[KeyHelp] = &[
         when: When::Playing,
     },
     KeyHelp {
-        keys: &[key(KeyCode::Esc), key(KeyCode::Char('q'))],
+        keys: Keys::All(&[key(KeyCode::Esc), key(KeyCode::Char('q'))], "back"),
         shown: "Esc q",
         word: "back",
         label: "q back",
@@ -120,25 +129,39 @@ pub const TRAIN_KEYS: &[KeyHelp] = &[
         when: When::Opened,
     },
     KeyHelp {
-        keys: &[key(KeyCode::Esc), key(KeyCode::Char('q'))],
+        keys: Keys::All(&[key(KeyCode::Esc), key(KeyCode::Char('q'))], "quit"),
         shown: "Esc q",
         word: "quit",
         label: "q quit",
         help: "leave Knightfall",
         when: When::Alone,
     },
-    keys::EXIT,
     KeyHelp {
-        keys: &[ctrl('f')],
+        keys: Keys::All(&[ctrl('q'), ctrl('c')], "exit"),
+        shown: "Ctrl-Q Ctrl-C",
+        word: "exit",
+        label: "",
+        help: "leave Knightfall",
+        when: When::Always,
+    },
+    KeyHelp {
+        keys: Keys::All(&[ctrl('f')], "flip"),
         shown: "Ctrl-F",
         word: "flip",
         label: "",
         help: "turn the board around",
         when: When::Playing,
     },
-    keys::THEME,
     KeyHelp {
-        keys: &[ctrl('e')],
+        keys: Keys::All(&[ctrl('k')], "theme"),
+        shown: "Ctrl-K",
+        word: "theme",
+        label: "",
+        help: "board colours: the next theme (or theme NAME)",
+        when: When::Always,
+    },
+    KeyHelp {
+        keys: Keys::All(&[ctrl('e')], "fen"),
         shown: "Ctrl-E",
         word: "fen",
         label: "",
@@ -221,8 +244,8 @@ pub struct Train {
     /// What the player must read before going on (a damaged record kept aside under a new
     /// name): shown over the screen until a key is pressed, whatever the screen opened on.
     pub notice: Option<String>,
-    /// Help overlay shown.
-    pub show_help: bool,
+    /// The help overlay.
+    pub help: Help,
     /// Board turned from the player's side.
     pub flipped: bool,
     /// Colours and glyphs.
@@ -266,7 +289,7 @@ impl Train {
             input: String::new(),
             message: None,
             notice: None,
-            show_help: false,
+            help: Help::default(),
             flipped: false,
             palette,
             from_game,
@@ -433,7 +456,7 @@ impl Train {
     }
 
     fn on_click(&mut self, sq: Square, fx: &mut Vec<Effect>) {
-        if self.show_help {
+        if self.help.shown {
             return;
         }
         let Some(game) = self.board_game().cloned() else {
@@ -453,8 +476,7 @@ impl Train {
             return;
         }
         let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
-        if self.show_help && !keys::is_exit(&key) {
-            self.show_help = false;
+        if self.help.takes(&key) {
             return;
         }
         let typing = !self.input.is_empty();
@@ -464,10 +486,9 @@ impl Train {
             KeyCode::Enter | KeyCode::Up | KeyCode::Down | KeyCode::Left | KeyCode::Right
         ) || (typing && key.code == KeyCode::Esc);
         if !own
-            && let Some(row) =
-                keys::command_row(TRAIN_KEYS, &key, &self.input, |w| self.keys_apply(w))
+            && let Some(row) = keys::command(TRAIN_KEYS, &key, &self.input, |w| self.keys_apply(w))
         {
-            return self.command(row.word, None, fx);
+            return self.command(row, None, fx);
         }
         if ctrl || input::edit(&mut self.input, &key) {
             return;
@@ -501,7 +522,7 @@ impl Train {
     /// A command, by its word: from the key table or typed.
     fn command(&mut self, word: &str, arg: Option<&str>, fx: &mut Vec<Effect>) {
         match word {
-            "help" => self.show_help = true,
+            "help" => self.help.open(),
             "back" | "quit" => {
                 self.count(fx);
                 fx.push(Effect::Close);
@@ -519,13 +540,10 @@ impl Train {
                 self.input.clear();
                 self.message = None;
             }
-            "theme" => match keys::theme_after(self.palette.theme, arg) {
-                Ok(theme) => {
-                    fx.push(Effect::Theme(theme));
-                    self.say(keys::theme_said(theme), Tone::Info);
-                }
-                Err(e) => self.say(e, Tone::Error),
-            },
+            "theme" => {
+                let (text, tone) = theme::change(self.palette.theme, arg, fx);
+                self.say(text, tone);
+            }
             "flip" => self.flipped = !self.flipped,
             "fen" => {
                 if let Some(fen) = self.board_game().map(Game::fen) {

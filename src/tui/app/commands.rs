@@ -1,25 +1,64 @@
-//! Commands typed as words or given by their keys: new, undo, hint, resign, draw, save, pause
+//! Commands given by their keys or typed as words: new, undo, hint, resign, draw, save, pause
 //! and the rest.
 
 use shakmaty::Color;
 
+use super::keys::GameCommand;
 use super::{Analysis, App, Confirm, Effect, Tone, color_name};
 use crate::engine::Limits;
+use crate::theme::Theme;
+use crate::tui::chrome::command::Command;
+use crate::tui::chrome::help::Help;
+use crate::tui::chrome::run::{self, Screen};
 use crate::tui::job::Purpose;
-use crate::tui::keys;
 use crate::tui::screen::Open;
 
+/// The game, as the common commands see it: leaving it leaves Knightfall.
+impl Screen for App {
+    fn help(&mut self) -> &mut Help {
+        &mut self.help
+    }
+
+    fn say(&mut self, text: String, tone: Tone) {
+        App::say(self, text, tone);
+    }
+
+    fn theme(&self) -> Theme {
+        self.settings.theme
+    }
+
+    fn flipped(&mut self) -> Option<&mut bool> {
+        Some(&mut self.flipped)
+    }
+
+    fn leaving(&mut self, fx: &mut Vec<Effect>) {
+        fx.push(Effect::Stop);
+    }
+
+    fn back(&self) -> Effect {
+        Effect::Quit
+    }
+}
+
 impl App {
-    /// Runs a command typed as a word or given by its key.
-    pub(super) fn command(&mut self, word: &str, arg: Option<&str>, fx: &mut Vec<Effect>) {
-        match word {
-            "quit" | "exit" | "q" => {
-                fx.push(Effect::Stop);
-                fx.push(Effect::Quit);
-            }
-            "help" => self.show_help = true,
-            "yes" | "no" => {
-                let yes = word == "yes";
+    /// Runs a command given by its key or typed as a word (with what was typed after it).
+    pub(super) fn run(
+        &mut self,
+        command: Command<GameCommand>,
+        arg: Option<&str>,
+        fx: &mut Vec<Effect>,
+    ) {
+        match command {
+            Command::Common(common) => run::run(self, common, arg, fx),
+            Command::Own(own) => self.command(own, arg, fx),
+        }
+    }
+
+    /// Runs one of the game's own commands.
+    fn command(&mut self, command: GameCommand, arg: Option<&str>, fx: &mut Vec<Effect>) {
+        match command {
+            GameCommand::Yes | GameCommand::No => {
+                let yes = command == GameCommand::Yes;
                 if self.offers.confirm.is_some() {
                     self.answer(yes, fx);
                 } else if self.offers.ask_again && yes {
@@ -34,15 +73,13 @@ impl App {
                     );
                 }
             }
-            "flip" => self.flipped = !self.flipped,
-            "theme" => match keys::theme_after(self.settings.theme, arg) {
-                Ok(theme) => {
-                    fx.push(Effect::Theme(theme));
-                    self.say(keys::theme_said(theme), Tone::Info);
-                }
-                Err(e) => self.say(e, Tone::Error),
-            },
-            "sound" => {
+            GameCommand::Browse(to) => self.browse(to),
+            GameCommand::Clear => self.clear(),
+            GameCommand::Enter => {
+                let text = std::mem::take(&mut self.line.text);
+                self.submit(text.trim(), fx);
+            }
+            GameCommand::Sound => {
                 self.settings.sound = !self.settings.sound;
                 fx.push(Effect::SaveSettings);
                 let what = if self.settings.sound { "on" } else { "off" };
@@ -51,7 +88,7 @@ impl App {
                     Tone::Info,
                 );
             }
-            "eval" => {
+            GameCommand::Eval => {
                 self.settings.show_eval = !self.settings.show_eval;
                 fx.push(Effect::SaveSettings);
                 let what = if self.settings.show_eval {
@@ -64,7 +101,7 @@ impl App {
                     Tone::Info,
                 );
             }
-            "line" => {
+            GameCommand::Line => {
                 self.search.reveal_line = !self.search.reveal_line;
                 let what = if self.search.reveal_line {
                     "shown"
@@ -73,11 +110,11 @@ impl App {
                 };
                 self.say(format!("The engine's expected line is {what}."), Tone::Info);
             }
-            "fen" => {
+            GameCommand::Fen => {
                 let fen = self.game.fen();
                 self.say(format!("FEN: {fen}"), Tone::Info);
             }
-            "moves" => {
+            GameCommand::Moves => {
                 let list = self.game.legal_sans();
                 if list.is_empty() {
                     self.say("No legal moves.", Tone::Info);
@@ -88,10 +125,8 @@ impl App {
                     );
                 }
             }
-            "save" => fx.push(Effect::Save(
-                arg.filter(|a| !a.is_empty()).map(String::from),
-            )),
-            "new" => {
+            GameCommand::Save => fx.push(Effect::Save(arg.map(String::from))),
+            GameCommand::New => {
                 if self.game.is_over() || self.game.ply() == 0 {
                     self.open_setup(fx);
                 } else {
@@ -101,8 +136,8 @@ impl App {
                     );
                 }
             }
-            "undo" => self.undo(fx),
-            "board" => {
+            GameCommand::Undo => self.undo(fx),
+            GameCommand::Board => {
                 // On the clock against the engine the board would be a way to cheat it.
                 if self.game.is_over() || self.game.clocks().is_none() || !self.person_vs_engine() {
                     self.leave_for(fx);
@@ -123,7 +158,7 @@ impl App {
                     );
                 }
             }
-            "review" => {
+            GameCommand::Review => {
                 if self.game.is_over() {
                     self.leave_for(fx);
                     let listed = vec![crate::store::Listed::of_game(
@@ -142,7 +177,7 @@ impl App {
                     );
                 }
             }
-            "hint" => {
+            GameCommand::Hint => {
                 if self.game.is_over() {
                     self.say("The game is over.", Tone::Error);
                 } else if !self.human_to_move() {
@@ -155,19 +190,16 @@ impl App {
                     self.request(Purpose::Hint, Limits::movetime(1000), fx);
                 }
             }
-            "resign" => {
+            GameCommand::Resign => {
                 if self.game.is_over() {
                     self.say("The game is over.", Tone::Error);
                 } else {
                     self.ask(Confirm::Resign, "Resign this game? (y/n)");
                 }
             }
-            "draw" => self.offer_draw(fx),
-            "pause" | "resume" => {
-                let pause = match word {
-                    "pause" => !self.watch.paused,
-                    _ => false,
-                };
+            GameCommand::Draw => self.offer_draw(fx),
+            GameCommand::Pause | GameCommand::Resume => {
+                let pause = command == GameCommand::Pause && !self.watch.paused;
                 if pause && !self.watch.paused {
                     self.clock.paused_spent = self.thinking_time();
                 }
@@ -182,7 +214,7 @@ impl App {
                     self.maybe_search(fx);
                 }
             }
-            "step" => {
+            GameCommand::Step => {
                 if self.watch.paused {
                     self.watch.step = true;
                     self.unfreeze_clock();
@@ -195,7 +227,6 @@ impl App {
                     self.say("Step works while paused (space).", Tone::Info);
                 }
             }
-            _ => {}
         }
     }
 

@@ -1,19 +1,123 @@
-//! Keys and clicks on the game screen: the input line, board browsing, piece selection and
-//! moves typed in UCI or SAN.
+//! Keys and clicks on the game screen: its key table and commands, the input line, board
+//! browsing, piece selection and moves typed in UCI or SAN.
 
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use std::str::FromStr;
+
+use crossterm::event::{KeyCode, KeyEvent};
 use shakmaty::{Position, Square};
 
 use super::{App, Effect, Mode, Tone, color_name};
+use crate::tui::chrome::command::{self, Command, Common, Unknown};
+use crate::tui::chrome::keys::{self, KeyHelp, Keys, When, ctrl, key};
 use crate::tui::input;
-use crate::tui::keys::{self, KeyHelp, When, ctrl, key};
+
+/// The game screen's own commands (the ones every screen has are [`Common`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GameCommand {
+    /// `review`: a finished game's review.
+    Review,
+    /// `pause`: pause watching, or resume it.
+    Pause,
+    /// `resume`: resume watching.
+    Resume,
+    /// `step`: one move while watching is paused.
+    Step,
+    /// `undo`: take back the last move (and the engine's reply).
+    Undo,
+    /// `hint`: the engine's suggestion.
+    Hint,
+    /// `draw`: offer a draw.
+    Draw,
+    /// `resign`: resign, once confirmed.
+    Resign,
+    /// `save [FILE]`: save the game as PGN.
+    Save,
+    /// `new`: the new-game screen.
+    New,
+    /// `board`: the analysis board at the move shown.
+    Board,
+    /// `moves`: the legal moves.
+    Moves,
+    /// `line`: show or hide the engine's expected line.
+    Line,
+    /// `eval`: show or hide the evaluation.
+    Eval,
+    /// `sound`: the bell on or off.
+    Sound,
+    /// `fen`: the position's FEN.
+    Fen,
+    /// `yes`: the answer to a question, or another game after one ended.
+    Yes,
+    /// `no`: the answer to a question.
+    No,
+    /// The arrows, Home, End and the page keys: through the game's earlier positions.
+    Browse(Browse),
+    /// Esc: back to the game now; the line typed, the message and a premove go.
+    Clear,
+    /// Enter: the line typed, as a move or a command.
+    Enter,
+}
+
+/// Where browsing takes the board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Browse {
+    /// A move back.
+    Back,
+    /// A move on.
+    On,
+    /// The start.
+    Start,
+    /// The game now.
+    Now,
+    /// Ten moves back.
+    PageBack,
+    /// Ten moves on.
+    PageOn,
+}
+
+impl FromStr for GameCommand {
+    type Err = Unknown;
+
+    fn from_str(word: &str) -> Result<GameCommand, Unknown> {
+        Ok(match word.to_ascii_lowercase().as_str() {
+            "review" => GameCommand::Review,
+            "pause" => GameCommand::Pause,
+            "resume" => GameCommand::Resume,
+            "step" => GameCommand::Step,
+            "undo" => GameCommand::Undo,
+            "hint" => GameCommand::Hint,
+            "draw" => GameCommand::Draw,
+            "resign" => GameCommand::Resign,
+            "save" => GameCommand::Save,
+            "new" => GameCommand::New,
+            "board" => GameCommand::Board,
+            "moves" => GameCommand::Moves,
+            "line" => GameCommand::Line,
+            "eval" => GameCommand::Eval,
+            "sound" => GameCommand::Sound,
+            "fen" => GameCommand::Fen,
+            "yes" => GameCommand::Yes,
+            "no" => GameCommand::No,
+            _ => return Err(Unknown(word.to_string())),
+        })
+    }
+}
+
+const fn own(command: GameCommand) -> Command<GameCommand> {
+    Command::Own(command)
+}
+
+const fn browse(to: Browse) -> Command<GameCommand> {
+    Command::Own(GameCommand::Browse(to))
+}
 
 /// The game screen's keys and commands. A letter without Ctrl counts only on an empty input
-/// line (otherwise it is being typed); rows without keys are the screen's own navigation.
-pub const GAME_KEYS: &[KeyHelp] = &[
-    keys::HELP,
+/// line (otherwise it is being typed). The first row with a key wins, so the answers to a
+/// question come before the other use of Esc.
+pub const GAME_KEYS: &[KeyHelp<Command<GameCommand>>] = &[
+    keys::help(),
     KeyHelp {
-        keys: &[ctrl('q'), ctrl('c')],
+        keys: Keys::All(&[ctrl('q'), ctrl('c')], Command::Common(Common::Back)),
         shown: "Ctrl-Q Ctrl-C",
         word: "quit",
         label: "^Q quit",
@@ -21,7 +125,10 @@ pub const GAME_KEYS: &[KeyHelp] = &[
         when: When::Always,
     },
     KeyHelp {
-        keys: &[key(KeyCode::Char('r')), key(KeyCode::Char('R'))],
+        keys: Keys::All(
+            &[key(KeyCode::Char('r')), key(KeyCode::Char('R'))],
+            own(GameCommand::Review),
+        ),
         shown: "r",
         word: "review",
         label: "r review",
@@ -29,7 +136,10 @@ pub const GAME_KEYS: &[KeyHelp] = &[
         when: When::Over,
     },
     KeyHelp {
-        keys: &[key(KeyCode::Char(' ')), ctrl('p')],
+        keys: Keys::All(
+            &[key(KeyCode::Char(' ')), ctrl('p')],
+            own(GameCommand::Pause),
+        ),
         shown: "Space Ctrl-P",
         word: "pause",
         label: "space pause",
@@ -37,7 +147,7 @@ pub const GAME_KEYS: &[KeyHelp] = &[
         when: When::Watching,
     },
     KeyHelp {
-        keys: &[key(KeyCode::Char('>'))],
+        keys: Keys::All(&[key(KeyCode::Char('>'))], own(GameCommand::Step)),
         shown: ">",
         word: "step",
         label: "> step",
@@ -45,17 +155,17 @@ pub const GAME_KEYS: &[KeyHelp] = &[
         when: When::Watching,
     },
     KeyHelp {
-        keys: &[ctrl('z')],
+        keys: Keys::All(&[ctrl('z')], own(GameCommand::Undo)),
         shown: "Ctrl-Z",
         word: "undo",
         label: "^Z undo",
         help: "take back (your move and the engine's reply)",
         when: When::Always,
     },
-    keys::FLIP,
-    keys::THEME,
+    keys::flip(),
+    keys::theme(),
     KeyHelp {
-        keys: &[ctrl('t')],
+        keys: Keys::All(&[ctrl('t')], own(GameCommand::Hint)),
         shown: "Ctrl-T",
         word: "hint",
         label: "^T hint",
@@ -63,7 +173,7 @@ pub const GAME_KEYS: &[KeyHelp] = &[
         when: When::Playing,
     },
     KeyHelp {
-        keys: &[ctrl('d')],
+        keys: Keys::All(&[ctrl('d')], own(GameCommand::Draw)),
         shown: "Ctrl-D",
         word: "draw",
         label: "^D draw",
@@ -71,7 +181,7 @@ pub const GAME_KEYS: &[KeyHelp] = &[
         when: When::Playing,
     },
     KeyHelp {
-        keys: &[ctrl('r')],
+        keys: Keys::All(&[ctrl('r')], own(GameCommand::Resign)),
         shown: "Ctrl-R",
         word: "resign",
         label: "^R resign",
@@ -79,7 +189,7 @@ pub const GAME_KEYS: &[KeyHelp] = &[
         when: When::Playing,
     },
     KeyHelp {
-        keys: &[ctrl('s')],
+        keys: Keys::All(&[ctrl('s')], own(GameCommand::Save)),
         shown: "Ctrl-S",
         word: "save",
         label: "^S save",
@@ -87,7 +197,7 @@ pub const GAME_KEYS: &[KeyHelp] = &[
         when: When::Always,
     },
     KeyHelp {
-        keys: &[ctrl('n')],
+        keys: Keys::All(&[ctrl('n')], own(GameCommand::New)),
         shown: "Ctrl-N",
         word: "new",
         label: "^N new",
@@ -95,7 +205,7 @@ pub const GAME_KEYS: &[KeyHelp] = &[
         when: When::Always,
     },
     KeyHelp {
-        keys: &[ctrl('b')],
+        keys: Keys::All(&[ctrl('b')], own(GameCommand::Board)),
         shown: "Ctrl-B",
         word: "board",
         label: "^B board",
@@ -103,7 +213,7 @@ pub const GAME_KEYS: &[KeyHelp] = &[
         when: When::Always,
     },
     KeyHelp {
-        keys: &[ctrl('l')],
+        keys: Keys::All(&[ctrl('l')], own(GameCommand::Moves)),
         shown: "Ctrl-L",
         word: "moves",
         label: "^L moves",
@@ -111,7 +221,7 @@ pub const GAME_KEYS: &[KeyHelp] = &[
         when: When::Playing,
     },
     KeyHelp {
-        keys: &[ctrl('v')],
+        keys: Keys::All(&[ctrl('v')], own(GameCommand::Line)),
         shown: "Ctrl-V",
         word: "line",
         label: "^V line",
@@ -119,7 +229,7 @@ pub const GAME_KEYS: &[KeyHelp] = &[
         when: When::Playing,
     },
     KeyHelp {
-        keys: &[ctrl('g')],
+        keys: Keys::All(&[ctrl('g')], own(GameCommand::Eval)),
         shown: "Ctrl-G",
         word: "eval",
         label: "^G eval",
@@ -127,24 +237,19 @@ pub const GAME_KEYS: &[KeyHelp] = &[
         when: When::Playing,
     },
     KeyHelp {
-        keys: &[ctrl('o')],
+        keys: Keys::All(&[ctrl('o')], own(GameCommand::Sound)),
         shown: "Ctrl-O",
         word: "sound",
         label: "^O sound",
         help: "bell on the engine's moves and at low time: on/off",
         when: When::Playing,
     },
-    keys::FEN,
+    keys::fen(own(GameCommand::Fen), When::Always),
     KeyHelp {
-        keys: &[],
-        shown: "←→ Home End",
-        word: "",
-        label: "←→ browse",
-        help: "earlier positions (PgUp PgDn: ten moves; Esc: back)",
-        when: When::Always,
-    },
-    KeyHelp {
-        keys: &[key(KeyCode::Char('y')), key(KeyCode::Char('Y'))],
+        keys: Keys::All(
+            &[key(KeyCode::Char('y')), key(KeyCode::Char('Y'))],
+            own(GameCommand::Yes),
+        ),
         shown: "y",
         word: "yes",
         label: "y yes",
@@ -152,16 +257,45 @@ pub const GAME_KEYS: &[KeyHelp] = &[
         when: When::Asking,
     },
     KeyHelp {
-        keys: &[
-            key(KeyCode::Char('n')),
-            key(KeyCode::Char('N')),
-            key(KeyCode::Esc),
-        ],
+        keys: Keys::All(
+            &[
+                key(KeyCode::Char('n')),
+                key(KeyCode::Char('N')),
+                key(KeyCode::Esc),
+            ],
+            own(GameCommand::No),
+        ),
         shown: "n Esc",
         word: "no",
         label: "n no",
         help: "answer no",
         when: When::Asking,
+    },
+    KeyHelp {
+        keys: Keys::Each(&[
+            (key(KeyCode::Left), browse(Browse::Back)),
+            (key(KeyCode::Up), browse(Browse::Back)),
+            (key(KeyCode::Right), browse(Browse::On)),
+            (key(KeyCode::Down), browse(Browse::On)),
+            (key(KeyCode::Home), browse(Browse::Start)),
+            (key(KeyCode::End), browse(Browse::Now)),
+            (key(KeyCode::PageUp), browse(Browse::PageBack)),
+            (key(KeyCode::PageDown), browse(Browse::PageOn)),
+            (key(KeyCode::Esc), own(GameCommand::Clear)),
+        ]),
+        shown: "←→↑↓ Home End",
+        word: "",
+        label: "←→ browse",
+        help: "earlier positions (PgUp PgDn: ten moves; Esc: back)",
+        when: When::Always,
+    },
+    KeyHelp {
+        keys: Keys::All(&[key(KeyCode::Enter)], own(GameCommand::Enter)),
+        shown: "Enter",
+        word: "",
+        label: "",
+        help: "play the move typed, or run the command typed",
+        when: When::Always,
     },
 ];
 
@@ -176,69 +310,60 @@ impl App {
             When::Playing => self.mode == Mode::Play && !self.game.is_over(),
             When::Watching => self.mode == Mode::Watch && !self.game.is_over(),
             When::InGame => !self.game.is_over(),
-            When::Opened | When::Alone | When::Choosing | When::Reviewing => false,
+            When::Opened | When::Alone | When::Choosing | When::Reviewing | When::Typing => false,
         }
     }
 
+    /// The command `key` gives now, from [`GAME_KEYS`]; `None`: the key has no command here
+    /// (a character is then typed on the input line).
+    pub fn command_for(&self, key: &KeyEvent) -> Option<Command<GameCommand>> {
+        keys::command(GAME_KEYS, key, &self.line.text, |w| self.keys_apply(w))
+    }
+
     pub(super) fn on_key(&mut self, key: KeyEvent, fx: &mut Vec<Effect>) {
-        let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
-        if ctrl && matches!(key.code, KeyCode::Char('c') | KeyCode::Char('q')) {
-            fx.push(Effect::Stop);
-            fx.push(Effect::Quit);
+        if self.help.takes(&key) {
             return;
         }
-        if self.show_help {
-            // Any key closes the help.
-            self.show_help = false;
-            return;
-        }
-        if let Some(row) =
-            keys::command_row(GAME_KEYS, &key, &self.line.text, |w| self.keys_apply(w))
-            && !row.word.is_empty()
-        {
-            self.command(row.word, None, fx);
-            return;
-        }
-        if ctrl {
-            return;
-        }
-        match key.code {
-            _ if input::edit(&mut self.line.text, &key) => {}
-            KeyCode::Esc => {
-                self.line.text.clear();
-                self.view = None;
-                self.line.message = None;
-                self.offers.premove = None;
+        match self.command_for(&key) {
+            Some(command) => self.run(command, None, fx),
+            None => {
+                input::edit(&mut self.line.text, &key);
             }
-            KeyCode::Enter => {
-                let text = std::mem::take(&mut self.line.text);
-                self.submit(text.trim(), fx);
-            }
-            KeyCode::Left | KeyCode::Up => {
-                let ply = self.shown_ply();
+        }
+    }
+
+    /// Takes the board through the game's earlier positions.
+    pub(super) fn browse(&mut self, to: Browse) {
+        let ply = self.shown_ply();
+        match to {
+            Browse::Back => {
                 if ply > 0 {
                     self.view = Some(ply - 1);
                 }
             }
-            KeyCode::Right | KeyCode::Down => {
+            Browse::On => {
                 if let Some(ply) = self.view {
                     self.view = (ply + 1 < self.game.ply()).then_some(ply + 1);
                 }
             }
-            KeyCode::Home => self.view = Some(0),
-            KeyCode::End => self.view = None,
+            Browse::Start => self.view = Some(0),
+            Browse::Now => self.view = None,
             // A page of the move list: ten moves.
-            KeyCode::PageUp => self.view = Some(self.shown_ply().saturating_sub(20)),
-            KeyCode::PageDown => {
-                let ply = self.shown_ply() + 20;
-                self.view = (ply < self.game.ply()).then_some(ply);
-            }
-            _ => {}
+            Browse::PageBack => self.view = Some(ply.saturating_sub(20)),
+            Browse::PageOn => self.view = (ply + 20 < self.game.ply()).then_some(ply + 20),
         }
     }
 
+    /// Esc: back to the game now, with nothing typed, no message and no premove.
+    pub(super) fn clear(&mut self) {
+        self.line.text.clear();
+        self.view = None;
+        self.line.message = None;
+        self.offers.premove = None;
+    }
+
     pub(super) fn on_click(&mut self, sq: Square, fx: &mut Vec<Effect>) {
-        if self.show_help {
+        if self.help.shown {
             return;
         }
         match input::take_click(&self.game, &mut self.line.text, sq) {
@@ -260,27 +385,21 @@ impl App {
             .unwrap_or_default()
     }
 
+    /// A typed line: a command word (with its argument) or a move.
     pub(super) fn submit(&mut self, text: &str, fx: &mut Vec<Effect>) {
-        // Typing something else answers a pending question with no.
-        self.offers.confirm = None;
+        let (word, arg) = command::split(text);
+        let parsed = word.parse::<Command<GameCommand>>();
+        // Typing anything but an answer answers a pending question with no.
+        if !matches!(parsed, Ok(Command::Own(GameCommand::Yes | GameCommand::No))) {
+            self.offers.confirm = None;
+        }
         if text.is_empty() {
             return;
         }
-        let (word, arg) = match text.split_once(char::is_whitespace) {
-            Some((w, a)) => (w, Some(a.trim())),
-            None => (text, None),
-        };
-        let lower = word.to_ascii_lowercase();
-        // The table's words, and a few other spellings.
-        let known = GAME_KEYS
-            .iter()
-            .any(|row| row.word == lower && row.word != "yes" && row.word != "no")
-            || ["exit", "q", "resume"].contains(&lower.as_str());
-        if known {
-            self.command(&lower, arg, fx);
-            return;
+        match parsed {
+            Ok(command) => self.run(command, arg, fx),
+            Err(_) => self.try_move(text, fx),
         }
-        self.try_move(text, fx);
     }
 
     pub(super) fn try_move(&mut self, text: &str, fx: &mut Vec<Effect>) {

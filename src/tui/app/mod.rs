@@ -3,10 +3,10 @@
 //! stop a search, save, quit). No drawing and no I/O happen here, so tests drive it directly.
 
 mod clock;
+mod keys;
 mod commands;
 mod engine;
 mod flow;
-mod keys;
 
 pub use crate::store::settings::{Settings, Side};
 
@@ -18,7 +18,8 @@ use super::job::{Purpose, next_generation};
 pub use super::screen::{Action, Effect, Tone};
 use crate::game::Game;
 use crate::player::Source;
-pub use keys::GAME_KEYS;
+use crate::tui::chrome::help::Help;
+pub use keys::{Browse, GAME_KEYS, GameCommand};
 
 /// The engine accepts a draw offer when its score, from its own side, is at most this: it must
 /// judge itself clearly worse, not merely a little behind as Black is in most openings.
@@ -189,8 +190,8 @@ pub struct App {
     pub no_color: bool,
     /// 24-bit colour available (`COLORTERM`); otherwise the 256-colour palette.
     pub truecolor: bool,
-    /// Help overlay shown.
-    pub show_help: bool,
+    /// The help overlay.
+    pub help: Help,
     /// Looking at an earlier position (ply), not the current one.
     pub view: Option<usize>,
     /// The start position for new games (None: standard).
@@ -234,7 +235,7 @@ impl App {
                 identified: Vec::new(),
                 hint: None,
             },
-            show_help: false,
+            help: Help::default(),
             view: None,
             start_fen: None,
             clock: TurnClock {

@@ -10,31 +10,49 @@ use shakmaty::Position as _;
 
 use super::analysis::{format_score, human_count};
 use super::board::BoardView;
+use super::chrome::{Below, Chrome};
 use super::{board, bold, input as ui_input};
 use crate::tui::board::{BOARD_KEYS, Board, Progress};
+use crate::tui::chrome::keys;
 use crate::tui::input;
-use crate::tui::keys;
 use crate::tui::screen::Drawn;
 
 /// Draws the screen; returns where the board went.
 pub fn draw(frame: &mut Frame, b: &Board) -> Drawn {
+    let help = b.help.shown.then(|| {
+        let mut lines = vec![
+            "Type a move (e4, Nf3, e2e4) and Enter, or click a piece and its square.".to_string(),
+            "Going back and playing another move starts a side line; every line is kept."
+                .to_string(),
+        ];
+        lines.extend(keys::help_lines(BOARD_KEYS, true, |w| b.keys_apply(w)));
+        lines
+    });
+    let frame_chrome = Chrome {
+        what: "the board",
+        quit: "q",
+        below: Some(Below {
+            message: ui_input::message_line(b.message.as_ref(), b.palette),
+            input: Some(("move> ", &b.input)),
+            footer: keys::footer(BOARD_KEYS, |w| b.keys_apply(w)),
+        }),
+        help,
+    };
+    super::chrome::draw(frame, frame_chrome, |frame, area| {
+        draw_board(frame, area, b)
+    })
+}
+
+/// The board's own part: the board, and beside it the engine's lines, the book's moves or
+/// the tablebase's verdicts, and the line shown.
+fn draw_board(frame: &mut Frame, area: Rect, b: &Board) -> Drawn {
     let mut drawn = Drawn::default();
-    let area = frame.area();
-    if super::too_small(frame, area, "the board") {
-        return drawn;
-    }
-    let footer = keys::footer(BOARD_KEYS, |w| b.keys_apply(w));
-    let keys = ui_input::key_lines(&footer, area.width);
-    let rows = super::game_rows(area, keys.len());
-    let board_w = board::width_for(
-        rows[0].width.saturating_sub(super::SIDE_MIN),
-        rows[0].height,
-    );
+    let board_w = board::width_for(area.width.saturating_sub(super::SIDE_MIN), area.height);
     let cols = Layout::horizontal([
         Constraint::Length(board_w),
         Constraint::Min(super::SIDE_MIN),
     ])
-    .split(rows[0]);
+    .split(area);
     let mut view = BoardView::new(b.pos(), b.last_move(), b.flipped, b.palette);
     view.selected = input::selected(&b.input, b.pos());
     view.targets = view
@@ -57,18 +75,6 @@ pub fn draw(frame: &mut Frame, b: &Board) -> Drawn {
     draw_lines(frame, side[0], b);
     draw_sources(frame, side[1], b);
     draw_path(frame, side[2], b);
-    ui_input::draw_message(frame, rows[1], b.message.as_ref(), b.palette);
-    ui_input::draw_input(frame, rows[2], "move> ", &b.input, !b.show_help);
-    ui_input::draw_keys(frame, rows[3], &keys);
-    if b.show_help {
-        let mut lines = vec![
-            "Type a move (e4, Nf3, e2e4) and Enter, or click a piece and its square.".to_string(),
-            "Going back and playing another move starts a side line; every line is kept."
-                .to_string(),
-        ];
-        lines.extend(keys::help_lines(BOARD_KEYS, true, |w| b.keys_apply(w)));
-        super::help::draw(frame, area, &lines);
-    }
     drawn
 }
 

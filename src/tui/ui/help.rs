@@ -7,7 +7,7 @@ use ratatui::widgets::{Block, Borders, Clear, Paragraph};
 
 use super::centered;
 use crate::tui::app::{App, GAME_KEYS};
-use crate::tui::keys;
+use crate::tui::chrome::keys;
 
 /// The game's help: how to enter moves, then the keys that work now.
 pub(crate) fn game_lines(app: &App) -> Vec<String> {

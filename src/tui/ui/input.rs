@@ -5,12 +5,12 @@ use ratatui::Frame;
 use ratatui::layout::{Position as Cursor, Rect};
 use ratatui::style::{Color as Tui, Modifier, Style};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Paragraph, Wrap};
+use ratatui::widgets::Paragraph;
 use shakmaty::{Color, Position as _};
 
 use super::{Palette, bold, clock, fg};
 use crate::tui::app::{App, GAME_KEYS, Tone, color_name};
-use crate::tui::keys;
+use crate::tui::chrome::keys;
 
 /// Draws the status box.
 pub(crate) fn draw_status(frame: &mut Frame, area: Rect, app: &App, large_clocks: bool) {
@@ -109,19 +109,11 @@ pub(crate) fn captured_line(app: &App, width: u16) -> Line<'static> {
     Line::from(vec![Span::styled("Captured ", bold()), Span::raw(rest)])
 }
 
-/// Draws the message line.
-pub(crate) fn draw_message(
-    frame: &mut Frame,
-    area: Rect,
-    message: Option<&(String, Tone)>,
-    palette: Palette,
-) {
-    if let Some((text, tone)) = message {
-        let style = tone_style(palette, *tone);
-        frame.render_widget(
-            Paragraph::new(Line::styled(text.clone(), style)).wrap(Wrap { trim: true }),
-            area,
-        );
+/// The message line as drawn: the message in its tone's style, or nothing.
+pub(crate) fn message_line(message: Option<&(String, Tone)>, palette: Palette) -> Line<'static> {
+    match message {
+        Some((text, tone)) => Line::styled(text.clone(), tone_style(palette, *tone)),
+        None => Line::default(),
     }
 }
 

@@ -6,8 +6,9 @@ pub mod art;
 pub mod board;
 pub mod clock;
 pub mod help;
-pub mod board_screen;
 pub mod input;
+pub(crate) mod chrome;
+pub mod board_screen;
 pub mod moves;
 pub mod review;
 pub mod setup;
@@ -16,7 +17,7 @@ pub mod train;
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Color as Tui, Modifier, Style};
-use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
+use ratatui::widgets::{Block, Borders};
 
 use super::app::App;
 use super::screen::Drawn;
@@ -30,19 +31,30 @@ pub(crate) const SIDE_MIN: u16 = 32;
 
 /// Draws the game screen.
 pub fn draw(frame: &mut Frame, app: &App) -> Drawn {
+    let prompt = if app.mode == super::app::Mode::Watch {
+        "cmd> "
+    } else {
+        "move> "
+    };
+    let frame_chrome = chrome::Chrome {
+        what: "Knightfall",
+        quit: "Ctrl-C",
+        below: Some(chrome::Below {
+            message: input::message_line(app.line.message.as_ref(), app.palette()),
+            input: Some((prompt, &app.line.text)),
+            footer: input::footer_text(app),
+        }),
+        help: app.help.shown.then(|| help::game_lines(app)),
+    };
+    chrome::draw(frame, frame_chrome, |frame, main| {
+        draw_game(frame, main, app)
+    })
+}
+
+/// The game's own part: the board, and beside it the status, the clocks, the analysis and the
+/// moves.
+fn draw_game(frame: &mut Frame, main: Rect, app: &App) -> Drawn {
     let mut drawn = Drawn::default();
-    let area = frame.area();
-    if area.width < MIN_SIZE.0 || area.height < MIN_SIZE.1 {
-        let text = format!(
-            "Terminal too small: {}x{}; Knightfall needs at least {}x{}. Enlarge it, or Ctrl-C to quit.",
-            area.width, area.height, MIN_SIZE.0, MIN_SIZE.1
-        );
-        frame.render_widget(Paragraph::new(text).wrap(Wrap { trim: true }), area);
-        return drawn;
-    }
-    let keys = input::key_lines(&input::footer_text(app), area.width);
-    let rows = game_rows(area, keys.len());
-    let main = rows[0];
     let board_w = board::width_for(main.width.saturating_sub(SIDE_MIN), main.height);
     let cols =
         Layout::horizontal([Constraint::Length(board_w), Constraint::Min(SIDE_MIN)]).split(main);
@@ -69,17 +81,6 @@ pub fn draw(frame: &mut Frame, app: &App) -> Drawn {
     }
     analysis::draw(frame, side[2], app);
     moves::draw(frame, side[3], app);
-    input::draw_message(frame, rows[1], app.line.message.as_ref(), app.palette());
-    let prompt = if app.mode == super::app::Mode::Watch {
-        "cmd> "
-    } else {
-        "move> "
-    };
-    input::draw_input(frame, rows[2], prompt, &app.line.text, !app.show_help);
-    input::draw_keys(frame, rows[3], &keys);
-    if app.show_help {
-        help::draw(frame, area, &help::game_lines(app));
-    }
     drawn
 }
 
@@ -137,33 +138,6 @@ pub(crate) fn titled(title: &str, area: Rect) -> Block<'static> {
     Block::default()
         .borders(Borders::ALL)
         .title(format!(" {} ", fit(title.trim(), room)))
-}
-
-/// The rows of a screen with a board: the board and its side column, a two-line message, the
-/// input line and the footer's `key_lines` lines of keys.
-pub(crate) fn game_rows(area: Rect, key_lines: usize) -> std::rc::Rc<[Rect]> {
-    let keys = key_lines.max(1) as u16;
-    Layout::vertical([
-        Constraint::Min(10),
-        Constraint::Length(2),
-        Constraint::Length(1),
-        Constraint::Length(keys),
-    ])
-    .split(area)
-}
-
-/// When `area` is below the smallest size, says so (naming what needs the room) and returns
-/// true: nothing else is drawn.
-pub(crate) fn too_small(frame: &mut Frame, area: Rect, what: &str) -> bool {
-    if area.width >= MIN_SIZE.0 && area.height >= MIN_SIZE.1 {
-        return false;
-    }
-    let text = format!(
-        "Terminal too small: {}x{}; {what} needs at least {}x{}. Enlarge it, or q to quit.",
-        area.width, area.height, MIN_SIZE.0, MIN_SIZE.1
-    );
-    frame.render_widget(Paragraph::new(text).wrap(Wrap { trim: true }), area);
-    true
 }
 
 /// A style that is plain when colours are off.

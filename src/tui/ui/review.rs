@@ -4,57 +4,55 @@ use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Color as Tui, Modifier, Style};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
+use ratatui::widgets::{Block, Borders, Paragraph};
 use shakmaty::Color;
 
 use super::board;
 use super::board::BoardView;
-use super::input as ui_input;
+use super::chrome::{Below, Chrome};
 use super::moves::move_rows;
 use crate::notation::numbered_san;
 use crate::review::Review;
 use crate::review::judge::{Judgement, winning_chances};
-use crate::tui::keys;
+use crate::tui::chrome::keys;
 use crate::tui::review::{REVIEW_KEYS, ReviewScreen as Screen, View};
 use crate::tui::screen::Drawn;
 
 /// Draws the screen; returns where the board and the graph went.
 pub fn draw(frame: &mut Frame, screen: &Screen) -> Drawn {
-    let mut drawn = Drawn::default();
-    let area = frame.area();
-    if super::too_small(frame, area, "the review") {
-        return drawn;
-    }
-    let footer = keys::footer(REVIEW_KEYS, |w| screen.keys_apply(w));
-    let keys = ui_input::key_lines(&footer, area.width);
-    let key_rows = keys.len().max(1) as u16;
-    let rows = Layout::vertical([
-        Constraint::Min(10),
-        Constraint::Length(2),
-        Constraint::Length(key_rows),
-    ])
-    .split(area);
-    match screen.view {
-        View::Pick => draw_list(frame, rows[0], screen),
-        View::Review => draw_review(frame, rows[0], screen, &mut drawn),
-    }
     let message = if !screen.message.is_empty() {
         Line::styled(screen.message.clone(), Style::default().fg(Tui::Yellow))
     } else {
         note_line(screen)
     };
-    frame.render_widget(Paragraph::new(message).wrap(Wrap { trim: true }), rows[1]);
-    ui_input::draw_keys(frame, rows[2], &keys);
+    let frame_chrome = Chrome {
+        what: "the review",
+        quit: "q",
+        below: Some(Below {
+            message,
+            input: None,
+            footer: keys::footer(REVIEW_KEYS, |w| screen.keys_apply(w)),
+        }),
+        help: screen
+            .help
+            .shown
+            .then(|| keys::help_lines(REVIEW_KEYS, false, |w| screen.keys_apply(w))),
+    };
+    let drawn = super::chrome::draw(frame, frame_chrome, |frame, area| {
+        let mut drawn = Drawn::default();
+        match screen.view {
+            View::Pick => draw_list(frame, area, screen),
+            View::Review => draw_review(frame, area, screen, &mut drawn),
+        }
+        drawn
+    });
     if screen.palette.no_color {
-        // NO_COLOR: the verdicts keep their symbols, the move shown stays reversed.
+        // NO_COLOR: the verdicts keep their symbols, the move shown stays reversed (the help
+        // overlay has no colours to lose).
         for cell in frame.buffer_mut().content.iter_mut() {
             cell.fg = Tui::Reset;
             cell.bg = Tui::Reset;
         }
-    }
-    if screen.show_help {
-        let lines = keys::help_lines(REVIEW_KEYS, false, |w| screen.keys_apply(w));
-        super::help::draw(frame, area, &lines);
     }
     drawn
 }

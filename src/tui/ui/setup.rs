@@ -2,22 +2,38 @@
 //! measured rating, or a configured engine), the clock and the engine's time per move.
 
 use ratatui::Frame;
+use ratatui::layout::Rect;
 
 use ratatui::style::{Modifier, Style};
 use ratatui::text::Line;
 use ratatui::widgets::{Block, Borders, Paragraph};
 
-use super::{centered, too_small};
-use crate::tui::keys;
+use super::centered;
+use super::chrome::Chrome;
+use crate::tui::chrome::keys;
 use crate::tui::screen::Drawn;
 use crate::tui::setup::{Field, SETUP_KEYS, SetupScreen, YouPlay, opponent, opponent_label};
 
 /// Draws the screen.
 pub fn draw(frame: &mut Frame, screen: &SetupScreen) -> Drawn {
-    let area = frame.area();
-    if too_small(frame, area, "Knightfall") {
-        return Drawn::default();
-    }
+    let frame_chrome = Chrome {
+        what: "Knightfall",
+        quit: "q",
+        // The footer is in the box, and the note below it.
+        below: None,
+        help: screen
+            .help
+            .shown
+            .then(|| keys::help_lines(SETUP_KEYS, false, |w| screen.keys_apply(w))),
+    };
+    super::chrome::draw(frame, frame_chrome, |frame, area| {
+        draw_box(frame, area, screen);
+        Drawn::default()
+    })
+}
+
+/// The box of choices, its footer inside, and the note below it.
+fn draw_box(frame: &mut Frame, area: Rect, screen: &SetupScreen) {
     let s = &screen.settings;
     let mut lines = vec![Line::raw("")];
     for (i, field) in screen.fields().into_iter().enumerate() {
@@ -135,8 +151,7 @@ pub fn draw(frame: &mut Frame, screen: &SetupScreen) -> Drawn {
         // Below the box, across the screen, as much as fits.
         let top = rect.y + rect.height + 1;
         if top < area.y + area.height {
-            let below =
-                ratatui::layout::Rect::new(area.x, top, area.width, area.y + area.height - top);
+            let below = Rect::new(area.x, top, area.width, area.y + area.height - top);
             let style = super::fg(screen.palette, ratatui::style::Color::Red);
             frame.render_widget(
                 Paragraph::new(Line::styled(note.clone(), style))
@@ -145,11 +160,6 @@ pub fn draw(frame: &mut Frame, screen: &SetupScreen) -> Drawn {
             );
         }
     }
-    if screen.show_help {
-        let lines = keys::help_lines(SETUP_KEYS, false, |w| screen.keys_apply(w));
-        super::help::draw(frame, area, &lines);
-    }
-    Drawn::default()
 }
 
 /// The box's width.

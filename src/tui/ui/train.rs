@@ -9,10 +9,11 @@ use ratatui::widgets::{Paragraph, Wrap};
 use shakmaty::Position as _;
 
 use super::board::{self, BoardView};
+use super::chrome::{Below, Chrome};
 use super::{bold, input as ui_input};
 use crate::train::{Difficulty, Drill, Goal, State};
+use crate::tui::chrome::keys;
 use crate::tui::input;
-use crate::tui::keys;
 use crate::tui::practice::{Answer, Practice};
 use crate::tui::screen::Drawn;
 use crate::tui::solve::{Solve, Stage};
@@ -20,65 +21,69 @@ use crate::tui::train::{FIRST_ENDING, MISTAKES_ROW, PUZZLES_ROW, TRAIN_KEYS, Tra
 
 /// Draws the screen; returns where the board went.
 pub fn draw(frame: &mut Frame, t: &Train) -> Drawn {
-    let mut drawn = Drawn::default();
-    let area = frame.area();
-    if super::too_small(frame, area, "training") {
-        return drawn;
-    }
-    let footer = keys::footer(TRAIN_KEYS, |w| t.keys_apply(w));
-    let keys = ui_input::key_lines(&footer, area.width);
-    let rows = super::game_rows(area, keys.len());
-    match (&t.drill, &t.practice, &t.solve) {
-        (Some(drill), _, _) => drawn.board = draw_drill(frame, rows[0], t, drill),
-        (None, Some(p), _) => drawn.board = draw_practice(frame, rows[0], t, p),
-        (None, None, Some(s)) => drawn.board = draw_solve(frame, rows[0], t, s),
-        (None, None, None) => draw_list(frame, rows[0], t),
-    }
-    ui_input::draw_message(frame, rows[1], t.message.as_ref(), t.palette);
     let prompt = if t.on_board() { "move> " } else { "ending> " };
-    ui_input::draw_input(frame, rows[2], prompt, &t.input, !t.show_help);
-    ui_input::draw_keys(frame, rows[3], &keys);
-    if let Some(notice) = &t.notice {
-        draw_notice(frame, rows[0], notice, t.palette);
-    }
-    if t.show_help {
-        let mut lines = if t.solve.is_some() {
-            vec![
-                "Find the best move, and the next ones: the opponent answers each right move. \
-                 Only the first try counts for your rating, and a hint or the solution counts as \
-                 not solved. Type filter fork or filter 1200-1600 for puzzles of one theme or \
-                 rating range."
-                    .to_string(),
-            ]
-        } else if t.practice.is_some() {
-            vec![
-                "A position from one of your games where you made a mistake: find the better \
-                 move. The engine's move is right; another is searched for a second and is \
-                 right if the review would not flag it. Each one comes back on a schedule: soon \
-                 when missed, later and later when found."
-                    .to_string(),
-            ]
-        } else if t.drill.is_some() {
-            vec![
-                "Play your side against perfect defence from the endgame tables. Type a move \
-                 (Kd3, e2e4) and Enter, or click a piece and its square."
-                    .to_string(),
-                "A move that throws the result away ends the attempt: take it back and find \
-                 better. Par is the moves perfect play needs, counted afresh after each capture \
-                 or pawn move."
-                    .to_string(),
-            ]
-        } else {
-            vec![
-                "Choose an ending and a difficulty, then Enter. Or type any ending of 3 or 4 \
-                 pieces (KBvKP, the side you play first) or a FEN, and Enter."
-                    .to_string(),
-            ]
-        };
-        lines.extend(keys::help_lines(TRAIN_KEYS, true, |w| t.keys_apply(w)));
-        super::help::draw(frame, area, &lines);
-    }
-    drawn
+    let frame_chrome = Chrome {
+        what: "training",
+        quit: "q",
+        below: Some(Below {
+            message: ui_input::message_line(t.message.as_ref(), t.palette),
+            input: Some((prompt, &t.input)),
+            footer: keys::footer(TRAIN_KEYS, |w| t.keys_apply(w)),
+        }),
+        help: t.help.shown.then(|| help_lines(t)),
+    };
+    super::chrome::draw(frame, frame_chrome, |frame, area| {
+        let mut drawn = Drawn::default();
+        match (&t.drill, &t.practice, &t.solve) {
+            (Some(drill), _, _) => drawn.board = draw_drill(frame, area, t, drill),
+            (None, Some(p), _) => drawn.board = draw_practice(frame, area, t, p),
+            (None, None, Some(s)) => drawn.board = draw_solve(frame, area, t, s),
+            (None, None, None) => draw_list(frame, area, t),
+        }
+        if let Some(notice) = &t.notice {
+            draw_notice(frame, area, notice, t.palette);
+        }
+        drawn
+    })
+}
+
+/// The help overlay's lines: what the part shown is about, then the keys that work now.
+fn help_lines(t: &Train) -> Vec<String> {
+    let mut lines = if t.solve.is_some() {
+        vec![
+            "Find the best move, and the next ones: the opponent answers each right move. \
+             Only the first try counts for your rating, and a hint or the solution counts as \
+             not solved. Type filter fork or filter 1200-1600 for puzzles of one theme or \
+             rating range."
+                .to_string(),
+        ]
+    } else if t.practice.is_some() {
+        vec![
+            "A position from one of your games where you made a mistake: find the better \
+             move. The engine's move is right; another is searched for a second and is \
+             right if the review would not flag it. Each one comes back on a schedule: soon \
+             when missed, later and later when found."
+                .to_string(),
+        ]
+    } else if t.drill.is_some() {
+        vec![
+            "Play your side against perfect defence from the endgame tables. Type a move \
+             (Kd3, e2e4) and Enter, or click a piece and its square."
+                .to_string(),
+            "A move that throws the result away ends the attempt: take it back and find \
+             better. Par is the moves perfect play needs, counted afresh after each capture \
+             or pawn move."
+                .to_string(),
+        ]
+    } else {
+        vec![
+            "Choose an ending and a difficulty, then Enter. Or type any ending of 3 or 4 \
+             pieces (KBvKP, the side you play first) or a FEN, and Enter."
+                .to_string(),
+        ]
+    };
+    lines.extend(keys::help_lines(TRAIN_KEYS, true, |w| t.keys_apply(w)));
+    lines
 }
 
 /// The list of endings, each with what it teaches and the player's record.
