@@ -335,7 +335,7 @@ impl Board {
     }
 
     /// Which rows of [`BOARD_KEYS`] apply now.
-    pub(crate) fn keys_apply(&self, when: When) -> bool {
+    pub fn keys_apply(&self, when: When) -> bool {
         keys::opened_or_alone(when, self.from_game)
     }
 

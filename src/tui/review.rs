@@ -353,7 +353,7 @@ impl ReviewScreen {
     }
 
     /// Which rows of [`REVIEW_KEYS`] apply now.
-    pub(crate) fn keys_apply(&self, when: When) -> bool {
+    pub fn keys_apply(&self, when: When) -> bool {
         match when {
             When::Choosing => self.view == View::Pick,
             When::Reviewing => self.view == View::Review,

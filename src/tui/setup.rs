@@ -315,7 +315,7 @@ impl SetupScreen {
     }
 
     /// Which rows of [`SETUP_KEYS`] apply now.
-    pub(crate) fn keys_apply(&self, when: When) -> bool {
+    pub fn keys_apply(&self, when: When) -> bool {
         match when {
             When::Typing => self.custom_tc.is_some() && self.on_clock_row(),
             _ => keys::opened_or_alone(when, self.from_game),

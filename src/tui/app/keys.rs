@@ -301,7 +301,7 @@ pub const GAME_KEYS: &[KeyHelp<Command<GameCommand>>] = &[
 
 impl App {
     /// Which rows of [`GAME_KEYS`] apply now.
-    pub(crate) fn keys_apply(&self, when: When) -> bool {
+    pub fn keys_apply(&self, when: When) -> bool {
         let asking = self.offers.confirm.is_some() || self.offers.ask_again;
         match when {
             When::Always => true,
