@@ -181,8 +181,8 @@ mod tests {
                 .unwrap()
                 .into_position(CastlingMode::Standard)
                 .unwrap();
-            // A fixed pseudo-random walk (xorshift) so the test is reproducible.
-            let mut seed = 0x9E37_79B9_7F4A_7C15u64 ^ i as u64;
+            // A fixed pseudo-random walk so the test is reproducible.
+            let mut rng = crate::rng::Rng::new(i as u64);
             for _ in 0..400 {
                 let legal = pos.legal_moves();
                 if legal.is_empty() {
@@ -202,16 +202,13 @@ mod tests {
                     );
                     checked += 1;
                 }
-                seed ^= seed << 13;
-                seed ^= seed >> 7;
-                seed ^= seed << 17;
                 // Prefer captures and promotions half the time so the walks reach endings.
                 let tactical: Vec<Move> =
                     legal.iter().copied().filter(|&m| is_tactical(m)).collect();
-                let m = if seed & 1 == 0 && !tactical.is_empty() {
-                    tactical[(seed >> 8) as usize % tactical.len()]
+                let m = if rng.below(2) == 0 && !tactical.is_empty() {
+                    tactical[rng.below(tactical.len() as u64) as usize]
                 } else {
-                    legal[(seed >> 8) as usize % legal.len()]
+                    legal[rng.below(legal.len() as u64) as usize]
                 };
                 pos.play_unchecked(m);
             }
