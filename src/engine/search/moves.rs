@@ -28,13 +28,14 @@ pub(super) struct Moves {
 }
 
 impl Moves {
-    /// The moves of a node whose table move is `table_move`, its picker filled already when
-    /// there is none; `late_moves` quiet moves are tried before the rest may be pruned.
-    pub(super) fn new(table_move: Option<Move>, picker: Picker, late_moves: i32) -> Moves {
+    /// The moves of a node whose table move is `table_move`, the picker still empty;
+    /// `late_moves` quiet moves are tried before the rest may be pruned.
+    #[inline]
+    pub(super) fn new(table_move: Option<Move>, late_moves: i32) -> Moves {
         Moves {
-            filled: table_move.is_none(),
             table_move,
-            picker,
+            picker: Picker::empty(),
+            filled: false,
             checks: None,
             quiets_dropped: false,
             late_moves,
@@ -42,27 +43,31 @@ impl Moves {
     }
 
     /// The table's move while it has not been tried.
+    #[inline]
     pub(super) fn take_table_move(&mut self) -> Option<Move> {
         self.table_move.take()
     }
 
     /// Whether the picker still has to be filled with the node's moves.
+    #[inline]
     pub(super) fn needs_filling(&self) -> bool {
         !self.filled
     }
 
-    /// The picker, to fill once the table's move has been searched; it hands that move out
-    /// first, and it is skipped, having been searched.
+    /// The picker, to fill with the node's moves (it is then counted as filled).
+    #[inline]
     pub(super) fn filled_picker(&mut self) -> &mut Picker {
         self.filled = true;
         &mut self.picker
     }
 
     /// The next move from the picker, with its ordering score.
+    #[inline]
     pub(super) fn pick(&mut self) -> Option<(Move, i32)> {
         self.picker.pick()
     }
 
+    #[inline]
     fn gives_check(&mut self, pos: &Chess, m: Move) -> bool {
         self.checks
             .get_or_insert_with(|| Checks::new(pos))
@@ -72,6 +77,7 @@ impl Moves {
     /// Whether `m` (ordered `order`) is dropped without being made, at the node of `f` as
     /// `run` stands: a losing capture, or near the leaves a late or futile quiet move that
     /// gives no check, or one that loses material.
+    #[inline]
     pub(super) fn pruned(
         &mut self,
         pos: &Chess,

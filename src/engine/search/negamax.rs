@@ -147,10 +147,10 @@ impl Searcher<'_> {
         } else {
             None
         };
-        let mut picker = Picker::empty();
+        let mut moves = Moves::new(table_move, late_moves(frame.depth, frame.improving));
         if table_move.is_none()
             && let Err(score) = self.fill_picker(
-                &mut picker,
+                moves.filled_picker(),
                 pos,
                 frame.ply,
                 frame.tt_move,
@@ -160,7 +160,6 @@ impl Searcher<'_> {
         {
             return score;
         }
-        let mut moves = Moves::new(table_move, picker, late_moves(frame.depth, frame.improving));
         let mut run = Run::new(frame.alpha);
         while let Some((m, order)) = self.next_move(&mut moves, pos, &frame, &killers) {
             // Pruning is decided before the move is made, so that a pruned move costs nothing.
@@ -180,6 +179,7 @@ impl Searcher<'_> {
     }
 
     /// The next move to try, the table's first; `None` when all have been.
+    #[inline]
     fn next_move(
         &mut self,
         moves: &mut Moves,
@@ -191,8 +191,8 @@ impl Searcher<'_> {
             return Some((m, Picker::TT_MOVE));
         }
         if moves.needs_filling() {
-            // The table's move is legal, so the list is not empty; the picker hands that move
-            // out first, and it has been searched.
+            // Only after the table's move was searched: that move is legal, so the list is not
+            // empty; the picker hands it out first, and it has been searched.
             let picker = moves.filled_picker();
             let _ = self.fill_picker(picker, pos, frame.ply, frame.tt_move, killers, frame.alpha);
             picker.pick();
@@ -202,6 +202,7 @@ impl Searcher<'_> {
 
     /// Makes `m` and searches the position it leads to, extended when it gives a check that
     /// loses nothing and reduced when it comes late; its score for the side to move here.
+    #[inline]
     fn search_child(
         &mut self,
         node: &Node,
@@ -253,6 +254,7 @@ impl Searcher<'_> {
 
     /// Takes `m`'s `score` (for `color`, the side to move) into the run: a new best, a raised alpha (with its line), and
     /// whether it cuts the node off, teaching the histories when a quiet move did.
+    #[inline]
     fn raised(&mut self, run: &mut Run, m: Move, score: i32, frame: &Frame, color: Color) -> bool {
         let quiet = !is_tactical(m);
         if score > run.best_score {
@@ -286,6 +288,7 @@ impl Searcher<'_> {
 
     /// The node's score once its moves are done, stored in the table with what it taught the
     /// correction history.
+    #[inline]
     fn settle(&mut self, node: &Node, frame: &Frame, run: &Run) -> i32 {
         if run.searched == 0 {
             // Everything was pruned: the position is at least as bad as a quiet stand.
