@@ -468,12 +468,9 @@ fn damaged_tables_fail_their_probe_only() {
     });
     copy_table(&src, dir, "KRvKN.rtbz", keep);
     copy_table(&src, dir, "KQvKR.rtbw", |b| {
-        let mut x = 0x9e37_79b9u32;
+        let mut rng = knightfall::rng::Rng::new(0x9e37_79b9);
         for byte in b.iter_mut().skip(200) {
-            x ^= x << 13;
-            x ^= x >> 17;
-            x ^= x << 5;
-            *byte = x as u8;
+            *byte = rng.next_u64() as u8;
         }
     });
     copy_table(&src, dir, "KQvKR.rtbz", keep);

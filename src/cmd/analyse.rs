@@ -21,7 +21,7 @@ pub struct Args {
     #[arg(long)]
     pub movetime: Option<u64>,
     /// Transposition table size in MB.
-    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u64).range(1..=4096))]
+    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u64).range(1..=crate::engine::tt::MAX_MB as u64))]
     pub hash: u64,
     /// Directories with more Syzygy tables (DIR[:DIR...]) on top of the built-in 3-4 piece
     /// ones; defaults to $SYZYGY_PATH when set.

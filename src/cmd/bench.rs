@@ -75,7 +75,7 @@ pub struct Args {
     #[arg(long, default_value_t = DEFAULT_DEPTH)]
     pub depth: u32,
     /// Transposition table size in MB.
-    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u64).range(1..=4096))]
+    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u64).range(1..=crate::engine::tt::MAX_MB as u64))]
     pub hash: u64,
     /// Syzygy directories (DIR[:DIR...]): search the six-piece endings with probing instead.
     #[arg(long)]

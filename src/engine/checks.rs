@@ -72,8 +72,7 @@ impl Checks {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use shakmaty::CastlingMode;
-    use shakmaty::fen::Fen;
+    use crate::engine::walk::{any_move, walk};
 
     /// Against making each move: every normal move of the positions of fixed random walks
     /// from starts with discovered checks, pins and promotions.
@@ -90,31 +89,18 @@ mod tests {
         ];
         let mut checked = 0;
         for (i, fen) in fens.iter().enumerate() {
-            let mut pos: Chess = fen
-                .parse::<Fen>()
-                .unwrap()
-                .into_position(CastlingMode::Standard)
-                .unwrap();
-            let mut seed = 0x9E37_79B9_7F4A_7C15u64 ^ (i as u64) << 7;
-            for _ in 0..120 {
-                let legal = pos.legal_moves();
-                if legal.is_empty() {
-                    break;
-                }
-                let checks = Checks::new(&pos);
-                for &m in &legal {
+            let visit = |pos: &Chess, legal: &shakmaty::MoveList| {
+                let checks = Checks::new(pos);
+                for &m in legal {
                     if matches!(m, Move::Normal { .. }) {
                         let mut after = pos.clone();
                         after.play_unchecked(m);
-                        assert_eq!(checks.gives(&pos, m), after.is_check(), "{fen} {m:?}");
+                        assert_eq!(checks.gives(pos, m), after.is_check(), "{fen} {m:?}");
                         checked += 1;
                     }
                 }
-                seed ^= seed << 13;
-                seed ^= seed >> 7;
-                seed ^= seed << 17;
-                pos.play_unchecked(legal[(seed >> 8) as usize % legal.len()]);
-            }
+            };
+            walk(fen, i as u64, 120, visit, any_move);
         }
         assert!(checked > 10_000, "{checked}");
     }

@@ -3,6 +3,8 @@
 //! `Engine::search` runs one search on the calling thread, reporting progress through a
 //! callback; callers put it on a worker thread and stop it through `Control`.
 
+#[cfg(test)]
+pub(crate) mod walk;
 pub mod checks;
 pub mod danger;
 pub mod limits;

@@ -72,32 +72,24 @@ mod tests {
     use shakmaty::{Chess, Position};
 
     use super::PawnCache;
+    use crate::engine::walk::{any_move, walk};
     use crate::engine::{Evaluator, Profile};
 
     /// Positions along pseudo-random games, many sharing their pawns, some without any.
     fn positions() -> Vec<Chess> {
         let mut out = Vec::new();
-        let mut seed = 0x2545_F491_4F6C_DD1Du64;
-        for _ in 0..40 {
-            let mut pos = Chess::default();
-            for _ in 0..160 {
-                let moves = pos.legal_moves();
-                if moves.is_empty() {
-                    break;
-                }
-                seed ^= seed << 13;
-                seed ^= seed >> 7;
-                seed ^= seed << 17;
-                // Prefer captures so that games reach pawnless endings too.
-                let captures: Vec<_> = moves.iter().filter(|m| m.is_capture()).collect();
-                let m = if !captures.is_empty() && !seed.is_multiple_of(3) {
-                    *captures[(seed >> 8) as usize % captures.len()]
+        const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+        for game in 0..40 {
+            // Captures two times in three, so that games reach pawnless endings too.
+            let pick = |rng: &mut crate::rng::Rng, legal: &shakmaty::MoveList| {
+                let captures: Vec<_> = legal.iter().filter(|m| m.is_capture()).collect();
+                if !captures.is_empty() && rng.below(3) != 0 {
+                    *captures[rng.index(captures.len())]
                 } else {
-                    moves[(seed >> 8) as usize % moves.len()]
-                };
-                pos.play_unchecked(m);
-                out.push(pos.clone());
-            }
+                    any_move(rng, legal)
+                }
+            };
+            walk(START, game, 161, |pos, _| out.push(pos.clone()), pick);
         }
         out
     }

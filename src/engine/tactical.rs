@@ -157,7 +157,7 @@ fn shifted(sq: Square, offset: i32) -> Square {
 mod tests {
     use super::*;
     use crate::engine::ordering::is_tactical;
-    use shakmaty::CastlingMode;
+    use crate::engine::walk::{any_move, walk};
     use shakmaty::fen::Fen;
 
     /// Walks a few thousand positions from tricky starts (pins, en passant, promotions) and
@@ -176,45 +176,34 @@ mod tests {
         ];
         let mut checked = 0;
         for (i, fen) in starts.iter().enumerate() {
-            let mut pos: Chess = fen
-                .parse::<Fen>()
-                .unwrap()
-                .into_position(CastlingMode::Standard)
-                .unwrap();
-            // A fixed pseudo-random walk (xorshift) so the test is reproducible.
-            let mut seed = 0x9E37_79B9_7F4A_7C15u64 ^ i as u64;
-            for _ in 0..400 {
-                let legal = pos.legal_moves();
-                if legal.is_empty() {
-                    break;
+            let visit = |pos: &Chess, legal: &MoveList| {
+                if pos.is_check() {
+                    return;
                 }
-                if !pos.is_check() {
-                    let expected: Vec<Move> =
-                        legal.iter().copied().filter(|&m| is_tactical(m)).collect();
-                    let mut got = MoveList::new();
-                    tactical_moves(&pos, &mut got);
-                    let got: Vec<Move> = got.into_iter().collect();
-                    assert_eq!(
-                        got,
-                        expected,
-                        "{}",
-                        Fen::from_position(&pos, shakmaty::EnPassantMode::Legal)
-                    );
-                    checked += 1;
-                }
-                seed ^= seed << 13;
-                seed ^= seed >> 7;
-                seed ^= seed << 17;
-                // Prefer captures and promotions half the time so the walks reach endings.
+                let expected: Vec<Move> =
+                    legal.iter().copied().filter(|&m| is_tactical(m)).collect();
+                let mut got = MoveList::new();
+                tactical_moves(pos, &mut got);
+                let got: Vec<Move> = got.into_iter().collect();
+                assert_eq!(
+                    got,
+                    expected,
+                    "{}",
+                    Fen::from_position(pos, shakmaty::EnPassantMode::Legal)
+                );
+                checked += 1;
+            };
+            // Captures and promotions half the time, so that the walks reach endings.
+            let pick = |rng: &mut crate::rng::Rng, legal: &MoveList| {
                 let tactical: Vec<Move> =
                     legal.iter().copied().filter(|&m| is_tactical(m)).collect();
-                let m = if seed & 1 == 0 && !tactical.is_empty() {
-                    tactical[(seed >> 8) as usize % tactical.len()]
+                if rng.below(2) == 0 && !tactical.is_empty() {
+                    tactical[rng.index(tactical.len())]
                 } else {
-                    legal[(seed >> 8) as usize % legal.len()]
-                };
-                pos.play_unchecked(m);
-            }
+                    any_move(rng, legal)
+                }
+            };
+            walk(fen, i as u64, 400, visit, pick);
         }
         assert!(checked > 1000, "only {checked} positions compared");
     }

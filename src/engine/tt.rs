@@ -373,8 +373,7 @@ impl Table {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use shakmaty::CastlingMode;
-    use shakmaty::fen::Fen;
+    use crate::engine::walk::{any_move, walk};
 
     /// Every legal move comes back from its code, and no code gives a move that is not legal:
     /// positions with castling, en passant, promotions, pins and checks, and the positions of a
@@ -395,20 +394,13 @@ mod tests {
         ];
         let mut checked = 0;
         for (i, fen) in fens.iter().enumerate() {
-            let mut pos: Chess = fen
-                .parse::<Fen>()
-                .unwrap()
-                .into_position(CastlingMode::Standard)
-                .unwrap();
-            let mut seed = 0x2545_F491_4F6C_DD1Du64 ^ i as u64;
-            for _ in 0..24 {
-                let legal = pos.legal_moves();
-                for &m in &legal {
-                    assert_eq!(decode_move(&pos, encode_move(m)), Some(m), "{fen} {m:?}");
+            let visit = |pos: &Chess, legal: &shakmaty::MoveList| {
+                for &m in legal {
+                    assert_eq!(decode_move(pos, encode_move(m)), Some(m), "{fen} {m:?}");
                 }
                 let mut decoded = 0;
                 for code in 0..=u16::MAX {
-                    if let Some(m) = decode_move(&pos, code) {
+                    if let Some(m) = decode_move(pos, code) {
                         assert!(legal.contains(&m), "{fen} {code}: {m:?}");
                         assert_eq!(encode_move(m), code);
                         decoded += 1;
@@ -416,14 +408,8 @@ mod tests {
                 }
                 assert_eq!(decoded, legal.len(), "{fen}");
                 checked += 1;
-                if legal.is_empty() {
-                    break;
-                }
-                seed ^= seed << 13;
-                seed ^= seed >> 7;
-                seed ^= seed << 17;
-                pos.play_unchecked(legal[(seed >> 8) as usize % legal.len()]);
-            }
+            };
+            walk(fen, i as u64, 24, visit, any_move);
         }
         assert!(checked > 150, "{checked}");
     }

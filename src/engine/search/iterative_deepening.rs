@@ -7,6 +7,7 @@ use std::time::{Duration, Instant};
 use shakmaty::{Chess, Move, Position};
 
 use super::Searcher;
+use super::params::MATE_EXIT_SPARE_PLIES;
 use crate::engine::node::Node;
 use crate::engine::score::{MATE, MATE_BOUND, MAX_PLY};
 use crate::engine::spread::skips;
@@ -209,7 +210,7 @@ impl Searcher<'_> {
         self.mate_exit
             && score.abs() >= MATE_BOUND
             && previous == Some(score)
-            && depth >= 2 * (MATE - score.abs()) + 2
+            && depth >= 2 * (MATE - score.abs()) + MATE_EXIT_SPARE_PLIES
     }
 }
 

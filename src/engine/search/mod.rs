@@ -30,6 +30,7 @@ mod iterative_deepening;
 mod params;
 mod aspiration;
 mod pruning;
+mod moves;
 mod reductions;
 mod static_eval;
 mod stats;

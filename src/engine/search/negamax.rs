@@ -4,43 +4,19 @@
 
 use std::ops::ControlFlow;
 
-use arrayvec::ArrayVec;
-use shakmaty::{Chess, Move, Position};
+use shakmaty::{Chess, Color, Move, Position};
 
 use super::Searcher;
+use super::moves::{Frame, Moves, Run};
 use super::params::IIR_MIN_DEPTH;
-use super::pruning::{late_moves, late_or_futile, losing_capture, losing_quiet, may_prune};
+use super::pruning::late_moves;
 use super::reductions::reducible;
 use super::table::{bound, cuts};
-use crate::engine::checks::Checks;
 use crate::engine::node::Node;
 use crate::engine::ordering::{Picker, is_tactical, pawn_index};
 use crate::engine::score::{INFINITY, MATE, MAX_PLY};
 use crate::engine::see::see;
 use crate::engine::tt::{decode_move, encode_move};
-
-/// What a node's move loop needs to know, worked out before it.
-#[derive(Clone, Copy)]
-struct Frame {
-    /// Plies left, after the check extension at the horizon and internal iterative reduction.
-    depth: i32,
-    ply: usize,
-    /// The window, narrowed by mate distance.
-    alpha: i32,
-    beta: i32,
-    pv_node: bool,
-    in_check: bool,
-    /// The hash table's move (the root's ordering hint at the root), encoded; 0 for none.
-    tt_move: u16,
-    /// The static evaluation before correction, stored with the result.
-    raw_eval: i32,
-    /// The corrected static evaluation (`-INFINITY` in check).
-    static_eval: i32,
-    /// Whether the side to move is better off than two plies ago.
-    improving: bool,
-    /// The pawn structure's index, for the correction history.
-    pawns: usize,
-}
 
 impl Searcher<'_> {
     /// The node's score for the window `alpha..beta` searched `depth` plies deep, `ply` plies
@@ -164,164 +140,186 @@ impl Searcher<'_> {
     /// The node's moves, best first as far as ordering knows, each pruned, reduced or searched;
     /// the node's score, stored in the table with what it taught the histories.
     fn search_moves(&mut self, node: &Node, frame: Frame) -> i32 {
-        let Frame {
-            depth,
-            ply,
-            mut alpha,
-            beta,
-            pv_node,
-            in_check,
-            tt_move,
-            raw_eval,
-            static_eval,
-            improving,
-            pawns,
-        } = frame;
         let pos = &node.pos;
-        let killers = self.killers[ply];
-        // The hash table's move is tried before any move is generated: when it cuts off, as it
-        // mostly does, generating and scoring the rest is saved. The picker would hand it out
-        // first too; the difference is that the quiet moves are scored after its search, with
-        // the history as that search left it.
-        let mut table_move = if ply > 0 {
-            decode_move(pos, tt_move)
+        let killers = self.killers[frame.ply];
+        let table_move = if frame.ply > 0 {
+            decode_move(pos, frame.tt_move)
         } else {
             None
         };
-        let mut picker = Picker::empty();
+        let mut moves = Moves::new(table_move, late_moves(frame.depth, frame.improving));
         if table_move.is_none()
-            && let Err(score) = self.fill_picker(&mut picker, pos, ply, tt_move, &killers, alpha)
+            && let Err(score) = self.fill_picker(
+                moves.filled_picker(),
+                pos,
+                frame.ply,
+                frame.tt_move,
+                &killers,
+                frame.alpha,
+            )
         {
             return score;
         }
-        let mut filled = table_move.is_none();
-        let original_alpha = alpha;
-        let mut best_score = -INFINITY;
-        let mut best_move: Option<Move> = None;
-        let mut searched = 0;
-        let mut quiets_tried: ArrayVec<Move, 64> = ArrayVec::new();
-        let color = pos.turn();
-        // What tells whether a move gives check, worked out when first asked.
-        let mut checks: Option<Checks> = None;
-        // Set once late-move or futility pruning has dropped the remaining quiet moves.
-        let mut quiets_dropped = false;
-        // Quiet moves tried before the rest are pruned near the leaves.
-        let late_moves = late_moves(depth, improving);
-
-        loop {
-            let (m, order) = if let Some(m) = table_move.take() {
-                (m, Picker::TT_MOVE)
-            } else {
-                if !filled {
-                    filled = true;
-                    // The table's move is legal, so the list is not empty; the picker hands
-                    // that move out first, and it has been searched.
-                    let _ = self.fill_picker(&mut picker, pos, ply, tt_move, &killers, alpha);
-                    picker.pick();
-                }
-                match picker.pick() {
-                    Some(next) => next,
-                    None => break,
-                }
-            };
-            let quiet = !is_tactical(m);
+        let mut run = Run::new(frame.alpha);
+        while let Some((m, order)) = self.next_move(&mut moves, pos, &frame, &killers) {
             // Pruning is decided before the move is made, so that a pruned move costs nothing.
-            if may_prune(ply, pv_node, in_check, best_score) {
-                if !quiet {
-                    if losing_capture(pos, m, order, depth) {
-                        continue;
-                    }
-                } else {
-                    if late_or_futile(depth, searched, late_moves, static_eval, alpha)
-                        && !checks.get_or_insert_with(|| Checks::new(pos)).gives(pos, m)
-                    {
-                        // Every later quiet move that gives no check would be pruned too:
-                        // drop them all now instead of picking them one by one.
-                        if !quiets_dropped && filled {
-                            quiets_dropped = true;
-                            let checks = checks.get_or_insert_with(|| Checks::new(pos));
-                            picker.retain_rest(|m| is_tactical(m) || checks.gives(pos, m));
-                        }
-                        continue;
-                    }
-                    if losing_quiet(pos, m, depth) {
-                        continue;
-                    }
-                }
+            if moves.pruned(pos, m, order, &frame, &run) {
+                continue;
             }
-            let child = self.child(node, m);
-            let gives_check = child.pos.is_check();
-
-            self.keys.push(child.key);
-            let extension = i32::from(gives_check && see(pos, m) >= 0);
-            let new_depth = depth - 1 + extension;
-            let reduction =
-                if searched > 0 && reducible(depth, searched, quiet, gives_check, in_check) {
-                    self.reduction(
-                        m, color, depth, searched, new_depth, pv_node, improving, &killers,
-                    )
-                } else {
-                    0
-                };
-            let score = self.search_move(
-                &child,
-                searched == 0,
-                new_depth,
-                reduction,
-                ply,
-                alpha,
-                beta,
-            );
-            self.keys.pop();
+            let score = self.search_child(node, m, &frame, &run, &killers);
             if self.stopped {
                 return 0;
             }
-            searched += 1;
+            run.searched += 1;
+            if self.raised(&mut run, m, score, &frame, pos.turn()) {
+                break;
+            }
+        }
+        self.settle(node, &frame, &run)
+    }
 
-            if score > best_score {
-                best_score = score;
-                if score > alpha {
-                    best_move = Some(m);
-                    alpha = score;
-                    self.extend_pv(ply, m);
-                    if ply == 0 {
-                        self.root_best = Some((m, score));
+    /// The next move to try, the table's first; `None` when all have been.
+    #[inline]
+    fn next_move(
+        &mut self,
+        moves: &mut Moves,
+        pos: &Chess,
+        frame: &Frame,
+        killers: &[Option<Move>; 2],
+    ) -> Option<(Move, i32)> {
+        if let Some(m) = moves.take_table_move() {
+            return Some((m, Picker::TT_MOVE));
+        }
+        if moves.needs_filling() {
+            // Only after the table's move was searched: that move is legal, so the list is not
+            // empty; the picker hands it out first, and it has been searched.
+            let picker = moves.filled_picker();
+            let _ = self.fill_picker(picker, pos, frame.ply, frame.tt_move, killers, frame.alpha);
+            picker.pick();
+        }
+        moves.pick()
+    }
+
+    /// Makes `m` and searches the position it leads to, extended when it gives a check that
+    /// loses nothing and reduced when it comes late; its score for the side to move here.
+    #[inline]
+    fn search_child(
+        &mut self,
+        node: &Node,
+        m: Move,
+        frame: &Frame,
+        run: &Run,
+        killers: &[Option<Move>; 2],
+    ) -> i32 {
+        let pos = &node.pos;
+        let child = self.child(node, m);
+        let gives_check = child.pos.is_check();
+        self.keys.push(child.key);
+        let extension = i32::from(gives_check && see(pos, m) >= 0);
+        let new_depth = frame.depth - 1 + extension;
+        let quiet = !is_tactical(m);
+        let reduction = if run.searched > 0
+            && reducible(
+                frame.depth,
+                run.searched,
+                quiet,
+                gives_check,
+                frame.in_check,
+            ) {
+            self.reduction(
+                m,
+                pos.turn(),
+                frame.depth,
+                run.searched,
+                new_depth,
+                frame.pv_node,
+                frame.improving,
+                killers,
+            )
+        } else {
+            0
+        };
+        let score = self.search_move(
+            &child,
+            run.searched == 0,
+            new_depth,
+            reduction,
+            frame.ply,
+            run.alpha,
+            frame.beta,
+        );
+        self.keys.pop();
+        score
+    }
+
+    /// Takes `m`'s `score` (for `color`, the side to move) into the run: a new best, a raised alpha (with its line), and
+    /// whether it cuts the node off, teaching the histories when a quiet move did.
+    #[inline]
+    fn raised(&mut self, run: &mut Run, m: Move, score: i32, frame: &Frame, color: Color) -> bool {
+        let quiet = !is_tactical(m);
+        if score > run.best_score {
+            run.best_score = score;
+            if score > run.alpha {
+                run.best_move = Some(m);
+                run.alpha = score;
+                self.extend_pv(frame.ply, m);
+                if frame.ply == 0 {
+                    self.root_best = Some((m, score));
+                }
+                if score >= frame.beta {
+                    if quiet {
+                        self.update_quiet_stats(
+                            frame.ply,
+                            color,
+                            m,
+                            frame.depth,
+                            &run.quiets_tried,
+                        );
                     }
-                    if score >= beta {
-                        if quiet {
-                            self.update_quiet_stats(ply, color, m, depth, &quiets_tried);
-                        }
-                        break;
-                    }
+                    return true;
                 }
             }
-            if quiet && quiets_tried.len() < quiets_tried.capacity() {
-                quiets_tried.push(m);
-            }
         }
+        if quiet && run.quiets_tried.len() < run.quiets_tried.capacity() {
+            run.quiets_tried.push(m);
+        }
+        false
+    }
 
-        if searched == 0 {
+    /// The node's score once its moves are done, stored in the table with what it taught the
+    /// correction history.
+    #[inline]
+    fn settle(&mut self, node: &Node, frame: &Frame, run: &Run) -> i32 {
+        if run.searched == 0 {
             // Everything was pruned: the position is at least as bad as a quiet stand.
-            return alpha;
+            return run.alpha;
         }
-        let bound = bound(best_score, original_alpha, alpha, beta);
-        if ply == 0 && !self.excluded.is_empty() {
+        let bound = bound(run.best_score, frame.alpha, run.alpha, frame.beta);
+        if frame.ply == 0 && !self.excluded.is_empty() {
             // A root searched without its best moves is not the position's value.
-            return best_score;
+            return run.best_score;
         }
-        if !in_check {
+        if !frame.in_check {
             self.learn_correction(
-                color,
-                pawns,
-                best_move,
-                best_score,
-                static_eval,
+                node.pos.turn(),
+                frame.pawns,
+                run.best_move,
+                run.best_score,
+                frame.static_eval,
                 bound,
-                depth,
+                frame.depth,
             );
         }
-        self.store(node, ply, best_move, best_score, raw_eval, depth, bound);
-        best_score
+        self.store(
+            node,
+            frame.ply,
+            run.best_move,
+            run.best_score,
+            frame.raw_eval,
+            frame.depth,
+            bound,
+        );
+        run.best_score
     }
 
     /// The score of a node below the root that needs no search (a draw by rule, a mate

@@ -123,6 +123,16 @@ pub(super) const LMR_MIN_MOVES: i32 = 2;
 /// elsewhere are searched deeper.
 pub(super) const LMR_HISTORY_DIVISOR: i32 = 8192;
 
+/// Plies less reduction in a PV node, where an overlooked move changes the line played.
+pub(super) const LMR_PV_BONUS: i32 = 1;
+
+/// Plies more reduction for a side that is not improving: its late quiet moves rarely
+/// rescue it.
+pub(super) const LMR_NOT_IMPROVING: i32 = 1;
+
+/// Plies less reduction for a killer move: it cut off at this ply elsewhere.
+pub(super) const LMR_KILLER_BONUS: i32 = 1;
+
 // What a cutoff teaches move ordering.
 
 /// A quiet cutoff's history bonus is depth² times this: cutoffs found deep are worth more.
@@ -141,3 +151,9 @@ pub(super) const DELTA_MARGIN: i32 = 200;
 /// Delta pruning applies only above this game phase: with little material left, a pawn's
 /// advance or a king's activity can be worth more than the margin.
 pub(super) const DELTA_MIN_PHASE: i32 = 4;
+
+// Ending the search.
+
+/// A mate seen at two iterations in a row ends the search once the depth is past twice its
+/// length in moves by this many plies: a shorter mate would have been found by then.
+pub(super) const MATE_EXIT_SPARE_PLIES: i32 = 2;

@@ -6,7 +6,10 @@ use std::sync::OnceLock;
 use shakmaty::{Color, Move};
 
 use super::Searcher;
-use super::params::{LMR_BASE, LMR_DIVISOR, LMR_HISTORY_DIVISOR, LMR_MIN_DEPTH, LMR_MIN_MOVES};
+use super::params::{
+    LMR_BASE, LMR_DIVISOR, LMR_HISTORY_DIVISOR, LMR_KILLER_BONUS, LMR_MIN_DEPTH, LMR_MIN_MOVES,
+    LMR_NOT_IMPROVING, LMR_PV_BONUS,
+};
 
 /// Reductions for late quiet moves, indexed by depth and move number.
 fn lmr_table() -> &'static [[i32; 64]; 64] {
@@ -57,13 +60,13 @@ impl Searcher<'_> {
     ) -> i32 {
         let mut reduction = lmr_table()[depth.min(63) as usize][(searched as usize).min(63)];
         if pv_node {
-            reduction -= 1;
+            reduction -= LMR_PV_BONUS;
         }
         if !improving {
-            reduction += 1;
+            reduction += LMR_NOT_IMPROVING;
         }
         if killers.contains(&Some(m)) {
-            reduction -= 1;
+            reduction -= LMR_KILLER_BONUS;
         }
         reduction -= self.history.get(color, m) / LMR_HISTORY_DIVISOR;
         reduction.clamp(0, new_depth - 1)
