@@ -1920,7 +1920,7 @@ fn a_reviews_mistakes_are_practised_from_the_review_and_scheduled() {
 }
 
 /// The training record on disk, if it can be read.
-fn training_record(home: &Path) -> Option<knightfall::store::training::Progress> {
+fn training_record(home: &Path) -> Option<knightfall::train::progress::Progress> {
     let text = std::fs::read_to_string(home.join("training.toml")).ok()?;
     toml::from_str(&text).ok()
 }

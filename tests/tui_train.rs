@@ -14,8 +14,8 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-use knightfall::store::training::Progress;
 use knightfall::tablebase::Tablebases;
+use knightfall::train::progress::Progress;
 use knightfall::train::{Goal, State};
 use knightfall::tui::screen::{Action, Effect, Palette, Tone};
 use knightfall::tui::train::Train;
@@ -479,7 +479,7 @@ fn puzzles_are_filtered_by_theme_and_rating() {
 
 #[test]
 fn a_save_hands_back_the_record_merged_with_other_instances() {
-    use knightfall::store::training::Change;
+    use knightfall::train::progress::Change;
     let mut t = train();
     type_line(&mut t, "k7/8/2K5/8/8/8/8/1Q6 w - - 0 1");
     type_line(&mut t, "Qb8+");
@@ -499,7 +499,7 @@ fn a_save_hands_back_the_record_merged_with_other_instances() {
     );
     // The record as saved has another instance's drills too; the list shows them.
     let mut merged = t.progress.clone();
-    Change::ending("KRvK", true, true, Some(0)).apply(&mut merged);
+    Change::ending("KRvK", true, true, Some(0), 100).apply(&mut merged);
     t.update(Action::Trained(Box::new(merged.clone())), Instant::now());
     assert_eq!(t.progress, merged);
     let list = screen(&t, 120, 40);

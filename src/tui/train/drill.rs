@@ -3,7 +3,7 @@
 
 use super::{FIRST_ENDING, OnBoard, Train};
 use crate::rng::Rng;
-use crate::store::training::Change;
+use crate::train::progress::Change;
 use crate::train::{Drill, Ending, Goal, State, Verdict};
 use crate::tui::screen::{Effect, Tone};
 
@@ -152,7 +152,7 @@ impl Train {
         }
         let done = d.state == State::Done;
         let over_par = (d.goal == Goal::Win).then(|| d.moves_played().saturating_sub(d.par()));
-        let change = Change::ending(&d.ending.to_string(), done, d.clean(), over_par);
+        let change = Change::ending(&d.ending.to_string(), done, d.clean(), over_par, self.today);
         *counted = true;
         self.keep(change, fx);
     }

@@ -29,10 +29,10 @@ use super::job::EngineEvent;
 use super::screen::{Action, Effect, Palette, Tone};
 use crate::game::Game;
 use crate::rng::Rng;
-use crate::store::training::{Change, Progress};
 use crate::tablebase::Tablebases;
 use crate::train::ending::OFFERED;
 use crate::train::mistake::Mistake;
+use crate::train::progress::{Change, Progress};
 use crate::train::puzzle::Puzzle;
 use crate::train::themes::Theme;
 use crate::train::{Difficulty, Drill, Ending};
@@ -80,7 +80,8 @@ pub struct Train {
     pub board: OnBoard,
     /// The player's own mistakes, from the reviews of their games.
     pub mistakes: Vec<Mistake>,
-    /// Today, in days since 1970-01-01 (for the schedule).
+    /// Today, in days since 1970-01-01, as the runner read it: the mistakes due, and the day a
+    /// drill is recorded on.
     pub today: i64,
     /// The puzzles to solve (the built-in set).
     pub puzzles: Vec<Puzzle>,

@@ -10,7 +10,7 @@ use shakmaty::{Move, Position};
 
 use super::{OnBoard, Train};
 use crate::game::Game;
-use crate::store::training::Change;
+use crate::train::progress::Change;
 use crate::train::puzzle::Puzzle;
 use crate::train::themes::Theme;
 use crate::tui::job::{EngineEvent, Request, next_generation};
