@@ -424,7 +424,7 @@ fn a_puzzle_is_solved_rated_once_and_a_wrong_move_is_refuted() {
 }
 
 #[test]
-fn puzzles_are_filtered_by_theme_and_rating() {
+fn puzzles_are_filtered_by_motif_and_rating() {
     let mut t = train();
     type_line(&mut t, "filter hangingPiece");
     assert!(
@@ -433,8 +433,8 @@ fn puzzles_are_filtered_by_theme_and_rating() {
         message(&t)
     );
     assert!(t.offered().iter().all(|p| {
-        p.themes
-            .contains(&knightfall::train::themes::Theme::HangingPiece)
+        p.motifs
+            .contains(&knightfall::train::motifs::Motif::HangingPiece)
     }));
     type_line(&mut t, "filter 1200-1600");
     assert!(
@@ -452,18 +452,18 @@ fn puzzles_are_filtered_by_theme_and_rating() {
     type_line(&mut t, "filter");
     assert_eq!(t.offered().len(), t.puzzles.len());
     // A puzzle on the board that the new filter would not choose gives way to one it would.
-    use knightfall::train::themes::Theme;
+    use knightfall::train::motifs::Motif;
     let plain = t
         .puzzles
         .iter()
-        .find(|p| !p.themes.contains(&Theme::DefensiveMove))
+        .find(|p| !p.motifs.contains(&Motif::DefensiveMove))
         .unwrap()
         .id
         .clone();
     t.open_puzzle(&plain);
     type_line(&mut t, "filter defensiveMove");
     let shown = &t.solve().unwrap().puzzle;
-    assert!(shown.themes.contains(&Theme::DefensiveMove), "{shown:?}");
+    assert!(shown.motifs.contains(&Motif::DefensiveMove), "{shown:?}");
     assert!(
         message(&t).contains("let through. Puzzle"),
         "{}",

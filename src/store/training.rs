@@ -357,7 +357,7 @@ mod tests {
     fn puzzle(id: &str, rating: i32) -> Puzzle {
         let mut p = crate::train::puzzle::built_in()
             .into_iter()
-            .find(|p| !p.themes.is_empty())
+            .find(|p| !p.motifs.is_empty())
             .unwrap();
         p.id = id.to_string();
         p.rating = rating;
@@ -411,10 +411,10 @@ mod tests {
         assert_eq!(on_disk.puzzle_history.len(), 2);
         assert_eq!(on_disk.puzzle_rating, a.puzzle_rating);
         assert_eq!(on_disk.endings["KQvK"].tried, 1);
-        let themes: u32 = on_disk.puzzle_themes.values().map(|t| t[0]).sum();
+        let motifs: u32 = on_disk.puzzle_motifs.values().map(|t| t[0]).sum();
         assert_eq!(
-            themes,
-            2 * puzzle("x", 0).themes.len() as u32,
+            motifs,
+            2 * puzzle("x", 0).motifs.len() as u32,
             "{on_disk:?}"
         );
         // Both answers count: the card was answered twice from memory.

@@ -1,6 +1,6 @@
 //! The player's training record and how a result changes it: for each ending drilled, how many
 //! starts were tried, won or held, and how close to par; the puzzle rating (Glicko-2) and its
-//! history; the puzzles tried and their themes; the schedule (SM-2) of the player's mistakes.
+//! history; the puzzles tried and their motifs; the schedule (SM-2) of the player's mistakes.
 //! A result is a [`Change`], applied to the record in memory at once and replayed by the store
 //! onto the record on disk (`store::training`), so instances training at once lose nothing.
 //! Nothing here reads the clock: the day comes in with the result.
@@ -32,9 +32,9 @@ pub struct Progress {
     /// The puzzles tried, by id: whether the first try solved it.
     #[serde(default)]
     pub puzzles: BTreeMap<String, bool>,
-    /// By theme: puzzles tried and solved.
-    #[serde(default)]
-    pub puzzle_themes: BTreeMap<String, [u32; 2]>,
+    /// By motif: puzzles tried and solved (under lichess's word for them in the file).
+    #[serde(default, rename = "puzzle_themes")]
+    pub puzzle_motifs: BTreeMap<String, [u32; 2]>,
 }
 
 /// Ratings kept in the puzzle history.
@@ -74,7 +74,7 @@ impl Progress {
         Change::ending(ending, done, clean, over_par, today).apply(self);
     }
 
-    /// Counts the first try of puzzle `p`: the rating, its history, the puzzle and its themes.
+    /// Counts the first try of puzzle `p`: the rating, its history, the puzzle and its motifs.
     pub fn record_puzzle(&mut self, p: &Puzzle, solved: bool) {
         Change::puzzle(p, solved).apply(self);
     }
@@ -103,8 +103,8 @@ pub enum Change {
         id: String,
         /// Its rating, the opponent's in the rating period.
         rating: i32,
-        /// Its themes' names.
-        themes: Vec<String>,
+        /// Its motifs' names.
+        motifs: Vec<String>,
         /// Solved at the first try, without help.
         solved: bool,
     },
@@ -142,7 +142,7 @@ impl Change {
         Change::Puzzle {
             id: p.id.clone(),
             rating: p.rating,
-            themes: p.themes.iter().map(|t| t.name().to_string()).collect(),
+            motifs: p.motifs.iter().map(|t| t.name().to_string()).collect(),
             solved,
         }
     }
@@ -174,7 +174,7 @@ impl Change {
             Change::Puzzle {
                 id,
                 rating,
-                themes,
+                motifs,
                 solved,
             } => {
                 progress.puzzle_rating = progress.puzzle_rating.after(*rating, *solved);
@@ -186,8 +186,8 @@ impl Change {
                 }
                 // The first try is the one kept: another instance may have tried it before.
                 progress.puzzles.entry(id.clone()).or_insert(*solved);
-                for theme in themes {
-                    let entry = progress.puzzle_themes.entry(theme.clone()).or_default();
+                for motif in motifs {
+                    let entry = progress.puzzle_motifs.entry(motif.clone()).or_default();
                     entry[0] += 1;
                     if *solved {
                         entry[1] += 1;
@@ -226,5 +226,15 @@ mod tests {
             (4, 3, 2, Some(1))
         );
         assert_eq!(r.last.as_deref(), Some("2026.11.27"));
+    }
+
+    /// The motifs' counts stay under lichess's word in the file, where records already written
+    /// have them.
+    #[test]
+    fn motif_counts_are_written_under_puzzle_themes() {
+        let p: Progress = toml::from_str("[puzzle_themes]\nfork = [2, 1]\n").unwrap();
+        assert_eq!(p.puzzle_motifs["fork"], [2, 1]);
+        let text = toml::to_string(&p).unwrap();
+        assert!(text.contains("[puzzle_themes]\nfork = [2, 1]\n"), "{text}");
     }
 }

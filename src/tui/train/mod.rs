@@ -32,9 +32,9 @@ use crate::rng::Rng;
 use crate::tablebase::Tablebases;
 use crate::train::ending::OFFERED;
 use crate::train::mistake::Mistake;
+use crate::train::motifs::Motif;
 use crate::train::progress::{Change, Progress};
 use crate::train::puzzle::Puzzle;
-use crate::train::themes::Theme;
 use crate::train::{Difficulty, Drill, Ending};
 
 pub use drill::Drilling;
@@ -85,8 +85,8 @@ pub struct Train {
     pub today: i64,
     /// The puzzles to solve (the built-in set).
     pub puzzles: Vec<Puzzle>,
-    /// Which puzzles are offered: a theme, a rating range.
-    pub filter: (Option<Theme>, Option<(i32, i32)>),
+    /// Which puzzles are offered: a motif, a rating range.
+    pub filter: (Option<Motif>, Option<(i32, i32)>),
     /// The hint shown: the piece's square, and the whole move once asked twice.
     pub hint: Option<(Square, Option<Move>)>,
     /// The input line.

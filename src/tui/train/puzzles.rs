@@ -3,16 +3,16 @@
 //! a wrong one is answered by the engine's refutation (a short search), then the solution is
 //! shown. Only the first try of a puzzle counts for the player's rating; a hint counts as not
 //! solving it. The next puzzle is the one nearest the player's rating of those the filter (a
-//! theme, a rating range) lets through.
+//! motif, a rating range) lets through.
 
 use shakmaty::san::SanPlus;
 use shakmaty::{Move, Position};
 
 use super::{OnBoard, Train};
 use crate::game::Game;
+use crate::train::motifs::Motif;
 use crate::train::progress::Change;
 use crate::train::puzzle::Puzzle;
-use crate::train::themes::Theme;
 use crate::tui::job::{EngineEvent, Request, next_generation};
 use crate::tui::screen::{Effect, Tone};
 
@@ -160,7 +160,7 @@ impl Train {
     pub fn offered(&self) -> Vec<&Puzzle> {
         self.puzzles
             .iter()
-            .filter(|p| self.filter.0.is_none_or(|t| p.themes.contains(&t)))
+            .filter(|p| self.filter.0.is_none_or(|m| p.motifs.contains(&m)))
             .filter(|p| {
                 self.filter
                     .1
@@ -231,18 +231,18 @@ impl Train {
 
     /// `filter fork`, `filter 1200-1600`, both, or `filter` alone for every puzzle.
     pub(super) fn set_filter(&mut self, arg: Option<&str>) {
-        let mut theme = None;
+        let mut motif = None;
         let mut range = None;
         for word in arg.unwrap_or("").split_whitespace() {
-            if let Some(t) = Theme::parse(word) {
-                theme = Some(t);
+            if let Some(m) = Motif::parse(word) {
+                motif = Some(m);
             } else if let Some((lo, hi)) = word.split_once('-')
                 && let (Ok(lo), Ok(hi)) = (lo.parse::<i32>(), hi.parse::<i32>())
                 && lo <= hi
             {
                 range = Some((lo, hi));
             } else {
-                let names: Vec<&str> = Theme::ALL.iter().map(|t| t.name()).collect();
+                let names: Vec<&str> = Motif::ALL.iter().map(|m| m.name()).collect();
                 return self.say(
                     format!(
                         "{word:?} is neither a theme ({}) nor a rating range like 1200-1600",
@@ -252,7 +252,7 @@ impl Train {
                 );
             }
         }
-        self.filter = (theme, range);
+        self.filter = (motif, range);
         let offered = self.offered();
         let n = offered.len();
         // The puzzle on the board goes when the filter would not have chosen it.

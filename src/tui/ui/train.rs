@@ -306,7 +306,7 @@ fn draw_practice(
 }
 
 /// The board of a puzzle and a side column beside it: the puzzle, the player's rating with its
-/// history as a chart, and the player's share solved by theme.
+/// history as a chart, and the player's share solved by motif.
 fn draw_solve(
     frame: &mut Frame,
     area: Rect,
@@ -325,7 +325,7 @@ fn draw_solve(
     let block = super::titled(&title, side[0]);
     let inner = block.inner(side[0]);
     frame.render_widget(block, side[0]);
-    let themes: Vec<&str> = s.puzzle.themes.iter().map(|t| t.name()).collect();
+    let motifs: Vec<&str> = s.puzzle.motifs.iter().map(|m| m.name()).collect();
     let status = match s.stage {
         Stage::Solving => "Your move.",
         Stage::Solved => "Solved.",
@@ -336,7 +336,7 @@ fn draw_solve(
         Line::styled(s.task(), bold()),
         Line::raw(status),
         Line::styled(
-            format!("Themes: {}", themes.join(", ")),
+            format!("Themes: {}", motifs.join(", ")),
             Style::default().add_modifier(Modifier::DIM),
         ),
     ];
@@ -375,16 +375,16 @@ fn draw_solve(
             rows[1],
         );
     }
-    // Solved by theme, the most tried first.
+    // Solved by motif, the most tried first.
     let block = super::titled(" Solved by theme ", side[2]);
     let inner = block.inner(side[2]);
     frame.render_widget(block, side[2]);
-    let mut by_theme: Vec<(&String, &[u32; 2])> = t.progress.puzzle_themes.iter().collect();
-    by_theme.sort_by_key(|(name, n)| (std::cmp::Reverse(n[0]), (*name).clone()));
-    let lines: Vec<Line> = if by_theme.is_empty() {
+    let mut by_motif: Vec<(&String, &[u32; 2])> = t.progress.puzzle_motifs.iter().collect();
+    by_motif.sort_by_key(|(name, n)| (std::cmp::Reverse(n[0]), (*name).clone()));
+    let lines: Vec<Line> = if by_motif.is_empty() {
         vec![Line::raw("No puzzle tried yet.")]
     } else {
-        by_theme
+        by_motif
             .iter()
             .map(|(name, n)| {
                 Line::raw(format!(
