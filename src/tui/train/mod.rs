@@ -5,7 +5,7 @@
 //! runner the result, which it merges into the record on disk (another Knightfall may be
 //! training too), and gets the merged record back.
 //!
-//! One thing is on the board at a time ([`OnBoard`]), so starting one puts away the other.
+//! One thing is on the board at a time ([`OnBoard`]), so starting one puts away what was there.
 //! Each has its file: the endgame drill (`drill`), the mistakes (`mistakes`), the puzzles
 //! (`puzzles`), the list (`list`), and the keys and commands (`keys`). The modules are listed
 //! in dependency order: each uses only those above it (`tests/deps.rs` checks it).
