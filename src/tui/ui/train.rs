@@ -13,10 +13,11 @@ use super::{bold, input as ui_input};
 use crate::train::{Difficulty, Drill, Goal, State};
 use crate::tui::input;
 use crate::tui::keys;
-use crate::tui::practice::{Answer, Practice};
 use crate::tui::screen::Drawn;
-use crate::tui::solve::{Solve, Stage};
-use crate::tui::train::{FIRST_ENDING, MISTAKES_ROW, PUZZLES_ROW, TRAIN_KEYS, Train, about};
+use crate::tui::train::{
+    Answer, FIRST_ENDING, MISTAKES_ROW, OnBoard, PUZZLES_ROW, Practice, Solve, Stage, TRAIN_KEYS,
+    Train, about,
+};
 
 /// Draws the screen; returns where the board went.
 pub fn draw(frame: &mut Frame, t: &Train) -> Drawn {
@@ -28,11 +29,11 @@ pub fn draw(frame: &mut Frame, t: &Train) -> Drawn {
     let footer = keys::footer(TRAIN_KEYS, |w| t.keys_apply(w));
     let keys = ui_input::key_lines(&footer, area.width);
     let rows = super::game_rows(area, keys.len());
-    match (&t.drill, &t.practice, &t.solve) {
-        (Some(drill), _, _) => drawn.board = draw_drill(frame, rows[0], t, drill),
-        (None, Some(p), _) => drawn.board = draw_practice(frame, rows[0], t, p),
-        (None, None, Some(s)) => drawn.board = draw_solve(frame, rows[0], t, s),
-        (None, None, None) => draw_list(frame, rows[0], t),
+    match &t.board {
+        OnBoard::Drill(d) => drawn.board = draw_drill(frame, rows[0], t, &d.drill),
+        OnBoard::Mistakes(p) => drawn.board = draw_practice(frame, rows[0], t, p),
+        OnBoard::Puzzle(s) => drawn.board = draw_solve(frame, rows[0], t, s),
+        OnBoard::List => draw_list(frame, rows[0], t),
     }
     ui_input::draw_message(frame, rows[1], t.message.as_ref(), t.palette);
     let prompt = if t.on_board() { "move> " } else { "ending> " };
@@ -42,7 +43,7 @@ pub fn draw(frame: &mut Frame, t: &Train) -> Drawn {
         draw_notice(frame, rows[0], notice, t.palette);
     }
     if t.show_help {
-        let mut lines = if t.solve.is_some() {
+        let mut lines = if t.solve().is_some() {
             vec![
                 "Find the best move, and the next ones: the opponent answers each right move. \
                  Only the first try counts for your rating, and a hint or the solution counts as \
@@ -50,7 +51,7 @@ pub fn draw(frame: &mut Frame, t: &Train) -> Drawn {
                  rating range."
                     .to_string(),
             ]
-        } else if t.practice.is_some() {
+        } else if t.practice().is_some() {
             vec![
                 "A position from one of your games where you made a mistake: find the better \
                  move. The engine's move is right; another is searched for a second and is \
@@ -58,7 +59,7 @@ pub fn draw(frame: &mut Frame, t: &Train) -> Drawn {
                  when missed, later and later when found."
                     .to_string(),
             ]
-        } else if t.drill.is_some() {
+        } else if t.drill().is_some() {
             vec![
                 "Play your side against perfect defence from the endgame tables. Type a move \
                  (Kd3, e2e4) and Enter, or click a piece and its square."
@@ -305,7 +306,7 @@ fn draw_practice(
 }
 
 /// The board of a puzzle and a side column beside it: the puzzle, the player's rating with its
-/// history as a chart, and the player's share solved by theme.
+/// history as a chart, and the player's share solved by motif.
 fn draw_solve(
     frame: &mut Frame,
     area: Rect,
@@ -324,7 +325,7 @@ fn draw_solve(
     let block = super::titled(&title, side[0]);
     let inner = block.inner(side[0]);
     frame.render_widget(block, side[0]);
-    let themes: Vec<&str> = s.puzzle.themes.iter().map(|t| t.name()).collect();
+    let motifs: Vec<&str> = s.puzzle.motifs.iter().map(|m| m.name()).collect();
     let status = match s.stage {
         Stage::Solving => "Your move.",
         Stage::Solved => "Solved.",
@@ -335,7 +336,7 @@ fn draw_solve(
         Line::styled(s.task(), bold()),
         Line::raw(status),
         Line::styled(
-            format!("Themes: {}", themes.join(", ")),
+            format!("Themes: {}", motifs.join(", ")),
             Style::default().add_modifier(Modifier::DIM),
         ),
     ];
@@ -374,16 +375,16 @@ fn draw_solve(
             rows[1],
         );
     }
-    // Solved by theme, the most tried first.
+    // Solved by motif, the most tried first.
     let block = super::titled(" Solved by theme ", side[2]);
     let inner = block.inner(side[2]);
     frame.render_widget(block, side[2]);
-    let mut by_theme: Vec<(&String, &[u32; 2])> = t.progress.puzzle_themes.iter().collect();
-    by_theme.sort_by_key(|(name, n)| (std::cmp::Reverse(n[0]), (*name).clone()));
-    let lines: Vec<Line> = if by_theme.is_empty() {
+    let mut by_motif: Vec<(&String, &[u32; 2])> = t.progress.puzzle_motifs.iter().collect();
+    by_motif.sort_by_key(|(name, n)| (std::cmp::Reverse(n[0]), (*name).clone()));
+    let lines: Vec<Line> = if by_motif.is_empty() {
         vec![Line::raw("No puzzle tried yet.")]
     } else {
-        by_theme
+        by_motif
             .iter()
             .map(|(name, n)| {
                 Line::raw(format!(
