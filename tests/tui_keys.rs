@@ -12,6 +12,7 @@
 
 use std::fmt::Debug;
 use std::str::FromStr;
+use std::sync::{Arc, OnceLock};
 use std::time::Instant;
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
@@ -20,6 +21,8 @@ use knightfall::line_tree::Tree;
 use knightfall::review::analyse;
 use knightfall::store::Listed;
 use knightfall::store::settings::{Settings, Side};
+use knightfall::tablebase::Tablebases;
+use knightfall::train::progress::Progress;
 use knightfall::tui::app::{App, GAME_KEYS, GameCommand, Mode};
 use knightfall::tui::board::{BOARD_KEYS, Board, BoardCommand};
 use knightfall::tui::chrome::command::{Command, Unknown};
@@ -27,6 +30,7 @@ use knightfall::tui::chrome::keys::{KeyHelp, When};
 use knightfall::tui::review::{REVIEW_KEYS, ReviewCommand, ReviewScreen};
 use knightfall::tui::screen::{Action, Effect, Palette};
 use knightfall::tui::setup::{SETUP_KEYS, SetupCommand, SetupScreen};
+use knightfall::tui::train::{TRAIN_KEYS, Train, TrainCommand};
 use knightfall::tui::ui;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
@@ -552,4 +556,96 @@ fn every_key_the_new_game_screen_handles_is_in_its_table() {
         ],
         &[],
     );
+}
+
+// Training.
+
+impl Probe for Train {
+    type Own = TrainCommand;
+    const TABLE: &'static [KeyHelp<Command<TrainCommand>>] = TRAIN_KEYS;
+    fn applies(&self, when: When) -> bool {
+        self.keys_apply(when)
+    }
+    fn command_for(&self, key: &KeyEvent) -> Option<Command<TrainCommand>> {
+        Train::command_for(self, key)
+    }
+    fn press(&mut self, key: KeyEvent) -> Vec<Effect> {
+        self.update(Action::Key(key), Instant::now())
+    }
+    fn typed(&self) -> String {
+        self.input.clone()
+    }
+    fn typing(&self) -> bool {
+        !self.input.is_empty()
+    }
+    fn message(&self) -> String {
+        format!("{:?}", self.message)
+    }
+    fn help_shown(&self) -> bool {
+        self.help.shown
+    }
+    fn draw(&self, frame: &mut ratatui::Frame) {
+        ui::train::draw(frame, self);
+    }
+}
+
+fn training(from_game: bool) -> Train {
+    static TABLES: OnceLock<Arc<Tablebases>> = OnceLock::new();
+    let tables = TABLES.get_or_init(|| Arc::new(Tablebases::embedded()));
+    Train::new(
+        Arc::clone(tables),
+        Progress::default(),
+        palette(),
+        from_game,
+        42,
+    )
+}
+
+fn training_list_alone() -> Train {
+    training(false)
+}
+
+fn training_list_opened() -> Train {
+    training(true)
+}
+
+fn training_typing_an_ending() -> Train {
+    let mut t = training(false);
+    t.input = "KQ".to_string();
+    t
+}
+
+fn training_drill() -> Train {
+    let mut t = training(true);
+    t.open_ending(knightfall::train::Ending::parse("KQvK").unwrap());
+    assert!(t.drill().is_some());
+    t
+}
+
+fn training_puzzle() -> Train {
+    let mut t = training(false);
+    t.start_puzzle();
+    assert!(t.solve().is_some());
+    t
+}
+
+#[test]
+fn every_key_training_handles_is_in_its_table() {
+    check::<Train>(
+        &[
+            ("the list alone", training_list_alone),
+            ("the list opened from a game", training_list_opened),
+            ("typing an ending", training_typing_an_ending),
+            ("a drill", training_drill),
+            ("a puzzle", training_puzzle),
+        ],
+        &[],
+    );
+    let typing = training_typing_an_ending();
+    letters_are_typed(&typing);
+    // The list waits for the ending typed for it.
+    for code in [KeyCode::Up, KeyCode::Down, KeyCode::Left, KeyCode::Right] {
+        assert_eq!(typing.command_for(&event(code, false)), None, "{code:?}");
+    }
+    words_parse(TRAIN_KEYS);
 }

@@ -1920,7 +1920,7 @@ fn a_reviews_mistakes_are_practised_from_the_review_and_scheduled() {
 }
 
 /// The training record on disk, if it can be read.
-fn training_record(home: &Path) -> Option<knightfall::store::training::Progress> {
+fn training_record(home: &Path) -> Option<knightfall::train::progress::Progress> {
     let text = std::fs::read_to_string(home.join("training.toml")).ok()?;
     toml::from_str(&text).ok()
 }
@@ -1999,16 +1999,16 @@ fn two_instances_training_at_once_lose_none_of_each_others_results() {
     assert_eq!(record.puzzles.len(), 3, "{record:?}");
     assert!(record.puzzles.values().all(|solved| !solved));
     assert_eq!(record.puzzle_history.len(), 3, "{record:?}");
-    // Every theme of the three puzzles counted once, none solved; the rating fell three times.
+    // Every motif of the three puzzles counted once, none solved; the rating fell three times.
     let set = knightfall::train::puzzle::built_in();
-    let themes: u32 = record
+    let motifs: u32 = record
         .puzzles
         .keys()
-        .map(|id| set.iter().find(|p| p.id == *id).unwrap().themes.len() as u32)
+        .map(|id| set.iter().find(|p| p.id == *id).unwrap().motifs.len() as u32)
         .sum();
-    let counted: u32 = record.puzzle_themes.values().map(|t| t[0]).sum();
-    assert_eq!(counted, themes, "{record:?}");
-    assert!(record.puzzle_themes.values().all(|t| t[1] == 0));
+    let counted: u32 = record.puzzle_motifs.values().map(|t| t[0]).sum();
+    assert_eq!(counted, motifs, "{record:?}");
+    assert!(record.puzzle_motifs.values().all(|t| t[1] == 0));
     assert!(
         record.puzzle_history.windows(2).all(|w| w[1] <= w[0]) && record.puzzle_history[0] < 1500,
         "{record:?}"

@@ -14,8 +14,8 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-use knightfall::store::training::Progress;
 use knightfall::tablebase::Tablebases;
+use knightfall::train::progress::Progress;
 use knightfall::train::{Goal, State};
 use knightfall::tui::screen::{Action, Effect, Palette, Tone};
 use knightfall::tui::train::Train;
@@ -73,7 +73,7 @@ fn screen(t: &Train, w: u16, h: u16) -> String {
 
 /// The tables' best move for the drill on the board, in SAN.
 fn best_san(t: &Train) -> String {
-    let d = t.drill.as_ref().unwrap();
+    let d = t.drill().unwrap();
     let best = t.tables.root_move(d.pos()).unwrap().mv;
     shakmaty::san::SanPlus::from_move(d.pos().clone(), best).to_string()
 }
@@ -88,7 +88,7 @@ fn a_drill_from_the_list_is_played_to_the_win_and_counted() {
     key(&mut t, KeyCode::Down);
     key(&mut t, KeyCode::Left);
     key(&mut t, KeyCode::Enter);
-    let d = t.drill.as_ref().expect("a drill started");
+    let d = t.drill().expect("a drill started");
     assert_eq!(d.ending.to_string(), "KRvK");
     assert_eq!(d.goal, Goal::Win);
     assert!(
@@ -98,13 +98,13 @@ fn a_drill_from_the_list_is_played_to_the_win_and_counted() {
     );
     let mut saved = Vec::new();
     for _ in 0..60 {
-        if t.drill.as_ref().unwrap().state != State::Playing {
+        if t.drill().unwrap().state != State::Playing {
             break;
         }
         let san = best_san(&t);
         saved.extend(type_line(&mut t, &san));
     }
-    let d = t.drill.as_ref().unwrap();
+    let d = t.drill().unwrap();
     assert_eq!(d.state, State::Done);
     assert!(d.pos().is_checkmate());
     assert!(message(&t).contains("Won in"), "{}", message(&t));
@@ -117,10 +117,10 @@ fn a_drill_from_the_list_is_played_to_the_win_and_counted() {
     // Counted once: the next start does not count the finished one again.
     let fx = ctrl(&mut t, 'n');
     assert!(!fx.iter().any(|e| matches!(e, Effect::SaveTraining(_))));
-    assert_eq!(t.drill.as_ref().unwrap().moves_played(), 0);
+    assert_eq!(t.drill().unwrap().moves_played(), 0);
     // Back on the list, the record shows.
     key(&mut t, KeyCode::Char('q'));
-    assert!(t.drill.is_none());
+    assert!(t.drill().is_none());
     assert!(screen(&t, 120, 40).contains("1/1 done, won at par"));
 }
 
@@ -129,7 +129,7 @@ fn a_thrown_win_is_refuted_taken_back_and_counted_as_tried_when_left() {
     let mut t = train();
     // KQvK: Qb8+ lets the king take the queen.
     type_line(&mut t, "k7/8/2K5/8/8/8/8/1Q6 w - - 0 1");
-    assert_eq!(t.drill.as_ref().unwrap().ending.to_string(), "KQvK");
+    assert_eq!(t.drill().unwrap().ending.to_string(), "KQvK");
     type_line(&mut t, "Qb8+");
     let said = message(&t);
     assert!(said.contains("throws the win away"), "{said}");
@@ -139,7 +139,7 @@ fn a_thrown_win_is_refuted_taken_back_and_counted_as_tried_when_left() {
     type_line(&mut t, "Kb6");
     assert!(message(&t).contains("attempt is over"), "{}", message(&t));
     ctrl(&mut t, 'z');
-    let d = t.drill.as_ref().unwrap();
+    let d = t.drill().unwrap();
     assert_eq!(d.state, State::Playing);
     assert_eq!(d.game.fen(), "k7/8/2K5/8/8/8/8/1Q6 w - - 0 1");
     assert!(screen(&t, 120, 40).contains("take-backs 1"));
@@ -162,7 +162,7 @@ fn a_hint_shows_the_piece_then_the_move_and_counts_once() {
     assert!(t.hint.is_some_and(|(_, m)| m.is_none()));
     ctrl(&mut t, 't');
     assert_eq!(message(&t), format!("The tables play {best}."));
-    assert_eq!(t.drill.as_ref().unwrap().hints, 1);
+    assert_eq!(t.drill().unwrap().hints, 1);
     type_line(&mut t, &best);
     assert!(t.hint.is_none());
     assert!(message(&t).contains("the tables' best"), "{}", message(&t));
@@ -179,7 +179,7 @@ fn bad_input_says_why_and_changes_nothing() {
         "nonsense",
     ] {
         type_line(&mut t, bad);
-        assert!(t.drill.is_none(), "{bad}");
+        assert!(t.drill().is_none(), "{bad}");
         let (text, tone) = t.message.clone().unwrap();
         assert_eq!(tone, Tone::Error, "{bad}: {text}");
         t.message = None;
@@ -188,14 +188,14 @@ fn bad_input_says_why_and_changes_nothing() {
     // A typed ending joins the list and starts; a typed difficulty is taken.
     type_line(&mut t, "hard");
     type_line(&mut t, "kbvkp");
-    let d = t.drill.as_ref().unwrap();
+    let d = t.drill().unwrap();
     assert_eq!(d.ending.to_string(), "KBvKP");
     assert_eq!(d.goal, Goal::Draw);
     assert_eq!(d.difficulty.name(), "hard");
     // An illegal move on the board is refused.
     let before = d.game.fen();
     type_line(&mut t, "Qh8");
-    assert_eq!(t.drill.as_ref().unwrap().game.fen(), before);
+    assert_eq!(t.drill().unwrap().game.fen(), before);
     assert_eq!(t.message.as_ref().unwrap().1, Tone::Error);
 }
 
@@ -204,7 +204,7 @@ fn the_board_is_seen_from_the_players_side_and_fits_80x24() {
     let mut t = train();
     // Black to play and win.
     type_line(&mut t, "8/8/8/8/2k5/8/6q1/K7 b - - 0 1");
-    assert_eq!(t.drill.as_ref().unwrap().player, shakmaty::Color::Black);
+    assert_eq!(t.drill().unwrap().player, shakmaty::Color::Black);
     assert!(t.seen_from_black());
     let big = screen(&t, 120, 40);
     assert!(big.contains("Black to play and win"), "{big}");
@@ -249,7 +249,7 @@ fn cards(t: &Train, fx: &[Effect]) -> Option<Progress> {
 fn own_mistakes_come_back_graded_on_their_schedule() {
     use knightfall::player::Source;
     use knightfall::tui::job::{EngineEvent, Purpose};
-    use knightfall::tui::practice::Answer;
+    use knightfall::tui::train::Answer;
     let shilling = mistake(
         "r1b1kbnr/pppp1ppp/8/4N1q1/2BnP3/8/PPPP1PPP/RNBQK2R w KQkq - 1 5",
         "e5f7",
@@ -299,7 +299,7 @@ fn own_mistakes_come_back_graded_on_their_schedule() {
     };
     assert_eq!(req.pos.turn(), shakmaty::Color::Black);
     assert!(matches!(
-        t.practice.as_ref().unwrap().answer,
+        t.practice().unwrap().answer,
         Answer::Checking { .. }
     ));
     let done = EngineEvent::Done {
@@ -325,7 +325,7 @@ fn own_mistakes_come_back_graded_on_their_schedule() {
         "{}",
         message(&t)
     );
-    assert!(t.practice.is_none());
+    assert!(t.practice().is_none());
     key(&mut t, KeyCode::Enter);
     assert!(
         message(&t).contains("None of your 2 mistakes is due today"),
@@ -340,14 +340,14 @@ fn own_mistakes_come_back_graded_on_their_schedule() {
 fn a_puzzle_is_solved_rated_once_and_a_wrong_move_is_refuted() {
     use knightfall::player::Source;
     use knightfall::tui::job::{EngineEvent, Purpose};
-    use knightfall::tui::solve::Stage;
+    use knightfall::tui::train::Stage;
     let mut t = train();
     assert!(t.puzzles.len() >= 50);
     assert!(screen(&t, 120, 40).contains("1500 ± 700 (0/0 solved)"));
     // From the list: the puzzles row, the one nearest 1500.
     key(&mut t, KeyCode::Up);
     key(&mut t, KeyCode::Enter);
-    let s = t.solve.as_ref().expect("a puzzle on the board");
+    let s = t.solve().expect("a puzzle on the board");
     let puzzle = s.puzzle.clone();
     assert!(
         message(&t).contains(&format!("Puzzle {}", puzzle.id)),
@@ -365,12 +365,7 @@ fn a_puzzle_is_solved_rated_once_and_a_wrong_move_is_refuted() {
             saved.extend(type_line(&mut t, &san));
         }
     }
-    assert_eq!(
-        t.solve.as_ref().unwrap().stage,
-        Stage::Solved,
-        "{}",
-        message(&t)
-    );
+    assert_eq!(t.solve().unwrap().stage, Stage::Solved, "{}", message(&t));
     assert!(message(&t).contains("solved!"), "{}", message(&t));
     let progress = cards(&t, &saved).expect("the rating written");
     assert!(progress.puzzle_rating.rating > 1500.0);
@@ -378,7 +373,7 @@ fn a_puzzle_is_solved_rated_once_and_a_wrong_move_is_refuted() {
     assert_eq!(progress.puzzles.get(&puzzle.id), Some(&true));
     // The next one: a wrong move is counted as failed once, answered, and shown the solution.
     ctrl(&mut t, 'n');
-    let next = t.solve.as_ref().unwrap().puzzle.clone();
+    let next = t.solve().unwrap().puzzle.clone();
     assert_ne!(next.id, puzzle.id);
     let start = next.start();
     let wrong = start
@@ -422,14 +417,14 @@ fn a_puzzle_is_solved_rated_once_and_a_wrong_move_is_refuted() {
             fx_all.extend(type_line(&mut t, &san));
         }
     }
-    assert_eq!(t.solve.as_ref().unwrap().stage, Stage::Solved);
+    assert_eq!(t.solve().unwrap().stage, Stage::Solved);
     assert!(cards(&t, &fx_all).is_none(), "a retry is not rated");
     assert!(screen(&t, 120, 40).contains("Solved by theme"));
     assert!(screen(&t, 80, 24).contains("to move: find the best move"));
 }
 
 #[test]
-fn puzzles_are_filtered_by_theme_and_rating() {
+fn puzzles_are_filtered_by_motif_and_rating() {
     let mut t = train();
     type_line(&mut t, "filter hangingPiece");
     assert!(
@@ -438,8 +433,8 @@ fn puzzles_are_filtered_by_theme_and_rating() {
         message(&t)
     );
     assert!(t.offered().iter().all(|p| {
-        p.themes
-            .contains(&knightfall::train::themes::Theme::HangingPiece)
+        p.motifs
+            .contains(&knightfall::train::motifs::Motif::HangingPiece)
     }));
     type_line(&mut t, "filter 1200-1600");
     assert!(
@@ -452,23 +447,23 @@ fn puzzles_are_filtered_by_theme_and_rating() {
     type_line(&mut t, "filter 5000-6000");
     key(&mut t, KeyCode::Up);
     key(&mut t, KeyCode::Enter);
-    assert!(t.solve.is_none());
+    assert!(t.solve().is_none());
     assert!(message(&t).contains("No puzzle fits"), "{}", message(&t));
     type_line(&mut t, "filter");
     assert_eq!(t.offered().len(), t.puzzles.len());
     // A puzzle on the board that the new filter would not choose gives way to one it would.
-    use knightfall::train::themes::Theme;
+    use knightfall::train::motifs::Motif;
     let plain = t
         .puzzles
         .iter()
-        .find(|p| !p.themes.contains(&Theme::DefensiveMove))
+        .find(|p| !p.motifs.contains(&Motif::DefensiveMove))
         .unwrap()
         .id
         .clone();
     t.open_puzzle(&plain);
     type_line(&mut t, "filter defensiveMove");
-    let shown = &t.solve.as_ref().unwrap().puzzle;
-    assert!(shown.themes.contains(&Theme::DefensiveMove), "{shown:?}");
+    let shown = &t.solve().unwrap().puzzle;
+    assert!(shown.motifs.contains(&Motif::DefensiveMove), "{shown:?}");
     assert!(
         message(&t).contains("let through. Puzzle"),
         "{}",
@@ -477,14 +472,14 @@ fn puzzles_are_filtered_by_theme_and_rating() {
     // One that fits stays.
     let kept = shown.id.clone();
     type_line(&mut t, "filter defensiveMove");
-    assert_eq!(t.solve.as_ref().unwrap().puzzle.id, kept);
+    assert_eq!(t.solve().unwrap().puzzle.id, kept);
     t.open_puzzle("nope!");
     assert!(message(&t).contains("no puzzle"), "{}", message(&t));
 }
 
 #[test]
 fn a_save_hands_back_the_record_merged_with_other_instances() {
-    use knightfall::store::training::Change;
+    use knightfall::train::progress::Change;
     let mut t = train();
     type_line(&mut t, "k7/8/2K5/8/8/8/8/1Q6 w - - 0 1");
     type_line(&mut t, "Qb8+");
@@ -504,7 +499,7 @@ fn a_save_hands_back_the_record_merged_with_other_instances() {
     );
     // The record as saved has another instance's drills too; the list shows them.
     let mut merged = t.progress.clone();
-    Change::ending("KRvK", true, true, Some(0)).apply(&mut merged);
+    Change::ending("KRvK", true, true, Some(0), 100).apply(&mut merged);
     t.update(Action::Trained(Box::new(merged.clone())), Instant::now());
     assert_eq!(t.progress, merged);
     let list = screen(&t, 120, 40);
@@ -527,7 +522,7 @@ fn a_notice_stays_over_a_started_drill_until_a_key_is_pressed() {
     let mut t = train();
     t.notice = Some("The training progress in x could not be read; it is kept as y.".into());
     t.open_ending(knightfall::train::Ending::parse("KQvK").unwrap());
-    assert!(t.drill.is_some());
+    assert!(t.drill().is_some());
     let shown = screen(&t, 100, 32);
     assert!(shown.contains("it is kept as y"), "{shown}");
     assert!(shown.contains("Any key closes"), "{shown}");

@@ -1,212 +1,27 @@
-//! The player's training progress, `training.toml` beside the games folder: for each ending
-//! drilled, how many starts were tried, won or held, and how close to par; the puzzle rating;
-//! the schedule of the player's mistakes. A file that cannot be read is kept aside under a new
-//! name, and the player is told where, never silently reset.
+//! The player's training progress on disk, `training.toml` beside the games folder: the record
+//! ([`Progress`], what it holds and how a result changes it, is the model's) read, written,
+//! locked and merged. A file that cannot be read is kept aside under a new name, and the player
+//! is told where, never silently reset. The player's mistakes are read here too, from the
+//! reviewed games of the games folder.
 //!
 //! Several Knightfalls may train at once, so a save never writes one instance's copy over the
 //! file: the instance keeps the results it recorded since its last save as [`Change`]s, and
 //! [`save`] replays them onto the record read afresh, holding an advisory lock
 //! (`.training.lock` beside it) from the read to the rename, and hands back the merged record.
 
-use std::collections::BTreeMap;
 use std::fs;
 use std::path::PathBuf;
 
 use anyhow::{Context, Result};
-use serde::{Deserialize, Serialize};
 
 use super::Paths;
 use crate::game::Game;
 use crate::review::Review;
 use crate::train::mistake::{Mistake, is_you, of_review};
-use crate::train::puzzle::Puzzle;
-use crate::train::rating::Rating;
-use crate::train::schedule::Card;
+use crate::train::progress::{Change, Progress};
 
 /// Progress files larger than this are not read (a year of daily drills is a few kilobytes).
 const MAX_BYTES: u64 = 1 << 20;
-
-/// Everything the training screens keep.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct Progress {
-    /// Endgame drills by ending (`KQvK`).
-    #[serde(default)]
-    pub endings: BTreeMap<String, EndingRecord>,
-    /// The schedule of the player's own mistakes, by [`Mistake::id`] (the position and the
-    /// move played).
-    #[serde(default)]
-    pub mistakes: BTreeMap<String, Card>,
-    /// The player's puzzle rating.
-    #[serde(default)]
-    pub puzzle_rating: Rating,
-    /// The puzzle rating after each of the latest puzzles, oldest first.
-    #[serde(default)]
-    pub puzzle_history: Vec<i32>,
-    /// The puzzles tried, by id: whether the first try solved it.
-    #[serde(default)]
-    pub puzzles: BTreeMap<String, bool>,
-    /// By theme: puzzles tried and solved.
-    #[serde(default)]
-    pub puzzle_themes: BTreeMap<String, [u32; 2]>,
-}
-
-/// Ratings kept in the puzzle history.
-const HISTORY: usize = 200;
-
-/// One ending's record.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct EndingRecord {
-    /// Starts tried.
-    #[serde(default)]
-    pub tried: u32,
-    /// Starts won or held (take-backs and hints allowed).
-    #[serde(default)]
-    pub done: u32,
-    /// Starts won or held without a hint or a take-back.
-    #[serde(default)]
-    pub clean: u32,
-    /// The fewest moves over par of a clean win.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub best_over_par: Option<u32>,
-    /// The day of the last drill (`2026.11.26`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub last: Option<String>,
-}
-
-impl Progress {
-    /// Counts one finished start of `ending`: reached or not, clean or not, and its moves over
-    /// par when it was a clean win.
-    pub fn record(&mut self, ending: &str, done: bool, clean: bool, over_par: Option<u32>) {
-        Change::ending(ending, done, clean, over_par).apply(self);
-    }
-
-    /// Counts the first try of puzzle `p`: the rating, its history, the puzzle and its themes.
-    pub fn record_puzzle(&mut self, p: &Puzzle, solved: bool) {
-        Change::puzzle(p, solved).apply(self);
-    }
-}
-
-/// One result an instance recorded: what [`save`] replays onto the record on disk, so that the
-/// results of another Knightfall saved in between are kept.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Change {
-    /// A finished start of an endgame drill.
-    Ending {
-        /// The ending (`KQvK`).
-        ending: String,
-        /// Won or held.
-        done: bool,
-        /// Without a hint or a take-back.
-        clean: bool,
-        /// Moves over par, for a win.
-        over_par: Option<u32>,
-        /// The day (`2026.11.26`).
-        day: String,
-    },
-    /// A puzzle tried.
-    Puzzle {
-        /// Its id.
-        id: String,
-        /// Its rating, the opponent's in the rating period.
-        rating: i32,
-        /// Its themes' names.
-        themes: Vec<String>,
-        /// Solved at the first try, without help.
-        solved: bool,
-    },
-    /// An answer to one of the player's mistakes, graded for the schedule.
-    Answer {
-        /// The mistake's [`Mistake::id`].
-        id: String,
-        /// Its grade, 0 to 5.
-        grade: u8,
-        /// The day it was given (days since 1970-01-01).
-        today: i64,
-    },
-}
-
-impl Change {
-    /// A finished start of `ending`, today.
-    pub fn ending(ending: &str, done: bool, clean: bool, over_par: Option<u32>) -> Change {
-        Change::Ending {
-            ending: ending.to_string(),
-            done,
-            clean,
-            over_par,
-            day: crate::game::today(),
-        }
-    }
-
-    /// A try of puzzle `p`.
-    pub fn puzzle(p: &Puzzle, solved: bool) -> Change {
-        Change::Puzzle {
-            id: p.id.clone(),
-            rating: p.rating,
-            themes: p.themes.iter().map(|t| t.name().to_string()).collect(),
-            solved,
-        }
-    }
-
-    /// Applies the result to `progress`: counts add, a rating moves from where `progress` has
-    /// it, a card is answered from where `progress` has it.
-    pub fn apply(&self, progress: &mut Progress) {
-        match self {
-            Change::Ending {
-                ending,
-                done,
-                clean,
-                over_par,
-                day,
-            } => {
-                let r = progress.endings.entry(ending.clone()).or_default();
-                r.tried += 1;
-                if *done {
-                    r.done += 1;
-                }
-                if *done && *clean {
-                    r.clean += 1;
-                    if let Some(over) = *over_par {
-                        r.best_over_par = Some(r.best_over_par.map_or(over, |b| b.min(over)));
-                    }
-                }
-                r.last = Some(day.clone());
-            }
-            Change::Puzzle {
-                id,
-                rating,
-                themes,
-                solved,
-            } => {
-                progress.puzzle_rating = progress.puzzle_rating.after(*rating, *solved);
-                progress
-                    .puzzle_history
-                    .push(progress.puzzle_rating.rating.round() as i32);
-                if progress.puzzle_history.len() > HISTORY {
-                    progress.puzzle_history.remove(0);
-                }
-                // The first try is the one kept: another instance may have tried it before.
-                progress.puzzles.entry(id.clone()).or_insert(*solved);
-                for theme in themes {
-                    let entry = progress.puzzle_themes.entry(theme.clone()).or_default();
-                    entry[0] += 1;
-                    if *solved {
-                        entry[1] += 1;
-                    }
-                }
-            }
-            Change::Answer { id, grade, today } => {
-                let card = progress
-                    .mistakes
-                    .get(id)
-                    .copied()
-                    .unwrap_or_else(|| Card::new(*today));
-                progress
-                    .mistakes
-                    .insert(id.clone(), card.answered(*grade, *today));
-            }
-        }
-    }
-}
 
 /// The most games read for mistakes, newest first.
 const MAX_GAMES_READ: usize = 2_000;
@@ -403,6 +218,7 @@ fn write(paths: &Paths, progress: &Progress) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::train::puzzle::Puzzle;
 
     fn paths(dir: &std::path::Path) -> Paths {
         Paths {
@@ -481,10 +297,10 @@ mod tests {
         let paths = paths(dir.path());
         assert_eq!(load(&paths), (Progress::default(), None));
         let mut p = Progress::default();
-        p.record("KQvK", true, true, Some(3));
-        p.record("KQvK", true, true, Some(1));
-        p.record("KQvK", true, false, Some(0));
-        p.record("KQvK", false, false, None);
+        p.record("KQvK", true, true, Some(3), 20_783);
+        p.record("KQvK", true, true, Some(1), 20_783);
+        p.record("KQvK", true, false, Some(0), 20_783);
+        p.record("KQvK", false, false, None, 20_784);
         write(&paths, &p).unwrap();
         let (back, note) = load(&paths);
         assert_eq!(note, None);
@@ -541,7 +357,7 @@ mod tests {
     fn puzzle(id: &str, rating: i32) -> Puzzle {
         let mut p = crate::train::puzzle::built_in()
             .into_iter()
-            .find(|p| !p.themes.is_empty())
+            .find(|p| !p.motifs.is_empty())
             .unwrap();
         p.id = id.to_string();
         p.rating = rating;
@@ -576,7 +392,7 @@ mod tests {
         assert_eq!(a_saved, a);
         // B, which loaded before A saved: one start of KQvK, and the same mistake answered.
         let b_changes = vec![
-            Change::ending("KQvK", false, false, None),
+            Change::ending("KQvK", false, false, None, 100),
             Change::Answer {
                 id: "m1".into(),
                 grade: 5,
@@ -595,10 +411,10 @@ mod tests {
         assert_eq!(on_disk.puzzle_history.len(), 2);
         assert_eq!(on_disk.puzzle_rating, a.puzzle_rating);
         assert_eq!(on_disk.endings["KQvK"].tried, 1);
-        let themes: u32 = on_disk.puzzle_themes.values().map(|t| t[0]).sum();
+        let motifs: u32 = on_disk.puzzle_motifs.values().map(|t| t[0]).sum();
         assert_eq!(
-            themes,
-            2 * puzzle("x", 0).themes.len() as u32,
+            motifs,
+            2 * puzzle("x", 0).motifs.len() as u32,
             "{on_disk:?}"
         );
         // Both answers count: the card was answered twice from memory.
@@ -637,7 +453,7 @@ mod tests {
             for _ in 0..4 {
                 s.spawn(|| {
                     for _ in 0..10 {
-                        save(&paths, &[Change::ending("KRvK", true, false, None)]).unwrap();
+                        save(&paths, &[Change::ending("KRvK", true, false, None, 100)]).unwrap();
                     }
                 });
             }

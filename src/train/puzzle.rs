@@ -12,7 +12,7 @@ use std::sync::Arc;
 
 use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Move, Position};
 
-use super::themes::{self, Theme};
+use super::motifs::{self, Motif};
 use crate::engine::{Config, Control, Engine, Info, Limits};
 use crate::review::analyse::eval_of;
 use crate::review::judge::{Eval, winning_chances};
@@ -40,8 +40,8 @@ pub struct Puzzle {
     pub moves: Vec<Move>,
     /// Its rating (the weakest level that solves it reliably; see [`Puzzle::rating`]).
     pub rating: i32,
-    /// Its themes.
-    pub themes: Vec<Theme>,
+    /// Its motifs (lichess's themes).
+    pub motifs: Vec<Motif>,
 }
 
 impl Puzzle {
@@ -65,13 +65,13 @@ impl Puzzle {
             .iter()
             .map(|m| m.to_uci(CastlingMode::Standard).to_string())
             .collect();
-        let themes: Vec<&str> = self.themes.iter().map(|t| t.name()).collect();
+        let motifs: Vec<&str> = self.motifs.iter().map(|t| t.name()).collect();
         format!(
             "{},{fen},{},{},{}",
             self.id,
             moves.join(" "),
             self.rating,
-            themes.join(" ")
+            motifs.join(" ")
         )
     }
 }
@@ -80,14 +80,14 @@ impl Puzzle {
 pub const CSV_HEADER: &str = "PuzzleId,FEN,Moves,Rating,Themes";
 
 /// The puzzle set built into the program (`assets/puzzles.csv`, made by
-/// `tools/build-puzzles.sh`), its themes found afresh by this build's detectors.
+/// `tools/build-puzzles.sh`), its motifs found afresh by this build's detectors.
 pub fn built_in() -> Vec<Puzzle> {
     read_csv(include_str!("../../assets/puzzles.csv").as_bytes())
         .unwrap_or_default()
         .into_iter()
         .filter_map(|(_, p)| p.ok())
         .map(|mut p| {
-            p.themes = themes::of(&p.start(), &p.moves[1..]);
+            p.motifs = motifs::of(&p.start(), &p.moves[1..]);
             p
         })
         .collect()
@@ -100,8 +100,8 @@ struct Columns {
     fen: usize,
     moves: usize,
     rating: usize,
-    /// Absent in a file without themes.
-    themes: Option<usize>,
+    /// The motifs, in the `Themes` column: absent in a file without one.
+    motifs: Option<usize>,
 }
 
 impl Columns {
@@ -111,7 +111,7 @@ impl Columns {
         fen: 1,
         moves: 2,
         rating: 3,
-        themes: Some(4),
+        motifs: Some(4),
     };
     /// Lichess's own file: `PuzzleId,FEN,Moves,Rating,RatingDeviation,Popularity,NbPlays,
     /// Themes,GameUrl,OpeningTags[,DailyDate]`.
@@ -120,7 +120,7 @@ impl Columns {
         fen: 1,
         moves: 2,
         rating: 3,
-        themes: Some(7),
+        motifs: Some(7),
     };
 
     /// The columns a header names (in any order, in any case); `None` when it is no header.
@@ -145,7 +145,7 @@ impl Columns {
                 fen: column("FEN")?,
                 moves: column("Moves")?,
                 rating: column("Rating")?,
-                themes: find("Themes"),
+                motifs: find("Themes"),
             })
         })())
     }
@@ -162,7 +162,7 @@ impl Columns {
                 )
             })
         };
-        let themes = match self.themes {
+        let motifs = match self.motifs {
             Some(i) => field(i)?,
             None => "",
         };
@@ -171,7 +171,7 @@ impl Columns {
             field(self.fen)?,
             field(self.moves)?,
             field(self.rating)?,
-            themes,
+            motifs,
         )
     }
 }
@@ -259,7 +259,7 @@ fn puzzle_of(
     fen: &str,
     moves: &str,
     rating: &str,
-    themes: &str,
+    motifs: &str,
 ) -> Result<Puzzle, String> {
     let before = crate::fen::position(fen).map_err(|e| e.to_string())?;
     let mut pos = before.clone();
@@ -285,7 +285,7 @@ fn puzzle_of(
         before,
         moves: list,
         rating,
-        themes: themes.split_whitespace().filter_map(Theme::parse).collect(),
+        motifs: motifs.split_whitespace().filter_map(Motif::parse).collect(),
     })
 }
 
@@ -404,10 +404,10 @@ impl Generator {
             before: before.clone(),
             moves,
             rating: 0,
-            themes: Vec::new(),
+            motifs: Vec::new(),
         };
         puzzle.id = id_of(&puzzle);
-        puzzle.themes = themes::of(&puzzle.start(), &puzzle.moves[1..]);
+        puzzle.motifs = motifs::of(&puzzle.start(), &puzzle.moves[1..]);
         puzzle.rating = self.rate(&puzzle);
         Some(puzzle)
     }
@@ -609,7 +609,7 @@ mod tests {
         assert_eq!(moves[0], "a4c6");
         assert_eq!(moves[1], "d5e7", "{moves:?}");
         assert_eq!(moves.len() % 2, 0, "ends with the solver's move: {moves:?}");
-        assert!(p.themes.contains(&Theme::Fork), "{:?}", p.themes);
+        assert!(p.motifs.contains(&Motif::Fork), "{:?}", p.motifs);
         assert_eq!(p.solver(), Color::White);
         let csv = p.csv();
         assert!(
@@ -629,8 +629,8 @@ mod tests {
         let mut g = generator();
         let p = g.from_mistake(&before, mistake).expect("a puzzle");
         assert_eq!(ucis(&p.moves), ["e6a2", "e2e8", "d8e8", "e1e8"]);
-        assert!(p.themes.contains(&Theme::MateIn2), "{:?}", p.themes);
-        assert!(p.themes.contains(&Theme::BackRankMate), "{:?}", p.themes);
+        assert!(p.motifs.contains(&Motif::MateIn2), "{:?}", p.motifs);
+        assert!(p.motifs.contains(&Motif::BackRankMate), "{:?}", p.motifs);
     }
 
     #[test]
@@ -652,7 +652,7 @@ mod tests {
             g.from_mistake(&before, mistake).expect("a mate in one")
         };
         assert_eq!(ucis(&mate_in_one.moves), ["g8f6", "h5f7"]);
-        assert!(mate_in_one.themes.contains(&Theme::MateIn1));
+        assert!(mate_in_one.motifs.contains(&Motif::MateIn1));
         let back_rank = {
             let before = pos("3r2k1/5ppp/4q3/8/8/8/P3RPPP/4R1K1 b - - 0 1");
             g.from_mistake(&before, parse_uci(&before, "e6a2").unwrap())
@@ -731,7 +731,7 @@ mod tests {
             assert_eq!(set[0].id, "x1");
             assert_eq!(set[0].rating, 961);
             assert_eq!(set[0].moves.len(), 4);
-            assert!(set[0].themes.contains(&Theme::MateIn2), "{text}");
+            assert!(set[0].motifs.contains(&Motif::MateIn2), "{text}");
         }
         let missing =
             read("PuzzleId,FEN,Rating\nx1,8/8/8/8/8/8/8/K6k w - - 0 1,1500\n").unwrap_err();

@@ -14,8 +14,6 @@ pub mod setup;
 pub mod app;
 pub mod board;
 pub mod review;
-pub mod practice;
-pub mod solve;
 pub mod train;
 pub mod ui;
 pub mod runner;

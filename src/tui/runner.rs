@@ -121,7 +121,7 @@ pub struct Runner {
     /// The board square the left button went down on, until it comes up.
     pressed: Option<shakmaty::Square>,
     /// Training results not saved yet (the last save failed): tried again with the next.
-    training: Vec<store::training::Change>,
+    training: Vec<crate::train::progress::Change>,
 }
 
 impl Runner {
@@ -504,7 +504,7 @@ impl Runner {
     /// Saves `changes` and any whose save failed before, merged with the record on disk (which
     /// another running Knightfall may have saved to meanwhile); the screen is handed back the
     /// merged record. A failed save keeps them for the next one.
-    fn save_training(&mut self, changes: Vec<store::training::Change>) -> Vec<Action> {
+    fn save_training(&mut self, changes: Vec<crate::train::progress::Change>) -> Vec<Action> {
         let Some(paths) = self.files.clone() else {
             return Vec::new();
         };

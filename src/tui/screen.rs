@@ -45,7 +45,7 @@ pub enum Action {
     Play(Box<Choice>),
     /// The training progress as saved: this screen's results merged with what other running
     /// Knightfalls saved.
-    Trained(Box<crate::store::training::Progress>),
+    Trained(Box<crate::train::progress::Progress>),
     /// Game `place` of the screen's list, read from its file as [`Effect::ReadGame`] asked, or
     /// why it cannot be reviewed.
     GameRead {
@@ -123,7 +123,7 @@ pub enum Effect {
     },
     /// Save these results in the player's training progress, merged with the record on disk
     /// ([`crate::store::training::save`]); [`Action::Trained`] hands back the merged record.
-    SaveTraining(Vec<crate::store::training::Change>),
+    SaveTraining(Vec<crate::train::progress::Change>),
     /// Close the new-game screen and play its choice in the game below.
     Play(Box<Choice>),
     /// Open a screen in front of this one.

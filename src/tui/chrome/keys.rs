@@ -232,6 +232,20 @@ pub(crate) fn lookup<C: Copy>(
         })
 }
 
+/// Whether a row that `applies` accepts gives `command`, by one of its keys or by its word
+/// (which `parse` reads).
+pub(crate) fn offered<C: Copy + PartialEq>(
+    table: &[KeyHelp<C>],
+    command: C,
+    applies: impl Fn(When) -> bool,
+    parse: impl Fn(&str) -> Option<C>,
+) -> bool {
+    table.iter().filter(|row| applies(row.when)).any(|row| {
+        row.keys.iter().any(|(_, c)| c == command)
+            || (!row.word.is_empty() && parse(row.word) == Some(command))
+    })
+}
+
 /// The footer: the labels of the rows that apply, in table order, but the answers to a
 /// question first (they are what the player needs now).
 pub(crate) fn footer<C>(table: &[KeyHelp<C>], applies: impl Fn(When) -> bool) -> String {

@@ -14,10 +14,11 @@ use super::{bold, input as ui_input};
 use crate::train::{Difficulty, Drill, Goal, State};
 use crate::tui::chrome::keys;
 use crate::tui::input;
-use crate::tui::practice::{Answer, Practice};
 use crate::tui::screen::Drawn;
-use crate::tui::solve::{Solve, Stage};
-use crate::tui::train::{FIRST_ENDING, MISTAKES_ROW, PUZZLES_ROW, TRAIN_KEYS, Train, about};
+use crate::tui::train::{
+    Answer, FIRST_ENDING, MISTAKES_ROW, OnBoard, PUZZLES_ROW, Practice, Solve, Stage, TRAIN_KEYS,
+    Train, about,
+};
 
 /// Draws the screen; returns where the board went.
 pub fn draw(frame: &mut Frame, t: &Train) -> Drawn {
@@ -34,11 +35,11 @@ pub fn draw(frame: &mut Frame, t: &Train) -> Drawn {
     };
     super::chrome::draw(frame, frame_chrome, |frame, area| {
         let mut drawn = Drawn::default();
-        match (&t.drill, &t.practice, &t.solve) {
-            (Some(drill), _, _) => drawn.board = draw_drill(frame, area, t, drill),
-            (None, Some(p), _) => drawn.board = draw_practice(frame, area, t, p),
-            (None, None, Some(s)) => drawn.board = draw_solve(frame, area, t, s),
-            (None, None, None) => draw_list(frame, area, t),
+        match &t.board {
+            OnBoard::Drill(d) => drawn.board = draw_drill(frame, area, t, &d.drill),
+            OnBoard::Mistakes(p) => drawn.board = draw_practice(frame, area, t, p),
+            OnBoard::Puzzle(s) => drawn.board = draw_solve(frame, area, t, s),
+            OnBoard::List => draw_list(frame, area, t),
         }
         if let Some(notice) = &t.notice {
             draw_notice(frame, area, notice, t.palette);
@@ -49,24 +50,22 @@ pub fn draw(frame: &mut Frame, t: &Train) -> Drawn {
 
 /// The help overlay's lines: what the part shown is about, then the keys that work now.
 fn help_lines(t: &Train) -> Vec<String> {
-    let mut lines = if t.solve.is_some() {
-        vec![
+    let mut lines = match &t.board {
+        OnBoard::Puzzle(_) => vec![
             "Find the best move, and the next ones: the opponent answers each right move. \
              Only the first try counts for your rating, and a hint or the solution counts as \
              not solved. Type filter fork or filter 1200-1600 for puzzles of one theme or \
              rating range."
                 .to_string(),
-        ]
-    } else if t.practice.is_some() {
-        vec![
+        ],
+        OnBoard::Mistakes(_) => vec![
             "A position from one of your games where you made a mistake: find the better \
              move. The engine's move is right; another is searched for a second and is \
              right if the review would not flag it. Each one comes back on a schedule: soon \
              when missed, later and later when found."
                 .to_string(),
-        ]
-    } else if t.drill.is_some() {
-        vec![
+        ],
+        OnBoard::Drill(_) => vec![
             "Play your side against perfect defence from the endgame tables. Type a move \
              (Kd3, e2e4) and Enter, or click a piece and its square."
                 .to_string(),
@@ -74,13 +73,12 @@ fn help_lines(t: &Train) -> Vec<String> {
              better. Par is the moves perfect play needs, counted afresh after each capture \
              or pawn move."
                 .to_string(),
-        ]
-    } else {
-        vec![
+        ],
+        OnBoard::List => vec![
             "Choose an ending and a difficulty, then Enter. Or type any ending of 3 or 4 \
              pieces (KBvKP, the side you play first) or a FEN, and Enter."
                 .to_string(),
-        ]
+        ],
     };
     lines.extend(keys::help_lines(TRAIN_KEYS, true, |w| t.keys_apply(w)));
     lines
@@ -310,7 +308,7 @@ fn draw_practice(
 }
 
 /// The board of a puzzle and a side column beside it: the puzzle, the player's rating with its
-/// history as a chart, and the player's share solved by theme.
+/// history as a chart, and the player's share solved by motif.
 fn draw_solve(
     frame: &mut Frame,
     area: Rect,
@@ -329,7 +327,7 @@ fn draw_solve(
     let block = super::titled(&title, side[0]);
     let inner = block.inner(side[0]);
     frame.render_widget(block, side[0]);
-    let themes: Vec<&str> = s.puzzle.themes.iter().map(|t| t.name()).collect();
+    let motifs: Vec<&str> = s.puzzle.motifs.iter().map(|m| m.name()).collect();
     let status = match s.stage {
         Stage::Solving => "Your move.",
         Stage::Solved => "Solved.",
@@ -340,7 +338,7 @@ fn draw_solve(
         Line::styled(s.task(), bold()),
         Line::raw(status),
         Line::styled(
-            format!("Themes: {}", themes.join(", ")),
+            format!("Themes: {}", motifs.join(", ")),
             Style::default().add_modifier(Modifier::DIM),
         ),
     ];
@@ -379,16 +377,16 @@ fn draw_solve(
             rows[1],
         );
     }
-    // Solved by theme, the most tried first.
+    // Solved by motif, the most tried first.
     let block = super::titled(" Solved by theme ", side[2]);
     let inner = block.inner(side[2]);
     frame.render_widget(block, side[2]);
-    let mut by_theme: Vec<(&String, &[u32; 2])> = t.progress.puzzle_themes.iter().collect();
-    by_theme.sort_by_key(|(name, n)| (std::cmp::Reverse(n[0]), (*name).clone()));
-    let lines: Vec<Line> = if by_theme.is_empty() {
+    let mut by_motif: Vec<(&String, &[u32; 2])> = t.progress.puzzle_motifs.iter().collect();
+    by_motif.sort_by_key(|(name, n)| (std::cmp::Reverse(n[0]), (*name).clone()));
+    let lines: Vec<Line> = if by_motif.is_empty() {
         vec![Line::raw("No puzzle tried yet.")]
     } else {
-        by_theme
+        by_motif
             .iter()
             .map(|(name, n)| {
                 Line::raw(format!(

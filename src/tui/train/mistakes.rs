@@ -2,16 +2,19 @@
 //! "you played Qxd4?? here, find better". The engine's move is right at once, the move played
 //! wrong at once; any other move is searched (one second, full strength) and is right when the
 //! review's rules would not flag it against the position's evaluation. Each answer is graded
-//! for the schedule ([`crate::train::schedule`]).
+//! for the schedule ([`crate::train::schedule`]). A round is the mistakes due, the longest
+//! overdue first, or one game's from its review.
 
 use shakmaty::{Move, Position};
 
-use super::job::{EngineEvent, Request, next_generation};
-use super::screen::Effect;
+use super::{OnBoard, Train};
 use crate::game::Game;
 use crate::review::analyse::eval_of;
 use crate::train::mistake::Mistake;
+use crate::train::progress::Change;
 use crate::train::schedule::{GOOD, HELPED, PERFECT, WRONG};
+use crate::tui::job::{EngineEvent, Request, next_generation};
+use crate::tui::screen::{Effect, Tone};
 
 /// How long another move than the engine's is searched before it is judged.
 pub const CHECK_MS: u64 = 1000;
@@ -192,5 +195,179 @@ impl Practice {
             (true, true) => HELPED,
             (true, false) => PERFECT,
         })
+    }
+}
+
+impl Train {
+    /// How many mistakes are due today and how many are learned, for the list (drawn every
+    /// frame: one pass, nothing copied).
+    pub fn mistake_counts(&self) -> (usize, usize) {
+        let (mut due, mut learned) = (0, 0);
+        for m in &self.mistakes {
+            let card = self.progress.mistakes.get(&m.id());
+            due += usize::from(card.is_none_or(|c| c.is_due(self.today)));
+            learned += usize::from(card.is_some_and(|c| c.is_learned()));
+        }
+        (due, learned)
+    }
+
+    /// The mistakes due today (or never practised), the longest overdue first.
+    pub fn due(&self) -> Vec<Mistake> {
+        let mut due: Vec<(i64, &Mistake)> = self
+            .mistakes
+            .iter()
+            .filter_map(|m| {
+                let card = self.progress.mistakes.get(&m.id());
+                let day = card.map_or(self.today, |c| c.due);
+                (day <= self.today).then_some((day, m))
+            })
+            .collect();
+        due.sort_by_key(|(day, _)| *day);
+        due.into_iter().map(|(_, m)| m.clone()).collect()
+    }
+
+    /// Opens a round of `mistakes` at once (one game's, from its review), whatever is due.
+    pub fn practise(&mut self, mistakes: Vec<Mistake>) {
+        match Practice::new(mistakes) {
+            Some(p) => self.begin_practice(p),
+            None => self.say(
+                "No mistakes or blunders of yours in this game to practise.",
+                Tone::Info,
+            ),
+        }
+    }
+
+    /// A round of the mistakes due, or a word on why there is none.
+    pub fn start_practice(&mut self) {
+        if let Some(p) = Practice::new(self.due()) {
+            return self.begin_practice(p);
+        }
+        let said = if self.mistakes.is_empty() {
+            "No mistakes to practise yet: review a game you played (r when it ends, or \
+             knightfall review), and its mistakes and blunders come here."
+                .to_string()
+        } else {
+            let next = self
+                .mistakes
+                .iter()
+                .filter_map(|m| self.progress.mistakes.get(&m.id()).map(|c| c.due))
+                .min()
+                .map_or_else(String::new, |d| {
+                    format!("; the next is due on {}", crate::game::date_of_day(d))
+                });
+            format!(
+                "None of your {} mistakes is due today{next}.",
+                self.mistakes.len()
+            )
+        };
+        self.say(said, Tone::Info);
+    }
+
+    fn begin_practice(&mut self, p: Practice) {
+        self.say(
+            format!("{} From {}", p.task(), p.current.source),
+            Tone::Info,
+        );
+        self.board = OnBoard::Mistakes(p);
+        self.hint = None;
+        self.input.clear();
+    }
+
+    pub(super) fn next_practice(&mut self) {
+        let OnBoard::Mistakes(p) = &mut self.board else {
+            return;
+        };
+        if p.advance() {
+            let said = format!("{} From {}", p.task(), p.current.source);
+            self.hint = None;
+            self.say(said, Tone::Info);
+        } else {
+            let (answered, right) = p.score;
+            self.board = OnBoard::List;
+            self.say(
+                format!("Round over: {right} of {answered} found. q leaves, Enter starts the next round."),
+                Tone::Info,
+            );
+        }
+    }
+
+    pub(super) fn practice_hint(&mut self) {
+        let OnBoard::Mistakes(p) = &mut self.board else {
+            return;
+        };
+        if p.answer != Answer::Waiting {
+            return;
+        }
+        let best = p.current.best;
+        let pos = p.game.position().clone();
+        p.hinted = true;
+        self.show_hint(best, &pos, "The engine plays", "");
+    }
+
+    /// Records a graded answer in the schedule and asks for the progress to be written.
+    fn record_answer(&mut self, grade: Option<u8>, fx: &mut Vec<Effect>) {
+        let (Some(grade), Some(p)) = (grade, self.practice()) else {
+            return;
+        };
+        let change = Change::Answer {
+            id: p.current.id(),
+            grade,
+            today: self.today,
+        };
+        self.keep(change, fx);
+    }
+
+    /// Says how the answer went, once it is in.
+    fn say_answer(&mut self) {
+        let Some(p) = self.practice() else {
+            return;
+        };
+        let (text, tone) = match &p.answer {
+            Answer::Solved(t) => (format!("{t} Ctrl-N: the next."), Tone::Info),
+            Answer::Missed(t) => (
+                format!("{t} Ctrl-R: try again, Ctrl-N: the next."),
+                Tone::Error,
+            ),
+            Answer::Checking { .. } => ("Checking your move…".to_string(), Tone::Info),
+            Answer::Waiting => return,
+        };
+        if let Answer::Missed(_) = p.answer {
+            let best = p.current.best;
+            self.hint = best.from().map(|sq| (sq, Some(best)));
+        } else {
+            self.hint = None;
+        }
+        self.say(text, tone);
+    }
+    /// Takes a search report: the move tried is judged once its search is done.
+    pub(super) fn practice_checked(&mut self, ev: &EngineEvent, fx: &mut Vec<Effect>) {
+        let OnBoard::Mistakes(p) = &mut self.board else {
+            return;
+        };
+        let was_checking = matches!(p.answer, Answer::Checking { .. });
+        let grade = p.on_engine(ev);
+        if was_checking && !matches!(p.answer, Answer::Checking { .. }) {
+            self.record_answer(grade, fx);
+            self.say_answer();
+        }
+    }
+
+    pub(super) fn try_practice_move(&mut self, text: &str, fx: &mut Vec<Effect>) {
+        let OnBoard::Mistakes(p) = &mut self.board else {
+            return;
+        };
+        if p.answer != Answer::Waiting {
+            return self.say(
+                "Ctrl-R tries this one again, Ctrl-N goes to the next.",
+                Tone::Info,
+            );
+        }
+        let m = match p.game.parse_move(text) {
+            Ok(m) => m,
+            Err(e) => return self.say(e.to_string(), Tone::Error),
+        };
+        let grade = p.try_move(m, fx);
+        self.record_answer(grade, fx);
+        self.say_answer();
     }
 }

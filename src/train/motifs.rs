@@ -1,12 +1,14 @@
 //! What a puzzle is about, found from its moves: mates by length and the back-rank mate, forks,
-//! hanging pieces, promotions, sacrifices, defensive moves, endgames, and the puzzle's length. The
-//! names are lichess's, so an exported puzzle reads as one of theirs.
+//! hanging pieces, promotions, sacrifices, defensive moves, endgames, and the puzzle's length.
+//! lichess calls these a puzzle's themes, and the player reads that word (the `Themes` column,
+//! the training screen's `filter`); here they are motifs, apart from the board's colour
+//! themes. The names are lichess's, so an exported puzzle reads as one of theirs.
 
 use shakmaty::{Bitboard, Chess, Color, Move, Position, Rank, Role, Square};
 
-/// A puzzle theme.
+/// A puzzle motif (a theme, in lichess's words).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Theme {
+pub enum Motif {
     /// It ends in checkmate.
     Mate,
     /// Mate with one solver move.
@@ -50,60 +52,60 @@ pub enum Theme {
     VeryLong,
 }
 
-impl Theme {
-    /// Every theme, in the order they are written.
-    pub const ALL: [Theme; 20] = [
-        Theme::Mate,
-        Theme::MateIn1,
-        Theme::MateIn2,
-        Theme::MateIn3,
-        Theme::MateIn4,
-        Theme::BackRankMate,
-        Theme::Fork,
-        Theme::Pin,
-        Theme::Skewer,
-        Theme::DiscoveredAttack,
-        Theme::TrappedPiece,
-        Theme::HangingPiece,
-        Theme::Promotion,
-        Theme::Sacrifice,
-        Theme::DefensiveMove,
-        Theme::Endgame,
-        Theme::OneMove,
-        Theme::Short,
-        Theme::Long,
-        Theme::VeryLong,
+impl Motif {
+    /// Every motif, in the order they are written.
+    pub const ALL: [Motif; 20] = [
+        Motif::Mate,
+        Motif::MateIn1,
+        Motif::MateIn2,
+        Motif::MateIn3,
+        Motif::MateIn4,
+        Motif::BackRankMate,
+        Motif::Fork,
+        Motif::Pin,
+        Motif::Skewer,
+        Motif::DiscoveredAttack,
+        Motif::TrappedPiece,
+        Motif::HangingPiece,
+        Motif::Promotion,
+        Motif::Sacrifice,
+        Motif::DefensiveMove,
+        Motif::Endgame,
+        Motif::OneMove,
+        Motif::Short,
+        Motif::Long,
+        Motif::VeryLong,
     ];
 
     /// lichess's name for it.
     pub fn name(self) -> &'static str {
         match self {
-            Theme::Mate => "mate",
-            Theme::MateIn1 => "mateIn1",
-            Theme::MateIn2 => "mateIn2",
-            Theme::MateIn3 => "mateIn3",
-            Theme::MateIn4 => "mateIn4",
-            Theme::BackRankMate => "backRankMate",
-            Theme::Fork => "fork",
-            Theme::Pin => "pin",
-            Theme::Skewer => "skewer",
-            Theme::DiscoveredAttack => "discoveredAttack",
-            Theme::TrappedPiece => "trappedPiece",
-            Theme::HangingPiece => "hangingPiece",
-            Theme::Promotion => "promotion",
-            Theme::Sacrifice => "sacrifice",
-            Theme::DefensiveMove => "defensiveMove",
-            Theme::Endgame => "endgame",
-            Theme::OneMove => "oneMove",
-            Theme::Short => "short",
-            Theme::Long => "long",
-            Theme::VeryLong => "veryLong",
+            Motif::Mate => "mate",
+            Motif::MateIn1 => "mateIn1",
+            Motif::MateIn2 => "mateIn2",
+            Motif::MateIn3 => "mateIn3",
+            Motif::MateIn4 => "mateIn4",
+            Motif::BackRankMate => "backRankMate",
+            Motif::Fork => "fork",
+            Motif::Pin => "pin",
+            Motif::Skewer => "skewer",
+            Motif::DiscoveredAttack => "discoveredAttack",
+            Motif::TrappedPiece => "trappedPiece",
+            Motif::HangingPiece => "hangingPiece",
+            Motif::Promotion => "promotion",
+            Motif::Sacrifice => "sacrifice",
+            Motif::DefensiveMove => "defensiveMove",
+            Motif::Endgame => "endgame",
+            Motif::OneMove => "oneMove",
+            Motif::Short => "short",
+            Motif::Long => "long",
+            Motif::VeryLong => "veryLong",
         }
     }
 
-    /// The theme a name stands for.
-    pub fn parse(name: &str) -> Option<Theme> {
-        Theme::ALL.into_iter().find(|t| t.name() == name)
+    /// The motif a name stands for.
+    pub fn parse(name: &str) -> Option<Motif> {
+        Motif::ALL.into_iter().find(|t| t.name() == name)
     }
 }
 
@@ -123,9 +125,9 @@ fn balance(pos: &Chess, color: Color) -> i32 {
     side(color) - side(!color)
 }
 
-/// The themes of a puzzle that starts at `start` (the solver to move) with `solution` (the
-/// solver's moves and the replies), in [`Theme::ALL`]'s order.
-pub fn of(start: &Chess, solution: &[Move]) -> Vec<Theme> {
+/// The motifs of a puzzle that starts at `start` (the solver to move) with `solution` (the
+/// solver's moves and the replies), in [`Motif::ALL`]'s order.
+pub fn of(start: &Chess, solution: &[Move]) -> Vec<Motif> {
     let solver = start.turn();
     // Every position of the solution, from the start.
     let mut positions = vec![start.clone()];
@@ -138,37 +140,37 @@ pub fn of(start: &Chess, solution: &[Move]) -> Vec<Theme> {
     let solver_moves = solution.len().div_ceil(2);
     let mut found = Vec::new();
     if end.is_checkmate() {
-        found.push(Theme::Mate);
+        found.push(Motif::Mate);
         found.push(match solver_moves {
-            1 => Theme::MateIn1,
-            2 => Theme::MateIn2,
-            3 => Theme::MateIn3,
-            _ => Theme::MateIn4,
+            1 => Motif::MateIn1,
+            2 => Motif::MateIn2,
+            3 => Motif::MateIn3,
+            _ => Motif::MateIn4,
         });
         if back_rank_mate(end) {
-            found.push(Theme::BackRankMate);
+            found.push(Motif::BackRankMate);
         }
     }
     if fork(&positions, solution) {
-        found.push(Theme::Fork);
+        found.push(Motif::Fork);
     }
     if pin_or_skewer(&positions, solution, true) {
-        found.push(Theme::Pin);
+        found.push(Motif::Pin);
     }
     if pin_or_skewer(&positions, solution, false) {
-        found.push(Theme::Skewer);
+        found.push(Motif::Skewer);
     }
     if discovered(&positions, solution) {
-        found.push(Theme::DiscoveredAttack);
+        found.push(Motif::DiscoveredAttack);
     }
     if trapped(&positions, solution) {
-        found.push(Theme::TrappedPiece);
+        found.push(Motif::TrappedPiece);
     }
     if hanging(start, solution[0]) {
-        found.push(Theme::HangingPiece);
+        found.push(Motif::HangingPiece);
     }
     if solution.iter().step_by(2).any(|m| m.is_promotion()) {
-        found.push(Theme::Promotion);
+        found.push(Motif::Promotion);
     }
     // Down two pawns or more after one of the opponent's replies, against the start.
     let at_start = balance(start, solver);
@@ -178,21 +180,21 @@ pub fn of(start: &Chess, solution: &[Move]) -> Vec<Theme> {
         .step_by(2)
         .any(|pos| balance(pos, solver) <= at_start - 2)
     {
-        found.push(Theme::Sacrifice);
+        found.push(Motif::Sacrifice);
     }
     if defensive(&positions, solution) {
-        found.push(Theme::DefensiveMove);
+        found.push(Motif::DefensiveMove);
     }
     let board = start.board();
     let pieces = (board.occupied() & !board.pawns() & !board.kings()).count();
     if pieces <= 3 || (pieces <= 4 && board.queens().is_empty()) {
-        found.push(Theme::Endgame);
+        found.push(Motif::Endgame);
     }
     found.push(match solver_moves {
-        1 => Theme::OneMove,
-        2 => Theme::Short,
-        3 => Theme::Long,
-        _ => Theme::VeryLong,
+        1 => Motif::OneMove,
+        2 => Motif::Short,
+        3 => Motif::Long,
+        _ => Motif::VeryLong,
     });
     found.sort();
     found.dedup();
@@ -440,7 +442,7 @@ mod tests {
     use super::*;
     use crate::train::mistake::parse_uci;
 
-    /// A puzzle as its themes see it: the start, the solver to move, and the solution.
+    /// A puzzle as its motifs see it: the start, the solver to move, and the solution.
     struct Line {
         start: Chess,
         solution: Vec<Move>,
@@ -466,7 +468,7 @@ mod tests {
         }
     }
 
-    fn themes_of(p: &Line) -> Vec<Theme> {
+    fn motifs_of(p: &Line) -> Vec<Motif> {
         of(&p.start, &p.solution)
     }
 
@@ -477,13 +479,13 @@ mod tests {
             &["e6a2", "e2e8", "d8e8", "e1e8"],
         );
         assert_eq!(
-            themes_of(&p),
+            motifs_of(&p),
             [
-                Theme::Mate,
-                Theme::MateIn2,
-                Theme::BackRankMate,
-                Theme::Sacrifice,
-                Theme::Short
+                Motif::Mate,
+                Motif::MateIn2,
+                Motif::BackRankMate,
+                Motif::Sacrifice,
+                Motif::Short
             ]
         );
     }
@@ -494,7 +496,7 @@ mod tests {
             "3r2k1/p4ppp/8/3N4/q7/8/P4PPP/4R1K1 b - - 0 1",
             &["a4c6", "d5e7", "g8f8", "e7c6"],
         );
-        assert_eq!(themes_of(&p), [Theme::Fork, Theme::Short]);
+        assert_eq!(motifs_of(&p), [Motif::Fork, Motif::Short]);
     }
 
     #[test]
@@ -504,43 +506,43 @@ mod tests {
             "3k4/8/8/4n3/8/8/5PPP/R5K1 b - - 0 1",
             &["d8e8", "a1e1", "e8f7", "e1e5"],
         );
-        assert!(themes_of(&p).contains(&Theme::Pin), "{:?}", themes_of(&p));
-        assert!(!themes_of(&p).contains(&Theme::Skewer));
+        assert!(motifs_of(&p).contains(&Motif::Pin), "{:?}", motifs_of(&p));
+        assert!(!motifs_of(&p).contains(&Motif::Skewer));
         // Ra8+ skewers king and queen on the back rank.
         let p = puzzle(
             "3k3q/8/8/8/8/8/8/R5K1 b - - 0 1",
             &["d8e8", "a1a8", "e8e7", "a8h8"],
         );
         assert!(
-            themes_of(&p).contains(&Theme::Skewer),
+            motifs_of(&p).contains(&Motif::Skewer),
             "{:?}",
-            themes_of(&p)
+            motifs_of(&p)
         );
-        assert!(!themes_of(&p).contains(&Theme::Pin));
+        assert!(!motifs_of(&p).contains(&Motif::Pin));
         // Bxh7 takes the queen and uncovers the rook's check.
         let p = puzzle("3k4/6q1/8/8/8/3B4/8/3RK3 b - - 0 1", &["g7h7", "d3h7"]);
-        let themes = themes_of(&p);
-        assert!(themes.contains(&Theme::DiscoveredAttack), "{themes:?}");
-        assert!(themes.contains(&Theme::HangingPiece), "{themes:?}");
+        let motifs = motifs_of(&p);
+        assert!(motifs.contains(&Motif::DiscoveredAttack), "{motifs:?}");
+        assert!(motifs.contains(&Motif::HangingPiece), "{motifs:?}");
         // b3 shuts the bishop in on a2; the king walks over and takes it.
         let p = puzzle(
             "4k3/7p/4b3/8/8/8/PPP5/2K5 b - - 0 1",
             &["e6a2", "b2b3", "h7h6", "c1b2", "h6h5", "b2a2"],
         );
         assert!(
-            themes_of(&p).contains(&Theme::TrappedPiece),
+            motifs_of(&p).contains(&Motif::TrappedPiece),
             "{:?}",
-            themes_of(&p)
+            motifs_of(&p)
         );
         // None of them in a plain fork.
         let p = puzzle(
             "3r2k1/p4ppp/8/3N4/q7/8/P4PPP/4R1K1 b - - 0 1",
             &["a4c6", "d5e7", "g8f8", "e7c6"],
         );
-        let themes = themes_of(&p);
-        assert!(!themes.contains(&Theme::Pin) && !themes.contains(&Theme::Skewer));
-        assert!(!themes.contains(&Theme::DiscoveredAttack), "{themes:?}");
-        assert!(!themes.contains(&Theme::TrappedPiece), "{themes:?}");
+        let motifs = motifs_of(&p);
+        assert!(!motifs.contains(&Motif::Pin) && !motifs.contains(&Motif::Skewer));
+        assert!(!motifs.contains(&Motif::DiscoveredAttack), "{motifs:?}");
+        assert!(!motifs.contains(&Motif::TrappedPiece), "{motifs:?}");
     }
 
     #[test]
@@ -548,15 +550,15 @@ mod tests {
         // A loose rook taken at once.
         let p = puzzle("4k3/8/8/8/8/8/r7/R3K3 b - - 0 1", &["e8d7", "a1a2"]);
         assert_eq!(
-            themes_of(&p),
-            [Theme::HangingPiece, Theme::Endgame, Theme::OneMove]
+            motifs_of(&p),
+            [Motif::HangingPiece, Motif::Endgame, Motif::OneMove]
         );
         // A pawn that queens.
         let p = puzzle("8/1P6/8/8/8/8/k7/4K3 b - - 0 1", &["a2a3", "b7b8q"]);
-        assert!(themes_of(&p).contains(&Theme::Promotion));
-        assert_eq!(Theme::parse("backRankMate"), Some(Theme::BackRankMate));
-        assert_eq!(Theme::parse("defensiveMove"), Some(Theme::DefensiveMove));
-        assert_eq!(Theme::parse("nonsense"), None);
+        assert!(motifs_of(&p).contains(&Motif::Promotion));
+        assert_eq!(Motif::parse("backRankMate"), Some(Motif::BackRankMate));
+        assert_eq!(Motif::parse("defensiveMove"), Some(Motif::DefensiveMove));
+        assert_eq!(Motif::parse("nonsense"), None);
     }
 
     #[test]
@@ -564,23 +566,23 @@ mod tests {
         // Re8 threatens mate on the back rank; h3 makes room for the king.
         let p = puzzle("6k1/5ppp/8/4r3/8/8/5PPP/R5K1 b - - 0 1", &["e5e8", "h2h3"]);
         assert!(
-            themes_of(&p).contains(&Theme::DefensiveMove),
+            motifs_of(&p).contains(&Motif::DefensiveMove),
             "{:?}",
-            themes_of(&p)
+            motifs_of(&p)
         );
         // A rook that lands attacking a piece is no defensive move, nor is a check.
         let p = puzzle("6k1/5ppp/8/4r3/8/8/5PPP/R5K1 b - - 0 1", &["e5e8", "a1a8"]);
         assert!(
-            !themes_of(&p).contains(&Theme::DefensiveMove),
+            !motifs_of(&p).contains(&Motif::DefensiveMove),
             "{:?}",
-            themes_of(&p)
+            motifs_of(&p)
         );
         let p = puzzle("4k3/8/8/8/8/8/r7/R3K3 b - - 0 1", &["e8d7", "a1a2"]);
-        assert!(!themes_of(&p).contains(&Theme::DefensiveMove));
+        assert!(!motifs_of(&p).contains(&Motif::DefensiveMove));
         // A pawn running to the last ranks is an attack, not a defence.
         let p = puzzle("8/8/1P6/8/8/8/k7/4K3 b - - 0 1", &["a2a3", "b6b7"]);
-        assert!(!themes_of(&p).contains(&Theme::DefensiveMove));
+        assert!(!motifs_of(&p).contains(&Motif::DefensiveMove));
         let p = puzzle("8/1P6/8/8/8/8/k7/4K3 b - - 0 1", &["a2a3", "b7b8q"]);
-        assert!(!themes_of(&p).contains(&Theme::DefensiveMove));
+        assert!(!motifs_of(&p).contains(&Motif::DefensiveMove));
     }
 }
