@@ -704,6 +704,21 @@ fn watch_pause_stops_the_search_and_the_clocks() {
 }
 
 #[test]
+fn watching_a_typed_word_is_a_command_or_refused_by_name() {
+    let settings = settings(Side::Engine, Side::Engine);
+    let mut app = App::new(settings, Game::new(), Mode::Watch, Instant::now());
+    app.start(Instant::now());
+    type_line(&mut app, "flpi");
+    assert_eq!(message(&app), "unknown command 'flpi': type help");
+    assert_eq!(app.line.message.as_ref().unwrap().1, Tone::Error);
+    type_line(&mut app, "pause");
+    assert!(app.watch.paused);
+    // The words are the key table's, in any case.
+    type_line(&mut app, "RESUME");
+    assert!(!app.watch.paused);
+}
+
+#[test]
 fn an_engine_failure_is_reported_not_fatal() {
     let mut app = new_app(Side::Human, Side::Engine);
     let fx = type_line(&mut app, "e4");

@@ -398,6 +398,9 @@ impl App {
         }
         match parsed {
             Ok(command) => self.run(command, arg, fx),
+            // Watching engines, nothing typed is a move: a word that is no command is refused
+            // as such.
+            Err(unknown) if self.mode == Mode::Watch => self.say(unknown.to_string(), Tone::Error),
             Err(_) => self.try_move(text, fx),
         }
     }

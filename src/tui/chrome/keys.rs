@@ -56,17 +56,16 @@ pub enum Keys<C: 'static> {
 impl<C: Copy> Keys<C> {
     /// Every key with the command it gives.
     pub fn iter(&self) -> impl Iterator<Item = (Binding, C)> + '_ {
-        let (all, each): (&[Binding], &[(Binding, C)]) = match self {
-            Keys::None => (&[], &[]),
-            Keys::All(keys, _) => (keys, &[]),
-            Keys::Each(pairs) => (&[], pairs),
-        };
-        let command = match self {
-            Keys::All(_, c) => Some(*c),
+        let all = match self {
+            Keys::All(keys, command) => Some((*keys, *command)),
             Keys::None | Keys::Each(_) => None,
         };
-        all.iter()
-            .filter_map(move |&b| command.map(|c| (b, c)))
+        let each: &[(Binding, C)] = match self {
+            Keys::Each(pairs) => pairs,
+            Keys::None | Keys::All(..) => &[],
+        };
+        all.into_iter()
+            .flat_map(|(keys, command)| keys.iter().map(move |&b| (b, command)))
             .chain(each.iter().copied())
     }
 }
