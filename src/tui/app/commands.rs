@@ -57,139 +57,28 @@ impl App {
     /// Runs one of the game's own commands.
     fn command(&mut self, command: GameCommand, arg: Option<&str>, fx: &mut Vec<Effect>) {
         match command {
-            GameCommand::Yes | GameCommand::No => {
-                let yes = command == GameCommand::Yes;
-                if self.offers.confirm.is_some() {
-                    self.answer(yes, fx);
-                } else if self.offers.ask_again && yes {
-                    let game = self.fresh_game();
-                    self.begin_game(game, fx);
-                    self.say("New game.", Tone::Info);
-                } else if self.offers.ask_again {
-                    self.offers.ask_again = false;
-                    self.say(
-                        "Type new to play again, review to review the game, quit to leave.",
-                        Tone::Info,
-                    );
-                }
-            }
+            GameCommand::Yes => self.yes_or_no(true, fx),
+            GameCommand::No => self.yes_or_no(false, fx),
             GameCommand::Browse(to) => self.browse(to),
             GameCommand::Clear => self.clear(),
             GameCommand::Enter => {
                 let text = std::mem::take(&mut self.line.text);
                 self.submit(text.trim(), fx);
             }
-            GameCommand::Sound => {
-                self.settings.sound = !self.settings.sound;
-                fx.push(Effect::SaveSettings);
-                let what = if self.settings.sound { "on" } else { "off" };
-                self.say(
-                    format!("The bell on the engine's moves and at low time is {what} (^O)."),
-                    Tone::Info,
-                );
-            }
-            GameCommand::Eval => {
-                self.settings.show_eval = !self.settings.show_eval;
-                fx.push(Effect::SaveSettings);
-                let what = if self.settings.show_eval {
-                    "shown"
-                } else {
-                    "hidden"
-                };
-                self.say(
-                    format!("The evaluation is {what} in games against the engine (^G)."),
-                    Tone::Info,
-                );
-            }
-            GameCommand::Line => {
-                self.search.reveal_line = !self.search.reveal_line;
-                let what = if self.search.reveal_line {
-                    "shown"
-                } else {
-                    "hidden"
-                };
-                self.say(format!("The engine's expected line is {what}."), Tone::Info);
-            }
+            GameCommand::Sound => self.toggle_sound(fx),
+            GameCommand::Eval => self.toggle_eval(fx),
+            GameCommand::Line => self.toggle_line(),
             GameCommand::Fen => {
                 let fen = self.game.fen();
                 self.say(format!("FEN: {fen}"), Tone::Info);
             }
-            GameCommand::Moves => {
-                let list = self.game.legal_sans();
-                if list.is_empty() {
-                    self.say("No legal moves.", Tone::Info);
-                } else {
-                    self.say(
-                        format!("{} legal moves: {}", list.len(), list.join(" ")),
-                        Tone::Info,
-                    );
-                }
-            }
+            GameCommand::Moves => self.list_moves(),
             GameCommand::Save => fx.push(Effect::Save(arg.map(String::from))),
-            GameCommand::New => {
-                if self.game.is_over() || self.game.ply() == 0 {
-                    self.open_setup(fx);
-                } else {
-                    self.ask(
-                        Confirm::New,
-                        "Leave this game for a new one? It is kept in the games folder. (y/n)",
-                    );
-                }
-            }
+            GameCommand::New => self.new_game(fx),
             GameCommand::Undo => self.undo(fx),
-            GameCommand::Board => {
-                // On the clock against the engine the board would be a way to cheat it.
-                if self.game.is_over() || self.game.clocks().is_none() || !self.person_vs_engine() {
-                    self.leave_for(fx);
-                    let tree = crate::line_tree::Tree::from_game(&self.game);
-                    // The node of the position shown: the main line is the game's moves.
-                    let mut at = 0;
-                    for _ in 0..self.shown_ply() {
-                        match tree.node(at).children.first() {
-                            Some(&c) => at = c,
-                            None => break,
-                        }
-                    }
-                    fx.push(Effect::Open(Box::new(Open::Board { tree, at })));
-                } else {
-                    self.say(
-                        "The analysis board opens after the game (or in untimed games): not while the engine's clock runs.",
-                        Tone::Error,
-                    );
-                }
-            }
-            GameCommand::Review => {
-                if self.game.is_over() {
-                    self.leave_for(fx);
-                    let listed = vec![crate::store::Listed::of_game(
-                        std::path::PathBuf::new(),
-                        1,
-                        &self.game,
-                    )];
-                    fx.push(Effect::Open(Box::new(Open::Review {
-                        listed,
-                        chosen: Some(0),
-                    })));
-                } else {
-                    self.say(
-                        "A review is for a finished game; this one is still going.",
-                        Tone::Error,
-                    );
-                }
-            }
-            GameCommand::Hint => {
-                if self.game.is_over() {
-                    self.say("The game is over.", Tone::Error);
-                } else if !self.human_to_move() {
-                    self.say(
-                        "The engine is to move; a hint is for your move.",
-                        Tone::Error,
-                    );
-                } else {
-                    self.say("Thinking about a hint...", Tone::Info);
-                    self.request(Purpose::Hint, Limits::movetime(1000), fx);
-                }
-            }
+            GameCommand::Board => self.open_board(fx),
+            GameCommand::Review => self.open_review(fx),
+            GameCommand::Hint => self.hint(fx),
             GameCommand::Resign => {
                 if self.game.is_over() {
                     self.say("The game is over.", Tone::Error);
@@ -198,35 +87,179 @@ impl App {
                 }
             }
             GameCommand::Draw => self.offer_draw(fx),
-            GameCommand::Pause | GameCommand::Resume => {
-                let pause = command == GameCommand::Pause && !self.watch.paused;
-                if pause && !self.watch.paused {
-                    self.clock.paused_spent = self.thinking_time();
-                }
-                self.watch.paused = pause;
-                if pause {
-                    self.drop_search(fx);
-                    self.search.analysis.thinking = None;
-                    self.say("Paused: space resumes, > plays one move.", Tone::Info);
-                } else {
-                    self.line.message = None;
-                    self.unfreeze_clock();
-                    self.maybe_search(fx);
+            GameCommand::Pause => self.pause(!self.watch.paused, fx),
+            GameCommand::Resume => self.pause(false, fx),
+            GameCommand::Step => self.step(fx),
+        }
+    }
+
+    /// y or n: the answer to the question asked, or after a game, another one or not.
+    fn yes_or_no(&mut self, yes: bool, fx: &mut Vec<Effect>) {
+        if self.offers.confirm.is_some() {
+            self.answer(yes, fx);
+        } else if self.offers.ask_again && yes {
+            let game = self.fresh_game();
+            self.begin_game(game, fx);
+            self.say("New game.", Tone::Info);
+        } else if self.offers.ask_again {
+            self.offers.ask_again = false;
+            self.say(
+                "Type new to play again, review to review the game, quit to leave.",
+                Tone::Info,
+            );
+        }
+    }
+
+    /// The bell on the engine's moves and at low time, on or off (kept in the config).
+    fn toggle_sound(&mut self, fx: &mut Vec<Effect>) {
+        self.settings.sound = !self.settings.sound;
+        fx.push(Effect::SaveSettings);
+        let what = if self.settings.sound { "on" } else { "off" };
+        self.say(
+            format!("The bell on the engine's moves and at low time is {what} (^O)."),
+            Tone::Info,
+        );
+    }
+
+    /// The evaluation against the engine, shown or hidden (kept in the config).
+    fn toggle_eval(&mut self, fx: &mut Vec<Effect>) {
+        self.settings.show_eval = !self.settings.show_eval;
+        fx.push(Effect::SaveSettings);
+        let what = if self.settings.show_eval {
+            "shown"
+        } else {
+            "hidden"
+        };
+        self.say(
+            format!("The evaluation is {what} in games against the engine (^G)."),
+            Tone::Info,
+        );
+    }
+
+    /// The engine's expected line, shown or hidden.
+    fn toggle_line(&mut self) {
+        self.search.reveal_line = !self.search.reveal_line;
+        let what = if self.search.reveal_line {
+            "shown"
+        } else {
+            "hidden"
+        };
+        self.say(format!("The engine's expected line is {what}."), Tone::Info);
+    }
+
+    /// Says the legal moves.
+    fn list_moves(&mut self) {
+        let list = self.game.legal_sans();
+        if list.is_empty() {
+            self.say("No legal moves.", Tone::Info);
+        } else {
+            self.say(
+                format!("{} legal moves: {}", list.len(), list.join(" ")),
+                Tone::Info,
+            );
+        }
+    }
+
+    /// The new-game screen, once a game under way is confirmed left.
+    fn new_game(&mut self, fx: &mut Vec<Effect>) {
+        if self.game.is_over() || self.game.ply() == 0 {
+            self.open_setup(fx);
+        } else {
+            self.ask(
+                Confirm::New,
+                "Leave this game for a new one? It is kept in the games folder. (y/n)",
+            );
+        }
+    }
+
+    /// The analysis board at the position shown, when the game allows it.
+    fn open_board(&mut self, fx: &mut Vec<Effect>) {
+        // On the clock against the engine the board would be a way to cheat it.
+        if self.game.is_over() || self.game.clocks().is_none() || !self.person_vs_engine() {
+            self.leave_for(fx);
+            let tree = crate::line_tree::Tree::from_game(&self.game);
+            // The node of the position shown: the main line is the game's moves.
+            let mut at = 0;
+            for _ in 0..self.shown_ply() {
+                match tree.node(at).children.first() {
+                    Some(&c) => at = c,
+                    None => break,
                 }
             }
-            GameCommand::Step => {
-                if self.watch.paused {
-                    self.watch.step = true;
-                    self.unfreeze_clock();
-                    if self.watch.queued.is_some() {
-                        self.on_tick(fx);
-                    } else {
-                        self.maybe_search(fx);
-                    }
-                } else {
-                    self.say("Step works while paused (space).", Tone::Info);
-                }
+            fx.push(Effect::Open(Box::new(Open::Board { tree, at })));
+        } else {
+            self.say(
+                    "The analysis board opens after the game (or in untimed games): not while the engine's clock runs.",
+                    Tone::Error,
+                );
+        }
+    }
+
+    /// The review of the game, once it is over.
+    fn open_review(&mut self, fx: &mut Vec<Effect>) {
+        if self.game.is_over() {
+            self.leave_for(fx);
+            let listed = vec![crate::store::Listed::of_game(
+                std::path::PathBuf::new(),
+                1,
+                &self.game,
+            )];
+            fx.push(Effect::Open(Box::new(Open::Review {
+                listed,
+                chosen: Some(0),
+            })));
+        } else {
+            self.say(
+                "A review is for a finished game; this one is still going.",
+                Tone::Error,
+            );
+        }
+    }
+
+    /// Asks the engine for a hint, on the person's move.
+    fn hint(&mut self, fx: &mut Vec<Effect>) {
+        if self.game.is_over() {
+            self.say("The game is over.", Tone::Error);
+        } else if !self.human_to_move() {
+            self.say(
+                "The engine is to move; a hint is for your move.",
+                Tone::Error,
+            );
+        } else {
+            self.say("Thinking about a hint...", Tone::Info);
+            self.request(Purpose::Hint, Limits::movetime(1000), fx);
+        }
+    }
+
+    /// Watching: pauses (`pause`) or resumes.
+    fn pause(&mut self, pause: bool, fx: &mut Vec<Effect>) {
+        if pause && !self.watch.paused {
+            self.clock.paused_spent = self.thinking_time();
+        }
+        self.watch.paused = pause;
+        if pause {
+            self.drop_search(fx);
+            self.search.analysis.thinking = None;
+            self.say("Paused: space resumes, > plays one move.", Tone::Info);
+        } else {
+            self.line.message = None;
+            self.unfreeze_clock();
+            self.maybe_search(fx);
+        }
+    }
+
+    /// Watching, paused: one move.
+    fn step(&mut self, fx: &mut Vec<Effect>) {
+        if self.watch.paused {
+            self.watch.step = true;
+            self.unfreeze_clock();
+            if self.watch.queued.is_some() {
+                self.on_tick(fx);
+            } else {
+                self.maybe_search(fx);
             }
+        } else {
+            self.say("Step works while paused (space).", Tone::Info);
         }
     }
 
