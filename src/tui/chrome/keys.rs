@@ -93,7 +93,8 @@ pub enum When {
     Choosing,
     /// Reviewing a game.
     Reviewing,
-    /// Something is being typed (a clock of the player's own on the new-game screen).
+    /// The input the screen takes Esc and Enter for: a clock typed on the new-game screen;
+    /// training's input line on a board, or on the list while something is typed.
     Typing,
 }
 
