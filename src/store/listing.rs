@@ -11,7 +11,8 @@ use std::sync::Arc;
 use anyhow::{Context, Result, bail};
 
 use super::Paths;
-use crate::game::{Game, Heading, LoadError, PgnGame, PgnGames, Spanned};
+use crate::game::{Game, LoadError, PgnGame};
+use crate::pgn::{Heading, PgnGames, Spanned};
 
 /// At most this many games of one file (or of the whole games folder) are listed.
 pub(crate) const MAX_GAMES: usize = 100_000;
@@ -47,7 +48,7 @@ impl Listed {
         Listed {
             file: Arc::from(file),
             index,
-            heading: Ok(Heading::of(game)),
+            heading: Ok(game.heading()),
             source: Source::Held(Box::new(PgnGame::of(game))),
         }
     }

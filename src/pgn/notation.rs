@@ -1,30 +1,25 @@
 //! A line of moves written as numbered SAN, the one way every screen and command writes one.
 
 use shakmaty::san::SanPlus;
-use shakmaty::{Chess, Color, Move, Position};
+use shakmaty::{Chess, Move, Position};
+
+use super::write::Movetext;
 
 /// The moves of `line` played from `pos`, in SAN with move numbers: `1. e4 e5 2. Nf3`, or
 /// `12... Qxd4+ 13. Kh1` when Black moves first. Stops at the first move that is not legal
 /// (a principal variation from a hash collision); an empty line is an empty string.
 pub fn numbered_san<'a>(pos: &Chess, line: impl IntoIterator<Item = &'a Move>) -> String {
     let mut pos = pos.clone();
-    let mut out = String::new();
-    for (i, m) in line.into_iter().enumerate() {
+    let mut text = Movetext::new();
+    for m in line {
         if !pos.is_legal(*m) {
             break;
         }
-        if i > 0 {
-            out.push(' ');
-        }
-        let number = pos.fullmoves().get();
-        if pos.turn() == Color::White {
-            out.push_str(&format!("{number}. "));
-        } else if i == 0 {
-            out.push_str(&format!("{number}... "));
-        }
-        out.push_str(&SanPlus::from_move_and_play_unchecked(&mut pos, *m).to_string());
+        let (number, turn) = (pos.fullmoves().get(), pos.turn());
+        let san = SanPlus::from_move_and_play_unchecked(&mut pos, *m);
+        text.push_move(number, turn, &san.to_string());
     }
-    out
+    text.joined()
 }
 
 #[cfg(test)]
