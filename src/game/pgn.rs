@@ -11,25 +11,6 @@ use super::outcome::{Outcome, Reason};
 use crate::pgn::write::{Movetext, tag};
 use crate::pgn::{Heading, Keep, LoadError, RawGame, clk, raw, stamp};
 
-/// The tags a game read takes for itself (or makes again from the game) rather than keeping
-/// them to write back as they were.
-const OWN_TAGS: [&str; 14] = [
-    "FEN",
-    "SetUp",
-    "Variant",
-    "White",
-    "Black",
-    "Date",
-    "UTCDate",
-    "UTCTime",
-    "Result",
-    "TimeControl",
-    "Termination",
-    "ECO",
-    "Opening",
-    "PlyCount",
-];
-
 /// The most tags of other names a game read keeps to write back.
 const MAX_KEPT_TAGS: usize = 64;
 
@@ -219,7 +200,7 @@ impl Game {
         self.kept_tags = raw
             .tags
             .iter()
-            .filter(|(name, _)| !OWN_TAGS.contains(&name.as_str()))
+            .filter(|(name, _)| !own_tag(name))
             .take(MAX_KEPT_TAGS)
             .cloned()
             .collect();
@@ -237,6 +218,28 @@ impl Game {
             self.outcome = recorded.map(Outcome::recorded);
         }
     }
+}
+
+/// Whether a game read takes the tag `name` for itself (or makes it again from the game) rather
+/// than keeping it to write back as it was.
+fn own_tag(name: &str) -> bool {
+    matches!(
+        name,
+        "FEN"
+            | "SetUp"
+            | "Variant"
+            | "White"
+            | "Black"
+            | "Date"
+            | "UTCDate"
+            | "UTCTime"
+            | "Result"
+            | "TimeControl"
+            | "Termination"
+            | "ECO"
+            | "Opening"
+            | "PlyCount"
+    )
 }
 
 /// A game as a PGN file writes it, not yet played through: cheap to hold in a list; `load`

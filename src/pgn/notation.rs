@@ -25,27 +25,7 @@ pub fn numbered_san<'a>(pos: &Chess, line: impl IntoIterator<Item = &'a Move>) -
 #[cfg(test)]
 mod tests {
     use super::*;
-    use shakmaty::CastlingMode;
-    use shakmaty::fen::Fen;
-    use shakmaty::uci::UciMove;
-
-    fn position(fen: &str) -> Chess {
-        fen.parse::<Fen>()
-            .unwrap()
-            .into_position(CastlingMode::Standard)
-            .unwrap()
-    }
-
-    fn moves(pos: &Chess, ucis: &[&str]) -> Vec<Move> {
-        let mut walk = pos.clone();
-        ucis.iter()
-            .map(|u| {
-                let m = u.parse::<UciMove>().unwrap().to_move(&walk).unwrap();
-                walk.play_unchecked(m);
-                m
-            })
-            .collect()
-    }
+    use crate::fen::{line as moves, position};
 
     #[test]
     fn white_first_numbers_every_white_move() {
@@ -59,11 +39,13 @@ mod tests {
     fn black_first_gets_the_ellipsis_and_checks_and_mates_are_marked() {
         // Fool's mate, Black to move on move 2: a check is not possible here, so a second
         // position shows one.
-        let pos = position("rnbqkbnr/pppp1ppp/8/4p3/6P1/5P2/PPPPP2P/RNBQKBNR b KQkq - 0 2");
+        let pos =
+            position("rnbqkbnr/pppp1ppp/8/4p3/6P1/5P2/PPPPP2P/RNBQKBNR b KQkq - 0 2").unwrap();
         let line = moves(&pos, &["d8h4"]);
         assert_eq!(numbered_san(&pos, &line), "2... Qh4#");
 
-        let pos = position("r1bqkbnr/pppp1ppp/2n5/4p3/3PP3/5N2/PPP2PPP/RNBQKB1R b KQkq - 0 12");
+        let pos =
+            position("r1bqkbnr/pppp1ppp/2n5/4p3/3PP3/5N2/PPP2PPP/RNBQKB1R b KQkq - 0 12").unwrap();
         let line = moves(&pos, &["e5d4", "f3d4", "f8b4", "c2c3"]);
         assert_eq!(numbered_san(&pos, &line), "12... exd4 13. Nxd4 Bb4+ 14. c3");
     }

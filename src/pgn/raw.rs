@@ -50,33 +50,14 @@ pub enum Token {
     Close,
 }
 
-/// The tags some caller reads by name: each is kept, once, with its last value.
-const NAMED_TAGS: [&str; 15] = [
-    "White",
-    "Black",
-    "Date",
-    "UTCDate",
-    "UTCTime",
-    "Result",
-    "FEN",
-    "SetUp",
-    "Variant",
-    "TimeControl",
-    "Termination",
-    "ECO",
-    "Opening",
-    "Variation",
-    "PlyCount",
-];
-
-/// The most tags of other names kept of one game, the first ones written.
-const MAX_OTHER_TAGS: usize = 64;
+/// The most tags kept of one game, the first ones written: no program writes so many, and a
+/// file that does is not held whole.
+const MAX_TAGS: usize = 256;
 
 /// A game as its PGN writes it, not yet played through.
 #[derive(Clone, Debug, Default)]
 pub struct RawGame {
-    /// The tags in the order written: each of [`NAMED_TAGS`] once, with its last value, and
-    /// the first [`MAX_OTHER_TAGS`] others.
+    /// The tags in the order written, the first [`MAX_TAGS`] of them.
     pub tags: Vec<(String, String)>,
     /// The movetext kept (nothing when only counted).
     pub movetext: Vec<Token>,
@@ -89,10 +70,11 @@ pub struct RawGame {
 }
 
 impl RawGame {
-    /// The value of tag `name`, if written.
+    /// The value of tag `name`, if written (the last, if written more than once).
     pub fn tag(&self, name: &str) -> Option<&str> {
         self.tags
             .iter()
+            .rev()
             .find(|(n, _)| n == name)
             .map(|(_, v)| v.as_str())
     }
@@ -210,8 +192,6 @@ pub(crate) struct Collect(pub(crate) Keep);
 /// A game being read.
 pub(crate) struct Reading {
     game: RawGame,
-    /// Tags of names not in [`NAMED_TAGS`] kept so far.
-    others: usize,
     /// For the main line and each open side line, innermost last: the index in the movetext of
     /// its last move, which a comment or NAG belongs to.
     lines: Vec<Option<usize>>,
@@ -255,7 +235,6 @@ impl Visitor for Collect {
     fn begin_tags(&mut self) -> ControlFlow<RawGame, Reading> {
         ControlFlow::Continue(Reading {
             game: RawGame::default(),
-            others: 0,
             lines: vec![None],
             kept: 0,
             in_comment: false,
@@ -263,17 +242,11 @@ impl Visitor for Collect {
     }
 
     fn tag(&mut self, r: &mut Reading, name: &[u8], value: RawTag<'_>) -> ControlFlow<RawGame> {
-        let name = String::from_utf8_lossy(name);
-        let value = value.decode_utf8_lossy().into_owned();
-        let tags = &mut r.game.tags;
-        if NAMED_TAGS.contains(&name.as_ref()) {
-            match tags.iter_mut().find(|(n, _)| *n == name) {
-                Some(slot) => slot.1 = value,
-                None => tags.push((name.into_owned(), value)),
-            }
-        } else if r.others < MAX_OTHER_TAGS {
-            r.others += 1;
-            tags.push((name.into_owned(), value));
+        if r.game.tags.len() < MAX_TAGS {
+            r.game.tags.push((
+                String::from_utf8_lossy(name).into_owned(),
+                value.decode_utf8_lossy().into_owned(),
+            ));
         }
         ControlFlow::Continue(())
     }
@@ -370,7 +343,7 @@ mod tests {
                     {before} 1. e4 $1 {good} (1. d4 {also} d5 (1... Nf6)) 1... e5+ {a} {b} 0-1";
         let main = first(text, Keep::MainLine).unwrap();
         assert_eq!(main.tag("White"), Some("B"));
-        assert_eq!(main.tags.len(), 3);
+        assert_eq!(main.tags.len(), 4);
         assert_eq!(sans(main.main_line()), ["e4", "e5+"]);
         let moves: Vec<&RawMove> = main.main_line().collect();
         assert_eq!(moves[0].comments, ["good"]);
