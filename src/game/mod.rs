@@ -1,9 +1,9 @@
 //! A game of chess as the terminal game keeps it: a start position, the moves played with their
 //! SAN, the outcome and its reason, optional clocks with increment, and PGN out and in.
 //!
-//! Nothing here knows about the terminal or the engine beyond the repetition key, and nothing
-//! reads a clock: a game is dated by whoever starts it. So the same `Game` serves the screen,
-//! the headless watcher and the tests.
+//! Nothing here knows about the terminal or the engine beyond the repetition key, and a game
+//! reads no clock: whoever starts one dates it, with a moment read at the edge ([`calendar`]).
+//! So the same `Game` serves the screen, the headless watcher and the tests.
 //!
 //! The modules are listed in dependency order: each uses only those above it.
 

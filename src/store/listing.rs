@@ -11,7 +11,7 @@ use std::sync::Arc;
 use anyhow::{Context, Result, bail};
 
 use super::Paths;
-use crate::game::{Game, LoadError, PgnGame};
+use crate::game::{Game, LoadError, PgnGame, UNKNOWN_DATE};
 use crate::pgn::{Heading, PgnGames, Spanned};
 
 /// At most this many games of one file (or of the whole games folder) are listed.
@@ -110,7 +110,7 @@ impl Listed {
                     .map(|t| format!(" {}", t.chars().take(5).collect::<String>()));
                 format!(
                     "{}{}  {kind}{white} - {black}  {result}  {} moves  {opening}",
-                    h.date().unwrap_or("????.??.??"),
+                    h.date().unwrap_or(UNKNOWN_DATE),
                     time.unwrap_or_default(),
                     h.plies().div_ceil(2)
                 )
