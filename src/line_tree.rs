@@ -34,6 +34,9 @@ pub struct Tree {
     pub tags: Vec<(String, String)>,
 }
 
+/// At most this many tags of the game a tree was read from are kept.
+const MAX_TAGS: usize = 64;
+
 /// At most this many positions in one tree (a long session is a few thousand).
 pub(crate) const MAX_NODES: usize = 100_000;
 
@@ -230,24 +233,30 @@ impl Tree {
             .tags
             .iter()
             .filter(|(name, _)| !matches!(name.as_str(), "FEN" | "Variant" | "SetUp" | "PlyCount"))
-            .take(64)
+            .take(MAX_TAGS)
             .cloned()
             .collect();
+        tree.grow(&raw.movetext)?;
+        Ok(tree)
+    }
+
+    /// Plays every line of `movetext` into the tree, from the start.
+    fn grow(&mut self, movetext: &[Token]) -> Result<(), LoadError> {
         let mut at = 0;
         // For each open side line: the node to come back to.
         let mut stack = Vec::new();
         let mut plies = 0;
-        for token in &raw.movetext {
+        for token in movetext {
             match token {
                 Token::Move(written) => {
                     plies += 1;
-                    let m = written.san.san.to_move(&tree.nodes[at].pos).map_err(|_| {
+                    let m = written.san.san.to_move(&self.nodes[at].pos).map_err(|_| {
                         LoadError::BadMove {
                             ply: plies,
                             san: written.san.to_string(),
                         }
                     })?;
-                    let next = tree.play(at, m);
+                    let next = self.play(at, m);
                     if next == at {
                         // The tree is full: no line is cut short or built wrong, the file is
                         // refused.
@@ -258,12 +267,12 @@ impl Tree {
                 // A side line replaces the move just read: it starts from the position before.
                 Token::Open => {
                     stack.push(at);
-                    at = tree.nodes[at].parent.map_or(at, |(p, _)| p);
+                    at = self.nodes[at].parent.map_or(at, |(p, _)| p);
                 }
                 Token::Close => at = stack.pop().unwrap_or(at),
             }
         }
-        Ok(tree)
+        Ok(())
     }
 
     /// The FEN of node `at`'s position.

@@ -463,6 +463,25 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_game_is_dated_by_its_caller_and_a_date_read_stays() {
+        // 2026-11-20 10:01:02 UTC.
+        let at = Moment::from_unix(1_795_168_862);
+        let mut g = Game::new();
+        assert_eq!(
+            (g.date.as_str(), g.started.as_deref()),
+            (UNKNOWN_DATE, None)
+        );
+        g.dated(at);
+        assert_eq!(g.date, "2026.11.20");
+        assert_eq!(g.started.as_deref(), Some("20261120-100102"));
+        let mut read = Game::from_pgn("[Date \"2026.01.02\"]\n\n1. e4 *").unwrap();
+        assert_eq!(read.started, None);
+        read.dated(at);
+        assert_eq!(read.date, "2026.01.02");
+        assert_eq!(read.started.as_deref(), Some("20261120-100102"));
+    }
+
+    #[test]
     fn outcomes() {
         let mut g = Game::new();
         for m in ["f3", "e5", "g4", "Qh4"] {

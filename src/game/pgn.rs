@@ -125,7 +125,8 @@ impl Game {
         Heading::of_text(&self.to_pgn())
     }
 
-    /// Reads the first game of a PGN: start position, moves (main line), names and result.
+    /// Reads the first game of a PGN: start position, moves (main line), names and result. Its
+    /// date and start are the file's: a caller that plays it on dates what the file leaves out.
     pub fn from_pgn(text: &str) -> Result<Game, LoadError> {
         Game::from_raw(&raw::first(text, Keep::MainLine)?)
     }

@@ -200,8 +200,8 @@ pub struct App {
     /// The time of the event being applied (of the last one, while drawing): the clocks read
     /// it, so they run on the events' time and never on the wall clock inside an update.
     now: Instant,
-    /// The calendar as the runner read it, which dates each game begun here by the events'
-    /// time; without it (a test) games are not dated.
+    /// The system clock as read when the screen was built: it dates each game begun here by
+    /// the events' time. Without it (a test) games are not dated.
     pub wall: Option<WallClock>,
 }
 
