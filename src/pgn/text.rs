@@ -1,7 +1,5 @@
-//! PGN text as the reader must see it. The reader skips a move it cannot read, so figurines
-//! (`♘f3`) are written in letters first, and it would run two games together at old Mac line
-//! ends (a CR alone), so those become line feeds: in a whole text, or byte for byte in a stream
-//! whose places must stay places in the file.
+//! PGN text as the reader must see it: figurines in letters and lone CRs as line feeds, in a
+//! whole text, or byte for byte in a stream whose places must stay places in the file.
 
 use std::borrow::Cow;
 use std::cell::Cell;
