@@ -9,6 +9,7 @@ use std::sync::Arc;
 use anyhow::{Result, bail};
 
 use crate::engine::Control;
+use crate::game::Moment;
 use crate::review::analyse::{self, Settings};
 use crate::review::{DEFAULT_MOVETIME_MS, Review};
 use crate::store::listing::MAX_GAMES;
@@ -148,7 +149,9 @@ pub fn run(args: &Args) -> Result<()> {
     let mut game = chosen
         .load()
         .map_err(|why| anyhow::anyhow!("game {} cannot be reviewed: {why}", chosen.index))?;
-    // The annotated game says what its file said: no start time is made up for it.
+    // The annotated game says what its file said: a game without a date is dated today, but
+    // no start time is made up for it.
+    game.dated(Moment::now());
     if chosen.heading.as_ref().is_ok_and(|g| g.time().is_none()) {
         game.started = None;
     }

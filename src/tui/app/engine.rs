@@ -233,7 +233,7 @@ impl App {
                         source,
                         pv: match (&self.search.root, best) {
                             (Some(root), Some(m)) => {
-                                let line = crate::notation::numbered_san(root, &[m]);
+                                let line = crate::pgn::numbered_san(root, &[m]);
                                 match note {
                                     Some(n) => format!("{line} ({n})"),
                                     None => line,
@@ -348,7 +348,7 @@ impl App {
         self.search.analysis.nps = info.nps;
         self.search.analysis.tb_hits = info.tb_hits;
         self.search.analysis.score_white = Some(turn.fold_wb(info.score, -info.score));
-        self.search.analysis.pv = crate::notation::numbered_san(root, &info.pv);
+        self.search.analysis.pv = crate::pgn::numbered_san(root, &info.pv);
         self.search.analysis.source = Source::Search;
         let iteration = Iteration {
             depth: info.depth,
