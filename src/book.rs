@@ -12,14 +12,14 @@ use std::borrow::Cow;
 use std::collections::HashMap;
 use std::fmt;
 use std::io::Read;
-use std::ops::ControlFlow;
 use std::path::Path;
 
-use pgn_reader::{KnownOutcome, Outcome, RawTag, Reader, SanPlus, Visitor};
+use pgn_reader::Outcome;
 use shakmaty::zobrist::Zobrist64;
 use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Move, Position, Role};
 use thiserror::Error;
 
+use crate::pgn::{LoadError, RawGame, raw};
 use crate::rng::Rng;
 
 /// The default Polyglot book, embedded so that a fresh install has openings without any files.
@@ -609,20 +609,13 @@ impl BookBuilder {
     /// or unreadable move, a bad FEN tag or a variant other than standard chess are skipped
     /// and listed in the stats; only the main line is used.
     pub fn add_pgn(&mut self, name: &str, input: impl Read) -> Result<(), BookError> {
-        let mut reader = Reader::new(input);
-        let mut visitor = GameCollector;
-        let mut index = 0u64;
-        loop {
-            let game = reader
-                .read_game(&mut visitor)
-                .map_err(|error| BookError::Pgn {
-                    path: name.into(),
-                    error,
-                })?;
-            let Some(game) = game else { break };
-            index += 1;
-            match game {
-                Ok(g) => self.add_game(&g.start, &g.moves, g.outcome),
+        for (index, game) in (1u64..).zip(raw::games(input)) {
+            let game = game.map_err(|error| BookError::Pgn {
+                path: name.into(),
+                error,
+            })?;
+            match main_line(&game) {
+                Ok((start, moves)) => self.add_game(&start, &moves, game.outcome()),
                 Err(why) => self
                     .stats
                     .skipped
@@ -693,124 +686,26 @@ pub fn write_book(path: impl AsRef<Path>, entries: &[BookEntry]) -> Result<(), B
     })
 }
 
-/// A game read from PGN: its start, main-line moves and result.
-struct ParsedGame {
-    start: Chess,
-    moves: Vec<Move>,
-    /// The Result tag's, or else the movetext's termination.
-    outcome: Outcome,
-}
-
-#[derive(Default)]
-struct Tags {
-    start: Option<Result<Chess, String>>,
-    /// The Result tag when it gives one (`*`, a missing tag and an unreadable one alike leave
-    /// the movetext's termination to decide).
-    result: Option<KnownOutcome>,
-    variant: Option<String>,
-}
-
-struct Movetext {
-    pos: Chess,
-    game: Result<ParsedGame, String>,
-}
-
-/// pgn-reader visitor that replays the main line with shakmaty.
-struct GameCollector;
-
-impl Visitor for GameCollector {
-    type Tags = Tags;
-    type Movetext = Movetext;
-    type Output = Result<ParsedGame, String>;
-
-    fn begin_tags(&mut self) -> ControlFlow<Self::Output, Self::Tags> {
-        ControlFlow::Continue(Tags::default())
+/// The start and the main line's moves of `game`, or why they cannot be recorded (an
+/// illegal or unreadable move, a bad FEN tag, a variant other than standard chess).
+fn main_line(game: &RawGame) -> Result<(Chess, Vec<Move>), String> {
+    let start = game.start().map_err(|e| match e {
+        LoadError::Variant(v) => format!("variant {:?} is not standard chess", v.trim()),
+        LoadError::Fen(e) => format!("FEN tag: {e}"),
+        e => e.to_string(),
+    })?;
+    let mut pos = start.clone();
+    let mut moves = Vec::new();
+    for written in game.main_line() {
+        let m = written.san.san.to_move(&pos).map_err(|e| {
+            format!(
+                "illegal move {} at ply {} ({e})",
+                written.san,
+                moves.len() + 1
+            )
+        })?;
+        pos.play_unchecked(m);
+        moves.push(m);
     }
-
-    fn tag(
-        &mut self,
-        tags: &mut Self::Tags,
-        name: &[u8],
-        value: RawTag<'_>,
-    ) -> ControlFlow<Self::Output> {
-        match name {
-            b"FEN" => {
-                let text = value.decode_utf8_lossy().to_string();
-                let parsed = crate::fen::position(&text).map_err(|e| format!("FEN tag: {e}"));
-                tags.start = Some(parsed);
-            }
-            b"Result" => tags.result = KnownOutcome::from_ascii(value.decode().trim_ascii()).ok(),
-            b"Variant" => tags.variant = Some(value.decode_utf8_lossy().trim().to_string()),
-            _ => {}
-        }
-        ControlFlow::Continue(())
-    }
-
-    fn begin_movetext(&mut self, tags: Self::Tags) -> ControlFlow<Self::Output, Self::Movetext> {
-        if let Some(variant) = &tags.variant {
-            let v = variant.to_ascii_lowercase();
-            if !(v.is_empty() || v == "standard" || v == "chess" || v == "from position") {
-                return ControlFlow::Break(Err(format!(
-                    "variant {variant:?} is not standard chess"
-                )));
-            }
-        }
-        let start = match tags.start {
-            Some(Ok(pos)) => pos,
-            Some(Err(why)) => return ControlFlow::Break(Err(why)),
-            None => Chess::default(),
-        };
-        ControlFlow::Continue(Movetext {
-            pos: start.clone(),
-            game: Ok(ParsedGame {
-                start,
-                moves: Vec::new(),
-                outcome: Outcome::from_known(tags.result),
-            }),
-        })
-    }
-
-    fn san(
-        &mut self,
-        movetext: &mut Self::Movetext,
-        san_plus: SanPlus,
-    ) -> ControlFlow<Self::Output> {
-        let Ok(game) = &mut movetext.game else {
-            return ControlFlow::Continue(());
-        };
-        match san_plus.san.to_move(&movetext.pos) {
-            Ok(mv) => {
-                movetext.pos.play_unchecked(mv);
-                game.moves.push(mv);
-            }
-            Err(e) => {
-                let ply = game.moves.len();
-                movetext.game = Err(format!(
-                    "illegal move {} at ply {} ({e})",
-                    san_plus,
-                    ply + 1
-                ));
-            }
-        }
-        ControlFlow::Continue(())
-    }
-
-    fn outcome(
-        &mut self,
-        movetext: &mut Self::Movetext,
-        outcome: Outcome,
-    ) -> ControlFlow<Self::Output> {
-        // The Result tag decides, as in Polyglot; the movetext's termination fills in when
-        // the tag is missing or unreadable.
-        if let Ok(game) = &mut movetext.game
-            && game.outcome.is_unknown()
-        {
-            game.outcome = outcome;
-        }
-        ControlFlow::Continue(())
-    }
-
-    fn end_game(&mut self, movetext: Self::Movetext) -> Self::Output {
-        movetext.game
-    }
+    Ok((start, moves))
 }

@@ -31,6 +31,28 @@ pub fn position(text: &str) -> Result<Chess, FenError> {
         .map_err(|e| FenError::Illegal(text.to_string(), Box::new(e)))
 }
 
+/// The moves `ucis`, each legal in turn, played from `pos`: a line for a test to write.
+#[cfg(test)]
+#[allow(
+    clippy::unwrap_used,
+    reason = "a test's line is legal or the test fails"
+)]
+pub(crate) fn line(pos: &Chess, ucis: &[&str]) -> Vec<shakmaty::Move> {
+    use shakmaty::Position;
+    let mut walk = pos.clone();
+    ucis.iter()
+        .map(|u| {
+            let m = u
+                .parse::<shakmaty::uci::UciMove>()
+                .unwrap()
+                .to_move(&walk)
+                .unwrap();
+            walk.play_unchecked(m);
+            m
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

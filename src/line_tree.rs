@@ -1,16 +1,14 @@
 //! A game with side lines, for the analysis board: each position knows the moves tried from it,
 //! the first being the main line. Written and read as PGN with variations.
 
-use std::fmt::Write as _;
-use std::io;
-use std::ops::ControlFlow;
-
-use pgn_reader::{RawTag, Reader, SanPlus as PgnSan, Skip, Visitor};
+use pgn_reader::KnownOutcome;
 use shakmaty::fen::Fen;
 use shakmaty::san::SanPlus;
-use shakmaty::{Chess, Color, EnPassantMode, Move, Position};
+use shakmaty::{Chess, EnPassantMode, Move, Position};
 
 use crate::game::{Game, LoadError};
+use crate::pgn::write::{Movetext, tag};
+use crate::pgn::{Keep, RawGame, Token, raw};
 
 /// One position of the tree.
 #[derive(Clone, Debug)]
@@ -35,6 +33,9 @@ pub struct Tree {
     /// that saving it keeps them.
     pub tags: Vec<(String, String)>,
 }
+
+/// At most this many tags of the game a tree was read from are kept.
+const MAX_TAGS: usize = 64;
 
 /// At most this many positions in one tree (a long session is a few thousand).
 pub(crate) const MAX_NODES: usize = 100_000;
@@ -167,200 +168,115 @@ impl Tree {
         }
         let mut out = String::new();
         for (name, value) in &all {
-            let value = value.replace('\\', "\\\\").replace('"', "\\\"");
-            let _ = writeln!(out, "[{name} \"{value}\"]");
+            tag(&mut out, name, value);
         }
         let result = all
             .iter()
             .find(|(n, _)| *n == "Result")
-            .map(|(_, v)| *v)
-            .filter(|v| ["1-0", "0-1", "1/2-1/2"].contains(v))
-            .unwrap_or("*");
+            .and_then(|(_, v)| KnownOutcome::from_ascii(v.as_bytes()).ok())
+            .map_or("*", KnownOutcome::as_str);
         if let Some(fen) = &self.start_fen {
-            let _ = writeln!(out, "[SetUp \"1\"]\n[FEN \"{fen}\"]");
+            tag(&mut out, "SetUp", "1");
+            tag(&mut out, "FEN", fen);
         }
         out.push('\n');
-        let mut tokens = Vec::new();
-        self.line_tokens(0, true, &mut tokens);
-        tokens.push(result.to_string());
-        out.push_str(&crate::game::wrap_movetext(&tokens));
+        let mut text = Movetext::new();
+        self.write_line(0, &mut text);
+        out.push_str(&text.finish(result));
         out
     }
 
-    /// Tokens of the line continuing from node `at`: its main move, the side lines from `at` in
-    /// parentheses, then the rest. `numbered` forces a move number on the first move.
-    fn line_tokens(&self, at: usize, numbered: bool, tokens: &mut Vec<String>) {
+    /// Writes the line continuing from node `at`: its main move, the side lines from `at` in
+    /// parentheses, then the rest.
+    fn write_line(&self, at: usize, text: &mut Movetext) {
         let mut at = at;
-        let mut numbered = numbered;
         while let Some((&main, sides)) = self.nodes[at].children.split_first() {
-            tokens.push(self.move_token(main, numbered));
+            self.write_move(main, text);
             for &side in sides {
-                tokens.push(format!("({}", self.move_token(side, true)));
-                self.line_tokens(side, false, tokens);
-                if let Some(last) = tokens.last_mut() {
-                    last.push(')');
-                }
+                text.open();
+                self.write_move(side, text);
+                self.write_line(side, text);
+                text.close();
             }
-            numbered = !sides.is_empty();
             at = main;
         }
     }
 
-    /// A move with its number where PGN wants one: `12. Nf3`, `12... Nc6`, `Nc6`.
-    fn move_token(&self, i: usize, numbered: bool) -> String {
-        let Some((p, _)) = self.nodes[i].parent else {
-            return String::new();
-        };
-        let before = &self.nodes[p].pos;
-        let num = before.fullmoves().get();
-        match before.turn() {
-            Color::White => format!("{num}. {}", self.nodes[i].san),
-            Color::Black if numbered => format!("{num}... {}", self.nodes[i].san),
-            Color::Black => self.nodes[i].san.clone(),
+    /// Writes the move into node `i`.
+    fn write_move(&self, i: usize, text: &mut Movetext) {
+        if let Some((p, _)) = self.nodes[i].parent {
+            let before = &self.nodes[p].pos;
+            text.push_move(before.fullmoves().get(), before.turn(), &self.nodes[i].san);
         }
     }
 
     /// Reads the first game of a PGN with its variations.
     pub fn from_pgn(text: &str) -> Result<Tree, LoadError> {
-        let text = crate::game::readable_pgn(text);
-        let mut reader = Reader::new(io::Cursor::new(text.as_bytes()));
-        let tree = reader
-            .read_game(&mut Builder)
-            .map_err(|e| LoadError::reading(&text, e))?
-            .ok_or(LoadError::Empty)?;
-        // A token the reader skipped explains a failure better than the move after it.
-        let first = crate::pgn_scan::games(&text).next();
-        let main_line = first.as_ref().map_or(0, |s| s.main_line);
-        match LoadError::stray(first, main_line, true) {
-            Some(stray) => Err(stray),
-            None => tree,
+        // Past four times the moves the board holds, repeated lines aside, it could not fit.
+        let raw = raw::first(
+            text,
+            Keep::SideLines {
+                most: 4 * MAX_NODES,
+            },
+        )?;
+        let tree = Tree::from_raw(&raw)?;
+        if raw.cut {
+            return Err(LoadError::TooLarge(MAX_NODES));
         }
+        Ok(tree)
+    }
+
+    /// The tree of every line `raw` writes, its tags kept but for those the tree writes itself.
+    fn from_raw(raw: &RawGame) -> Result<Tree, LoadError> {
+        let mut tree = Tree::new(raw.start()?, raw.tag("FEN").map(str::to_string));
+        tree.tags = raw
+            .tags
+            .iter()
+            .filter(|(name, _)| !matches!(name.as_str(), "FEN" | "Variant" | "SetUp" | "PlyCount"))
+            .take(MAX_TAGS)
+            .cloned()
+            .collect();
+        tree.grow(&raw.movetext)?;
+        Ok(tree)
+    }
+
+    /// Plays every line of `movetext` into the tree, from the start.
+    fn grow(&mut self, movetext: &[Token]) -> Result<(), LoadError> {
+        let mut at = 0;
+        // For each open side line: the node to come back to.
+        let mut stack = Vec::new();
+        let mut plies = 0;
+        for token in movetext {
+            match token {
+                Token::Move(written) => {
+                    plies += 1;
+                    let m = written.san.san.to_move(&self.nodes[at].pos).map_err(|_| {
+                        LoadError::BadMove {
+                            ply: plies,
+                            san: written.san.to_string(),
+                        }
+                    })?;
+                    let next = self.play(at, m);
+                    if next == at {
+                        // The tree is full: no line is cut short or built wrong, the file is
+                        // refused.
+                        return Err(LoadError::TooLarge(MAX_NODES));
+                    }
+                    at = next;
+                }
+                // A side line replaces the move just read: it starts from the position before.
+                Token::Open => {
+                    stack.push(at);
+                    at = self.nodes[at].parent.map_or(at, |(p, _)| p);
+                }
+                Token::Close => at = stack.pop().unwrap_or(at),
+            }
+        }
+        Ok(())
     }
 
     /// The FEN of node `at`'s position.
     pub fn fen(&self, at: usize) -> String {
         Fen::from_position(&self.nodes[at].pos, EnPassantMode::Legal).to_string()
-    }
-}
-
-/// Builds a tree while the PGN reader walks the movetext.
-struct Builder;
-
-/// The reader's state: the tree so far, where the next move goes, and the positions to come
-/// back to after each variation.
-struct Building {
-    tree: Result<Tree, LoadError>,
-    fen: Option<String>,
-    variant: Option<String>,
-    tags: Vec<(String, String)>,
-    at: usize,
-    /// For each open variation: the node to return to.
-    stack: Vec<usize>,
-    plies: usize,
-}
-
-impl Visitor for Builder {
-    type Tags = Building;
-    type Movetext = Building;
-    type Output = Result<Tree, LoadError>;
-
-    fn begin_tags(&mut self) -> ControlFlow<Self::Output, Building> {
-        ControlFlow::Continue(Building {
-            tree: Err(LoadError::Empty),
-            fen: None,
-            variant: None,
-            tags: Vec::new(),
-            at: 0,
-            stack: Vec::new(),
-            plies: 0,
-        })
-    }
-
-    fn tag(
-        &mut self,
-        b: &mut Building,
-        name: &[u8],
-        value: RawTag<'_>,
-    ) -> ControlFlow<Self::Output> {
-        match name {
-            b"FEN" => b.fen = Some(value.decode_utf8_lossy().into_owned()),
-            b"Variant" => b.variant = Some(value.decode_utf8_lossy().into_owned()),
-            // Written by Knightfall from the tree itself.
-            b"SetUp" | b"PlyCount" => {}
-            _ if b.tags.len() < 64 => b.tags.push((
-                String::from_utf8_lossy(name).into_owned(),
-                value.decode_utf8_lossy().into_owned(),
-            )),
-            _ => {}
-        }
-        ControlFlow::Continue(())
-    }
-
-    fn begin_movetext(&mut self, mut b: Building) -> ControlFlow<Self::Output, Building> {
-        if let Some(v) = b.variant.as_deref()
-            && !matches!(
-                v.to_ascii_lowercase().as_str(),
-                "" | "standard" | "from position" | "normal"
-            )
-        {
-            return ControlFlow::Break(Err(LoadError::Variant(v.to_string())));
-        }
-        let start = match &b.fen {
-            Some(fen) => crate::fen::position(fen).map_err(LoadError::from),
-            None => Ok(Chess::default()),
-        };
-        match start {
-            Ok(pos) => {
-                let mut tree = Tree::new(pos, b.fen.clone());
-                tree.tags = std::mem::take(&mut b.tags);
-                b.tree = Ok(tree);
-            }
-            Err(e) => return ControlFlow::Break(Err(e)),
-        }
-        ControlFlow::Continue(b)
-    }
-
-    fn san(&mut self, b: &mut Building, san: PgnSan) -> ControlFlow<Self::Output> {
-        let Ok(tree) = b.tree.as_mut() else {
-            return ControlFlow::Continue(());
-        };
-        b.plies += 1;
-        let pos = &tree.nodes[b.at].pos;
-        match san.san.to_move(pos) {
-            Ok(m) => {
-                let next = tree.play(b.at, m);
-                if next == b.at {
-                    // The tree is full: no line is cut short or built wrong, the file is refused.
-                    return ControlFlow::Break(Err(LoadError::TooLarge(MAX_NODES)));
-                }
-                b.at = next;
-                ControlFlow::Continue(())
-            }
-            Err(_) => ControlFlow::Break(Err(LoadError::BadMove {
-                ply: b.plies,
-                san: san.to_string(),
-            })),
-        }
-    }
-
-    fn begin_variation(&mut self, b: &mut Building) -> ControlFlow<Self::Output, Skip> {
-        // A variation replaces the move just read: it starts from the position before it.
-        let Ok(tree) = b.tree.as_ref() else {
-            return ControlFlow::Continue(Skip(true));
-        };
-        b.stack.push(b.at);
-        b.at = tree.nodes[b.at].parent.map_or(b.at, |(p, _)| p);
-        ControlFlow::Continue(Skip(false))
-    }
-
-    fn end_variation(&mut self, b: &mut Building) -> ControlFlow<Self::Output> {
-        if let Some(at) = b.stack.pop() {
-            b.at = at;
-        }
-        ControlFlow::Continue(())
-    }
-
-    fn end_game(&mut self, b: Building) -> Self::Output {
-        b.tree
     }
 }

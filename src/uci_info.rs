@@ -124,6 +124,7 @@ mod tests {
     use proptest::prelude::*;
 
     use super::*;
+    use crate::fen::line as moves;
 
     fn info(score: i32, pv: Vec<Move>) -> Info {
         Info {
@@ -138,18 +139,6 @@ mod tests {
             pv,
             multipv: 1,
         }
-    }
-
-    fn moves(pos: &Chess, texts: &[&str]) -> Vec<Move> {
-        let mut walk = pos.clone();
-        texts
-            .iter()
-            .map(|t| {
-                let m = t.parse::<UciMove>().unwrap().to_move(&walk).unwrap();
-                walk.play_unchecked(m);
-                m
-            })
-            .collect()
     }
 
     #[test]

@@ -92,7 +92,7 @@ fn a_misbehaving_engine_loses_on_time_on_its_first_move_and_the_series_ends_at_o
             "{tag}: the series took {leaving:?} to end after the forfeit"
         );
         // Nothing of the engine is left once Knightfall has gone.
-        let pid = engine.go_pid().unwrap();
+        let pid = engine.pid().unwrap();
         assert!(!alive(pid), "{tag}: the engine {pid} outlived Knightfall");
         if let Some(busy) = engine.child_pid() {
             assert!(
@@ -165,7 +165,7 @@ fn a_go_on_the_clock_gives_up_once_the_clock_is_spent() {
         "{moved:?}"
     );
     // The engine was dropped with the thread: killed, as it ignores `quit`.
-    let pid = engine.go_pid().unwrap();
+    let pid = engine.pid().unwrap();
     assert!(gone_within(pid, 5), "the engine {pid} runs on");
 }
 

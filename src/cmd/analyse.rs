@@ -91,6 +91,6 @@ pub fn run(args: &Args) -> Result<()> {
         crate::engine::report(result.score),
         result.depth
     )?;
-    say!("pv {}", crate::notation::numbered_san(&pos, &result.pv))?;
+    say!("pv {}", crate::pgn::numbered_san(&pos, &result.pv))?;
     Ok(())
 }

@@ -9,10 +9,11 @@ use std::sync::Arc;
 use anyhow::{Result, bail};
 
 use crate::engine::Control;
+use crate::game::Moment;
 use crate::review::analyse::{self, Settings};
 use crate::review::{DEFAULT_MOVETIME_MS, Review};
 use crate::store::listing::MAX_GAMES;
-use crate::store::{Paths, games_folder, read_games, review_cache};
+use crate::store::{Listed, Paths, games_folder, read_games, review_cache};
 use crate::tablebase::Tablebases;
 
 /// Arguments of `review`.
@@ -86,17 +87,7 @@ pub fn run(args: &Args) -> Result<()> {
     if listed.len() >= MAX_GAMES {
         tell!("note: the list stops at {MAX_GAMES} games; games after those are not listed");
     }
-    // The place in the list, as --game counts (the games folder lists the games of several
-    // files, so this is not the game's number within its file).
-    let place = match args.game {
-        Some(n) if (1..=listed.len()).contains(&(n as usize)) => Some(n as usize - 1),
-        Some(n) => bail!(match listed.len() {
-            1 => format!("there is 1 game; --game {n} is not one"),
-            count => format!("there are {count} games; --game {n} is not one"),
-        }),
-        None if listed.len() == 1 && args.file.is_some() => Some(0),
-        None => None,
-    };
+    let place = place(args, &listed)?;
     if screen {
         if place.is_none() && listed.is_empty() {
             bail!(
@@ -111,27 +102,11 @@ pub fn run(args: &Args) -> Result<()> {
             super::board::tool_options(crate::store::load_settings(&paths)?, args.syzygy.clone());
         return crate::tui::run_review(listed, place, settings(args), &opts);
     }
-    let chosen = place.map(|i| &listed[i]);
-    let Some(chosen) = chosen else {
+    let Some(chosen) = place.map(|i| &listed[i]) else {
         if listed.is_empty() {
             bail!("no games in {}; name a PGN file", paths.data.display());
         }
-        let mut out = String::new();
-        // Numbered as --game takes them: by place in the list; written a part at a time, so a
-        // list of 100,000 games is not held twice.
-        for (i, l) in listed.iter().enumerate() {
-            out.push_str(&format!(
-                "{:>4}  {}  {}\n",
-                i + 1,
-                l.file.display(),
-                l.line()
-            ));
-            if out.len() >= 1 << 16 {
-                crate::output::write(format_args!("{out}"))?;
-                out.clear();
-            }
-        }
-        crate::output::write(format_args!("{out}"))?;
+        print_list(&listed)?;
         bail!("choose one of these games with --game N");
     };
     // Writing the annotated game over the file it came from would lose the file's other games.
@@ -145,10 +120,57 @@ pub fn run(args: &Args) -> Result<()> {
             listed.len()
         );
     }
+    let text = annotated(args, chosen, &paths)?;
+    match &args.out {
+        Some(path) => crate::store::write_atomic(path, &text)?,
+        None => crate::output::write(format_args!("{text}"))?,
+    }
+    Ok(())
+}
+
+/// The place in the list `--game` names (the games folder lists the games of several files,
+/// so this is not the game's number within its file); a file of one game needs no `--game`.
+fn place(args: &Args, listed: &[Listed]) -> Result<Option<usize>> {
+    Ok(match args.game {
+        Some(n) if (1..=listed.len()).contains(&(n as usize)) => Some(n as usize - 1),
+        Some(n) => bail!(match listed.len() {
+            1 => format!("there is 1 game; --game {n} is not one"),
+            count => format!("there are {count} games; --game {n} is not one"),
+        }),
+        None if listed.len() == 1 && args.file.is_some() => Some(0),
+        None => None,
+    })
+}
+
+/// Prints the games numbered as `--game` takes them, a part at a time, so that a list of
+/// 100,000 games is not held twice.
+fn print_list(listed: &[Listed]) -> Result<()> {
+    let mut out = String::new();
+    for (i, l) in listed.iter().enumerate() {
+        out.push_str(&format!(
+            "{:>4}  {}  {}\n",
+            i + 1,
+            l.file.display(),
+            l.line()
+        ));
+        if out.len() >= 1 << 16 {
+            crate::output::write(format_args!("{out}"))?;
+            out.clear();
+        }
+    }
+    crate::output::write(format_args!("{out}"))?;
+    Ok(())
+}
+
+/// The `chosen` game reviewed (from the cache as far as it goes, the rest searched with its
+/// progress on standard error, then cached) as annotated PGN.
+fn annotated(args: &Args, chosen: &Listed, paths: &Paths) -> Result<String> {
     let mut game = chosen
         .load()
         .map_err(|why| anyhow::anyhow!("game {} cannot be reviewed: {why}", chosen.index))?;
-    // The annotated game says what its file said: no start time is made up for it.
+    // The annotated game says what its file said: a game without a date is dated today, but
+    // no start time is made up for it.
+    game.dated(Moment::now());
     if chosen.heading.as_ref().is_ok_and(|g| g.time().is_none()) {
         game.started = None;
     }
@@ -156,9 +178,26 @@ pub fn run(args: &Args) -> Result<()> {
     let dir = paths.reviews();
     review_cache::load(&dir, &mut review);
     let total = review.evals.len();
+    let failed = search(&mut review, &settings(args));
+    if let Err(e) = review_cache::save(&dir, &review) {
+        tell!("warning: review not cached: {e:#}");
+    }
+    if !failed.is_empty() {
+        bail!(
+            "the search failed in {} of {total} positions, so the review is incomplete (what was found is kept for next time): {}",
+            failed.len(),
+            failed.join("; ")
+        );
+    }
+    Ok(review.annotated_pgn())
+}
+
+/// Searches the positions of `review` it does not know yet, and again those of its doubtful
+/// moves, counting them on standard error; why each search that failed did.
+fn search(review: &mut Review, settings: &Settings) -> Vec<String> {
+    let total = review.evals.len();
     let mut done = review.done();
     let control = Control::default();
-    let settings = settings(args);
     let mut stderr = std::io::stderr();
     // A terminal sees the count go up in place; a log gets one line at the end.
     let live = stderr.is_terminal();
@@ -168,7 +207,7 @@ pub fn run(args: &Args) -> Result<()> {
     let mut looked_again = 0;
     analyse::analyse(
         &review.game.clone(),
-        &settings,
+        settings,
         &known,
         &control,
         &mut |ply, eval| {
@@ -197,22 +236,7 @@ pub fn run(args: &Args) -> Result<()> {
         };
         let _ = writeln!(stderr, "{last}");
     }
-    if let Err(e) = review_cache::save(&dir, &review) {
-        tell!("warning: review not cached: {e:#}");
-    }
-    if !failed.is_empty() {
-        bail!(
-            "the search failed in {} of {total} positions, so the review is incomplete (what was found is kept for next time): {}",
-            failed.len(),
-            failed.join("; ")
-        );
-    }
-    let text = review.annotated_pgn();
-    match &args.out {
-        Some(path) => crate::store::write_atomic(path, &text)?,
-        None => crate::output::write(format_args!("{text}"))?,
-    }
-    Ok(())
+    failed
 }
 
 /// The review's progress line: positions known of all, and those searched a second time.

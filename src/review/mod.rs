@@ -13,7 +13,7 @@ use shakmaty::{Color, Move, Position};
 use self::analyse::PositionEval;
 use self::judge::{Eval, Judgement, Reason};
 use crate::game::Game;
-use crate::notation::numbered_san;
+use crate::pgn::numbered_san;
 
 /// The default search time per position on the first pass (a claimed blunder or a close call
 /// gets three times as long again): a 40-move game takes about 20 s on two cores.

@@ -11,7 +11,8 @@ use std::sync::Arc;
 use anyhow::{Context, Result, bail};
 
 use super::Paths;
-use crate::game::{Game, Heading, LoadError, PgnGame, PgnGames, Spanned};
+use crate::game::{Game, LoadError, PgnGame, UNKNOWN_DATE};
+use crate::pgn::{Heading, PgnGames, Spanned};
 
 /// At most this many games of one file (or of the whole games folder) are listed.
 pub(crate) const MAX_GAMES: usize = 100_000;
@@ -47,7 +48,7 @@ impl Listed {
         Listed {
             file: Arc::from(file),
             index,
-            heading: Ok(Heading::of(game)),
+            heading: Ok(game.heading()),
             source: Source::Held(Box::new(PgnGame::of(game))),
         }
     }
@@ -109,7 +110,7 @@ impl Listed {
                     .map(|t| format!(" {}", t.chars().take(5).collect::<String>()));
                 format!(
                     "{}{}  {kind}{white} - {black}  {result}  {} moves  {opening}",
-                    h.date().unwrap_or("????.??.??"),
+                    h.date().unwrap_or(UNKNOWN_DATE),
                     time.unwrap_or_default(),
                     h.plies().div_ceil(2)
                 )

@@ -465,7 +465,7 @@ impl Board {
         let line = Line {
             depth: info.depth,
             score_white: pos.turn().fold_wb(info.score, -info.score),
-            san: crate::notation::numbered_san(pos, info.pv.iter().take(12)),
+            san: crate::pgn::numbered_san(pos, info.pv.iter().take(12)),
         };
         if let Some(slot) = self.lines.get_mut(k) {
             *slot = Some(line);

@@ -14,7 +14,7 @@ use super::event::Event;
 use super::job::{EngineEvent, Purpose};
 use super::runner::{Front, Runner, Step};
 use super::screen::Palette;
-use crate::game::Game;
+use crate::game::{Game, Moment};
 use crate::player::Source;
 use crate::rng::Rng;
 
@@ -209,6 +209,7 @@ fn new_game(opts: &Options, random_plies: u32, rng: &mut Rng) -> Result<Game> {
         Some(fen) => Game::from_fen(fen)?,
         None => Game::new(),
     };
+    game.dated(Moment::now());
     game.set_time_control(opts.settings.time_control());
     for _ in 0..random_plies {
         let moves = game.position().legal_moves();

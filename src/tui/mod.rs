@@ -29,7 +29,7 @@ use app::{App, Settings, Tone};
 use launch::Launch;
 use runner::Front;
 
-use crate::game::Game;
+use crate::game::{Game, WallClock};
 use crate::player::Player;
 use crate::store::{Paths, save_settings, write_atomic};
 
@@ -74,6 +74,9 @@ pub fn run(opts: Options) -> Result<()> {
     {
         game = Game::from_fen(fen)?;
     }
+    // The calendar, read once here: the game and every game begun after it are dated from it.
+    let wall = WallClock::read(t0);
+    game.dated(wall.at(t0));
     if opts.remember {
         let _ = save_settings(&paths, &opts.settings);
     }
@@ -90,6 +93,7 @@ pub fn run(opts: Options) -> Result<()> {
         }
     }
     let mut app = App::new(opts.settings.clone(), game, opts.mode, t0);
+    app.wall = Some(wall);
     app.start_fen = opts.start_fen.clone();
     app.watch.min_delay = opts.min_delay;
     if let Some(ms) = opts.think_ms {

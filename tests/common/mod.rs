@@ -179,6 +179,7 @@ impl FakeEngine {
         };
         let text = format!(
             "#!/bin/sh\n\
+             echo $$ > '{started}'\n\
              while read line; do\n\
              \x20 case \"$line\" in\n\
              \x20   uci) echo 'id name fake'; echo uciok;;\n\
@@ -188,6 +189,7 @@ impl FakeEngine {
              done\n\
              {after}",
             go = go_pid.display(),
+            started = dir.join("started.pid").display(),
         );
         let script = dir.join("engine.sh");
         std::fs::write(&script, text).expect("writing the fake engine");
@@ -204,6 +206,12 @@ impl FakeEngine {
     /// The pid of the engine that was last asked to `go`, once one was.
     pub(crate) fn go_pid(&self) -> Option<i32> {
         read_pid(&self.dir.join("go.pid"))
+    }
+
+    /// The engine's pid, written as it starts: an engine killed before it read `go` has one
+    /// too.
+    pub(crate) fn pid(&self) -> Option<i32> {
+        read_pid(&self.dir.join("started.pid"))
     }
 
     /// The pid of the busy process a [`Fake::Busy`] engine started, once it did.
@@ -230,7 +238,7 @@ impl FakeEngine {
 impl Drop for FakeEngine {
     /// Whatever a failed test left running goes, and the folder with it.
     fn drop(&mut self) {
-        for pid in [self.go_pid(), self.child_pid()].into_iter().flatten() {
+        for pid in [self.pid(), self.child_pid()].into_iter().flatten() {
             if alive(pid) {
                 // SAFETY: kill(2) with a pid and a signal number touches no memory.
                 unsafe {

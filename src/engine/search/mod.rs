@@ -26,8 +26,8 @@ use super::tt::Table;
 use crate::tablebase::Tablebases;
 
 mod draws;
-mod iterative_deepening;
 mod params;
+mod iterative_deepening;
 mod aspiration;
 mod pruning;
 mod moves;

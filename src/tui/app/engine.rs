@@ -2,7 +2,7 @@
 //! its reports into the analysis panel and the game.
 
 use shakmaty::san::SanPlus;
-use shakmaty::{CastlingMode, Position};
+use shakmaty::{CastlingMode, Move, Position};
 
 use super::{
     Analysis, App, DRAW_ACCEPT_CP, EQUAL_CP, Effect, HISTORY_LEN, Iteration, LONG_GAME_MOVES, Mode,
@@ -138,6 +138,8 @@ impl App {
         })));
     }
 
+    /// A report from the search service: kept when it is the current search's, dropped when
+    /// the game has moved on since it was asked for.
     pub(super) fn on_engine(&mut self, ev: EngineEvent, fx: &mut Vec<Effect>) {
         match ev {
             EngineEvent::Info { generation, info } => {
@@ -206,96 +208,122 @@ impl App {
                 {
                     return; // stale: the game moved on
                 }
-                if purpose == Purpose::Play
-                    && !best.is_some_and(|m| self.game.position().is_legal(m))
-                {
-                    let what = match best {
-                        Some(m) => format!(
-                            "played the illegal move {}",
-                            m.to_uci(CastlingMode::Standard)
-                        ),
-                        None => "gave no move".to_string(),
-                    };
-                    self.forfeit(format!("the engine {what}"), Reason::Forfeit, fx);
-                    return;
-                }
-                self.search.pending = None;
-                self.search.analysis.thinking = None;
-                let root_turn = self.game.turn();
-                let white_score = root_turn.fold_wb(score, -score);
-                if shown_in_panel(purpose) {
-                    self.search.analysis.score_white = Some(white_score);
-                }
-                if source != Source::Search && shown_in_panel(purpose) {
-                    // No search ran: the panel shows the move and where it came from.
-                    self.search.analysis = Analysis {
-                        score_white: (source == Source::Tablebase).then_some(white_score),
-                        source,
-                        pv: match (&self.search.root, best) {
-                            (Some(root), Some(m)) => {
-                                let line = crate::notation::numbered_san(root, &[m]);
-                                match note {
-                                    Some(n) => format!("{line} ({n})"),
-                                    None => line,
-                                }
-                            }
-                            _ => String::new(),
-                        },
-                        ..Analysis::default()
-                    };
-                }
-                match purpose {
-                    Purpose::Hint => {
-                        self.search.hint = best;
-                        if let Some(m) = best {
-                            let san = SanPlus::from_move(self.game.position().clone(), m);
-                            self.say(format!("Hint: {san}"), Tone::Info);
-                        }
-                    }
-                    Purpose::DrawOffer => self.judge_draw(-score, fx),
-                    Purpose::Analyse => {}
-                    Purpose::Play => {
-                        // A draw offered while the engine thought: at full strength its move's
-                        // score judges it; a weaker level's score is its own opinion, so the
-                        // offer is judged by a search of its own once the move is made.
-                        let mut judge_after = false;
-                        if self.offers.draw_offer.is_some_and(|(c, _)| c != root_turn) {
-                            if self.settings.level(root_turn) >= crate::engine::strength::MAX_LEVEL
-                            {
-                                self.judge_draw(score, fx);
-                                if self.game.is_over() {
-                                    return;
-                                }
-                            } else {
-                                judge_after = true;
-                            }
-                        }
-                        let Some(m) = best else { return };
-                        if judge_after {
-                            self.play_move(m, fx);
-                            if !self.game.is_over() && self.offers.draw_offer.is_some() {
-                                self.request(Purpose::DrawOffer, Limits::movetime(300), fx);
-                            }
-                            return;
-                        }
-                        let pace = self.human_pace(m);
-                        if self.thinking_time() < pace {
-                            self.watch.paced = Some((m, pace));
-                            return;
-                        }
-                        if self.mode == Mode::Watch
-                            && !self.watch.paused
-                            && (self.now.saturating_duration_since(self.watch.last_move_at)
-                                < self.watch.min_delay)
-                        {
-                            self.watch.queued = Some((m, self.thinking_time()));
-                            return;
-                        }
-                        self.play_move(m, fx);
-                    }
-                }
+                let found = Found {
+                    purpose,
+                    best,
+                    score,
+                    source,
+                    note,
+                };
+                self.on_done(found, fx);
             }
         }
+    }
+
+    /// The current search ended with `found`: an engine's move is checked and played (or
+    /// held for a person's pace or the watch delay), a hint shown, a draw offer judged.
+    fn on_done(&mut self, found: Found, fx: &mut Vec<Effect>) {
+        let Found {
+            purpose,
+            best,
+            score,
+            ..
+        } = found;
+        if purpose == Purpose::Play && !best.is_some_and(|m| self.game.position().is_legal(m)) {
+            let what = match best {
+                Some(m) => format!(
+                    "played the illegal move {}",
+                    m.to_uci(CastlingMode::Standard)
+                ),
+                None => "gave no move".to_string(),
+            };
+            self.forfeit(format!("the engine {what}"), Reason::Forfeit, fx);
+            return;
+        }
+        self.search.pending = None;
+        self.search.analysis.thinking = None;
+        if shown_in_panel(purpose) {
+            self.show_found(&found);
+        }
+        match purpose {
+            Purpose::Hint => {
+                self.search.hint = best;
+                if let Some(m) = best {
+                    let san = SanPlus::from_move(self.game.position().clone(), m);
+                    self.say(format!("Hint: {san}"), Tone::Info);
+                }
+            }
+            Purpose::DrawOffer => self.judge_draw(-score, fx),
+            Purpose::Analyse => {}
+            Purpose::Play => self.engine_moved(best, score, fx),
+        }
+    }
+
+    /// The panel after a search the panel follows: its score, and where no search ran (the
+    /// book, the tablebases, a level's held move) the move and where it came from.
+    fn show_found(&mut self, found: &Found) {
+        let white_score = self.game.turn().fold_wb(found.score, -found.score);
+        self.search.analysis.score_white = Some(white_score);
+        if found.source == Source::Search {
+            return;
+        }
+        self.search.analysis = Analysis {
+            score_white: (found.source == Source::Tablebase).then_some(white_score),
+            source: found.source,
+            pv: match (&self.search.root, found.best) {
+                (Some(root), Some(m)) => {
+                    let line = crate::pgn::numbered_san(root, &[m]);
+                    match &found.note {
+                        Some(n) => format!("{line} ({n})"),
+                        None => line,
+                    }
+                }
+                _ => String::new(),
+            },
+            ..Analysis::default()
+        };
+    }
+
+    /// The engine to move chose `best` (scored `score` for itself): a draw offered while it
+    /// thought is judged, and the move is played now or held for a person's pace or the watch
+    /// delay.
+    fn engine_moved(&mut self, best: Option<Move>, score: i32, fx: &mut Vec<Effect>) {
+        let root_turn = self.game.turn();
+        // A draw offered while the engine thought: at full strength its move's score judges
+        // it; a weaker level's score is its own opinion, so the offer is judged by a search of
+        // its own once the move is made.
+        let mut judge_after = false;
+        if self.offers.draw_offer.is_some_and(|(c, _)| c != root_turn) {
+            if self.settings.level(root_turn) >= crate::engine::strength::MAX_LEVEL {
+                self.judge_draw(score, fx);
+                if self.game.is_over() {
+                    return;
+                }
+            } else {
+                judge_after = true;
+            }
+        }
+        let Some(m) = best else { return };
+        if judge_after {
+            self.play_move(m, fx);
+            if !self.game.is_over() && self.offers.draw_offer.is_some() {
+                self.request(Purpose::DrawOffer, Limits::movetime(300), fx);
+            }
+            return;
+        }
+        let pace = self.human_pace(m);
+        if self.thinking_time() < pace {
+            self.watch.paced = Some((m, pace));
+            return;
+        }
+        if self.mode == Mode::Watch
+            && !self.watch.paused
+            && (self.now.saturating_duration_since(self.watch.last_move_at) < self.watch.min_delay)
+        {
+            self.watch.queued = Some((m, self.thinking_time()));
+            return;
+        }
+        self.play_move(m, fx);
     }
 
     /// The engine to move cannot go on: its side loses, and the message says why.
@@ -348,7 +376,7 @@ impl App {
         self.search.analysis.nps = info.nps;
         self.search.analysis.tb_hits = info.tb_hits;
         self.search.analysis.score_white = Some(turn.fold_wb(info.score, -info.score));
-        self.search.analysis.pv = crate::notation::numbered_san(root, &info.pv);
+        self.search.analysis.pv = crate::pgn::numbered_san(root, &info.pv);
         self.search.analysis.source = Source::Search;
         let iteration = Iteration {
             depth: info.depth,
@@ -366,4 +394,15 @@ impl App {
             }
         }
     }
+}
+
+/// What a finished search gave, as the game takes it.
+struct Found {
+    purpose: Purpose,
+    best: Option<Move>,
+    /// The score for the side to move at the search's root.
+    score: i32,
+    source: Source,
+    /// A note for the panel (the tablebase verdict), if any.
+    note: Option<String>,
 }

@@ -90,6 +90,9 @@ impl App {
             fx.push(Effect::Archive(Box::new(self.game.clone())));
         }
         self.game = game;
+        if let Some(wall) = &self.wall {
+            self.game.dated(wall.at(self.now));
+        }
         self.clock.held = false;
         self.name_players();
         self.view = None;

@@ -16,7 +16,7 @@ use shakmaty::{Chess, Color, Move};
 
 use super::job::{Purpose, next_generation};
 pub use super::screen::{Action, Effect, Tone};
-use crate::game::Game;
+use crate::game::{Game, WallClock};
 use crate::player::Source;
 use crate::tui::chrome::help::Help;
 pub use keys::{Browse, GAME_KEYS, GameCommand};
@@ -201,6 +201,9 @@ pub struct App {
     /// The time of the event being applied (of the last one, while drawing): the clocks read
     /// it, so they run on the events' time and never on the wall clock inside an update.
     now: Instant,
+    /// The system clock as read when the screen was built: it dates each game begun here by
+    /// the events' time. Without it (a test) games are not dated.
+    pub wall: Option<WallClock>,
 }
 
 impl App {
@@ -245,6 +248,7 @@ impl App {
                 low_time_rung: false,
             },
             now,
+            wall: None,
         };
         if app.game.clocks().is_none() {
             app.game.set_time_control(app.settings.time_control());

@@ -143,7 +143,7 @@ impl Solve {
     /// numbers.
     pub fn solution(&self) -> String {
         let start = self.puzzle.start();
-        crate::notation::numbered_san(&start, self.puzzle.moves[1..].iter().take(20))
+        crate::pgn::numbered_san(&start, self.puzzle.moves[1..].iter().take(20))
     }
 
     /// Back to the start of the puzzle, to try again (not counted again).

@@ -11,7 +11,7 @@ use super::board;
 use super::board::BoardView;
 use super::chrome::{Below, Chrome};
 use super::moves::move_rows;
-use crate::notation::numbered_san;
+use crate::pgn::numbered_san;
 use crate::review::Review;
 use crate::review::judge::{Judgement, winning_chances};
 use crate::tui::chrome::keys;

@@ -44,6 +44,16 @@ pub(crate) struct Games<'a> {
     line: usize,
 }
 
+/// Where the walk through a game's movetext is.
+#[derive(Default)]
+struct Walk {
+    scanned: Scanned,
+    /// Side lines open.
+    depth: usize,
+    /// The last move read.
+    previous: Option<String>,
+}
+
 /// The bytes that end a token, as the reader has them.
 fn ends_token(b: u8) -> bool {
     matches!(
@@ -116,9 +126,7 @@ impl<'a> Games<'a> {
 
     /// The movetext of one game, up to a blank line or a line starting with `[`.
     fn movetext(&mut self) -> Scanned {
-        let mut scanned = Scanned::default();
-        let mut depth = 0usize;
-        let mut previous: Option<String> = None;
+        let mut walk = Walk::default();
         while let Some(b) = self.peek() {
             match b {
                 b'{' => {
@@ -127,7 +135,9 @@ impl<'a> Games<'a> {
                 }
                 b'\n' => {
                     match (self.peek_at(1), self.peek_at(2)) {
-                        (Some(b'[' | b'\n'), _) | (Some(b'\r'), Some(b'\n')) => return scanned,
+                        (Some(b'[' | b'\n'), _) | (Some(b'\r'), Some(b'\n')) => {
+                            return walk.scanned;
+                        }
                         _ => {}
                     }
                     self.advance(1);
@@ -137,11 +147,11 @@ impl<'a> Games<'a> {
                 }
                 b';' => self.skip_to(b'\n'),
                 b'(' => {
-                    depth += 1;
+                    walk.depth += 1;
                     self.advance(1);
                 }
                 b')' => {
-                    depth = depth.saturating_sub(1);
+                    walk.depth = walk.depth.saturating_sub(1);
                     self.advance(1);
                 }
                 b'$' => {
@@ -149,38 +159,42 @@ impl<'a> Games<'a> {
                     self.skip_token();
                 }
                 _ if ends_token(b) => self.advance(1),
-                _ => {
-                    let line = self.line;
-                    let token = self.take_token();
-                    match kind(token, &self.text[self.at..]) {
-                        Kind::Move => {
-                            if depth == 0 {
-                                scanned.main_line += 1;
-                            }
-                            previous = Some(String::from_utf8_lossy(token).into_owned());
-                        }
-                        Kind::EnPassantMark => self.advance(2),
-                        Kind::Other => {}
-                        Kind::Stray if scanned.stray.is_some() => {}
-                        Kind::Stray => {
-                            let place = match (&previous, depth) {
-                                (None, 0) => "it comes before the first move".to_string(),
-                                (Some(p), 0) => format!("it follows {p}"),
-                                (None, _) => "it starts a side line".to_string(),
-                                (Some(p), _) => format!("it is in a side line, after {p}"),
-                            };
-                            scanned.stray = Some(Stray {
-                                token: String::from_utf8_lossy(token).into_owned(),
-                                line,
-                                place,
-                                in_side_line: depth > 0,
-                            });
-                        }
-                    }
-                }
+                _ => self.word(&mut walk),
             }
         }
-        scanned
+        walk.scanned
+    }
+
+    /// Reads the token here: a move is counted, the first stray one kept.
+    fn word(&mut self, walk: &mut Walk) {
+        let line = self.line;
+        let token = self.take_token();
+        let text = || String::from_utf8_lossy(token).into_owned();
+        match kind(token, &self.text[self.at..]) {
+            Kind::Move => {
+                if walk.depth == 0 {
+                    walk.scanned.main_line += 1;
+                }
+                walk.previous = Some(text());
+            }
+            Kind::EnPassantMark => self.advance(2),
+            Kind::Other => {}
+            Kind::Stray if walk.scanned.stray.is_some() => {}
+            Kind::Stray => {
+                let place = match (&walk.previous, walk.depth) {
+                    (None, 0) => "it comes before the first move".to_string(),
+                    (Some(p), 0) => format!("it follows {p}"),
+                    (None, _) => "it starts a side line".to_string(),
+                    (Some(p), _) => format!("it is in a side line, after {p}"),
+                };
+                walk.scanned.stray = Some(Stray {
+                    token: text(),
+                    line,
+                    place,
+                    in_side_line: walk.depth > 0,
+                });
+            }
+        }
     }
 
     fn skip_token(&mut self) {
