@@ -1,7 +1,7 @@
 //! Knightfall: a chess engine and terminal game built on `shakmaty`.
 //!
 //! The modules are listed in dependency order, and the order is the rule: a module uses only
-//! the modules above it, never one below (`tests/deps.rs` checks it). The engine is a library
+//! the modules above it, never one below (`tests/it/deps.rs` checks it). The engine is a library
 //! with no terminal, no files and no threads but its own helpers; `store` keeps everything on
 //! disk below the screens (`tui`) and the commands (`cmd`) that use it.
 

@@ -1,7 +1,7 @@
 //! The terminal screens: the game, the new-game form, the analysis board and the review, all
 //! built one way (see `screen`): a state that turns actions into effects, drawn by `ui`, run by
 //! the one loop in `runner` with the search `service` behind it, started by `launch`. The modules
-//! are listed in dependency order: each uses only those above it (`tests/deps.rs` checks it).
+//! are listed in dependency order: each uses only those above it (`tests/it/deps.rs` checks it).
 
 pub mod job;
 pub(crate) mod terminal;

@@ -8,7 +8,7 @@
 //! One thing is on the board at a time ([`OnBoard`]), so starting one puts away what was there.
 //! Each has its file: the endgame drill (`drill`), the mistakes (`mistakes`), the puzzles
 //! (`puzzles`), the list (`list`), and the keys and commands (`keys`). The modules are listed
-//! in dependency order: each uses only those above it (`tests/deps.rs` checks it).
+//! in dependency order: each uses only those above it (`tests/it/deps.rs` checks it).
 //!
 //! The tables are the ones built into the program, read from memory, so probing them in
 //! `update` touches no file.

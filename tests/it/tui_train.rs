@@ -1,0 +1,532 @@
+//! The training screen as a state: keys in, effects out. The list of endings, a drill started
+//! from it and played to the end against the tables, a move that throws the win away and its
+//! take-back, hints, typed endings and FENs (bad ones refused with a reason), the record kept,
+//! and the screen drawn at both sizes.
+
+use crate::common;
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use knightfall::tablebase::Tablebases;
+use knightfall::train::progress::Progress;
+use knightfall::train::{Goal, State};
+use knightfall::tui::screen::{Action, Effect, Palette, Tone};
+use knightfall::tui::train::Train;
+use knightfall::tui::ui;
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use shakmaty::Position;
+
+fn train() -> Train {
+    Train::new(
+        Arc::new(Tablebases::embedded()),
+        Progress::default(),
+        Palette::default(),
+        false,
+        42,
+    )
+}
+
+fn key(t: &mut Train, code: KeyCode) -> Vec<Effect> {
+    t.update(
+        Action::Key(KeyEvent::new(code, KeyModifiers::NONE)),
+        Instant::now(),
+    )
+}
+
+fn ctrl(t: &mut Train, c: char) -> Vec<Effect> {
+    t.update(
+        Action::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::CONTROL)),
+        Instant::now(),
+    )
+}
+
+fn type_line(t: &mut Train, text: &str) -> Vec<Effect> {
+    for c in text.chars() {
+        key(t, KeyCode::Char(c));
+    }
+    key(t, KeyCode::Enter)
+}
+
+fn message(t: &Train) -> String {
+    t.message
+        .as_ref()
+        .map(|(m, _)| m.clone())
+        .unwrap_or_default()
+}
+
+fn screen(t: &Train, w: u16, h: u16) -> String {
+    let mut term = Terminal::new(TestBackend::new(w, h)).unwrap();
+    term.draw(|f| {
+        ui::train::draw(f, t);
+    })
+    .unwrap();
+    common::screen_text(&term)
+}
+
+/// The tables' best move for the drill on the board, in SAN.
+fn best_san(t: &Train) -> String {
+    let d = t.drill().unwrap();
+    let best = t.tables.root_move(d.pos()).unwrap().mv;
+    shakmaty::san::SanPlus::from_move(d.pos().clone(), best).to_string()
+}
+
+#[test]
+fn a_drill_from_the_list_is_played_to_the_win_and_counted() {
+    let mut t = train();
+    let list = screen(&t, 120, 40);
+    assert!(list.contains("KBNvK"), "{list}");
+    assert!(list.contains("not tried"));
+    // The second ending (KRvK), easy.
+    key(&mut t, KeyCode::Down);
+    key(&mut t, KeyCode::Left);
+    key(&mut t, KeyCode::Enter);
+    let d = t.drill().expect("a drill started");
+    assert_eq!(d.ending.to_string(), "KRvK");
+    assert_eq!(d.goal, Goal::Win);
+    assert!(
+        message(&t).contains("to play and win. Par"),
+        "{}",
+        message(&t)
+    );
+    let mut saved = Vec::new();
+    for _ in 0..60 {
+        if t.drill().unwrap().state != State::Playing {
+            break;
+        }
+        let san = best_san(&t);
+        saved.extend(type_line(&mut t, &san));
+    }
+    let d = t.drill().unwrap();
+    assert_eq!(d.state, State::Done);
+    assert!(d.pos().is_checkmate());
+    assert!(message(&t).contains("Won in"), "{}", message(&t));
+    let progress = cards(&t, &saved).expect("the record written when the drill ends");
+    let r = &progress.endings["KRvK"];
+    assert_eq!(
+        (r.tried, r.done, r.clean, r.best_over_par),
+        (1, 1, 1, Some(0))
+    );
+    // Counted once: the next start does not count the finished one again.
+    let fx = ctrl(&mut t, 'n');
+    assert!(!fx.iter().any(|e| matches!(e, Effect::SaveTraining(_))));
+    assert_eq!(t.drill().unwrap().moves_played(), 0);
+    // Back on the list, the record shows.
+    key(&mut t, KeyCode::Char('q'));
+    assert!(t.drill().is_none());
+    assert!(screen(&t, 120, 40).contains("1/1 done, won at par"));
+}
+
+#[test]
+fn a_thrown_win_is_refuted_taken_back_and_counted_as_tried_when_left() {
+    let mut t = train();
+    // KQvK: Qb8+ lets the king take the queen.
+    type_line(&mut t, "k7/8/2K5/8/8/8/8/1Q6 w - - 0 1");
+    assert_eq!(t.drill().unwrap().ending.to_string(), "KQvK");
+    type_line(&mut t, "Qb8+");
+    let said = message(&t);
+    assert!(said.contains("throws the win away"), "{said}");
+    assert!(said.contains("Reply: Kxb8"), "{said}");
+    assert_eq!(t.message.as_ref().unwrap().1, Tone::Error);
+    // No further move in a failed attempt.
+    type_line(&mut t, "Kb6");
+    assert!(message(&t).contains("attempt is over"), "{}", message(&t));
+    ctrl(&mut t, 'z');
+    let d = t.drill().unwrap();
+    assert_eq!(d.state, State::Playing);
+    assert_eq!(d.game.fen(), "k7/8/2K5/8/8/8/8/1Q6 w - - 0 1");
+    assert!(screen(&t, 120, 40).contains("take-backs 1"));
+    // Leaving counts the start as tried, not done.
+    let fx = key(&mut t, KeyCode::Char('q'));
+    let Some(p) = cards(&t, &fx) else {
+        panic!("no record written: {fx:?}");
+    };
+    let r = &p.endings["KQvK"];
+    assert_eq!((r.tried, r.done), (1, 0));
+}
+
+#[test]
+fn a_hint_shows_the_piece_then_the_move_and_counts_once() {
+    let mut t = train();
+    type_line(&mut t, "KQvK");
+    let best = best_san(&t);
+    ctrl(&mut t, 't');
+    assert!(message(&t).starts_with("Move the "), "{}", message(&t));
+    assert!(t.hint.is_some_and(|(_, m)| m.is_none()));
+    ctrl(&mut t, 't');
+    assert_eq!(message(&t), format!("The tables play {best}."));
+    assert_eq!(t.drill().unwrap().hints, 1);
+    type_line(&mut t, &best);
+    assert!(t.hint.is_none());
+    assert!(message(&t).contains("the tables' best"), "{}", message(&t));
+}
+
+#[test]
+fn bad_input_says_why_and_changes_nothing() {
+    let mut t = train();
+    for bad in [
+        "KQRBvK",
+        "KXvK",
+        "KvKQ",
+        "8/8/8/8/8/8/8/8 w - - 0 1",
+        "nonsense",
+    ] {
+        type_line(&mut t, bad);
+        assert!(t.drill().is_none(), "{bad}");
+        let (text, tone) = t.message.clone().unwrap();
+        assert_eq!(tone, Tone::Error, "{bad}: {text}");
+        t.message = None;
+    }
+    assert_eq!(t.endings.len(), knightfall::train::ending::OFFERED.len());
+    // A typed ending joins the list and starts; a typed difficulty is taken.
+    type_line(&mut t, "hard");
+    type_line(&mut t, "kbvkp");
+    let d = t.drill().unwrap();
+    assert_eq!(d.ending.to_string(), "KBvKP");
+    assert_eq!(d.goal, Goal::Draw);
+    assert_eq!(d.difficulty.name(), "hard");
+    // An illegal move on the board is refused.
+    let before = d.game.fen();
+    type_line(&mut t, "Qh8");
+    assert_eq!(t.drill().unwrap().game.fen(), before);
+    assert_eq!(t.message.as_ref().unwrap().1, Tone::Error);
+}
+
+#[test]
+fn the_board_is_seen_from_the_players_side_and_fits_80x24() {
+    let mut t = train();
+    // Black to play and win.
+    type_line(&mut t, "8/8/8/8/2k5/8/6q1/K7 b - - 0 1");
+    assert_eq!(t.drill().unwrap().player, shakmaty::Color::Black);
+    assert!(t.seen_from_black());
+    let big = screen(&t, 120, 40);
+    assert!(big.contains("Black to play and win"), "{big}");
+    let small = screen(&t, 80, 24);
+    assert!(small.contains("Black to play and win"), "{small}");
+    assert!(small.contains("^T hint"), "{small}");
+    let list_small = {
+        key(&mut t, KeyCode::Char('q'));
+        screen(&t, 80, 24)
+    };
+    assert!(list_small.contains("KQvK"), "{list_small}");
+}
+
+/// A mistake of White's in the Blackburne Shilling trap: 5. Nxf7?? where Bxf7+ was best.
+fn mistake(fen: &str, played: &str, best: &str, cp: i32) -> knightfall::train::mistake::Mistake {
+    let pos = common::position(fen);
+    let parse = |m: &str| knightfall::train::mistake::parse_uci(&pos, m).unwrap();
+    knightfall::train::mistake::Mistake {
+        fen: fen.to_string(),
+        played: parse(played),
+        best: parse(best),
+        before: knightfall::review::judge::Eval::Cp(cp),
+        judgement: knightfall::review::judge::Judgement::Blunder,
+        source: "2026.11.20, Human - Knightfall, move 5.".to_string(),
+    }
+}
+
+/// The record as the screen shows it, when `fx` asks for a save: the saved changes are in it.
+fn cards(t: &Train, fx: &[Effect]) -> Option<Progress> {
+    let changes: Vec<_> = fx
+        .iter()
+        .filter_map(|e| match e {
+            Effect::SaveTraining(c) => Some(c.clone()),
+            _ => None,
+        })
+        .flatten()
+        .collect();
+    (!changes.is_empty()).then(|| t.progress.clone())
+}
+
+#[test]
+fn own_mistakes_come_back_graded_on_their_schedule() {
+    use knightfall::player::Source;
+    use knightfall::tui::job::{EngineEvent, Purpose};
+    use knightfall::tui::train::Answer;
+    let shilling = mistake(
+        "r1b1kbnr/pppp1ppp/8/4N1q1/2BnP3/8/PPPP1PPP/RNBQK2R w KQkq - 1 5",
+        "e5f7",
+        "c4f7",
+        0,
+    );
+    let early = mistake(
+        "r1bqkbnr/pppp1ppp/8/4p3/2BnP3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4",
+        "f3e5",
+        "f3d4",
+        100,
+    );
+    let mut t = train();
+    t.mistakes = vec![shilling.clone(), early.clone()];
+    t.today = 100;
+    assert_eq!(t.due().len(), 2, "never practised: due");
+    assert!(screen(&t, 120, 40).contains("2 due, 0/2 learned"));
+    key(&mut t, KeyCode::Up);
+    key(&mut t, KeyCode::Up);
+    key(&mut t, KeyCode::Enter);
+    assert!(message(&t).contains("You played Nxf7??"), "{}", message(&t));
+    assert!(screen(&t, 80, 24).contains("find better"));
+    // The engine's move: right at once, graded perfect, due tomorrow.
+    let fx = type_line(&mut t, "Bxf7+");
+    assert!(message(&t).starts_with("Right"), "{}", message(&t));
+    let card = cards(&t, &fx).unwrap().mistakes[&shilling.id()];
+    assert_eq!((card.reps, card.due), (1, 101));
+    // The second: the move played again is wrong at once and the better move is marked.
+    ctrl(&mut t, 'n');
+    let fx = type_line(&mut t, "Nxe5");
+    assert!(
+        message(&t).contains("That is the move you played"),
+        "{}",
+        message(&t)
+    );
+    assert_eq!(t.message.as_ref().unwrap().1, Tone::Error);
+    let best = early.best;
+    assert_eq!(t.hint, Some((best.from().unwrap(), Some(best))));
+    let card = cards(&t, &fx).unwrap().mistakes[&early.id()];
+    assert_eq!((card.reps, card.interval, card.due), (0, 1, 101));
+    // Tried again: another move is searched, and judged by the review's rule; a retry is
+    // not graded a second time.
+    ctrl(&mut t, 'r');
+    let fx = type_line(&mut t, "c3");
+    let Some(Effect::Search(req)) = fx.iter().find(|e| matches!(e, Effect::Search(_))) else {
+        panic!("no search for the move tried: {fx:?}");
+    };
+    assert_eq!(req.pos.turn(), shakmaty::Color::Black);
+    assert!(matches!(
+        t.practice().unwrap().answer,
+        Answer::Checking { .. }
+    ));
+    let done = EngineEvent::Done {
+        generation: req.generation,
+        purpose: Purpose::Analyse,
+        best: None,
+        // Black's view: White keeps +0.80, close to the +1.00 before.
+        score: -80,
+        source: Source::Search,
+        note: None,
+    };
+    let fx = t.update(Action::Engine(done), Instant::now());
+    assert!(
+        message(&t).starts_with("Good: c3 (+0.80)"),
+        "{}",
+        message(&t)
+    );
+    assert!(cards(&t, &fx).is_none(), "a retry is not graded again");
+    // The round ends; nothing is due until tomorrow.
+    ctrl(&mut t, 'n');
+    assert!(
+        message(&t).contains("Round over: 1 of 2 found"),
+        "{}",
+        message(&t)
+    );
+    assert!(t.practice().is_none());
+    key(&mut t, KeyCode::Enter);
+    assert!(
+        message(&t).contains("None of your 2 mistakes is due today"),
+        "{}",
+        message(&t)
+    );
+    t.today = 101;
+    assert_eq!(t.due().len(), 2);
+}
+
+#[test]
+fn a_puzzle_is_solved_rated_once_and_a_wrong_move_is_refuted() {
+    use knightfall::player::Source;
+    use knightfall::tui::job::{EngineEvent, Purpose};
+    use knightfall::tui::train::Stage;
+    let mut t = train();
+    assert!(t.puzzles.len() >= 50);
+    assert!(screen(&t, 120, 40).contains("1500 ± 700 (0/0 solved)"));
+    // From the list: the puzzles row, the one nearest 1500.
+    key(&mut t, KeyCode::Up);
+    key(&mut t, KeyCode::Enter);
+    let s = t.solve().expect("a puzzle on the board");
+    let puzzle = s.puzzle.clone();
+    assert!(
+        message(&t).contains(&format!("Puzzle {}", puzzle.id)),
+        "{}",
+        message(&t)
+    );
+    assert_eq!(t.pos().unwrap().turn(), puzzle.solver());
+    // Every solver move of the solution, typed in SAN.
+    let mut saved = Vec::new();
+    let mut pos = puzzle.start();
+    for (i, m) in puzzle.moves[1..].iter().enumerate() {
+        let san = shakmaty::san::SanPlus::from_move(pos.clone(), *m).to_string();
+        pos.play_unchecked(*m);
+        if i % 2 == 0 {
+            saved.extend(type_line(&mut t, &san));
+        }
+    }
+    assert_eq!(t.solve().unwrap().stage, Stage::Solved, "{}", message(&t));
+    assert!(message(&t).contains("solved!"), "{}", message(&t));
+    let progress = cards(&t, &saved).expect("the rating written");
+    assert!(progress.puzzle_rating.rating > 1500.0);
+    assert_eq!(progress.puzzle_history.len(), 1);
+    assert_eq!(progress.puzzles.get(&puzzle.id), Some(&true));
+    // The next one: a wrong move is counted as failed once, answered, and shown the solution.
+    ctrl(&mut t, 'n');
+    let next = t.solve().unwrap().puzzle.clone();
+    assert_ne!(next.id, puzzle.id);
+    let start = next.start();
+    let wrong = start
+        .legal_moves()
+        .into_iter()
+        .find(|m| {
+            *m != next.moves[1] && {
+                let mut p = start.clone();
+                p.play_unchecked(*m);
+                !p.is_checkmate() && !p.legal_moves().is_empty()
+            }
+        })
+        .unwrap();
+    let san = shakmaty::san::SanPlus::from_move(start.clone(), wrong).to_string();
+    let fx = type_line(&mut t, &san);
+    let after_wrong = cards(&t, &fx).expect("counted at once");
+    assert!(after_wrong.puzzle_rating.rating < progress.puzzle_rating.rating);
+    let Some(Effect::Search(req)) = fx.iter().find(|e| matches!(e, Effect::Search(_))) else {
+        panic!("no search for the refutation: {fx:?}");
+    };
+    let reply = req.pos.legal_moves()[0];
+    let done = EngineEvent::Done {
+        generation: req.generation,
+        purpose: Purpose::Analyse,
+        best: Some(reply),
+        score: 300,
+        source: Source::Search,
+        note: None,
+    };
+    t.update(Action::Engine(done), Instant::now());
+    assert!(message(&t).contains("Answered by"), "{}", message(&t));
+    assert!(message(&t).contains("The solution:"), "{}", message(&t));
+    // Tried again and solved: not counted a second time.
+    ctrl(&mut t, 'r');
+    let mut pos = next.start();
+    let mut fx_all = Vec::new();
+    for (i, m) in next.moves[1..].iter().enumerate() {
+        let san = shakmaty::san::SanPlus::from_move(pos.clone(), *m).to_string();
+        pos.play_unchecked(*m);
+        if i % 2 == 0 {
+            fx_all.extend(type_line(&mut t, &san));
+        }
+    }
+    assert_eq!(t.solve().unwrap().stage, Stage::Solved);
+    assert!(cards(&t, &fx_all).is_none(), "a retry is not rated");
+    assert!(screen(&t, 120, 40).contains("Solved by theme"));
+    assert!(screen(&t, 80, 24).contains("to move: find the best move"));
+}
+
+#[test]
+fn puzzles_are_filtered_by_motif_and_rating() {
+    let mut t = train();
+    type_line(&mut t, "filter hangingPiece");
+    assert!(
+        message(&t).contains("puzzles let through"),
+        "{}",
+        message(&t)
+    );
+    assert!(t.offered().iter().all(|p| {
+        p.motifs
+            .contains(&knightfall::train::motifs::Motif::HangingPiece)
+    }));
+    type_line(&mut t, "filter 1200-1600");
+    assert!(
+        t.offered()
+            .iter()
+            .all(|p| (1200..=1600).contains(&p.rating))
+    );
+    type_line(&mut t, "filter nonsense");
+    assert_eq!(t.message.as_ref().unwrap().1, Tone::Error);
+    type_line(&mut t, "filter 5000-6000");
+    key(&mut t, KeyCode::Up);
+    key(&mut t, KeyCode::Enter);
+    assert!(t.solve().is_none());
+    assert!(message(&t).contains("No puzzle fits"), "{}", message(&t));
+    type_line(&mut t, "filter");
+    assert_eq!(t.offered().len(), t.puzzles.len());
+    // A puzzle on the board that the new filter would not choose gives way to one it would.
+    use knightfall::train::motifs::Motif;
+    let plain = t
+        .puzzles
+        .iter()
+        .find(|p| !p.motifs.contains(&Motif::DefensiveMove))
+        .unwrap()
+        .id
+        .clone();
+    t.open_puzzle(&plain);
+    type_line(&mut t, "filter defensiveMove");
+    let shown = &t.solve().unwrap().puzzle;
+    assert!(shown.motifs.contains(&Motif::DefensiveMove), "{shown:?}");
+    assert!(
+        message(&t).contains("let through. Puzzle"),
+        "{}",
+        message(&t)
+    );
+    // One that fits stays.
+    let kept = shown.id.clone();
+    type_line(&mut t, "filter defensiveMove");
+    assert_eq!(t.solve().unwrap().puzzle.id, kept);
+    t.open_puzzle("nope!");
+    assert!(message(&t).contains("no puzzle"), "{}", message(&t));
+}
+
+#[test]
+fn a_save_hands_back_the_record_merged_with_other_instances() {
+    use knightfall::train::progress::Change;
+    let mut t = train();
+    type_line(&mut t, "k7/8/2K5/8/8/8/8/1Q6 w - - 0 1");
+    type_line(&mut t, "Qb8+");
+    let fx = key(&mut t, KeyCode::Char('q'));
+    // The save asks for this screen's result alone, not its whole copy of the record.
+    let asked: Vec<&Change> = fx
+        .iter()
+        .filter_map(|e| match e {
+            Effect::SaveTraining(c) => Some(c),
+            _ => None,
+        })
+        .flatten()
+        .collect();
+    assert!(
+        matches!(asked.as_slice(), [Change::Ending { ending, done: false, .. }] if ending == "KQvK"),
+        "{asked:?}"
+    );
+    // The record as saved has another instance's drills too; the list shows them.
+    let mut merged = t.progress.clone();
+    Change::ending("KRvK", true, true, Some(0), 100).apply(&mut merged);
+    t.update(Action::Trained(Box::new(merged.clone())), Instant::now());
+    assert_eq!(t.progress, merged);
+    let list = screen(&t, 120, 40);
+    assert!(list.contains("1/1 done, won at par"), "{list}");
+    assert!(list.contains("0/1 done"), "{list}");
+    // A rating just said is the one kept, which other instances' puzzles moved too.
+    let said = format!("Your puzzle rating: {}.", t.progress.puzzle_rating.shown());
+    t.message = Some((said, Tone::Info));
+    let puzzle = t.puzzles[0].clone();
+    Change::puzzle(&puzzle, true).apply(&mut merged);
+    t.update(Action::Trained(Box::new(merged.clone())), Instant::now());
+    assert_eq!(
+        message(&t),
+        format!("Your puzzle rating: {}.", merged.puzzle_rating.shown())
+    );
+}
+
+#[test]
+fn a_notice_stays_over_a_started_drill_until_a_key_is_pressed() {
+    let mut t = train();
+    t.notice = Some("The training progress in x could not be read; it is kept as y.".into());
+    t.open_ending(knightfall::train::Ending::parse("KQvK").unwrap());
+    assert!(t.drill().is_some());
+    let shown = screen(&t, 100, 32);
+    assert!(shown.contains("it is kept as y"), "{shown}");
+    assert!(shown.contains("Any key closes"), "{shown}");
+    ctrl(&mut t, 'f');
+    assert!(
+        !t.flipped,
+        "the key that closes the notice does nothing else"
+    );
+    let shown = screen(&t, 100, 32);
+    assert!(!shown.contains("kept as"), "{shown}");
+    assert!(shown.contains("to play and win"), "{shown}");
+}
