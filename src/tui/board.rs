@@ -22,7 +22,7 @@ use super::job::{EngineEvent, Mover, Purpose, Request, next_generation};
 use super::screen::Palette;
 use super::screen::{Action, Effect, Tone};
 use crate::engine::{Info, Limits};
-use crate::game::Game;
+use crate::game::{Game, WallClock};
 use crate::line_tree::Tree;
 use crate::tablebase::{RootMove, Wdl};
 
@@ -283,6 +283,11 @@ pub struct Board {
     pub flipped: bool,
     /// Colours and glyphs.
     pub palette: Palette,
+    /// The system clock as the runner read it, which dates a saved tree by the events' time
+    /// (`None`, as in tests: saved undated).
+    pub wall: Option<WallClock>,
+    /// The time of the last action.
+    now: Option<Instant>,
     generation: u64,
 }
 
@@ -307,6 +312,8 @@ impl Board {
             from_game,
             flipped: false,
             palette,
+            wall: None,
+            now: None,
             generation: 0,
         }
     }
@@ -350,7 +357,8 @@ impl Board {
     }
 
     /// Applies one action and returns what the runner must do.
-    pub fn update(&mut self, action: Action, _now: Instant) -> Vec<Effect> {
+    pub fn update(&mut self, action: Action, now: Instant) -> Vec<Effect> {
+        self.now = Some(now);
         let mut fx = Vec::new();
         match action {
             Action::Key(k) => self.on_key(k, &mut fx),
@@ -552,13 +560,21 @@ impl Board {
         at
     }
 
+    /// The date of the last action, as a PGN `Date` (unknown without a wall clock).
+    fn date(&self) -> String {
+        match (self.wall, self.now) {
+            (Some(wall), Some(now)) => wall.at(now).date(),
+            _ => "????.??.??".to_string(),
+        }
+    }
+
     /// Asks for the tree to be saved as PGN with its side lines: to `file`, or to the file it
     /// was saved to before, or a new file in the games folder.
     fn save(&mut self, file: Option<&str>, fx: &mut Vec<Effect>) {
         let tags = [
             ("Event", "Knightfall analysis".to_string()),
             ("Site", "Knightfall".to_string()),
-            ("Date", crate::game::today()),
+            ("Date", self.date()),
             ("White", "?".to_string()),
             ("Black", "?".to_string()),
             ("Result", "*".to_string()),

@@ -214,6 +214,7 @@ pub(crate) fn run_train(start: train::Start, opts: &Options) -> Result<()> {
 pub(crate) fn run_board(tree: crate::line_tree::Tree, at: usize, opts: &Options) -> Result<()> {
     let launch = Launch::open(opts, Instant::now());
     let mut board = board::Board::new(tree, at, launch.palette, false);
+    board.wall = Some(WallClock::read(Instant::now()));
     board.message = launch.note().map(|note| (note, Tone::Error));
     launch
         .over(Front::Board(Box::new(board)))

@@ -421,6 +421,7 @@ impl Runner {
             }
             Open::Board { tree, at } => {
                 let mut board = Board::new(tree, at, self.palette, true);
+                board.wall = Some(crate::game::WallClock::read(Instant::now()));
                 let fx = board.start();
                 self.stack.push(Front::Board(Box::new(board)));
                 fx

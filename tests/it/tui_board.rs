@@ -285,6 +285,8 @@ fn moves_typed_and_clicked_make_side_lines_and_a_save_asks_the_runner() {
         b.update(action, Instant::now());
     }
     assert_eq!(b.game.sans(), ["e4", "c5", "Nf3"]);
+    // The runner gives the board its wall clock; the saved tree is dated by it.
+    b.wall = Some(knightfall::game::WallClock::read(Instant::now()));
     let fx = ctrl(&mut b, 's');
     let Some(Effect::SaveLines { file, text, .. }) =
         fx.iter().find(|e| matches!(e, Effect::SaveLines { .. }))
@@ -293,6 +295,8 @@ fn moves_typed_and_clicked_make_side_lines_and_a_save_asks_the_runner() {
     };
     assert_eq!(file, &None);
     assert!(text.contains("1. e4 e5 (1... c5 2. Nf3) *"), "{text}");
+    let today = knightfall::game::Moment::now().date();
+    assert!(text.contains(&format!("[Date \"{today}\"]")), "{text}");
     b.update(Action::Saved("lines.pgn".into()), Instant::now());
     assert_eq!(b.saved, (Some("lines.pgn".into()), false));
     // Leaving with nothing new to save just closes.
