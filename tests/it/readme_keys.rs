@@ -72,3 +72,39 @@ fn a_table_that_differs_is_caught() {
     changed[0].help = "something else";
     assert!(!keys_doc().contains(&markdown(&changed, true)));
 }
+
+/// Every key the README's short table names is a key some screen's table has, so the short
+/// table cannot promise a key the program dropped or moved.
+#[test]
+fn the_readmes_short_table_names_only_real_keys() {
+    let readme = read("README.md");
+    let start = readme
+        .find("## The keys you use most")
+        .expect("the README's short key table");
+    let section = &readme[start..];
+    let section = &section[..section[3..].find("\n## ").map_or(section.len(), |e| e + 3)];
+    let mut shown: Vec<&str> = Vec::new();
+    shown.extend(GAME_KEYS.iter().map(|r| r.shown));
+    shown.extend(BOARD_KEYS.iter().map(|r| r.shown));
+    shown.extend(REVIEW_KEYS.iter().map(|r| r.shown));
+    shown.extend(SETUP_KEYS.iter().map(|r| r.shown));
+    shown.extend(knightfall::tui::train::TRAIN_KEYS.iter().map(|r| r.shown));
+    let known: Vec<&str> = shown.iter().flat_map(|s| s.split_whitespace()).collect();
+    let rows: Vec<&str> = section
+        .lines()
+        .filter(|l| l.starts_with("| ") && !l.starts_with("| Key"))
+        .collect();
+    assert!(rows.len() >= 5, "{section}");
+    for row in rows {
+        let keys = row.split('|').nth(1).unwrap();
+        for k in keys.split([' ', '/']).map(|k| k.trim_matches('`')) {
+            if k.is_empty() {
+                continue;
+            }
+            assert!(
+                known.contains(&k),
+                "README's key {k:?} is in no screen's table ({row})"
+            );
+        }
+    }
+}
