@@ -49,6 +49,9 @@ pub struct Game {
     pub names: [String; 2],
     /// PGN `Date` tag (`YYYY.MM.DD`), [`UNKNOWN_DATE`] until the game is [`dated`](Game::dated).
     pub date: String,
+    /// The date came from the game's own record (a PGN `Date` or `UTCDate`): kept as it is,
+    /// even unknown or partial (`2024.??.??`), never replaced by the day it is looked at.
+    date_given: bool,
     /// When the game started, `YYYYMMDD-HHMMSS` UTC (PGN `UTCTime` with `Date`): names the
     /// game's archive file, so saving it again (after a resume) replaces the same file. `None`
     /// until the game is [`dated`](Game::dated).
@@ -87,6 +90,7 @@ impl Game {
             end_note: None,
             names: ["?".to_string(), "?".to_string()],
             date: UNKNOWN_DATE.to_string(),
+            date_given: false,
             started: None,
             abandoned: false,
             recorded_termination: None,
@@ -110,9 +114,10 @@ impl Game {
     }
 
     /// Dates the game as begun `at` where it does not say when it began: its `Date` when
-    /// unknown, its start when not given. A game read from a file keeps what its tags say.
+    /// no record gave one, its start when not given. A game read from a file keeps what its
+    /// tags say, an unknown or partial date included.
     pub fn dated(&mut self, at: Moment) {
-        if self.date.contains('?') {
+        if !self.date_given {
             self.date = at.date();
         }
         if self.started.is_none() {

@@ -51,7 +51,13 @@ impl Game {
         );
         tag(&mut out, "Site", kept("Site").unwrap_or("Knightfall"));
         tag(&mut out, "Date", &self.date);
-        if let Some(time) = self.started.as_deref().and_then(stamp::utc_time) {
+        // The start time with the day it belongs to: a local Date may be another day.
+        let started = self.started.as_deref();
+        if let (Some(day), Some(time)) = (
+            started.and_then(stamp::utc_date),
+            started.and_then(stamp::utc_time),
+        ) {
+            tag(&mut out, "UTCDate", &day);
             tag(&mut out, "UTCTime", &time);
         }
         tag(&mut out, "Round", kept("Round").unwrap_or("-"));
@@ -193,6 +199,7 @@ impl Game {
         }
         if let Some(date) = stamp::known_date(date, utc_date) {
             self.date = date.to_string();
+            self.date_given = true;
         }
         for (i, name) in ["White", "Black"].into_iter().enumerate() {
             self.names[i] = raw.tag(name).unwrap_or("?").to_string();
@@ -273,6 +280,7 @@ mod tests {
     use shakmaty::Color;
 
     use super::*;
+    use crate::game::Moment;
     use crate::pgn::{PgnGames, Spanned};
 
     /// A source that gives one byte a read, so every boundary falls everywhere once.
@@ -351,6 +359,22 @@ mod tests {
         let both = only_utc.replace("[UTCDate", "[Date \"2026.11.19\"]\n[UTCDate");
         let text = Game::from_pgn(&both).unwrap().to_pgn();
         assert!(text.contains("[Date \"2026.11.19\"]"), "{text}");
+        // The start time keeps the day it belongs to.
+        assert!(text.contains("[UTCDate \"2026.11.20\"]"), "{text}");
+    }
+
+    #[test]
+    fn a_date_the_file_gives_is_kept_even_unknown_and_a_missing_one_is_filled_in() {
+        let game = |date: &str| format!("{date}[White \"A\"]\n[Black \"B\"]\n\n1. e4 *\n");
+        let at = Moment::from_unix(1_700_000_000);
+        for given in ["????.??.??", "2024.??.??", "2024.03.05"] {
+            let mut g = Game::from_pgn(&game(&format!("[Date \"{given}\"]\n"))).unwrap();
+            g.dated(at);
+            assert_eq!(g.date, given);
+        }
+        let mut g = Game::from_pgn(&game("")).unwrap();
+        g.dated(at);
+        assert_eq!(g.date, at.date());
     }
 
     #[test]

@@ -21,6 +21,14 @@ pub fn start_stamp(
     (digits(&d, 8) && digits(&t, 6)).then(|| format!("{d}-{t}"))
 }
 
+/// The `UTCDate` (`YYYY.MM.DD`) of a stamp: the day its `UTCTime` belongs to, which may not
+/// be the `Date` (a local date, in some programs).
+pub fn utc_date(stamp: &str) -> Option<String> {
+    let d = stamp.split_once('-')?.0;
+    (d.len() == 8 && d.bytes().all(|b| b.is_ascii_digit()))
+        .then(|| format!("{}.{}.{}", &d[0..4], &d[4..6], &d[6..8]))
+}
+
 /// The `UTCTime` (`HH:MM:SS`) of a stamp.
 pub fn utc_time(stamp: &str) -> Option<String> {
     let t = stamp.split_once('-')?.1;
