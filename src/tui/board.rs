@@ -159,7 +159,7 @@ pub const BOARD_KEYS: &[KeyHelp<Command<BoardCommand>>] = &[
         shown: "Home End PgUp PgDn",
         word: "",
         label: "",
-        help: "the start, the end of the line, ten moves back or on",
+        help: "the start, the end, ten moves back or on",
         when: When::Always,
     },
     KeyHelp {
@@ -167,7 +167,7 @@ pub const BOARD_KEYS: &[KeyHelp<Command<BoardCommand>>] = &[
         shown: "Space",
         word: "deeper",
         label: "space deeper",
-        help: "analyse on past the depth and time the analysis stopped at",
+        help: "analyse deeper than where the analysis stopped",
         when: When::Always,
     },
     KeyHelp {

@@ -21,12 +21,16 @@ pub(crate) fn game_lines(app: &App) -> Vec<String> {
 }
 
 /// `line` broken at spaces into pieces of at most `width` characters, the later ones indented
-/// by two: a long help line wraps instead of being cut mid-word.
-fn wrapped(line: &str, width: usize) -> Vec<String> {
+/// by `indent`: a long help line wraps instead of being cut mid-word.
+fn wrapped(line: &str, width: usize, indent: usize) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     let mut current = String::new();
     for word in line.split(' ') {
-        let room = if out.is_empty() { width } else { width - 2 };
+        let room = if out.is_empty() {
+            width
+        } else {
+            width - indent
+        };
         let len = current.chars().count();
         if len > 0 && len + 1 + word.chars().count() > room {
             out.push(std::mem::take(&mut current));
@@ -43,7 +47,7 @@ fn wrapped(line: &str, width: usize) -> Vec<String> {
             if i == 0 {
                 l.clone()
             } else {
-                format!("  {}", l.trim_start())
+                format!("{}{}", " ".repeat(indent), l.trim_start())
             }
         })
         .collect()
@@ -53,16 +57,34 @@ fn wrapped(line: &str, width: usize) -> Vec<String> {
 pub fn draw(frame: &mut Frame, area: Rect, lines: &[String]) {
     let title = " Help: the keys that work now (any key closes) ";
     let room = usize::from(area.width.saturating_sub(2)).max(10);
-    let lines: Vec<String> = lines
+    // A key row's text goes on under its own column; other lines by two.
+    let column = lines
+        .iter()
+        .find_map(|l| l.find("What it does"))
+        .filter(|&c| c + 20 <= room)
+        .unwrap_or(2);
+    let mut lines: Vec<String> = lines
         .iter()
         .flat_map(|l| {
-            if l.chars().count() > room {
-                wrapped(l, room)
-            } else {
+            if l.chars().count() <= room {
                 vec![l.clone()]
+            } else if column > 2 && l.chars().skip(column - 2).take(2).all(|c| c == ' ') {
+                wrapped(l, room, column)
+            } else {
+                wrapped(l, room, 2)
             }
         })
         .collect();
+    // What does not fit is said, not cut off unseen.
+    let fits = usize::from(area.height.saturating_sub(2)).max(1);
+    if lines.len() > fits {
+        let more = lines.len() - (fits - 1);
+        lines.truncate(fits - 1);
+        lines.push(format!(
+            "… {more} more line{}: a taller terminal shows them (docs/KEYS.md has all)",
+            if more == 1 { "" } else { "s" }
+        ));
+    }
     let widest = lines.iter().map(|l| l.chars().count()).max().unwrap_or(0);
     let w = widest.max(title.chars().count()) as u16 + 2;
     let rect = centered(area, w, lines.len() as u16 + 2);
@@ -76,11 +98,30 @@ pub fn draw(frame: &mut Frame, area: Rect, lines: &[String]) {
 
 #[cfg(test)]
 mod tests {
-    use super::wrapped;
+    use super::{draw, wrapped};
+
+    #[test]
+    fn rows_that_do_not_fit_are_counted_not_dropped_unseen() {
+        use ratatui::Terminal;
+        use ratatui::backend::TestBackend;
+        let lines: Vec<String> = (1..=30).map(|i| format!("row {i}")).collect();
+        let mut terminal = Terminal::new(TestBackend::new(80, 12)).unwrap();
+        terminal.draw(|f| draw(f, f.area(), &lines)).unwrap();
+        let screen: String = terminal
+            .backend()
+            .buffer()
+            .content()
+            .iter()
+            .map(|c| c.symbol())
+            .collect();
+        assert!(screen.contains("row 9"), "{screen}");
+        assert!(!screen.contains("row 10 "), "{screen}");
+        assert!(screen.contains("… 21 more lines"), "{screen}");
+    }
 
     #[test]
     fn a_long_line_wraps_at_words_with_a_hanging_indent() {
-        let lines = wrapped("click or drag to a target square", 16);
+        let lines = wrapped("click or drag to a target square", 16, 2);
         assert_eq!(lines, ["click or drag to", "  a target", "  square"]);
         assert!(lines.iter().all(|l| l.chars().count() <= 16));
     }
