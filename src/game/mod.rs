@@ -143,27 +143,41 @@ impl Game {
     }
 
     /// Pieces each side has taken so far, White's haul first, by role (pawn, knight, bishop,
-    /// rook, queen), counted against the game's start position (a promoted pawn counts as
-    /// the piece it became).
+    /// rook, queen): the captures played, so a promotion is not a capture (a promoted piece
+    /// taken later counts as what it became).
     pub(crate) fn captured(&self) -> [[u32; 5]; 2] {
-        const ROLES: [Role; 5] = [
-            Role::Pawn,
-            Role::Knight,
-            Role::Bishop,
-            Role::Rook,
-            Role::Queen,
-        ];
-        let count = |pos: &Chess, color: Color, role: Role| {
-            (pos.board().by_color(color) & pos.board().by_role(role)).count() as u32
-        };
-        let (start, now) = (&self.positions[0], self.position());
         let mut taken = [[0; 5]; 2];
-        for (i, taker) in [Color::White, Color::Black].into_iter().enumerate() {
-            for (j, &role) in ROLES.iter().enumerate() {
-                taken[i][j] = count(start, !taker, role).saturating_sub(count(now, !taker, role));
+        for (m, before) in self.moves.iter().zip(&self.positions) {
+            if let Some(role) = m.capture()
+                && role != Role::King
+            {
+                let taker = usize::from(before.turn() == Color::Black);
+                taken[taker][role as usize - 1] += 1;
             }
         }
         taken
+    }
+
+    /// White's material lead on the board now, in pawns (pawn 1, knight and bishop 3, rook 5,
+    /// queen 9; negative: Black's): what is there, so a promotion counts as the piece it made.
+    pub(crate) fn material_lead(&self) -> i32 {
+        const VALUES: [(Role, i32); 5] = [
+            (Role::Pawn, 1),
+            (Role::Knight, 3),
+            (Role::Bishop, 3),
+            (Role::Rook, 5),
+            (Role::Queen, 9),
+        ];
+        let board = self.position().board();
+        let worth = |color: Color| -> i32 {
+            VALUES
+                .iter()
+                .map(|&(role, value)| {
+                    value * (board.by_color(color) & board.by_role(role)).count() as i32
+                })
+                .sum()
+        };
+        worth(Color::White) - worth(Color::Black)
     }
 
     /// The opening the game reached: the last named position of it (lichess's table), so a

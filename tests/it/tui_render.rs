@@ -406,6 +406,32 @@ fn captured_pieces_and_the_material_lead_beside_the_board() {
 }
 
 #[test]
+fn a_promotion_counts_as_the_piece_it_made_not_as_a_capture() {
+    let mut app = new_app(Side::Human, Side::Human, true);
+    for m in ["e4", "d5", "exd5", "c6", "dxc6", "Nf6", "cxb7", "Nbd7", "bxa8=Q"] {
+        common::type_line(&mut app, m);
+    }
+    let screen = render(&app, 80, 24);
+    // Three pawns and a rook taken; a queen made from a pawn: 39 - 1 + 9 against 39 - 8.
+    assert!(screen.contains("│Captured rppp | -  White +16"), "{screen}");
+    let settings = Settings {
+        white: Side::Human,
+        black: Side::Human,
+        ascii: true,
+        ..Settings::default()
+    };
+    let game = Game::from_fen("r3k3/1P6/8/8/8/8/6PP/4K3 w - - 0 1").unwrap();
+    let mut app = App::new(settings, game, Mode::Play, Instant::now());
+    for m in ["b8=N", "Ra4"] {
+        common::type_line(&mut app, m);
+    }
+    let screen = render(&app, 80, 24);
+    // A knight and two pawns against a rook: level, and nothing was taken.
+    assert!(!screen.contains("Captured"), "{screen}");
+    assert!(!screen.contains(" +1"), "{screen}");
+}
+
+#[test]
 fn the_engine_s_line_stays_hidden_on_the_person_s_turn() {
     let mut app = new_app(Side::Human, Side::Engine, false);
     let fx = common::type_line(&mut app, "e4");

@@ -70,9 +70,9 @@ pub(crate) fn draw_status(frame: &mut Frame, area: Rect, app: &App, large_clocks
     );
 }
 
-/// What each side has captured, and who is ahead in material: `Captured ♟♟♞ | ♙  White +5`.
+/// What each side has captured, and who is ahead in material on the board: `Captured ♟♟♞ | ♙
+/// White +5`.
 pub(crate) fn captured_line(app: &App, width: u16) -> Line<'static> {
-    const VALUES: [i32; 5] = [1, 3, 3, 5, 9];
     let taken = app.game.captured();
     let glyphs = |side: usize| -> String {
         // White takes Black's pieces and the other way round.
@@ -87,15 +87,14 @@ pub(crate) fn captured_line(app: &App, width: u16) -> Line<'static> {
             .map(|j| set[j].repeat(taken[side][j] as usize))
             .collect()
     };
-    let worth = |side: usize| -> i32 { (0..5).map(|j| VALUES[j] * taken[side][j] as i32).sum() };
-    let lead = worth(0) - worth(1);
+    let lead = app.game.material_lead();
     let ahead = match lead {
         0 => String::new(),
         n if n > 0 => format!("  White +{n}"),
         n => format!("  Black +{}", -n),
     };
     let (white, black) = (glyphs(0), glyphs(1));
-    if white.is_empty() && black.is_empty() {
+    if white.is_empty() && black.is_empty() && lead == 0 {
         return Line::raw("");
     }
     let none = |s: String| if s.is_empty() { "-".to_string() } else { s };
