@@ -34,6 +34,12 @@ fn key(code: KeyCode) -> Action {
     Action::Key(KeyEvent::new(code, KeyModifiers::NONE))
 }
 
+/// Ctrl-D and yes to "Offer a draw?": the effects of the offer.
+fn offer_draw(app: &mut App) -> Vec<Effect> {
+    app.update(ctrl('d'), Instant::now());
+    app.update(key(KeyCode::Char('y')), Instant::now())
+}
+
 fn ctrl(c: char) -> Action {
     Action::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::CONTROL))
 }
@@ -377,9 +383,16 @@ fn resign_and_draws() {
     type_line(&mut app, "e4");
     type_line(&mut app, "draw");
     assert_eq!(app.game.outcome().unwrap().reason, Reason::Agreement);
-    // Against the engine it judges by its score (its own view).
+    // Against the engine the offer is asked first: n plays on, nothing is searched.
     let mut app = new_app(Side::Human, Side::Engine);
     let fx = app.update(ctrl('d'), Instant::now());
+    assert!(search_of(&fx).is_none());
+    assert!(message(&app).contains("Offer a draw?"), "{}", message(&app));
+    let fx = app.update(key(KeyCode::Char('n')), Instant::now());
+    assert!(search_of(&fx).is_none());
+    assert!(!app.game.is_over());
+    // With a yes it judges by its score (its own view).
+    let fx = offer_draw(&mut app);
     let (generation, purpose) = search_of(&fx).unwrap();
     assert_eq!(purpose, Purpose::DrawOffer);
     // Root is White's move: +20 for White is -20 for the engine, not enough to accept.
@@ -389,7 +402,7 @@ fn resign_and_draws() {
     );
     assert!(!app.game.is_over());
     assert!(message(&app).contains("declines"), "{}", message(&app));
-    let fx = app.update(ctrl('d'), Instant::now());
+    let fx = offer_draw(&mut app);
     let (generation, _) = search_of(&fx).unwrap();
     app.update(
         done(generation, Purpose::DrawOffer, None, 150),
@@ -457,7 +470,7 @@ fn a_weak_level_judges_a_draw_offer_at_full_strength() {
     };
     let mut app = level_three();
     // On the person's turn: a search of its own, at full strength, not level 3's.
-    let fx = app.update(ctrl('d'), Instant::now());
+    let fx = offer_draw(&mut app);
     let (purpose, level) = level_of(&fx).unwrap();
     assert_eq!(purpose, Purpose::DrawOffer);
     assert_eq!(level, Some(10));
@@ -467,6 +480,7 @@ fn a_weak_level_judges_a_draw_offer_at_full_strength() {
     let fx = type_line(&mut app, "e4");
     let (generation, _) = search_of(&fx).unwrap();
     type_line(&mut app, "draw");
+    app.update(key(KeyCode::Char('y')), Instant::now());
     let m = uci(&app, "e7e5");
     // Level 3 rates itself -3.00 (it would take the draw on that): no verdict from it.
     let fx = app.update(
@@ -574,7 +588,7 @@ fn a_draw_offer_shows_no_line_for_the_persons_side() {
     );
     let before = app.search.analysis.clone();
     // White's turn: the judgement searches White's position, and finds White's best move.
-    let fx = app.update(ctrl('d'), Instant::now());
+    let fx = offer_draw(&mut app);
     let (generation, purpose) = search_of(&fx).unwrap();
     assert_eq!(purpose, Purpose::DrawOffer);
     let best = uci(&app, "g1f3");
@@ -871,7 +885,8 @@ fn a_draw_offered_while_the_engine_thinks_is_judged_with_its_move() {
     let mut app = new_app(Side::Human, Side::Engine);
     let fx = type_line(&mut app, "e4");
     let (generation, _) = search_of(&fx).unwrap();
-    let fx = type_line(&mut app, "draw");
+    type_line(&mut app, "draw");
+    let fx = app.update(key(KeyCode::Char('y')), Instant::now());
     assert!(search_of(&fx).is_none(), "the running search answers");
     let m = uci(&app, "e7e5");
     // The engine (Black, to move) rates its position +0.10: it declines and plays on.

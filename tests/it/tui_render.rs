@@ -408,7 +408,9 @@ fn captured_pieces_and_the_material_lead_beside_the_board() {
 #[test]
 fn a_promotion_counts_as_the_piece_it_made_not_as_a_capture() {
     let mut app = new_app(Side::Human, Side::Human, true);
-    for m in ["e4", "d5", "exd5", "c6", "dxc6", "Nf6", "cxb7", "Nbd7", "bxa8=Q"] {
+    for m in [
+        "e4", "d5", "exd5", "c6", "dxc6", "Nf6", "cxb7", "Nbd7", "bxa8=Q",
+    ] {
         common::type_line(&mut app, m);
     }
     let screen = render(&app, 80, 24);

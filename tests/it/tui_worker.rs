@@ -316,6 +316,7 @@ fn the_engine_takes_a_draw_only_when_worse_or_the_game_is_dead_level() {
         };
         let mut r = runner(settings, game);
         type_line(&mut r, "draw");
+        type_line(&mut r, "y");
         run_until(&mut r, 30, |app| app.search.pending.is_none());
         let message = message_of(&r);
         (app_of(&r).game.is_over(), message)

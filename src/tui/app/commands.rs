@@ -86,7 +86,17 @@ impl App {
                     self.ask(Confirm::Resign, "Resign this game? (y/n)");
                 }
             }
-            GameCommand::Draw => self.offer_draw(fx),
+            GameCommand::Draw => {
+                // Against the engine an offer can end the game at once: it is asked first.
+                if self.person_vs_engine() && !self.game.is_over() {
+                    self.ask(
+                        Confirm::Draw,
+                        "Offer a draw? The engine accepts only when it stands worse. (y/n)",
+                    );
+                } else {
+                    self.offer_draw(fx);
+                }
+            }
             GameCommand::Pause => self.pause(!self.watch.paused, fx),
             GameCommand::Resume => self.pause(false, fx),
             GameCommand::Step => self.step(fx),
@@ -308,6 +318,7 @@ impl App {
         }
         match what {
             Confirm::New => self.open_setup(fx),
+            Confirm::Draw => self.offer_draw(fx),
             Confirm::Resign => {
                 if self.game.is_over() {
                     return;

@@ -80,6 +80,8 @@ pub enum Confirm {
     New,
     /// Resign the game.
     Resign,
+    /// Offer the engine a draw.
+    Draw,
 }
 
 /// What the program does.
