@@ -30,8 +30,8 @@ pub enum MoveError {
     #[error("no {0} of yours can move to {1}")]
     NoneCanReach(&'static str, Square),
     /// SAN that matches more than one legal move.
-    #[error("{0} is ambiguous: say which piece (e.g. Nbd2)")]
-    Ambiguous(String),
+    #[error("{0} is ambiguous: say which piece ({1})")]
+    Ambiguous(String, String),
     /// The game has ended.
     #[error("the game is over")]
     GameOver,
@@ -95,7 +95,9 @@ fn parse_san(pos: &Chess, text: &str) -> Result<Move, MoveError> {
         .map_err(|_| MoveError::Malformed(text.to_string()))
         .and_then(|san| {
             san.to_move(pos).map_err(|e| match e {
-                SanError::AmbiguousSan => MoveError::Ambiguous(text.to_string()),
+                SanError::AmbiguousSan => {
+                    MoveError::Ambiguous(text.to_string(), which_piece(pos, &san))
+                }
                 SanError::IllegalSan => MoveError::Illegal(text.to_string()),
             })
         });
@@ -133,9 +135,28 @@ fn parse_san(pos: &Chess, text: &str) -> Result<Move, MoveError> {
     parsed
 }
 
+/// The moves an ambiguous `san` could mean, as SAN that names the piece: `Rad1 or Rfd1`.
+fn which_piece(pos: &Chess, san: &San) -> String {
+    let San::Normal { role, to, .. } = *san else {
+        return String::new();
+    };
+    pos.san_candidates(role, to)
+        .iter()
+        .map(|&m| San::from_move(pos, m).to_string())
+        .collect::<Vec<_>>()
+        .join(" or ")
+}
+
 /// `text` in the SAN shakmaty reads: castling with letters in upper case, the promotion piece
-/// after `=`, without check marks or annotations.
+/// after `=`, without check marks or annotations, and a file typed in capitals (`E4`, `Exd5`)
+/// in lower case, as lichess reads it (`B` stays the bishop).
 fn cleaned_san(text: &str) -> String {
+    let mut text = text.to_string();
+    if text.starts_with(['A', 'C', 'D', 'E', 'F', 'G', 'H'])
+        && text[1..].starts_with(|c: char| c.is_ascii_digit() || c == 'x')
+    {
+        text = text.to_ascii_lowercase();
+    }
     let cleaned: String = text
         .replace('0', "O")
         .trim_end_matches(['!', '?'])
@@ -210,6 +231,23 @@ mod tests {
         assert_eq!(g.parse_move("Nc6").map(|m| m.to()), Ok(Square::C6));
         assert!(matches!(g.parse_move("qh9"), Err(MoveError::Malformed(_))));
         assert_eq!(g.ply(), 3);
+    }
+
+    #[test]
+    fn a_capital_file_is_the_file_and_an_ambiguous_move_names_its_pieces() {
+        let mut g = Game::new();
+        g.play_text("E4", None).unwrap();
+        g.play_text("d5", None).unwrap();
+        g.play_text("Exd5", None).unwrap();
+        assert_eq!(g.sans(), ["e4", "d5", "exd5"]);
+        // B is the bishop, never the b-file.
+        assert!(matches!(g.parse_move("B5"), Err(MoveError::Malformed(_))));
+        let g = Game::from_fen("4k3/8/8/8/8/8/8/R4RK1 w - - 0 1").unwrap();
+        let why = g.parse_move("Rd1").unwrap_err();
+        assert_eq!(
+            why.to_string(),
+            "Rd1 is ambiguous: say which piece (Rad1 or Rfd1)"
+        );
     }
 
     #[test]
