@@ -119,8 +119,12 @@ pub struct Settings {
     /// Show the evaluation during a game against the engine (hidden by default, as on lichess;
     /// watching and the board always show it).
     pub show_eval: bool,
-    /// The terminal bell on the engine's move and at low time in a game against it.
+    /// The terminal bell in a game against the engine: when your time runs low and when a
+    /// flag falls.
     pub sound: bool,
+    /// The bell on each of the engine's moves too (off by default: in many terminals a bell is
+    /// a beep or a flash of the screen).
+    pub move_bell: bool,
     /// The board's colours.
     pub theme: Theme,
     /// Your name as games from elsewhere spell it (a lichess or chess.com username, say):
@@ -151,6 +155,7 @@ impl Default for Settings {
             threads: 0,
             show_eval: false,
             sound: true,
+            move_bell: false,
             theme: Theme::default(),
             name: String::new(),
         }

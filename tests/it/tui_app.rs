@@ -412,7 +412,7 @@ fn resign_and_draws() {
 }
 
 #[test]
-fn the_bell_rings_on_the_engines_move_and_once_at_low_time() {
+fn the_bell_rings_at_low_time_and_flag_fall_and_on_moves_only_when_asked() {
     let bells = |fx: &[Effect]| fx.iter().filter(|e| matches!(e, Effect::Bell)).count();
     let settings = Settings {
         white: Side::Human,
@@ -422,26 +422,39 @@ fn the_bell_rings_on_the_engines_move_and_once_at_low_time() {
     };
     let t0 = Instant::now();
     let at = |s| t0 + Duration::from_secs(s);
-    let mut app = App::new(settings, Game::new(), Mode::Play, t0);
+    let mut app = App::new(settings.clone(), Game::new(), Mode::Play, t0);
     app.start(t0);
     let fx = type_line(&mut app, "e4");
     assert_eq!(bells(&fx), 0, "not on the person's own move");
     let (generation, _) = search_of(&fx).unwrap();
     let m = uci(&app, "e7e5");
     let fx = app.update(done(generation, Purpose::Play, Some(m), 0), at(1));
-    assert_eq!(bells(&fx), 1, "the engine moved");
-    // A minute's clock: below 6 s left the bell rings, once.
+    assert_eq!(bells(&fx), 0, "the engine's move is silent by default");
+    // A minute's clock: below 6 s left the bell rings, once, and again when the flag falls.
     assert_eq!(bells(&app.update(Action::Tick, at(50))), 0);
     assert_eq!(bells(&app.update(Action::Tick, at(56))), 1);
     assert_eq!(bells(&app.update(Action::Tick, at(57))), 0);
-    // Ctrl-O turns it off, and the choice is saved.
-    let fx = app.update(ctrl('o'), at(57));
+    assert_eq!(bells(&app.update(Action::Tick, at(63))), 1);
+    assert!(app.game.is_over());
+    // With move_bell the engine's moves ring too; Ctrl-O turns every bell off, and is saved.
+    let with_moves = Settings {
+        move_bell: true,
+        ..settings
+    };
+    let mut app = App::new(with_moves, Game::new(), Mode::Play, t0);
+    app.start(t0);
+    let fx = type_line(&mut app, "e4");
+    let (generation, _) = search_of(&fx).unwrap();
+    let m = uci(&app, "e7e5");
+    let fx = app.update(done(generation, Purpose::Play, Some(m), 0), at(1));
+    assert_eq!(bells(&fx), 1, "the engine moved");
+    let fx = app.update(ctrl('o'), at(2));
     assert!(fx.iter().any(|e| matches!(e, Effect::SaveSettings)));
     assert!(!app.settings.sound);
     let fx = type_line(&mut app, "Nf3");
     let (generation, _) = search_of(&fx).unwrap();
     let m = uci(&app, "g8f6");
-    let fx = app.update(done(generation, Purpose::Play, Some(m), 0), at(58));
+    let fx = app.update(done(generation, Purpose::Play, Some(m), 0), at(3));
     assert_eq!(bells(&fx), 0);
     // Two people at one keyboard hear nothing.
     let mut hh = app_hh();

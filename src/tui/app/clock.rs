@@ -120,6 +120,9 @@ impl App {
             };
             let spent = self.thinking_time();
             if self.game.is_flagged(turn, spent.saturating_sub(grace)) {
+                if self.bell_on() {
+                    fx.push(Effect::Bell);
+                }
                 self.game.flag(turn);
                 self.drop_search(fx);
                 self.game_over(fx);

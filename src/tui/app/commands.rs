@@ -120,15 +120,13 @@ impl App {
         }
     }
 
-    /// The bell on the engine's moves and at low time, on or off (kept in the config).
+    /// The bell at low time and flag fall (and on the engine's moves with `move_bell`), on or
+    /// off (kept in the config).
     fn toggle_sound(&mut self, fx: &mut Vec<Effect>) {
         self.settings.sound = !self.settings.sound;
         fx.push(Effect::SaveSettings);
         let what = if self.settings.sound { "on" } else { "off" };
-        self.say(
-            format!("The bell on the engine's moves and at low time is {what} (^O)."),
-            Tone::Info,
-        );
+        self.say(format!("The bell at low time is {what} (^O)."), Tone::Info);
     }
 
     /// The evaluation against the engine, shown or hidden (kept in the config).

@@ -198,8 +198,12 @@ impl App {
 
     /// Bookkeeping after the move list changed: new generation, clocks, engine, end of game.
     pub(super) fn after_change(&mut self, fx: &mut Vec<Effect>) {
-        // The engine has moved (its check or mate included): the person hears it.
-        if self.bell_on() && !self.is_engine(self.game.turn()) && self.game.ply() > 0 {
+        // The engine has moved (its check or mate included): the person hears it, if asked to.
+        if self.bell_on()
+            && self.settings.move_bell
+            && !self.is_engine(self.game.turn())
+            && self.game.ply() > 0
+        {
             fx.push(Effect::Bell);
         }
         self.drop_search(fx);

@@ -241,7 +241,7 @@ pub const GAME_KEYS: &[KeyHelp<Command<GameCommand>>] = &[
         shown: "Ctrl-O",
         word: "sound",
         label: "^O sound",
-        help: "bell on the engine's moves and at low time: on/off",
+        help: "bell at low time and flag fall: on/off",
         when: When::Playing,
     },
     keys::fen(own(GameCommand::Fen), When::Always),
