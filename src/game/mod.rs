@@ -158,26 +158,14 @@ impl Game {
         taken
     }
 
-    /// White's material lead on the board now, in pawns (pawn 1, knight and bishop 3, rook 5,
-    /// queen 9; negative: Black's): what is there, so a promotion counts as the piece it made.
+    /// White's material lead on the board now, in pawns ([`pawns_worth`]; negative: Black's):
+    /// what is there, so a promotion counts as the piece it made.
     pub(crate) fn material_lead(&self) -> i32 {
-        const VALUES: [(Role, i32); 5] = [
-            (Role::Pawn, 1),
-            (Role::Knight, 3),
-            (Role::Bishop, 3),
-            (Role::Rook, 5),
-            (Role::Queen, 9),
-        ];
-        let board = self.position().board();
-        let worth = |color: Color| -> i32 {
-            VALUES
-                .iter()
-                .map(|&(role, value)| {
-                    value * (board.by_color(color) & board.by_role(role)).count() as i32
-                })
-                .sum()
-        };
-        worth(Color::White) - worth(Color::Black)
+        self.position()
+            .board()
+            .iter()
+            .map(|(_, piece)| piece.color.fold_wb(1, -1) * pawns_worth(piece.role))
+            .sum()
     }
 
     /// The opening the game reached: the last named position of it (lichess's table), so a
