@@ -265,6 +265,9 @@ pub(crate) fn footer<C>(table: &[KeyHelp<C>], applies: impl Fn(When) -> bool) ->
         .join("  ")
 }
 
+/// The help overlay's heading over the texts: where it starts is where a wrapped text goes on.
+pub(crate) const WHAT_IT_DOES: &str = "What it does";
+
 /// The help overlay's lines: a heading, then keys, word and text of every row that applies
 /// now, aligned (`docs/KEYS.md` lists them all). `typed`: the screen has an input line, so
 /// the words can be typed too.
@@ -278,9 +281,9 @@ pub(crate) fn help_lines<C>(
         .filter(|r| applies(r.when))
         .map(|r| (r.shown, if typed { r.word } else { "" }, r.help));
     let heading = if typed {
-        ("Key", "Command", "What it does")
+        ("Key", "Command", WHAT_IT_DOES)
     } else {
-        ("Key", "", "What it does")
+        ("Key", "", WHAT_IT_DOES)
     };
     let all: Vec<(&str, &str, &str)> = std::iter::once(heading).chain(rows).collect();
     aligned(&all)

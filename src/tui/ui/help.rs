@@ -60,7 +60,7 @@ pub fn draw(frame: &mut Frame, area: Rect, lines: &[String]) {
     // A key row's text goes on under its own column; other lines by two.
     let column = lines
         .iter()
-        .find_map(|l| l.find("What it does"))
+        .find_map(|l| l.find(keys::WHAT_IT_DOES))
         .filter(|&c| c + 20 <= room)
         .unwrap_or(2);
     let mut lines: Vec<String> = lines
