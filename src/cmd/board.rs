@@ -61,6 +61,7 @@ pub(crate) fn tool_options(
     settings.ascii |= !super::play::unicode_terminal();
     crate::tui::Options {
         settings,
+        home: false,
         setup: false,
         mode: crate::tui::app::Mode::Play,
         game: None,

@@ -245,6 +245,7 @@ pub fn run(args: &Args, setup_screen: bool) -> Result<()> {
     };
     tui::run(Options {
         settings,
+        home: setup_screen && !args.setup,
         setup: setup_screen || args.setup,
         mode: Mode::Play,
         game,
@@ -305,6 +306,7 @@ pub fn watch(args: &WatchArgs) -> Result<()> {
     let ms = |o: Option<u64>| o.unwrap_or(args.think_ms).max(1);
     let opts = Options {
         settings,
+        home: false,
         setup: false,
         mode: Mode::Watch,
         game: None,

@@ -383,7 +383,8 @@ impl Board {
             | Action::Graph { .. }
             | Action::Play(_)
             | Action::Trained(_)
-            | Action::GameRead { .. } => {}
+            | Action::GameRead { .. }
+            | Action::Checked(..) => {}
         }
         fx
     }

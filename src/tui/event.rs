@@ -23,6 +23,9 @@ pub enum Event {
     Redraw,
     /// SIGTERM, SIGHUP, SIGINT or SIGQUIT: leave as if the player quit.
     Terminate,
+    /// An engine checked on a thread of its own (the handshake may take seconds): whether it
+    /// answered as a UCI engine, or why not.
+    Checked(Box<crate::external::EngineSpec>, Result<(), String>),
 }
 
 /// Where terminal input and signals go: the screen in front (the game, then perhaps a review

@@ -10,6 +10,8 @@ pub mod service;
 pub mod screen;
 pub mod chrome;
 pub(crate) mod input;
+pub mod home;
+pub mod settings;
 pub mod setup;
 pub mod app;
 pub mod board;
@@ -25,7 +27,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::Result;
 
-use app::{App, Settings, Tone};
+use app::{App, Tone};
 use launch::Launch;
 use runner::Front;
 
@@ -37,7 +39,9 @@ use crate::store::{Paths, save_settings, write_atomic};
 #[derive(Clone, Debug)]
 pub struct Options {
     /// Settings after flags were applied.
-    pub settings: Settings,
+    pub settings: app::Settings,
+    /// Show the home screen first (Knightfall started with no command).
+    pub home: bool,
     /// Show the new-game screen first.
     pub setup: bool,
     /// Play or watch.
@@ -121,13 +125,20 @@ pub fn run(opts: Options) -> Result<()> {
     launch.files = Some(paths.clone());
     launch.bell = true;
     launch = launch.over(Front::Game(Box::new(app)));
-    if opts.setup {
+    // The unfinished games the new-game screen offers, when it is the first (or the home
+    // screen's Play).
+    let resume = || match opts.game {
+        None => crate::store::unfinished(&paths, Some(&slot.path)),
+        Some(_) => Vec::new(),
+    };
+    if opts.home {
+        let mut home = home::HomeScreen::new(resume(), false, launch.palette);
+        home.message = note.map(|note| (note, Tone::Error));
+        launch = launch.over(Front::Home(Box::new(home)));
+    } else if opts.setup {
         // The new-game screen first, over the game it will start; it offers the unfinished
         // game, if there is one.
-        let resume = match opts.game {
-            None => crate::store::unfinished(&paths, Some(&slot.path)),
-            Some(_) => Vec::new(),
-        };
+        let resume = resume();
         let mut setup = setup::SetupScreen::new(
             opts.settings.clone(),
             resume,

@@ -466,7 +466,8 @@ impl ReviewScreen {
             | Action::Front
             | Action::Saved(_)
             | Action::Play(_)
-            | Action::Trained(_) => {}
+            | Action::Trained(_)
+            | Action::Checked(..) => {}
         }
         fx
     }

@@ -15,9 +15,11 @@ use ratatui::Frame;
 use super::app::App;
 use super::board::Board;
 use super::event::Event;
+use super::home::HomeScreen;
 use super::review::ReviewScreen;
 use super::screen::{Action, Drawn, Effect, Open, Tone};
 use super::service::Service;
+use super::settings::SettingsScreen;
 use super::setup::SetupScreen;
 use super::train::Train;
 use super::ui::{self, Palette};
@@ -50,6 +52,10 @@ pub enum Front {
     Review(Box<ReviewScreen>),
     /// Training: endgame drills.
     Train(Box<Train>),
+    /// The home screen.
+    Home(Box<HomeScreen>),
+    /// The settings screen.
+    Settings(Box<SettingsScreen>),
 }
 
 impl Front {
@@ -60,6 +66,8 @@ impl Front {
             Front::Board(board) => board.update(action, now),
             Front::Review(review) => review.update(action, now),
             Front::Train(train) => train.update(action, now),
+            Front::Home(home) => home.update(action, now),
+            Front::Settings(settings) => settings.update(action, now),
         }
     }
 
@@ -70,27 +78,70 @@ impl Front {
             Front::Board(board) => ui::board_screen::draw(frame, board),
             Front::Review(review) => ui::review::draw(frame, review),
             Front::Train(train) => ui::train::draw(frame, train),
+            Front::Home(home) => ui::home::draw(frame, home),
+            Front::Settings(settings) => ui::settings::draw(frame, settings),
         }
     }
 
     /// Draws the board in `theme` from now on.
     fn set_theme(&mut self, theme: crate::theme::Theme) {
-        match self {
-            Front::Game(app) => app.settings.theme = theme,
-            Front::Setup(setup) => {
-                setup.palette.theme = theme;
-                setup.settings.theme = theme;
-            }
-            Front::Board(board) => board.palette.theme = theme,
-            Front::Review(review) => review.palette.theme = theme,
-            Front::Train(train) => train.palette.theme = theme,
+        if let Front::Game(app) = self {
+            app.settings.theme = theme;
+        } else if let Front::Setup(setup) = self {
+            setup.settings.theme = theme;
         }
+        if let Some(palette) = self.palette_mut() {
+            palette.theme = theme;
+        }
+    }
+
+    /// The colours and glyphs a screen keeps of its own (the game's come from its settings).
+    fn palette_mut(&mut self) -> Option<&mut Palette> {
+        match self {
+            Front::Game(_) => None,
+            Front::Setup(setup) => Some(&mut setup.palette),
+            Front::Board(board) => Some(&mut board.palette),
+            Front::Review(review) => Some(&mut review.palette),
+            Front::Train(train) => Some(&mut train.palette),
+            Front::Home(home) => Some(&mut home.palette),
+            Front::Settings(settings) => Some(&mut settings.palette),
+        }
+    }
+
+    /// Takes what the player just chose on the settings screen: the look everywhere; the
+    /// sound, the evaluation, the name and the engines in the game and the new-game screen.
+    /// The game's players, level and clock stay: the defaults are for the next game.
+    fn prefer(&mut self, chosen: &crate::store::settings::Settings) {
+        self.set_theme(chosen.theme);
+        if let Some(palette) = self.palette_mut() {
+            palette.ascii = chosen.ascii;
+        }
+        let settings = match self {
+            Front::Game(app) => &mut app.settings,
+            Front::Setup(setup) => &mut setup.settings,
+            Front::Review(review) => {
+                review.you = chosen.name.clone();
+                return;
+            }
+            _ => return,
+        };
+        settings.ascii = chosen.ascii;
+        settings.sound = chosen.sound;
+        settings.move_bell = chosen.move_bell;
+        settings.show_eval = chosen.show_eval;
+        settings.name = chosen.name.clone();
+        settings.engines = chosen.engines.clone();
     }
 
     fn needs_ticks(&self) -> bool {
         match self {
             Front::Game(app) => app.needs_ticks(),
-            Front::Setup(_) | Front::Board(_) | Front::Review(_) | Front::Train(_) => false,
+            Front::Setup(_)
+            | Front::Board(_)
+            | Front::Review(_)
+            | Front::Train(_)
+            | Front::Home(_)
+            | Front::Settings(_) => false,
         }
     }
 }
@@ -122,6 +173,9 @@ pub struct Runner {
     pressed: Option<shakmaty::Square>,
     /// Training results not saved yet (the last save failed): tried again with the next.
     training: Vec<crate::train::progress::Change>,
+    /// The settings as last saved from the settings screen: a new-game screen opened after
+    /// starts from their level and clock.
+    chosen: Option<crate::store::settings::Settings>,
 }
 
 impl Runner {
@@ -157,6 +211,7 @@ impl Runner {
             bell: false,
             pressed: None,
             training: Vec::new(),
+            chosen: None,
         }
     }
 
@@ -207,7 +262,14 @@ impl Runner {
         let fx = match self.stack.last_mut() {
             Some(Front::Game(app)) => app.start(now),
             Some(Front::Board(board)) => board.start(),
-            Some(Front::Setup(_) | Front::Review(_) | Front::Train(_)) | None => Vec::new(),
+            Some(
+                Front::Setup(_)
+                | Front::Review(_)
+                | Front::Train(_)
+                | Front::Home(_)
+                | Front::Settings(_),
+            )
+            | None => Vec::new(),
         };
         self.run_effects(fx, now)
     }
@@ -254,7 +316,7 @@ impl Runner {
     }
 
     /// The next event if one is waiting, without waiting for it.
-    pub(crate) fn waiting_event(&self) -> Option<Event> {
+    pub fn waiting_event(&self) -> Option<Event> {
         self.rx.try_recv().ok()
     }
 
@@ -286,6 +348,7 @@ impl Runner {
             },
             Some(Event::Resize | Event::Redraw) => None,
             Some(Event::Engine(e)) => Some(Action::Engine(e)),
+            Some(Event::Checked(spec, result)) => Some(Action::Checked(spec, result)),
             Some(Event::Terminate) => return Step::Quit,
         };
         let Some(action) = action else {
@@ -314,7 +377,7 @@ impl Runner {
                 Front::Review(review) => fx.extend(review.farewell()),
                 Front::Board(board) => fx.extend(board.farewell()),
                 Front::Train(train) => fx.extend(train.farewell()),
-                Front::Game(_) | Front::Setup(_) => {}
+                Front::Game(_) | Front::Setup(_) | Front::Home(_) | Front::Settings(_) => {}
             }
         }
         self.service.stop();
@@ -377,6 +440,23 @@ impl Runner {
                     }
                     replies.extend(self.write(Effect::Theme(theme)));
                 }
+                Effect::SaveConfig(settings) => {
+                    replies.extend(self.save_config(&settings));
+                    self.palette.theme = settings.theme;
+                    self.palette.ascii = settings.ascii;
+                    for front in &mut self.stack {
+                        front.prefer(&settings);
+                    }
+                    self.chosen = Some(*settings);
+                }
+                Effect::CheckEngine(spec) => {
+                    let tx = self.tx.clone();
+                    // The handshake may take seconds: the screen goes on meanwhile.
+                    std::thread::spawn(move || {
+                        let result = spec.check().map_err(|e| e.to_string());
+                        let _ = tx.send(Event::Checked(spec, result));
+                    });
+                }
                 Effect::Play(choice) => {
                     // The new-game screen closes; the game below plays its choice.
                     self.stack.pop();
@@ -405,18 +485,81 @@ impl Runner {
     /// Opens a screen in front of the others; returns true to quit.
     fn open(&mut self, open: Open, now: Instant) -> bool {
         let fx = match open {
-            Open::Setup => {
+            Open::Setup { resume, watch } => {
                 let Some(app) = self.game() else {
                     return false;
                 };
-                let setup = SetupScreen::new(
-                    app.settings.clone(),
-                    Vec::new(),
+                let mut settings = app.settings.clone();
+                if let Some(chosen) = &self.chosen {
+                    settings.level = chosen.level;
+                    (settings.white_level, settings.black_level) = (None, None);
+                    settings.tc = chosen.tc.clone();
+                    settings.think_ms = chosen.think_ms;
+                }
+                let mut setup = SetupScreen::new(
+                    settings,
+                    resume,
                     true,
                     self.palette,
                     crate::rng::Rng::from_entropy().next_u64(),
                 );
+                if watch {
+                    setup.watch();
+                }
                 self.stack.push(Front::Setup(Box::new(setup)));
+                Vec::new()
+            }
+            Open::Home => {
+                let home = HomeScreen::new(Vec::new(), true, self.palette);
+                self.stack.push(Front::Home(Box::new(home)));
+                Vec::new()
+            }
+            Open::Games => {
+                let listed = self
+                    .files
+                    .as_ref()
+                    .map(store::games_folder)
+                    .unwrap_or_default();
+                if listed.is_empty() {
+                    let folder = self
+                        .files
+                        .as_ref()
+                        .map(|p| p.data.display().to_string())
+                        .unwrap_or_default();
+                    return self.apply(
+                        Action::Note(
+                            format!(
+                                "No finished games in {folder} yet: play one, or review a PGN \
+                                 file with `knightfall review FILE`."
+                            ),
+                            Tone::Info,
+                        ),
+                        now,
+                    );
+                }
+                return self.open(
+                    Open::Review {
+                        listed,
+                        chosen: None,
+                    },
+                    now,
+                );
+            }
+            Open::Settings => {
+                let loaded = match &self.files {
+                    Some(paths) => store::load_settings(paths),
+                    None => Ok(Default::default()),
+                };
+                match loaded {
+                    Ok(settings) => {
+                        let cores = crate::engine::Engine::max_threads();
+                        let screen = SettingsScreen::new(settings, self.palette, cores);
+                        self.stack.push(Front::Settings(Box::new(screen)));
+                    }
+                    Err(e) => {
+                        return self.apply(Action::Note(format!("{e:#}"), Tone::Error), now);
+                    }
+                }
                 Vec::new()
             }
             Open::Board { tree, at } => {
@@ -492,6 +635,18 @@ impl Runner {
             job.known = review.evals;
         }
         job
+    }
+
+    /// Writes the settings screen's `settings` into the config file (its comments kept);
+    /// returns what the screen should hear when that failed.
+    fn save_config(&self, settings: &crate::store::settings::Settings) -> Option<Action> {
+        let paths = self.files.as_ref()?;
+        store::save_settings(paths, settings).err().map(|e| {
+            Action::Note(
+                format!("Not saved in {}: {e:#}", paths.config.display()),
+                Tone::Error,
+            )
+        })
     }
 
     /// Carries out a file effect; returns what the screen in front should hear of it.
@@ -637,6 +792,8 @@ impl Runner {
             | Effect::Close
             | Effect::Quit
             | Effect::Bell
+            | Effect::SaveConfig(_)
+            | Effect::CheckEngine(_)
             // Carried by `save_training`.
             | Effect::SaveTraining(_) => None,
         }

@@ -46,6 +46,9 @@ pub enum Action {
     /// The training progress as saved: this screen's results merged with what other running
     /// Knightfalls saved.
     Trained(Box<crate::train::progress::Progress>),
+    /// Whether the engine [`Effect::CheckEngine`] asked about answered as a UCI engine, or why
+    /// not.
+    Checked(Box<crate::external::EngineSpec>, Result<(), String>),
     /// Game `place` of the screen's list, read from its file as [`Effect::ReadGame`] asked, or
     /// why it cannot be reviewed.
     GameRead {
@@ -100,6 +103,11 @@ pub enum Effect {
     Save(Option<String>),
     /// Write the settings to the config file.
     SaveSettings,
+    /// Write these settings (the settings screen's) to the config file, and draw and play with
+    /// them from now on: the look and the sound at once, the defaults for the next game.
+    SaveConfig(Box<Settings>),
+    /// Start this engine to see that it answers as a UCI engine; [`Action::Checked`] says.
+    CheckEngine(Box<crate::external::EngineSpec>),
     /// Draw every screen's board in this theme from now on, and keep it in the config file.
     Theme(Theme),
     /// Save a tree of lines as PGN: to this file, or (`None`) a new file in the games folder
@@ -138,7 +146,18 @@ pub enum Effect {
 #[derive(Clone, Debug)]
 pub enum Open {
     /// The new-game screen over the game, prefilled with its settings.
-    Setup,
+    Setup {
+        /// The unfinished games it offers to resume.
+        resume: Vec<Unfinished>,
+        /// Engines on both sides, to watch.
+        watch: bool,
+    },
+    /// The home screen over the game.
+    Home,
+    /// The games kept in the games folder, to choose one to review.
+    Games,
+    /// The settings screen, over the config file as it is.
+    Settings,
     /// The analysis board over `tree`, at its node `at`.
     Board {
         /// Every line.

@@ -109,8 +109,8 @@ pub const SETUP_KEYS: &[KeyHelp<Command<SetupCommand>>] = &[
         ),
         shown: "Esc q",
         word: "",
-        label: "Esc back to the game",
-        help: "opened from a game: back to it, nothing changed",
+        label: "Esc back",
+        help: "opened from another screen: back to it, nothing changed",
         when: When::Opened,
     },
     KeyHelp {
@@ -298,6 +298,18 @@ impl SetupScreen {
             palette,
             seed,
         }
+    }
+
+    /// Engines on both sides, to watch: the opponent chosen plays itself.
+    pub fn watch(&mut self) {
+        let opp = opponent(&self.settings);
+        (self.settings.white, self.settings.black) = (opp.clone(), opp);
+        self.settings.random_colour = false;
+        self.field = self
+            .fields()
+            .iter()
+            .position(|&f| f == Field::Opponent)
+            .unwrap_or(0);
     }
 
     /// The rows of the screen, top to bottom.

@@ -28,6 +28,7 @@ mod terms;
 mod tui_app;
 mod tui_board;
 mod tui_headless;
+mod tui_home;
 mod tui_keys;
 mod tui_pty;
 mod tui_render;

@@ -52,6 +52,16 @@ fn the_new_game_keys_are_the_key_docs() {
 }
 
 #[test]
+fn the_home_screens_keys_are_the_key_docs() {
+    check("home", knightfall::tui::home::HOME_KEYS, false);
+}
+
+#[test]
+fn the_settings_keys_are_the_key_docs() {
+    check("settings", knightfall::tui::settings::SETTINGS_KEYS, false);
+}
+
+#[test]
 fn the_readme_points_to_the_key_docs() {
     assert!(read("README.md").contains("(docs/KEYS.md)"));
 }

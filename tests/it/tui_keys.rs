@@ -22,8 +22,10 @@ use knightfall::tui::app::{App, GAME_KEYS, GameCommand, Mode};
 use knightfall::tui::board::{BOARD_KEYS, Board, BoardCommand};
 use knightfall::tui::chrome::command::{Command, Unknown};
 use knightfall::tui::chrome::keys::{KeyHelp, When};
+use knightfall::tui::home::{HOME_KEYS, HomeCommand, HomeScreen};
 use knightfall::tui::review::{REVIEW_KEYS, ReviewCommand, ReviewScreen};
 use knightfall::tui::screen::{Action, Effect, Palette};
+use knightfall::tui::settings::{SETTINGS_KEYS, SettingsCommand, SettingsScreen};
 use knightfall::tui::setup::{SETUP_KEYS, SetupCommand, SetupScreen};
 use knightfall::tui::train::{TRAIN_KEYS, Train, TrainCommand};
 use knightfall::tui::ui;
@@ -551,6 +553,131 @@ fn every_key_the_new_game_screen_handles_is_in_its_table() {
         ],
         &[],
     );
+}
+
+// The home screen.
+
+impl Probe for HomeScreen {
+    type Own = HomeCommand;
+    const TABLE: &'static [KeyHelp<Command<HomeCommand>>] = HOME_KEYS;
+    fn applies(&self, when: When) -> bool {
+        self.keys_apply(when)
+    }
+    fn command_for(&self, key: &KeyEvent) -> Option<Command<HomeCommand>> {
+        HomeScreen::command_for(self, key)
+    }
+    fn press(&mut self, key: KeyEvent) -> Vec<Effect> {
+        self.update(Action::Key(key), Instant::now())
+    }
+    fn typed(&self) -> String {
+        String::new()
+    }
+    fn message(&self) -> String {
+        format!("{:?}", self.message)
+    }
+    fn help_shown(&self) -> bool {
+        self.help.shown
+    }
+    fn draw(&self, frame: &mut ratatui::Frame) {
+        ui::home::draw(frame, self);
+    }
+}
+
+#[test]
+fn every_key_the_home_screen_handles_is_in_its_table() {
+    check::<HomeScreen>(
+        &[
+            ("at the start", || {
+                HomeScreen::new(Vec::new(), false, palette())
+            }),
+            ("opened from a game", || {
+                HomeScreen::new(Vec::new(), true, palette())
+            }),
+        ],
+        &[],
+    );
+}
+
+// The settings screen.
+
+impl Probe for SettingsScreen {
+    type Own = SettingsCommand;
+    const TABLE: &'static [KeyHelp<Command<SettingsCommand>>] = SETTINGS_KEYS;
+    fn applies(&self, when: When) -> bool {
+        self.keys_apply(when)
+    }
+    fn command_for(&self, key: &KeyEvent) -> Option<Command<SettingsCommand>> {
+        SettingsScreen::command_for(self, key)
+    }
+    fn press(&mut self, key: KeyEvent) -> Vec<Effect> {
+        self.update(Action::Key(key), Instant::now())
+    }
+    fn typed(&self) -> String {
+        self.typing.clone().unwrap_or_default()
+    }
+    fn message(&self) -> String {
+        format!("{:?}", self.message)
+    }
+    fn help_shown(&self) -> bool {
+        self.help.shown
+    }
+    fn draw(&self, frame: &mut ratatui::Frame) {
+        ui::settings::draw(frame, self);
+    }
+}
+
+fn settings_screen() -> SettingsScreen {
+    let settings = Settings {
+        engines: vec![knightfall::external::EngineSpec {
+            name: "sf".into(),
+            command: "stockfish".into(),
+            options: Vec::new(),
+        }],
+        ..Settings::default()
+    };
+    SettingsScreen::new(settings, palette(), 2)
+}
+
+fn on_an_engine() -> SettingsScreen {
+    let mut s = settings_screen();
+    s.row = s.rows().len() - 2;
+    s
+}
+
+fn asked_to_remove() -> SettingsScreen {
+    let mut s = on_an_engine();
+    s.press(event(KeyCode::Char('x'), false));
+    assert!(s.removing.is_some());
+    s
+}
+
+fn typing_a_name() -> SettingsScreen {
+    let mut s = settings_screen();
+    s.row = 5;
+    s.press(event(KeyCode::Enter, false));
+    s.press(event(KeyCode::Char('A'), false));
+    assert_eq!(s.typing.as_deref(), Some("A"));
+    s
+}
+
+#[test]
+fn every_key_the_settings_screen_handles_is_in_its_table() {
+    check::<SettingsScreen>(
+        &[
+            ("on a setting", settings_screen),
+            ("on an engine", on_an_engine),
+            ("asked to remove an engine", asked_to_remove),
+            ("typing a name", typing_a_name),
+        ],
+        &["asked to remove an engine"],
+    );
+    // While typing, every letter is text, even `?` and `q`.
+    let mut s = typing_a_name();
+    for c in ['?', 'q', 'x', 'y'] {
+        assert_eq!(s.command_for(&event(KeyCode::Char(c), false)), None);
+        s.press(event(KeyCode::Char(c), false));
+    }
+    assert_eq!(s.typing.as_deref(), Some("A?qxy"));
 }
 
 // Training.

@@ -1275,7 +1275,7 @@ fn setup_game_review_board_and_back_in_one_run() {
         (b"\x02", "Engine: 3 lines"),
         (b"q", "^B board"),
         // The new-game screen over the finished game; Esc back to it.
-        (b"\x0e", "Esc back to the game"),
+        (b"\x0e", "Esc back"),
         (b"\x1b", "^B board"),
         (b"\x11", "EXIT="),
     ];
@@ -1821,11 +1821,11 @@ fn the_theme_changes_every_screen_at_once_and_is_kept_for_next_time() {
 }
 
 #[test]
-fn an_endgame_drill_is_won_from_the_new_game_screen_and_its_record_kept() {
+fn an_endgame_drill_is_won_from_the_home_screen_and_its_record_kept() {
     let home = temp_home("train");
     let script = format!("\"$KNIGHTFALL_BIN\"{STTY_AFTER}");
     let mut s = start(&home, &script);
-    s.wait_for_screen("the new-game screen", 20, |sc| sc.contains("t train"));
+    s.wait_for_screen("the home screen", 20, |sc| sc.contains("t  Train"));
     s.send(b"t");
     s.wait_for_screen("the list of endings", 20, |sc| sc.contains("KBNvK"));
     // KQvK, easy: played by asking for the whole hint before each move.
@@ -1854,11 +1854,11 @@ fn an_endgame_drill_is_won_from_the_new_game_screen_and_its_record_kept() {
     assert!(record.contains("[endings.KQvK]"), "{record}");
     assert!(record.contains("done = 1"), "{record}");
     assert!(record.contains("clean = 0"), "hints were used: {record}");
-    // q: the list, with the record; q: back to the new-game screen; Esc leaves.
+    // q: the list, with the record; q: back to the home screen; Esc leaves.
     s.send(b"q");
     s.wait_for_screen("the list", 10, |sc| sc.contains("1/1 done"));
     s.send(b"q");
-    s.wait_for_screen("the new-game screen", 10, |sc| sc.contains("t train"));
+    s.wait_for_screen("the home screen", 10, |sc| sc.contains("t  Train"));
     s.send(b"\x1b");
     s.wait_for("the shell", 20, |s| s.text().contains("DONE"));
     let out = s.text();

@@ -201,7 +201,7 @@ fn new_opens_the_screen_over_the_game_and_esc_goes_back_unchanged() {
     );
     assert!(
         fx.iter()
-            .any(|e| matches!(e, Effect::Open(o) if matches!(**o, Open::Setup))),
+            .any(|e| matches!(e, Effect::Open(o) if matches!(**o, Open::Setup { .. }))),
         "{fx:?}"
     );
     // The screen the runner opens: the game's settings, Esc back to it.

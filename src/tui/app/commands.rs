@@ -75,6 +75,11 @@ impl App {
             GameCommand::Moves => self.list_moves(),
             GameCommand::Save => fx.push(Effect::Save(arg.map(String::from))),
             GameCommand::New => self.new_game(fx),
+            GameCommand::Home => {
+                self.leave_for(fx);
+                self.line.text.clear();
+                fx.push(Effect::Open(Box::new(Open::Home)));
+            }
             GameCommand::Undo => self.undo(fx),
             GameCommand::Board => self.open_board(fx),
             GameCommand::Review => self.open_review(fx),
@@ -275,7 +280,10 @@ impl App {
     fn open_setup(&mut self, fx: &mut Vec<Effect>) {
         self.leave_for(fx);
         self.line.text.clear();
-        fx.push(Effect::Open(Box::new(Open::Setup)));
+        fx.push(Effect::Open(Box::new(Open::Setup {
+            resume: Vec::new(),
+            watch: false,
+        })));
     }
 
     /// Steps aside for another screen: the search stops, and nothing of it is waited for.

@@ -34,6 +34,8 @@ pub enum GameCommand {
     Save,
     /// `new`: the new-game screen.
     New,
+    /// `home`: the home screen (play, review, board, train, watch, settings).
+    Home,
     /// `board`: the analysis board at the move shown.
     Board,
     /// `moves`: the legal moves.
@@ -90,6 +92,7 @@ impl FromStr for GameCommand {
             "resign" => GameCommand::Resign,
             "save" => GameCommand::Save,
             "new" => GameCommand::New,
+            "home" | "menu" => GameCommand::Home,
             "board" => GameCommand::Board,
             "moves" => GameCommand::Moves,
             "line" => GameCommand::Line,
@@ -133,6 +136,14 @@ pub const GAME_KEYS: &[KeyHelp<Command<GameCommand>>] = &[
         word: "review",
         label: "r review",
         help: "a finished game's review",
+        when: When::Over,
+    },
+    KeyHelp {
+        keys: Keys::All(&[key(KeyCode::Char('h'))], own(GameCommand::Home)),
+        shown: "h",
+        word: "home",
+        label: "h home",
+        help: "the home screen: play, review, the board, training, watching, the settings",
         when: When::Over,
     },
     KeyHelp {
@@ -310,7 +321,12 @@ impl App {
             When::Playing => self.mode == Mode::Play && !self.game.is_over(),
             When::Watching => self.mode == Mode::Watch && !self.game.is_over(),
             When::InGame => !self.game.is_over(),
-            When::Opened | When::Alone | When::Choosing | When::Reviewing | When::Typing => false,
+            When::Opened
+            | When::Alone
+            | When::Choosing
+            | When::Reviewing
+            | When::Removable
+            | When::Typing => false,
         }
     }
 

@@ -312,7 +312,10 @@ impl App {
                 self.say(format!("Analysis saved to {}", path.display()), Tone::Info)
             }
             Action::Play(choice) => self.play_choice(*choice, &mut fx),
-            Action::Graph { .. } | Action::Trained(_) | Action::GameRead { .. } => {}
+            Action::Graph { .. }
+            | Action::Trained(_)
+            | Action::GameRead { .. }
+            | Action::Checked(..) => {}
         }
         fx
     }

@@ -93,6 +93,8 @@ pub enum When {
     Choosing,
     /// Reviewing a game.
     Reviewing,
+    /// An item the row removes is chosen (an engine on the settings screen).
+    Removable,
     /// The input the screen takes Esc and Enter for: a clock typed on the new-game screen;
     /// training's input line on a board, or on the list while something is typed.
     Typing,

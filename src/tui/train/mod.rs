@@ -226,7 +226,8 @@ impl Train {
             | Action::Graph { .. }
             | Action::Saved(_)
             | Action::Play(_)
-            | Action::GameRead { .. } => {}
+            | Action::GameRead { .. }
+            | Action::Checked(..) => {}
         }
         fx
     }

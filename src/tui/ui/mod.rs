@@ -11,6 +11,8 @@ pub(crate) mod chrome;
 pub mod board_screen;
 pub mod moves;
 pub mod review;
+pub mod home;
+pub mod settings;
 pub mod setup;
 pub mod train;
 
