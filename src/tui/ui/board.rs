@@ -189,11 +189,16 @@ pub fn draw(frame: &mut Frame, area: Rect, view: &BoardView) -> Option<BoardArea
     })
 }
 
+/// What a square is marked as.
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum Mark {
+pub(crate) enum Mark {
+    /// Nothing.
     None,
+    /// The last move's squares.
     Last,
+    /// The selected piece and where it may go.
     Target,
+    /// The king in check.
     Check,
 }
 
@@ -252,7 +257,8 @@ fn draw_square(
     }
 }
 
-fn square_style(palette: Palette, light: bool, mark: Mark) -> Style {
+/// A square's colours in `palette`: light or dark, and marked or not.
+pub(crate) fn square_style(palette: Palette, light: bool, mark: Mark) -> Style {
     if palette.no_color {
         return Style::default();
     }

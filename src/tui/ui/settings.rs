@@ -4,14 +4,15 @@
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
-use ratatui::text::Line;
+use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
 
+use super::board::{Mark, square_style};
 use super::chrome::{Below, Chrome};
 use super::{centered, fit, input};
 use crate::tui::chrome::keys;
 use crate::tui::screen::Drawn;
-use crate::tui::settings::{SETTINGS_KEYS, SettingsScreen, row_about, row_name};
+use crate::tui::settings::{Row, SETTINGS_KEYS, SettingsScreen, row_about, row_name};
 
 /// Draws the screen.
 pub fn draw(frame: &mut Frame, screen: &SettingsScreen) -> Drawn {
@@ -44,7 +45,7 @@ fn draw_box(frame: &mut Frame, area: Rect, screen: &SettingsScreen) {
     let width = BOX_WIDTH.min(area.width);
     let room = usize::from(width.saturating_sub(4));
     let rows = screen.rows();
-    // The borders, a blank line above the about line, and the about line's two.
+    // The borders, a blank line above the about lines, and their two.
     let fits = usize::from(area.height).saturating_sub(5).max(1);
     let first = screen.row.saturating_sub(fits - 1);
     let mut lines = Vec::new();
@@ -91,13 +92,17 @@ fn draw_box(frame: &mut Frame, area: Rect, screen: &SettingsScreen) {
     );
     let about_y = inner.y + list_h + 1;
     if about_y < inner.y + inner.height {
-        let about = row_about(screen.chosen());
+        let about = Line::styled(
+            format!("  {}", row_about(screen.chosen())),
+            Style::default().add_modifier(Modifier::DIM),
+        );
+        let text = if screen.chosen() == Row::Theme {
+            vec![about, swatch(screen)]
+        } else {
+            vec![about]
+        };
         frame.render_widget(
-            Paragraph::new(Line::styled(
-                format!("  {about}"),
-                Style::default().add_modifier(Modifier::DIM),
-            ))
-            .wrap(Wrap { trim: true }),
+            Paragraph::new(text).wrap(Wrap { trim: false }),
             Rect::new(
                 inner.x,
                 about_y,
@@ -106,4 +111,30 @@ fn draw_box(frame: &mut Frame, area: Rect, screen: &SettingsScreen) {
             ),
         );
     }
+}
+
+/// The theme's squares side by side: plain, the last move's and a king in check, each on a
+/// light and a dark square, as the board draws them in this terminal.
+fn swatch(screen: &SettingsScreen) -> Line<'static> {
+    let mut spans = vec![Span::raw("  ")];
+    for (name, mark) in [
+        ("squares", Mark::None),
+        ("last move", Mark::Last),
+        ("check", Mark::Check),
+    ] {
+        // A king in check is one colour on either square.
+        let sides: &[bool] = if mark == Mark::Check {
+            &[true]
+        } else {
+            &[true, false]
+        };
+        for &light in sides {
+            spans.push(Span::styled(
+                "   ",
+                square_style(screen.palette, light, mark),
+            ));
+        }
+        spans.push(Span::raw(format!(" {name}  ")));
+    }
+    Line::from(spans)
 }
