@@ -321,3 +321,31 @@ fn a_config_file_that_cannot_be_read_keeps_the_settings_screen_shut() {
     drop(r);
     let _ = std::fs::remove_dir_all(&home);
 }
+
+#[test]
+fn h_after_a_game_opens_the_home_screen_but_not_while_the_game_goes_on() {
+    let settings = Settings {
+        white: knightfall::tui::app::Side::Human,
+        black: knightfall::tui::app::Side::Human,
+        ..Settings::default()
+    };
+    let now = Instant::now();
+    let typed = |app: &mut App, text: &str| {
+        let mut fx = Vec::new();
+        for c in text.chars() {
+            fx = app.update(Action::Key(KeyEvent::from(KeyCode::Char(c))), now);
+        }
+        fx.extend(app.update(Action::Key(KeyEvent::from(KeyCode::Enter)), now));
+        fx
+    };
+    let going = Game::from_pgn("1. e4 e5 *").unwrap();
+    let mut app = App::new(settings.clone(), going, Mode::Play, now);
+    let fx = typed(&mut app, "home");
+    assert!(opened(&fx).is_none(), "{fx:?}");
+    let said = format!("{:?}", app.line.message);
+    assert!(said.contains("when the game is over"), "{said}");
+    let over = Game::from_pgn("1. f3 e5 2. g4 Qh4# 0-1").unwrap();
+    let mut app = App::new(settings, over, Mode::Play, now);
+    let fx = app.update(Action::Key(KeyEvent::from(KeyCode::Char('h'))), now);
+    assert!(matches!(opened(&fx), Some(Open::Home)), "{fx:?}");
+}

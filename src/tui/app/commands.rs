@@ -75,11 +75,7 @@ impl App {
             GameCommand::Moves => self.list_moves(),
             GameCommand::Save => fx.push(Effect::Save(arg.map(String::from))),
             GameCommand::New => self.new_game(fx),
-            GameCommand::Home => {
-                self.leave_for(fx);
-                self.line.text.clear();
-                fx.push(Effect::Open(Box::new(Open::Home)));
-            }
+            GameCommand::Home => self.open_home(fx),
             GameCommand::Undo => self.undo(fx),
             GameCommand::Board => self.open_board(fx),
             GameCommand::Review => self.open_review(fx),
@@ -181,6 +177,21 @@ impl App {
             self.ask(
                 Confirm::New,
                 "Leave this game for a new one? It is kept in the games folder. (y/n)",
+            );
+        }
+    }
+
+    /// The home screen, once the game is over (or before it starts): from a game going on it
+    /// would reach the analysis board the clock forbids.
+    fn open_home(&mut self, fx: &mut Vec<Effect>) {
+        if self.game.is_over() || self.game.ply() == 0 {
+            self.leave_for(fx);
+            self.line.text.clear();
+            fx.push(Effect::Open(Box::new(Open::Home)));
+        } else {
+            self.say(
+                "The home screen opens when the game is over (Ctrl-N leaves it for a new one).",
+                Tone::Error,
             );
         }
     }
