@@ -28,7 +28,7 @@ pub enum Item {
     Watch,
     /// The settings.
     Settings,
-    /// Leave (or go back to the game).
+    /// Leave Knightfall.
     Quit,
 }
 
@@ -306,7 +306,7 @@ impl HomeScreen {
             Item::Train => Open::Train,
             Item::Settings => Open::Settings,
             Item::Quit => {
-                run::run(self, Common::Back, None, fx);
+                run::run(self, Common::Exit, None, fx);
                 return;
             }
         };

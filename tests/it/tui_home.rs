@@ -112,13 +112,15 @@ fn each_item_of_the_home_screen_opens_its_part() {
         opened(&home.update(key('s'), now)),
         Some(Open::Settings)
     ));
-    // The arrows and Enter reach the same: the last item leaves at the start...
+    // The arrows and Enter reach the same: the last item leaves.
     home.choice = 0;
     home.update(Action::Key(KeyEvent::from(KeyCode::Up)), now);
     assert_eq!(home.chosen(), Item::Quit);
     let fx = home.update(Action::Key(KeyEvent::from(KeyCode::Enter)), now);
     assert!(matches!(fx.as_slice(), [Effect::Quit]), "{fx:?}");
-    // ...and goes back to the game when the screen was opened from one.
+    // Esc leaves at the start, and goes back to the game when opened from one.
+    let fx = home.update(Action::Key(KeyEvent::from(KeyCode::Esc)), now);
+    assert!(matches!(fx.as_slice(), [Effect::Quit]), "{fx:?}");
     let mut over_game = HomeScreen::new(Vec::new(), true, Palette::default());
     let fx = over_game.update(Action::Key(KeyEvent::from(KeyCode::Esc)), now);
     assert!(matches!(fx.as_slice(), [Effect::Close]), "{fx:?}");

@@ -67,13 +67,16 @@ fn draw_box(frame: &mut Frame, area: Rect, home: &HomeScreen) {
             && let Some(u) = home.resume.first()
         {
             let g = &u.game;
+            // Knightfall's version says nothing here: the names are short without it.
+            let short = |name: &str| name.replace(crate::store::settings::KNIGHTFALL, "Knightfall");
             let about = format!(
-                "an unfinished game waits: {} vs {}, move {}",
-                g.names[0],
-                g.names[1],
+                "unfinished: {} vs {}, move {}",
+                short(&g.names[0]),
+                short(&g.names[1]),
                 g.ply() / 2 + 1
             );
-            let indent = " ".repeat(name_w.min(10) + 5);
+            // Under the items' words.
+            let indent = " ".repeat(name_w + 7);
             lines.push(Line::styled(
                 fit(&format!("{indent}{about}"), room + 1),
                 Style::default().add_modifier(Modifier::DIM),
