@@ -1,9 +1,11 @@
 //! Board colours. Every theme keeps both sides' pieces readable on every square it draws: the
 //! pieces are pure white and pure black, so each square colour (plain, last move, the selected
 //! piece's targets, a king in check) has a relative luminance between 0.10 and 0.30, which
-//! gives at least 3:1 against both (WCAG's contrast ratio; the high-contrast theme keeps 4:1 in
-//! 24-bit colour). Each colour comes twice: as 24-bit RGB, and as the xterm-256 index chosen for
-//! terminals without 24-bit colour, which is held to the same bound.
+//! gives at least 3:1 against both (WCAG's contrast ratio; the high-contrast theme keeps 4:1).
+//! Each colour comes twice: as 24-bit RGB, and as the xterm-256 index chosen by hand for
+//! terminals without 24-bit colour, which is held to the same bound. Nearest-colour rounding
+//! would not do: the cube's coarse steps turn the muted 24-bit squares into greys and let a
+//! mark fall onto the square it marks.
 
 use std::fmt;
 use std::str::FromStr;
@@ -100,40 +102,49 @@ impl Theme {
     /// The theme's square colours.
     pub fn squares(self) -> Squares {
         match self {
+            // The 256-colour indices are picked by eye from the few the luminance bound leaves
+            // (the cube's steps are coarse): each keeps its theme's character, and every mark
+            // stands apart from both squares (see `difference`).
             Theme::Classic => Squares {
-                light: shade(158, 142, 119, 138),
-                dark: shade(119, 89, 65, 95),
-                last: [shade(145, 148, 75, 101), shade(112, 106, 38, 58)],
-                target: [shade(114, 152, 92, 65), shade(79, 114, 57, 59)],
-                check: shade(210, 57, 57, 167),
+                // Tan and brown wood; the last move yellow-green, targets green, check red.
+                light: shade(158, 142, 119, 137),
+                dark: shade(119, 89, 65, 94),
+                last: [shade(145, 148, 75, 100), shade(112, 106, 38, 64)],
+                target: [shade(114, 152, 92, 65), shade(79, 114, 57, 28)],
+                check: shade(210, 57, 57, 160),
             },
             Theme::Green => Squares {
-                light: shade(145, 145, 128, 245),
-                dark: shade(81, 104, 59, 59),
-                last: [shade(150, 150, 64, 101), shade(108, 117, 25, 64)],
+                // Khaki and green; the last move gold and dark olive, targets blue.
+                light: shade(145, 145, 128, 101),
+                dark: shade(81, 104, 59, 64),
+                last: [shade(150, 150, 64, 136), shade(108, 117, 25, 58)],
                 target: [shade(105, 145, 186, 67), shade(65, 105, 162, 61)],
-                check: shade(210, 57, 57, 167),
+                check: shade(210, 57, 57, 160),
             },
             Theme::Blue => Squares {
-                light: shade(141, 145, 146, 246),
-                dark: shade(86, 99, 106, 241),
-                last: [shade(136, 150, 94, 101), shade(100, 113, 60, 59)],
-                target: [shade(126, 148, 111, 244), shade(84, 111, 77, 65)],
-                check: shade(210, 57, 57, 167),
+                // Steel and slate blue (the 24-bit theme is greyer, which the cube would
+                // round to greys); the last move gold and olive, targets green.
+                light: shade(141, 145, 146, 67),
+                dark: shade(86, 99, 106, 61),
+                last: [shade(136, 150, 94, 136), shade(100, 113, 60, 100)],
+                target: [shade(126, 148, 111, 65), shade(84, 111, 77, 28)],
+                check: shade(210, 57, 57, 160),
             },
             Theme::Contrast => Squares {
-                light: shade(124, 124, 108, 101),
-                dark: shade(100, 109, 137, 60),
-                last: [shade(129, 129, 65, 65), shade(114, 114, 43, 58)],
-                target: [shade(74, 135, 142, 66), shade(46, 121, 129, 30)],
-                check: shade(234, 37, 37, 160),
+                // Grey and blue near the middle luminance, where both sides' pieces keep 4:1
+                // in 256 colours too.
+                light: shade(124, 124, 108, 243),
+                dark: shade(100, 109, 137, 62),
+                last: [shade(129, 129, 65, 64), shade(114, 114, 43, 130)],
+                target: [shade(74, 135, 142, 30), shade(46, 121, 129, 31)],
+                check: shade(234, 37, 37, 161),
             },
             Theme::Colourblind => Squares {
                 light: shade(163, 141, 106, 137),
                 dark: shade(74, 96, 126, 60),
-                last: [shade(172, 143, 57, 101), shade(147, 103, 15, 94)],
-                target: [shade(97, 146, 194, 67), shade(44, 96, 175, 25)],
-                check: shade(187, 85, 170, 133),
+                last: [shade(172, 143, 57, 136), shade(147, 103, 15, 130)],
+                target: [shade(97, 146, 194, 33), shade(44, 96, 175, 26)],
+                check: shade(187, 85, 170, 164),
             },
         }
     }
@@ -200,17 +211,43 @@ pub fn xterm_rgb(index: u8) -> Option<(u8, u8, u8)> {
     }
 }
 
+/// An sRGB channel as linear light (0 to 1).
+fn linear(v: u8) -> f64 {
+    let v = f64::from(v) / 255.0;
+    if v <= 0.04045 {
+        v / 12.92
+    } else {
+        ((v + 0.055) / 1.055).powf(2.4)
+    }
+}
+
 /// WCAG relative luminance of an sRGB colour.
 pub fn luminance((r, g, b): (u8, u8, u8)) -> f64 {
-    let lin = |v: u8| {
-        let v = f64::from(v) / 255.0;
-        if v <= 0.04045 {
-            v / 12.92
+    0.2126 * linear(r) + 0.7152 * linear(g) + 0.0722 * linear(b)
+}
+
+/// How different two colours look: their distance in CIELAB (CIE76's delta E). Black and white
+/// are 100 apart; colours 20 apart are told apart at a glance.
+pub fn difference(a: (u8, u8, u8), b: (u8, u8, u8)) -> f64 {
+    let (p, q) = (lab(a), lab(b));
+    ((p.0 - q.0).powi(2) + (p.1 - q.1).powi(2) + (p.2 - q.2).powi(2)).sqrt()
+}
+
+/// An sRGB colour in CIELAB (D65 white).
+fn lab((r, g, b): (u8, u8, u8)) -> (f64, f64, f64) {
+    let (r, g, b) = (linear(r), linear(g), linear(b));
+    let x = (0.4124 * r + 0.3576 * g + 0.1805 * b) / 0.95047;
+    let y = 0.2126 * r + 0.7152 * g + 0.0722 * b;
+    let z = (0.0193 * r + 0.1192 * g + 0.9505 * b) / 1.08883;
+    let f = |t: f64| {
+        if t > 216.0 / 24389.0 {
+            t.cbrt()
         } else {
-            ((v + 0.055) / 1.055).powf(2.4)
+            (24389.0 / 27.0 * t + 16.0) / 116.0
         }
     };
-    0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b)
+    let (fx, fy, fz) = (f(x), f(y), f(z));
+    (116.0 * fy - 16.0, 500.0 * (fx - fy), 200.0 * (fy - fz))
 }
 
 /// WCAG contrast ratio of two colours (1 to 21).
@@ -244,7 +281,7 @@ mod tests {
             let least = if theme == Theme::Contrast { 4.0 } else { 3.0 };
             for (what, shade) in all(theme.squares()) {
                 let indexed = xterm_rgb(shade.indexed).expect("a fixed xterm colour");
-                for (mode, rgb, least) in [("24-bit", shade.rgb, least), ("256", indexed, 3.0)] {
+                for (mode, rgb) in [("24-bit", shade.rgb), ("256", indexed)] {
                     for piece in [WHITE, BLACK] {
                         let ratio = contrast(piece, rgb);
                         assert!(
@@ -272,6 +309,62 @@ mod tests {
     }
 
     #[test]
+    fn in_256_colours_every_mark_stands_apart_from_both_squares() {
+        for theme in Theme::ALL {
+            let s = theme.squares();
+            // A mark sits beside squares of both colours, so each is held apart from both, and
+            // from the other marks; the two shades of one mark may be alike.
+            let roles = [
+                ("light", vec![s.light]),
+                ("dark", vec![s.dark]),
+                ("last move", s.last.to_vec()),
+                ("target", s.target.to_vec()),
+                ("check", vec![s.check]),
+            ];
+            for (i, (a, xs)) in roles.iter().enumerate() {
+                for (b, ys) in &roles[i + 1..] {
+                    for x in xs {
+                        for y in ys {
+                            let (p, q) = (xterm_rgb(x.indexed), xterm_rgb(y.indexed));
+                            let d = difference(p.unwrap(), q.unwrap());
+                            assert!(
+                                d >= 20.0,
+                                "{theme} (256): {a} {} and {b} {} are {d:.1} apart",
+                                x.indexed,
+                                y.indexed
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn in_256_colours_the_coloured_themes_have_no_grey_squares() {
+        for theme in [Theme::Classic, Theme::Green, Theme::Blue] {
+            let s = theme.squares();
+            for (what, shade) in [("light", s.light), ("dark", s.dark)] {
+                let (r, g, b) = xterm_rgb(shade.indexed).unwrap();
+                assert!(
+                    !(r == g && g == b),
+                    "{theme} {what} is grey: {}",
+                    shade.indexed
+                );
+            }
+        }
+        // Wood is warm: more red than green, more green than blue.
+        let (r, g, b) = xterm_rgb(Theme::Classic.squares().dark.indexed).unwrap();
+        assert!(r > g && g > b, "{r},{g},{b}");
+        let (r, g, b) = xterm_rgb(Theme::Green.squares().dark.indexed).unwrap();
+        assert!(g > r && g > b, "{r},{g},{b}");
+        for shade in [Theme::Blue.squares().light, Theme::Blue.squares().dark] {
+            let (r, g, b) = xterm_rgb(shade.indexed).unwrap();
+            assert!(b > r && b > g, "{r},{g},{b}");
+        }
+    }
+
+    #[test]
     fn the_old_light_square_failed_and_the_ratio_is_wcags() {
         // Lichess's light square under a white piece: the 1.3:1 that made pieces vanish.
         assert!(contrast(WHITE, (240, 217, 181)) < 1.5);
@@ -280,6 +373,8 @@ mod tests {
         assert_eq!(xterm_rgb(231), Some(WHITE));
         assert_eq!(xterm_rgb(232), Some((8, 8, 8)));
         assert_eq!(xterm_rgb(7), None);
+        assert!((difference(WHITE, BLACK) - 100.0).abs() < 0.01);
+        assert!(difference((95, 95, 95), (98, 98, 98)) < 2.0);
     }
 
     #[test]

@@ -240,7 +240,7 @@ impl Drawn {
     }
 }
 
-/// How the screen is drawn: colours (none with `NO_COLOR`, 24-bit with `COLORTERM`) and glyphs
+/// How the screen is drawn: colours (none with `NO_COLOR`, 24-bit or 256, see [`truecolor`]) and glyphs
 /// (ASCII letters when the terminal has no Unicode or the player asked for them).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Palette {
@@ -255,14 +255,50 @@ pub struct Palette {
 }
 
 impl Palette {
-    /// The palette the environment asks for (`NO_COLOR`, `COLORTERM`), with ASCII pieces or not.
+    /// The palette the environment asks for (`NO_COLOR`, `COLORTERM`, `TERM`), with ASCII pieces
+    /// or not.
     pub(crate) fn from_env(ascii: bool, theme: Theme) -> Palette {
         Palette {
             theme,
             no_color: std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty()),
-            truecolor: std::env::var("COLORTERM")
-                .is_ok_and(|v| v.contains("truecolor") || v.contains("24bit")),
+            truecolor: truecolor_from_env(),
             ascii,
         }
+    }
+}
+
+/// Whether the terminal shows 24-bit colour, from its `COLORTERM` and `TERM`: `COLORTERM` says
+/// `truecolor` or `24bit`, or the terminfo entry is a `-direct` one. Every other terminal gets
+/// the themes' 256-colour indices, chosen by hand, rather than 24-bit colours it (or tmux,
+/// without its RGB feature) would round to the nearest index itself: that rounding turns the
+/// muted squares grey. macOS Terminal.app and a plain tmux set no `COLORTERM`.
+pub fn truecolor(colorterm: Option<&str>, term: Option<&str>) -> bool {
+    colorterm.is_some_and(|v| v.contains("truecolor") || v.contains("24bit"))
+        || term.is_some_and(|t| t.ends_with("-direct"))
+}
+
+/// [`truecolor`] for this process's environment.
+pub(crate) fn truecolor_from_env() -> bool {
+    let var = |name| std::env::var(name).ok();
+    truecolor(var("COLORTERM").as_deref(), var("TERM").as_deref())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::truecolor;
+
+    #[test]
+    fn a_256_colour_terminal_without_colorterm_gets_the_256_colour_palette() {
+        // macOS Terminal.app, and tmux started with default-terminal screen-256color.
+        for term in ["xterm-256color", "screen-256color", "tmux-256color"] {
+            assert!(!truecolor(None, Some(term)), "{term}");
+            assert!(!truecolor(Some(""), Some(term)), "{term}");
+        }
+        assert!(!truecolor(None, None));
+        for colorterm in ["truecolor", "24bit"] {
+            assert!(truecolor(Some(colorterm), Some("xterm-256color")));
+            assert!(truecolor(Some(colorterm), None));
+        }
+        assert!(truecolor(None, Some("xterm-direct")));
     }
 }

@@ -283,6 +283,65 @@ fn square_colours_in_true_colour_256_and_no_colour() {
 }
 
 #[test]
+fn in_256_colours_the_last_move_and_a_check_stand_out_on_both_square_colours() {
+    use knightfall::theme::{Theme, difference, xterm_rgb};
+    use ratatui::style::Color as Tui;
+    let rgb = |c: Tui| match c {
+        Tui::Indexed(i) => xterm_rgb(i).unwrap(),
+        other => panic!("not a 256-colour index: {other:?}"),
+    };
+    // At 80x24 a square is 5x2 cells from column 2, rank 8 on rows 0-1.
+    let at = |file: u16, rank: u16| (2 + 5 * file, 2 * (8 - rank));
+    for theme in Theme::ALL {
+        for (moves, marked, neighbours) in [
+            // e7-e5 is a move between dark squares, e2-e4 between light ones.
+            (
+                &["e4", "e5"][..],
+                vec![at(4, 5), at(4, 7)],
+                [at(3, 5), at(3, 6)],
+            ),
+            (&["e4"][..], vec![at(4, 4), at(4, 2)], [at(3, 4), at(3, 3)]),
+            (
+                &["e4", "f5", "Qh5+"][..],
+                vec![at(4, 8)],
+                [at(3, 8), at(2, 8)],
+            ),
+        ] {
+            let mut app = new_app(Side::Human, Side::Human, false);
+            app.truecolor = false;
+            app.settings.theme = theme;
+            for m in moves {
+                common::type_line(&mut app, m);
+            }
+            let (term, _) = draw(&app, 80, 24);
+            let buf = term.backend().buffer();
+            for y in 0..24 {
+                for x in 0..80 {
+                    for c in [buf[(x, y)].fg, buf[(x, y)].bg] {
+                        assert!(
+                            !matches!(c, Tui::Rgb(..)),
+                            "{theme}: 24-bit {c:?} at ({x},{y})"
+                        );
+                    }
+                }
+            }
+            let squares = neighbours.map(|(x, y)| rgb(buf[(x, y)].bg));
+            assert_ne!(squares[0], squares[1], "{theme}: a light and a dark square");
+            for (x, y) in marked {
+                let mark = rgb(buf[(x, y)].bg);
+                for square in squares {
+                    let d = difference(mark, square);
+                    assert!(
+                        d >= 20.0,
+                        "{theme} after {moves:?}: ({x},{y}) {mark:?} beside {square:?} is {d:.1}"
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
 fn every_piece_drawn_stands_out_from_its_square_in_every_theme() {
     use knightfall::theme::{Theme, contrast, xterm_rgb};
     use knightfall::tui::app::Effect;
@@ -323,11 +382,7 @@ fn every_piece_drawn_stands_out_from_its_square_in_every_theme() {
                         }
                         pieces += 1;
                         let ratio = contrast(rgb(cell.fg), rgb(cell.bg));
-                        let least = if theme == Theme::Contrast && truecolor {
-                            4.0
-                        } else {
-                            3.0
-                        };
+                        let least = if theme == Theme::Contrast { 4.0 } else { 3.0 };
                         assert!(
                             ratio >= least,
                             "{theme} at {w}x{h} ({x},{y}): {:?} on {:?} is {ratio:.2}:1",

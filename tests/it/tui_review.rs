@@ -129,6 +129,33 @@ fn a_chosen_game_is_reviewed_at_once_and_kept_when_done() {
 }
 
 #[test]
+fn without_24_bit_colour_the_review_draws_only_256_colour_indices() {
+    use ratatui::style::Color as Tui;
+    let mut s = screen(&[TRAP], false);
+    s.palette.truecolor = false;
+    let generation = job(&s.start(Some(0)));
+    fill(&mut s, generation);
+    key(&mut s, KeyCode::Char('n'));
+    let mut term = Terminal::new(TestBackend::new(100, 30)).unwrap();
+    term.draw(|f| {
+        ui::review::draw(f, &s);
+    })
+    .unwrap();
+    let cells = &term.backend().buffer().content;
+    for cell in cells {
+        for c in [cell.fg, cell.bg] {
+            assert!(
+                !matches!(c, Tui::Rgb(..)),
+                "24-bit {c:?} under {:?}",
+                cell.symbol()
+            );
+        }
+    }
+    // The blunder keeps its colour, as an index.
+    assert!(cells.iter().any(|c| c.fg == Tui::Indexed(166)));
+}
+
+#[test]
 fn a_failed_position_says_so_and_a_review_left_half_done_is_kept() {
     let mut s = screen(&[TRAP], true);
     let fx = s.start(Some(0));

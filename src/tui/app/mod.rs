@@ -190,7 +190,7 @@ pub struct App {
     pub flipped: bool,
     /// No colours (`NO_COLOR`).
     pub no_color: bool,
-    /// 24-bit colour available (`COLORTERM`); otherwise the 256-colour palette.
+    /// 24-bit colour available (see `screen::truecolor`); otherwise the 256-colour palette.
     pub truecolor: bool,
     /// The help overlay.
     pub help: Help,
@@ -227,8 +227,7 @@ impl App {
             game,
             mode,
             no_color,
-            truecolor: std::env::var("COLORTERM")
-                .is_ok_and(|v| v.contains("truecolor") || v.contains("24bit")),
+            truecolor: crate::tui::screen::truecolor_from_env(),
             line: InputLine::default(),
             offers: Pending::default(),
             search: SearchState {

@@ -16,7 +16,7 @@ use crate::review::Review;
 use crate::review::judge::{Judgement, winning_chances};
 use crate::tui::chrome::keys;
 use crate::tui::review::{REVIEW_KEYS, ReviewScreen as Screen, View};
-use crate::tui::screen::Drawn;
+use crate::tui::screen::{Drawn, Palette};
 
 /// Draws the screen; returns where the board and the graph went.
 pub fn draw(frame: &mut Frame, screen: &Screen) -> Drawn {
@@ -107,12 +107,13 @@ fn draw_review(frame: &mut Frame, area: Rect, screen: &Screen, drawn: &mut Drawn
         Constraint::Min(3),
     ])
     .split(cols[1]);
-    draw_summary(frame, side[0], review, screen.failed, screen.searching);
+    draw_summary(frame, side[0], screen, review);
     drawn.graph = draw_graph(frame, side[1], screen, review);
     draw_moves(frame, side[2], screen, review);
 }
 
-fn draw_summary(frame: &mut Frame, area: Rect, review: &Review, failed: usize, searching: bool) {
+fn draw_summary(frame: &mut Frame, area: Rect, screen: &Screen, review: &Review) {
+    let (palette, failed, searching) = (screen.palette, screen.failed, screen.searching);
     let names = &review.game.names;
     let block = super::titled(&format!("{} - {}", names[0], names[1]), area);
     let inner = block.inner(area);
@@ -138,10 +139,16 @@ fn draw_summary(frame: &mut Frame, area: Rect, review: &Review, failed: usize, s
             Span::raw(format!("{acc}  ")),
             Span::styled(
                 format!("{} ?! ", c[0]),
-                verdict_style(Judgement::Inaccuracy),
+                verdict_style(Judgement::Inaccuracy, palette),
             ),
-            Span::styled(format!("{} ? ", c[1]), verdict_style(Judgement::Mistake)),
-            Span::styled(format!("{} ??", c[2]), verdict_style(Judgement::Blunder)),
+            Span::styled(
+                format!("{} ? ", c[1]),
+                verdict_style(Judgement::Mistake, palette),
+            ),
+            Span::styled(
+                format!("{} ??", c[2]),
+                verdict_style(Judgement::Blunder, palette),
+            ),
         ]));
     }
     let total = review.evals.len();
@@ -174,12 +181,18 @@ fn draw_summary(frame: &mut Frame, area: Rect, review: &Review, failed: usize, s
     frame.render_widget(Paragraph::new(lines), inner);
 }
 
-/// The style of a verdict.
-fn verdict_style(j: Judgement) -> Style {
-    let color = match j {
-        Judgement::Inaccuracy => Tui::Rgb(86, 180, 233),
-        Judgement::Mistake => Tui::Rgb(230, 159, 0),
-        Judgement::Blunder => Tui::Rgb(213, 94, 0),
+/// The style of a verdict: sky blue, orange and vermilion (told apart without red and green),
+/// as xterm-256 indices where the terminal has no 24-bit colour.
+fn verdict_style(j: Judgement, palette: Palette) -> Style {
+    let (rgb, indexed) = match j {
+        Judgement::Inaccuracy => ((86, 180, 233), 74),
+        Judgement::Mistake => ((230, 159, 0), 214),
+        Judgement::Blunder => ((213, 94, 0), 166),
+    };
+    let color = if palette.truecolor {
+        Tui::Rgb(rgb.0, rgb.1, rgb.2)
+    } else {
+        Tui::Indexed(indexed)
     };
     Style::default().fg(color)
 }
@@ -243,7 +256,7 @@ fn draw_graph(
         let (lo, hi) = if end < mid { (end, mid) } else { (mid, end) };
         let style = match verdict {
             _ if marked => Style::default().fg(Tui::Yellow),
-            Some(j) => verdict_style(j),
+            Some(j) => verdict_style(j, screen.palette),
             None if chances >= 0.0 => Style::default().fg(Tui::Gray),
             None => Style::default().fg(Tui::DarkGray),
         };
@@ -283,7 +296,7 @@ fn draw_moves(frame: &mut Frame, area: Rect, screen: &Screen, review: &Review) {
         let mut style = if review.is_book(i) {
             Style::default().add_modifier(Modifier::DIM)
         } else {
-            verdict.map_or(Style::default(), verdict_style)
+            verdict.map_or(Style::default(), |j| verdict_style(j, screen.palette))
         };
         if screen.ply == i + 1 {
             style = style.patch(mark);
@@ -336,5 +349,5 @@ fn note_line(screen: &Screen) -> Line<'static> {
             text.push_str(&format!(" {better} was best (b shows it): {line}"));
         }
     }
-    Line::styled(text, verdict_style(note.judgement))
+    Line::styled(text, verdict_style(note.judgement, screen.palette))
 }
