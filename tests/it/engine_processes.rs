@@ -75,6 +75,13 @@ fn a_misbehaving_engine_loses_on_time_on_its_first_move_and_the_series_ends_at_o
             }
             std::thread::sleep(Duration::from_millis(5));
         };
+        // What Knightfall wrote just before it left may still be on its way from the reader.
+        while let Ok((at, line)) = lines.recv_timeout(Duration::from_secs(5)) {
+            if line.starts_with("game 1/1:") {
+                result = Some((at.min(exited.0), line.clone()));
+            }
+            said.push(line);
+        }
         assert!(exited.1.success(), "{tag}: {said:?}");
         let (forfeit_at, line) = result.unwrap_or_else(|| panic!("{tag}: no result: {said:?}"));
         assert!(
