@@ -16,7 +16,6 @@ use anyhow::{Context, Result};
 
 use super::Paths;
 use crate::game::Game;
-use crate::review::Review;
 use crate::train::mistake::{Mistake, is_you, of_review};
 use crate::train::progress::{Change, Progress};
 
@@ -72,8 +71,9 @@ pub fn your_name(paths: &Paths) -> String {
 
 /// The mistakes and blunders of the person in `game`, as far as its cached review knows.
 fn mistakes_of(paths: &Paths, game: Game, yours: &str) -> Vec<Mistake> {
-    let mut review = Review::new(game, crate::review::DEFAULT_MOVETIME_MS);
-    if super::review_cache::load(&paths.reviews(), &mut review) == 0 {
+    let review =
+        super::review_cache::cached(&paths.reviews(), game, crate::review::DEFAULT_MOVETIME_MS);
+    if review.done() == 0 {
         return Vec::new();
     }
     of_review(&review, yours)
@@ -218,6 +218,7 @@ fn write(paths: &Paths, progress: &Progress) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::review::Review;
     use crate::train::puzzle::Puzzle;
 
     fn paths(dir: &std::path::Path) -> Paths {

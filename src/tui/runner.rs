@@ -23,7 +23,7 @@ use super::train::Train;
 use super::ui::{self, Palette};
 use crate::game::{Game, timestamp};
 use crate::player::Player;
-use crate::review::{Review, analyse};
+use crate::review::analyse;
 use crate::store::{self, Paths};
 
 /// How often the clocks are looked at while they run.
@@ -481,14 +481,19 @@ impl Runner {
         train
     }
 
-    /// A review job with what the cache knows filled in.
+    /// A review job with what the cache knows filled in, at the time per position of the
+    /// review found there.
     fn with_cache(
         &self,
         mut job: Box<super::service::ReviewJob>,
     ) -> Box<super::service::ReviewJob> {
         if let Some(paths) = &self.files {
-            let mut review = Review::new(job.game.clone(), job.settings.movetime_ms);
-            store::review_cache::load(&paths.reviews(), &mut review);
+            let review = store::review_cache::cached(
+                &paths.reviews(),
+                job.game.clone(),
+                job.settings.movetime_ms,
+            );
+            job.settings.movetime_ms = review.movetime_ms;
             job.known = review.evals;
         }
         job
