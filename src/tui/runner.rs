@@ -559,7 +559,7 @@ impl Runner {
                     .err()
                     .map(|e| Action::Note(format!("Theme not kept: {e:#}"), Tone::Error))
             }
-            Effect::Archive(game) => store::archive(&game, &paths)
+            Effect::Archive(game, kind) => store::archive(&game, &paths, kind)
                 .err()
                 .map(|e| Action::Note(format!("The game was not saved: {e:#}"), Tone::Error)),
             Effect::Autosave => {
@@ -591,7 +591,8 @@ impl Runner {
             Effect::Save(None) => {
                 // The game's own file in the games folder, the one it is kept in when it ends:
                 // saving again (or ending) replaces it, so a game is never listed twice.
-                Some(match store::archive(&self.game()?.game, &paths) {
+                let app = self.game()?;
+                Some(match store::archive(&app.game, &paths, app.kept_as()) {
                     Ok(Some(path)) => {
                         Action::Note(format!("Saved to {}", path.display()), Tone::Info)
                     }
