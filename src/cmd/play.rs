@@ -135,7 +135,8 @@ pub struct WatchArgs {
     /// Headless: number of games.
     #[arg(long, default_value_t = 1)]
     pub games: u32,
-    /// Headless: write the games to this PGN file.
+    /// Headless: write the games to this PGN file (without it, each game is kept in the games
+    /// folder's watched/, apart from your own games).
     #[arg(long)]
     pub pgn: Option<String>,
     /// Headless: random plies at the start of each game (on top of the book), for variety.

@@ -9,7 +9,6 @@ use std::sync::Arc;
 use anyhow::{Result, bail};
 
 use crate::engine::Control;
-use crate::game::Moment;
 use crate::review::analyse::{self, Settings};
 use crate::review::{DEFAULT_MOVETIME_MS, Review};
 use crate::store::listing::MAX_GAMES;
@@ -165,20 +164,19 @@ fn print_list(listed: &[Listed]) -> Result<()> {
 /// The `chosen` game reviewed (from the cache as far as it goes, the rest searched with its
 /// progress on standard error, then cached) as annotated PGN.
 fn annotated(args: &Args, chosen: &Listed, paths: &Paths) -> Result<String> {
-    let mut game = chosen
+    // The annotated game says what its file said: no date or start time is made up for it.
+    let game = chosen
         .load()
         .map_err(|why| anyhow::anyhow!("game {} cannot be reviewed: {why}", chosen.index))?;
-    // The annotated game says what its file said: a game without a date is dated today, but
-    // no start time is made up for it.
-    game.dated(Moment::now());
-    if chosen.heading.as_ref().is_ok_and(|g| g.time().is_none()) {
-        game.started = None;
-    }
-    let mut review = Review::new(game, args.movetime);
     let dir = paths.reviews();
-    review_cache::load(&dir, &mut review);
+    let mut review = review_cache::cached(&dir, game, args.movetime);
     let total = review.evals.len();
-    let failed = search(&mut review, &settings(args));
+    // A review the cache found at another time is finished at that time, as the screen does.
+    let settings = Settings {
+        movetime_ms: review.movetime_ms,
+        ..settings(args)
+    };
+    let failed = search(&mut review, &settings);
     if let Err(e) = review_cache::save(&dir, &review) {
         tell!("warning: review not cached: {e:#}");
     }

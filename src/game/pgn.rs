@@ -14,29 +14,40 @@ use crate::pgn::{Heading, Keep, LoadError, RawGame, clk, raw, stamp};
 /// The most tags of other names a game read keeps to write back.
 const MAX_KEPT_TAGS: usize = 64;
 
+/// Which of the Seven Tag Roster's `Event`, `Site`, `Date` and `Round` a game writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Roster {
+    /// All four: a game Knightfall keeps (its own values where it has none).
+    Full,
+    /// Only those the game was read with: a game from elsewhere written back is not claimed
+    /// for Knightfall's site or given a round it never had.
+    AsRead,
+}
+
 impl Game {
     /// The game in PGN, with the Seven Tag Roster, FEN/SetUp for a set-up start, the time
     /// control and the termination.
     pub fn to_pgn(&self) -> String {
-        self.to_pgn_with(&[], &|_| Vec::new())
+        self.to_pgn_with(Roster::Full, &[], &|_| Vec::new())
     }
 
     /// The game in PGN with `extra_tags` after the others and, after each move `i` (from 0),
     /// the tokens `after_move(i)` gives (NAGs, comments, variations).
     pub(crate) fn to_pgn_with(
         &self,
+        roster: Roster,
         extra_tags: &[(&str, String)],
         after_move: &dyn Fn(usize) -> Vec<String>,
     ) -> String {
-        let mut out = self.tags(extra_tags);
+        let mut out = self.tags(roster, extra_tags);
         out.push('\n');
         out.push_str(&self.movetext(after_move));
         out
     }
 
-    /// The tag lines: the roster and what Knightfall knows of the game, the tags kept from
-    /// a file, then `extra_tags`.
-    fn tags(&self, extra_tags: &[(&str, String)]) -> String {
+    /// The tag lines: the roster (as `roster` says) and what Knightfall knows of the game,
+    /// the tags kept from a file, then `extra_tags`.
+    fn tags(&self, roster: Roster, extra_tags: &[(&str, String)]) -> String {
         let mut out = String::new();
         let kept = |name: &str| {
             self.kept_tags
@@ -44,13 +55,17 @@ impl Game {
                 .find(|(n, _)| n == name)
                 .map(|(_, v)| v.as_str())
         };
-        tag(
-            &mut out,
-            "Event",
-            kept("Event").unwrap_or("Knightfall game"),
-        );
-        tag(&mut out, "Site", kept("Site").unwrap_or("Knightfall"));
-        tag(&mut out, "Date", &self.date);
+        let full = roster == Roster::Full;
+        let roster_tag = |out: &mut String, name: &str, own: &str| match kept(name) {
+            Some(value) => tag(out, name, value),
+            None if full => tag(out, name, own),
+            None => {}
+        };
+        roster_tag(&mut out, "Event", "Knightfall game");
+        roster_tag(&mut out, "Site", "Knightfall");
+        if full || self.date_given {
+            tag(&mut out, "Date", &self.date);
+        }
         // The start time with the day it belongs to: a local Date may be another day.
         let started = self.started.as_deref();
         if let (Some(day), Some(time)) = (
@@ -60,7 +75,7 @@ impl Game {
             tag(&mut out, "UTCDate", &day);
             tag(&mut out, "UTCTime", &time);
         }
-        tag(&mut out, "Round", kept("Round").unwrap_or("-"));
+        roster_tag(&mut out, "Round", "-");
         tag(&mut out, "White", &self.names[0]);
         tag(&mut out, "Black", &self.names[1]);
         tag(&mut out, "Result", self.result());

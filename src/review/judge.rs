@@ -101,16 +101,18 @@ impl Eval {
         }
     }
 
-    /// In PGN: `[%eval 0.35]`, `[%eval #-3]`, `[%eval #+0]` / `[%eval #-0]` for a mate on the
-    /// board; a tablebase result, which `[%eval]` has no form for, in words.
-    pub fn pgn(self) -> String {
+    /// In PGN: `[%eval 0.35]`, `[%eval #-3]`; a tablebase result, which `[%eval]` has no form
+    /// for, in words. A mate on the board has none: the move's `#` and the result say it, and
+    /// lichess writes none there either.
+    pub fn pgn(self) -> Option<String> {
         match self {
-            Eval::Cp(cp) => format!("[%eval {:.2}]", f64::from(cp) / 100.0),
-            Eval::Mate(n) => format!("[%eval #{n}]"),
-            Eval::Checkmate(winner) => format!("[%eval {}]", winner.fold_wb("#+0", "#-0")),
-            Eval::Tablebase(winner) => {
-                format!("tablebase: {} wins", winner.fold_wb("White", "Black"))
-            }
+            Eval::Cp(cp) => Some(format!("[%eval {:.2}]", f64::from(cp) / 100.0)),
+            Eval::Mate(n) => Some(format!("[%eval #{n}]")),
+            Eval::Checkmate(_) => None,
+            Eval::Tablebase(winner) => Some(format!(
+                "tablebase: {} wins",
+                winner.fold_wb("White", "Black")
+            )),
         }
     }
 }

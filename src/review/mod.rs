@@ -1,7 +1,8 @@
 //! Game review: every position of a game searched, each move judged by what it cost its
 //! player's winning chances (see [`judge`]), each side's accuracy, the better move for each
-//! flagged one, and the game written back annotated (`[%eval]` on every move, NAGs, the better
-//! line as a variation). Results are cached on disk, so reopening a reviewed game is instant.
+//! flagged one, and the game written back annotated (`[%eval]` on every move but a mate, NAGs,
+//! the better line as a variation). Results are cached on disk, so reopening a reviewed game is
+//! instant.
 
 pub mod judge;
 pub mod theory;
@@ -13,6 +14,7 @@ use shakmaty::{Color, Move, Position};
 use self::analyse::PositionEval;
 use self::judge::{Eval, Judgement, Reason};
 use crate::game::Game;
+use crate::game::pgn::Roster;
 use crate::pgn::numbered_san;
 
 /// The default search time per position on the first pass (a claimed blunder or a close call
@@ -145,7 +147,7 @@ impl Review {
             .collect()
     }
 
-    /// The game in PGN with the review: `[%eval]` on every move, a NAG and a comment naming
+    /// The game in PGN with the review: `[%eval]` on every move but a mate, a NAG and a comment naming
     /// the better move on each flagged one with the engine's line as a variation, and each
     /// side's accuracy in the headers.
     pub(crate) fn annotated_pgn(&self) -> String {
@@ -165,14 +167,16 @@ impl Review {
                 self.movetime_ms * analyse::DOUBT_FACTOR
             ),
         ));
-        self.game.to_pgn_with(&tags, &|i| {
+        // The game was read from a file: it is written back with the file's own tags and what
+        // the review adds, nothing Knightfall would fill in for a game of its own.
+        self.game.to_pgn_with(Roster::AsRead, &tags, &|i| {
             let mut tokens = Vec::new();
             let note = self.note(i);
             if let Some(n) = &note {
                 tokens.push(n.judgement.nag().to_string());
             }
-            if let Some(eval) = self.eval(i + 1) {
-                tokens.push(format!("{{ {} }}", eval.pgn()));
+            if let Some(eval) = self.eval(i + 1).and_then(Eval::pgn) {
+                tokens.push(format!("{{ {eval} }}"));
             }
             if let Some(n) = note {
                 let what = n.reason.phrase().unwrap_or(n.judgement.word());

@@ -7,9 +7,9 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 
-use super::Paths;
 use super::atomic::{read_game, write_atomic};
 use super::read::read_text_checked;
+use super::{GameKind, Paths};
 use crate::game::{Game, timestamp};
 
 /// This instance's claim on the autosave: `current.pgn`, held with an advisory lock on
@@ -168,21 +168,22 @@ pub(crate) fn keep_damaged_autosave(paths: &Paths) -> Option<(PathBuf, String)> 
     Some((aside, why))
 }
 
-/// Keeps `game` in its own file in the games folder, named after the time it started, so
-/// saving it again (after a resume, at exit) replaces that file instead of adding another;
-/// returns the file, or `None` for a game without moves.
-pub fn archive(game: &Game, paths: &Paths) -> Result<Option<PathBuf>> {
+/// Keeps `game` in its own file in the folder of games of its `kind`, named after the time it
+/// started, so saving it again (after a resume, at exit) replaces that file instead of adding
+/// another; returns the file, or `None` for a game without moves.
+pub fn archive(game: &Game, paths: &Paths, kind: GameKind) -> Result<Option<PathBuf>> {
     if game.ply() == 0 {
         return Ok(None);
     }
     let stem = game.started.clone().unwrap_or_else(timestamp);
+    let dir = paths.kept(kind);
     // Another game may have started in the same second: it keeps its file.
     for n in 1.. {
         let name = match n {
             1 => format!("{stem}.pgn"),
             _ => format!("{stem}-{n}.pgn"),
         };
-        let path = paths.data.join(name);
+        let path = dir.join(name);
         if !path.exists() || same_game(&path, game) {
             write_atomic(&path, &game.to_pgn())?;
             return Ok(Some(path));
@@ -329,14 +330,15 @@ pub(crate) fn resume_game(paths: &Paths) -> Result<Unfinished> {
     })
 }
 
-/// Deletes a kept game's file, as the player asked: only a file of the games folder holding one
-/// game, never an autosave in use or anything elsewhere.
+/// Deletes a kept game's file, as the player asked: only a file of the games folder (or of its
+/// watched games) holding one game, never an autosave in use or anything elsewhere.
 pub(crate) fn delete_kept(paths: &Paths, file: &Path) -> Result<()> {
     let name = file
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
-    if file.parent() != Some(paths.data.as_path()) {
+    let folder = file.parent();
+    if folder != Some(paths.data.as_path()) && folder != Some(paths.watched().as_path()) {
         anyhow::bail!("{} is not in the games folder", file.display());
     }
     if super::listing::is_autosave(&name) {
@@ -363,7 +365,7 @@ pub(crate) fn keep_replaced_autosave(paths: &Paths, game: &Game) {
         return;
     };
     if held.ply() > 0 && !held.is_over() && !earlier_state(&held, game) {
-        let _ = archive(&held, paths);
+        let _ = archive(&held, paths, GameKind::Played);
     }
 }
 
@@ -424,6 +426,11 @@ mod tests {
         }
         delete_kept(&paths, &kept).unwrap();
         assert!(!kept.exists());
+        // A game watched is the player's to delete too.
+        let watched = paths.watched().join("20261120-110000.pgn");
+        write_atomic(&watched, one).unwrap();
+        delete_kept(&paths, &watched).unwrap();
+        assert!(!watched.exists());
     }
 
     #[test]

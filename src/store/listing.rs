@@ -31,6 +31,8 @@ pub struct Listed {
     pub heading: Result<Heading, String>,
     /// Where the game itself is.
     source: Source,
+    /// A game the player watched (from the games folder's `watched/`), not one they played.
+    watched: bool,
 }
 
 /// Where a listed game is.
@@ -50,6 +52,7 @@ impl Listed {
             index,
             heading: Ok(game.heading()),
             source: Source::Held(Box::new(PgnGame::of(game))),
+            watched: false,
         }
     }
 
@@ -70,6 +73,7 @@ impl Listed {
                 start: found.start,
                 end: found.end,
             },
+            watched: false,
         }
     }
 
@@ -95,6 +99,12 @@ impl Listed {
             .is_some_and(|n| n.to_string_lossy().starts_with("analysis-"))
     }
 
+    /// Whether the player watched this game rather than played it: it is no game of theirs to
+    /// learn their mistakes from.
+    pub fn is_watched(&self) -> bool {
+        self.watched
+    }
+
     /// One line: `2026.11.22 14:03  Human - Knightfall (level 3)  0-1  C50 Italian Game`.
     pub fn line(&self) -> String {
         match &self.heading {
@@ -102,8 +112,14 @@ impl Listed {
                 let [white, black] = h.names();
                 let result = h.result().unwrap_or("*");
                 let opening = h.opening().unwrap_or_default();
-                // The board's saved lines are told apart from games.
-                let kind = if self.is_analysis() { "board: " } else { "" };
+                // The board's saved lines and the games watched are told apart from the player's.
+                let kind = if self.is_analysis() {
+                    "board: "
+                } else if self.watched {
+                    "watched: "
+                } else {
+                    ""
+                };
                 // Hours and minutes: two games of a day are told apart.
                 let time = h
                     .time()
@@ -228,21 +244,30 @@ pub(crate) fn is_autosave(name: &str) -> bool {
             .is_some_and(|pid| !pid.is_empty() && pid.bytes().all(|b| b.is_ascii_digit()))
 }
 
+/// The PGN files in `dir`.
+fn pgn_files(dir: &Path) -> Vec<PathBuf> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    entries
+        .filter_map(|e| e.ok())
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "pgn"))
+        .collect()
+}
+
 /// The games in the games folder: first every unfinished autosave (`current.pgn`, and
 /// `current-PID.pgn` of a Knightfall that ran beside another), then every game of the other
-/// files, the files newest first. An autosave of a game that ended, or of one also kept in its
-/// own file, is left out.
+/// files, the files newest first, then the analysis board's files, then the games the player
+/// watched (`watched/`). An autosave of a game that ended, or of one also kept in its own file,
+/// is left out.
 pub(crate) fn games_folder(paths: &Paths) -> Vec<Listed> {
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&paths.data)
-        .map(|d| d.filter_map(|e| e.ok()).map(|e| e.path()).collect())
-        .unwrap_or_default();
     let name = |p: &Path| {
         p.file_name()
             .map_or(String::new(), |n| n.to_string_lossy().into())
     };
-    files.retain(|p| {
-        p.extension().is_some_and(|e| e == "pgn") && !name(p).starts_with("current-damaged")
-    });
+    let mut files = pgn_files(&paths.data);
+    files.retain(|p| !name(p).starts_with("current-damaged"));
     // Unfinished autosaves first, then the games newest first (their names are their start
     // times), then the analysis board's files, newest first, apart from the games.
     let group = |p: &Path| {
@@ -256,16 +281,23 @@ pub(crate) fn games_folder(paths: &Paths) -> Vec<Listed> {
         }
     };
     files.sort_by(|a, b| group(a).cmp(&group(b)).then_with(|| name(b).cmp(&name(a))));
+    // The games watched last, newest first: reachable for review, out of the player's way.
+    let mut watched = pgn_files(&paths.watched());
+    watched.sort_by_key(|p| std::cmp::Reverse(name(p)));
     let mut listed: Vec<(bool, Listed)> = Vec::new();
-    for f in &files {
+    let files = files.iter().map(|f| (f, false));
+    for (f, watched) in files.chain(watched.iter().map(|f| (f, true))) {
         let Ok(games) = scan(f) else {
             continue;
         };
-        let autosave = is_autosave(&name(f));
+        let autosave = !watched && is_autosave(&name(f));
         // An autosave holds one game; a file from elsewhere may hold thousands.
         let wanted = if autosave { 1 } else { MAX_GAMES };
         let room = MAX_GAMES.saturating_sub(listed.len()).min(wanted);
-        listed.extend(games.take(room).map(|g| (autosave, g)));
+        listed.extend(games.take(room).map(|mut g| {
+            g.watched = watched;
+            (autosave, g)
+        }));
     }
     // How far each kept game went, by its file's name (its start).
     let kept: std::collections::HashMap<String, usize> = listed

@@ -22,4 +22,4 @@ pub(crate) use games::{
 };
 pub use listing::Listed;
 pub(crate) use listing::{games_folder, read_games, read_pgn};
-pub use paths::Paths;
+pub use paths::{GameKind, Paths};

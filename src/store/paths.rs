@@ -3,6 +3,15 @@
 
 use std::path::PathBuf;
 
+/// Whose a kept game is: one the player played, or one they watched engines play.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GameKind {
+    /// A game with a person at the board (or two).
+    Played,
+    /// Engine against engine (`watch`, or no person chosen on the new-game screen).
+    Watched,
+}
+
 /// Where settings and games live: `$KNIGHTFALL_HOME` when set (tests), else the platform's
 /// config and data directories.
 #[derive(Clone, Debug)]
@@ -54,6 +63,20 @@ impl Paths {
             .parent()
             .map_or_else(|| self.data.clone(), PathBuf::from)
             .join("knightfall.log")
+    }
+
+    /// Where the games the player watched (engine against engine) are kept, apart from their
+    /// own games: listed for review after them, never read for the player's mistakes.
+    pub fn watched(&self) -> PathBuf {
+        self.data.join("watched")
+    }
+
+    /// The folder games of `kind` are kept in.
+    pub fn kept(&self, kind: GameKind) -> PathBuf {
+        match kind {
+            GameKind::Played => self.data.clone(),
+            GameKind::Watched => self.watched(),
+        }
     }
 
     /// Where reviews are cached.

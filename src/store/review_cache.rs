@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Color, Position};
 
+use crate::game::Game;
 use crate::review::Review;
 use crate::review::analyse::PositionEval;
 use crate::review::judge::Eval;
@@ -54,6 +55,15 @@ fn fnv1a(bytes: &[u8]) -> u64 {
         h = h.wrapping_mul(0x0000_0100_0000_01b3);
     }
     h
+}
+
+/// `game`'s review as far as the cache in `dir` knows it, asked for at `movetime_ms` (see
+/// [`load`] for the time it may take instead). The review command, the review screen and the
+/// training all read reviews through this, so a review one of them made is the others' too.
+pub fn cached(dir: &Path, game: Game, movetime_ms: u64) -> Review {
+    let mut review = Review::new(game, movetime_ms);
+    load(dir, &mut review);
+    review
 }
 
 /// The default search times of earlier versions: a game reviewed then is not searched again
@@ -187,7 +197,6 @@ pub fn save(dir: &Path, review: &Review) -> anyhow::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::Game;
     use crate::review::DEFAULT_MOVETIME_MS;
 
     fn reviewed(movetime_ms: u64) -> Review {

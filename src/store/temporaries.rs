@@ -13,10 +13,10 @@ use super::Paths;
 const STALE: Duration = Duration::from_secs(60);
 
 /// Removes the stale temporary files in every folder Knightfall keeps files in: the games
-/// folder (autosaves, kept games), the review cache, the folder of the training record and
-/// of the log, and the config file's folder.
+/// folder (autosaves, kept games) and its games watched, the review cache, the folder of the
+/// training record and of the log, and the config file's folder.
 pub fn remove_stale_everywhere(paths: &Paths) {
-    let mut dirs = vec![paths.data.clone(), paths.reviews()];
+    let mut dirs = vec![paths.data.clone(), paths.watched(), paths.reviews()];
     if let Some(parent) = paths.data.parent() {
         dirs.push(parent.to_path_buf());
     }

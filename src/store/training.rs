@@ -16,7 +16,6 @@ use anyhow::{Context, Result};
 
 use super::Paths;
 use crate::game::Game;
-use crate::review::Review;
 use crate::train::mistake::{Mistake, is_you, of_review};
 use crate::train::progress::{Change, Progress};
 
@@ -36,7 +35,8 @@ pub fn mistakes(paths: &Paths) -> Vec<Mistake> {
     let mut out = Vec::new();
     for listed in super::games_folder(paths)
         .iter()
-        .filter(|l| !l.is_analysis())
+        // The board's lines and the games the player watched hold no moves of theirs.
+        .filter(|l| !l.is_analysis() && !l.is_watched())
         // Only a game of yours is read from its file.
         .filter(|l| {
             l.heading
@@ -72,8 +72,9 @@ pub fn your_name(paths: &Paths) -> String {
 
 /// The mistakes and blunders of the person in `game`, as far as its cached review knows.
 fn mistakes_of(paths: &Paths, game: Game, yours: &str) -> Vec<Mistake> {
-    let mut review = Review::new(game, crate::review::DEFAULT_MOVETIME_MS);
-    if super::review_cache::load(&paths.reviews(), &mut review) == 0 {
+    let review =
+        super::review_cache::cached(&paths.reviews(), game, crate::review::DEFAULT_MOVETIME_MS);
+    if review.done() == 0 {
         return Vec::new();
     }
     of_review(&review, yours)
@@ -218,6 +219,7 @@ fn write(paths: &Paths, progress: &Progress) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::review::Review;
     use crate::train::puzzle::Puzzle;
 
     fn paths(dir: &std::path::Path) -> Paths {
@@ -265,6 +267,29 @@ mod tests {
             });
         }
         super::super::review_cache::save(&paths.reviews(), &review).unwrap();
+    }
+
+    #[test]
+    fn a_game_kept_with_the_games_watched_gives_no_mistakes() {
+        let dir = tempfile::tempdir().unwrap();
+        let paths = paths(dir.path());
+        std::fs::write(&paths.config, "name = \"anna\"\n").unwrap();
+        let game = Game::from_pgn(
+            "[White \"Anna\"]\n[Black \"Bob\"]\n[Date \"2026.11.20\"]\n\n\
+             1. e4 e5 2. Qh5 Nc6 3. Qxe5+ Nxe5 *",
+        )
+        .unwrap();
+        let file = paths.watched().join("20261120-120000.pgn");
+        super::super::write_atomic(&file, &game.to_pgn()).unwrap();
+        cache_annas_review(&paths, game);
+        // Listed for review, marked, but no game of the player's to practise from.
+        let listed = super::super::games_folder(&paths);
+        assert!(listed.len() == 1 && listed[0].is_watched());
+        assert!(listed[0].line().contains("watched: Anna - Bob"));
+        assert!(mistakes(&paths).is_empty());
+        // The same game among the player's own gives its mistake.
+        std::fs::rename(&file, paths.data.join("20261120-120000.pgn")).unwrap();
+        assert_eq!(mistakes(&paths).len(), 1);
     }
 
     #[test]

@@ -17,6 +17,7 @@ use super::screen::Palette;
 use crate::game::{Game, Moment};
 use crate::player::Source;
 use crate::rng::Rng;
+use crate::store::GameKind;
 
 /// A series of headless games.
 #[derive(Clone, Debug)]
@@ -154,7 +155,7 @@ fn play_series(
             (Some(f), Some(path)) => {
                 if let Err(e) = crate::store::append_whole(f, &format!("{}\n", game.to_pgn())) {
                     // The game is kept all the same, where the screen would keep it.
-                    let kept = match crate::store::archive(game, out.paths) {
+                    let kept = match crate::store::archive(game, out.paths, GameKind::Watched) {
                         Ok(Some(p)) => format!("; it is kept as {}", p.display()),
                         Ok(None) => String::new(),
                         Err(why) => format!("; it could not be kept either ({why:#})"),
@@ -166,8 +167,9 @@ fn play_series(
                 }
                 None
             }
-            // Without a file named, each game is kept in the games folder as any other game.
-            _ => crate::store::archive(game, out.paths)
+            // Without a file named, each game is kept with the games the player watched, apart
+            // from their own.
+            _ => crate::store::archive(game, out.paths, GameKind::Watched)
                 .with_context(|| format!("keeping game {n}"))?,
         };
         say!(
@@ -196,7 +198,7 @@ fn keep_unfinished(runner: &Runner, paths: &crate::store::Paths) {
     if app.game.is_over() || app.game.ply() == 0 {
         return;
     }
-    match crate::store::archive(&app.game, paths) {
+    match crate::store::archive(&app.game, paths, GameKind::Watched) {
         Ok(Some(path)) => tell!("the unfinished game is kept as {}", path.display()),
         Ok(None) => {}
         Err(e) => tell!("knightfall: the unfinished game was not kept: {e:#}"),

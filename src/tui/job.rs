@@ -136,6 +136,14 @@ pub enum EngineEvent {
         /// A note for the panel (the tablebase verdict), if any.
         note: Option<String>,
     },
+    /// The time per position of the review about to come in: the time asked for, or that of
+    /// the review the cache holds of the game (its other positions are searched at it too).
+    ReviewTime {
+        /// Generation of the review.
+        generation: u64,
+        /// Milliseconds per position.
+        movetime_ms: u64,
+    },
     /// A position of a review was searched (or its search failed, and why).
     Reviewed {
         /// Generation of the review.

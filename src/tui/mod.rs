@@ -155,7 +155,7 @@ pub fn run(opts: Options) -> Result<()> {
         return result;
     };
     let game = &app.game;
-    let saved = crate::store::archive(game, &paths);
+    let saved = crate::store::archive(game, &paths, app.kept_as());
     if slot.held_by.is_some() {
         // A second instance's own autosave is not resumable; the game is in its archive file.
         if saved.as_ref().is_ok() {

@@ -474,6 +474,15 @@ impl ReviewScreen {
 
     fn on_engine(&mut self, ev: EngineEvent, fx: &mut Vec<Effect>) {
         match ev {
+            EngineEvent::ReviewTime {
+                generation,
+                movetime_ms,
+            } if generation == self.generation => {
+                // Shown with the review, and the key it is cached under again.
+                if let Some(review) = self.review.as_mut() {
+                    review.movetime_ms = movetime_ms;
+                }
+            }
             EngineEvent::Reviewed {
                 generation,
                 ply,

@@ -25,7 +25,7 @@ use super::train::Train;
 use super::ui::{self, Palette};
 use crate::game::{Game, timestamp};
 use crate::player::Player;
-use crate::review::{Review, analyse};
+use crate::review::analyse;
 use crate::store::{self, Paths};
 
 /// How often the clocks are looked at while they run.
@@ -624,14 +624,19 @@ impl Runner {
         train
     }
 
-    /// A review job with what the cache knows filled in.
+    /// A review job with what the cache knows filled in, at the time per position of the
+    /// review found there.
     fn with_cache(
         &self,
         mut job: Box<super::service::ReviewJob>,
     ) -> Box<super::service::ReviewJob> {
         if let Some(paths) = &self.files {
-            let mut review = Review::new(job.game.clone(), job.settings.movetime_ms);
-            store::review_cache::load(&paths.reviews(), &mut review);
+            let review = store::review_cache::cached(
+                &paths.reviews(),
+                job.game.clone(),
+                job.settings.movetime_ms,
+            );
+            job.settings.movetime_ms = review.movetime_ms;
             job.known = review.evals;
         }
         job
@@ -709,7 +714,7 @@ impl Runner {
                     .err()
                     .map(|e| Action::Note(format!("Theme not kept: {e:#}"), Tone::Error))
             }
-            Effect::Archive(game) => store::archive(&game, &paths)
+            Effect::Archive(game, kind) => store::archive(&game, &paths, kind)
                 .err()
                 .map(|e| Action::Note(format!("The game was not saved: {e:#}"), Tone::Error)),
             Effect::Autosave => {
@@ -741,7 +746,8 @@ impl Runner {
             Effect::Save(None) => {
                 // The game's own file in the games folder, the one it is kept in when it ends:
                 // saving again (or ending) replaces it, so a game is never listed twice.
-                Some(match store::archive(&self.game()?.game, &paths) {
+                let app = self.game()?;
+                Some(match store::archive(&app.game, &paths, app.kept_as()) {
                     Ok(Some(path)) => {
                         Action::Note(format!("Saved to {}", path.display()), Tone::Info)
                     }

@@ -13,6 +13,7 @@ use super::service::ReviewJob;
 use crate::game::Game;
 use crate::line_tree::Tree;
 use crate::review::Review;
+use crate::store::GameKind;
 use crate::store::settings::Settings;
 use crate::store::{Listed, Unfinished};
 use crate::theme::Theme;
@@ -92,8 +93,9 @@ pub enum Effect {
     Autosave,
     /// Ring the terminal bell.
     Bell,
-    /// Keep this game in its own file in the games folder (it ended, or was left for another).
-    Archive(Box<Game>),
+    /// Keep this game in its own file in the folder of games of its kind (it ended, or was left
+    /// for another).
+    Archive(Box<Game>, GameKind),
     /// Delete this game's file from the games folder (the player said yes).
     Delete(PathBuf),
     /// The resumed game came from this autosave, which this instance's autosave now replaces:

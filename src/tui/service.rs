@@ -343,6 +343,10 @@ fn search(player: &mut Player, req: &Request, control: &Control, sink: &impl Fn(
 /// Runs a review on `job.settings.threads` workers, reporting each position as it is done.
 fn review(job: &ReviewJob, control: &Control, sink: &impl Fn(EngineEvent)) {
     let generation = job.generation;
+    sink(EngineEvent::ReviewTime {
+        generation,
+        movetime_ms: job.settings.movetime_ms,
+    });
     // What was known already (the cache) comes back first, so the screen fills in at once.
     for (ply, eval) in job.known.iter().enumerate() {
         if let Some(eval) = eval {

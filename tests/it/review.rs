@@ -80,7 +80,7 @@ fn a_tablebase_win_is_a_result_not_a_score_and_keeping_it_is_no_mistake() {
     let won = Eval::from_cp(-(TB_WIN - 13));
     assert_eq!(won, Eval::Tablebase(Color::Black));
     assert_eq!(won.display(), "TB 0-1");
-    assert_eq!(won.pgn(), "tablebase: Black wins");
+    assert_eq!(won.pgn().as_deref(), Some("tablebase: Black wins"));
     assert_eq!(Eval::from_cp(250), Eval::Cp(250));
     // Black wins all along: by mate or by the tablebases, no move of either side is flagged
     // (the repro: 62. Ka3 Kg3, judged as "#-8 -> -299.93" before).
@@ -243,7 +243,7 @@ fn review_at(ms: u32, home: &Path, input: &Path, out: &Path) -> std::process::Ou
 }
 
 #[test]
-fn annotated_pgn_has_an_eval_on_every_move_and_marks_the_blunders() {
+fn annotated_pgn_has_an_eval_on_every_move_but_the_mate_and_marks_the_blunders() {
     let dir = temp_dir("shilling");
     let input = dir.join("shilling.pgn");
     std::fs::write(&input, SHILLING).unwrap();
@@ -253,9 +253,10 @@ fn annotated_pgn_has_an_eval_on_every_move_and_marks_the_blunders() {
     let text = std::fs::read_to_string(&out).unwrap();
     // Lines wrap at 80 columns: compare with single spaces.
     let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
-    // Fourteen moves, fourteen evals; the mate on the board is #-0 (White is mated).
-    assert_eq!(text.matches("[%eval ").count(), 14, "{text}");
-    assert!(flat.contains("Nf3# { [%eval #-0] }"), "{text}");
+    // Fourteen moves, an eval after each but the mate, which the move and the result say.
+    assert_eq!(text.matches("[%eval ").count(), 13, "{text}");
+    assert!(flat.contains("7... Nf3# 0-1"), "{text}");
+    assert!(!text.contains("#+0") && !text.contains("#-0"), "{text}");
     // 5. Nxf7 throws the game away (the queen takes on g2 and the rook hangs): a blunder, with
     // the engine's move instead named and its line given as a variation.
     assert!(flat.contains("5. Nxf7 $4 { [%eval -"), "{text}");
@@ -310,7 +311,11 @@ fn annotated_pgn_has_an_eval_on_every_move_and_marks_the_blunders() {
         Ok(o) if o.status.success() => {
             let lines = String::from_utf8_lossy(&o.stdout).to_string();
             assert_eq!(lines.lines().count(), 14, "{lines}");
-            assert!(lines.lines().all(|l| l.contains(" True ")), "{lines}");
+            assert!(
+                lines.lines().take(13).all(|l| l.contains(" True ")),
+                "{lines}"
+            );
+            assert!(lines.contains("Nf3# False"), "{lines}");
             assert!(lines.contains("Nxf7 True [4]"), "{lines}");
             assert!(
                 lines.contains("Be2 True [2]") || lines.contains("Be2 True [6]"),
@@ -368,7 +373,12 @@ fn the_pgn_edge_cases_are_reviewed_or_refused_with_a_message() {
         if run.status.success() {
             let text = std::fs::read_to_string(&out).unwrap();
             let game = knightfall::game::Game::from_pgn(&text).unwrap();
-            assert_eq!(text.matches("[%eval ").count(), game.sans().len(), "{text}");
+            let mated = usize::from(game.position().is_checkmate());
+            assert_eq!(
+                text.matches("[%eval ").count(),
+                game.sans().len() - mated,
+                "{text}"
+            );
             reviewed += 1;
         } else {
             assert_eq!(run.status.code(), Some(1), "{}", file.display());
@@ -460,6 +470,38 @@ fn an_annotated_game_keeps_its_own_headers() {
         "no made-up termination:\n{text}"
     );
     assert!(!text.contains("UTCTime"), "no made-up start time:\n{text}");
+
+    // A game from elsewhere with few tags gets none that Knightfall would give a game of its
+    // own (its site, a round, today's date): its own, the opening, and the review's.
+    std::fs::write(
+        &input,
+        "[White \"Anna\"]\n[Black \"Ben\"]\n[Result \"1-0\"]\n[BlackElo \"1500\"]\n\n\
+         1. e4 d6 2. d4 Nf6 1-0\n",
+    )
+    .unwrap();
+    let run = review_at(20, &dir, &input, &out);
+    assert!(run.status.success(), "{run:?}");
+    let text = std::fs::read_to_string(&out).unwrap();
+    let names: Vec<&str> = text
+        .lines()
+        .take_while(|l| !l.is_empty())
+        .filter_map(|l| l.strip_prefix('[')?.split(' ').next())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "White",
+            "Black",
+            "Result",
+            "ECO",
+            "Opening",
+            "BlackElo",
+            "WhiteAccuracy",
+            "BlackAccuracy",
+            "Annotator"
+        ],
+        "{text}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -481,7 +523,8 @@ fn a_game_that_played_on_after_a_repetition_is_reviewed_to_its_end() {
     let run = review_at(10, &dir, &input, &out);
     assert!(run.status.success(), "{run:?}");
     let text = std::fs::read_to_string(&out).unwrap();
-    assert_eq!(text.matches("[%eval ").count(), 16, "{text}");
+    // Every move but the mate has its eval.
+    assert_eq!(text.matches("[%eval ").count(), 15, "{text}");
     assert!(text.contains("Qh4#"), "{text}");
     assert!(text.contains("[Result \"0-1\"]"), "{text}");
     // Black lost on time (or resigned) in a position seen three times: the recorded result

@@ -6,6 +6,7 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use knightfall::engine::Info;
 use knightfall::game::{Game, Reason};
 use knightfall::player::Source;
+use knightfall::store::GameKind;
 use knightfall::tui::app::{Action, App, Effect, Mode, Settings, Side, Tone};
 use knightfall::tui::job::{EngineEvent, Purpose};
 use shakmaty::uci::UciMove;
@@ -370,7 +371,7 @@ fn resign_and_draws() {
     // The finished game is kept in its own file at once.
     assert!(
         fx.iter()
-            .any(|e| matches!(e, Effect::Archive(g) if g.is_over()))
+            .any(|e| matches!(e, Effect::Archive(g, GameKind::Played) if g.is_over()))
     );
     assert_eq!(
         app.game.outcome().map(|o| (o.winner, o.reason)),
@@ -726,6 +727,26 @@ fn watch_pause_stops_the_search_and_the_clocks() {
 }
 
 #[test]
+fn a_watched_game_that_ends_is_kept_apart_from_the_players_games() {
+    let settings = settings(Side::Engine, Side::Engine);
+    let fool = Game::from_pgn("1. f3 e5 2. g4 *").unwrap();
+    let mut app = App::new(settings, fool, Mode::Watch, Instant::now());
+    let fx = app.start(Instant::now());
+    let (generation, _) = search_of(&fx).unwrap();
+    let mate = uci(&app, "d8h4");
+    let fx = app.update(
+        done(generation, Purpose::Play, Some(mate), 0),
+        Instant::now(),
+    );
+    assert!(app.game.is_over());
+    assert!(
+        fx.iter()
+            .any(|e| matches!(e, Effect::Archive(g, GameKind::Watched) if g.is_over())),
+        "{fx:?}"
+    );
+}
+
+#[test]
 fn watching_a_typed_word_is_a_command_or_refused_by_name() {
     let settings = settings(Side::Engine, Side::Engine);
     let mut app = App::new(settings, Game::new(), Mode::Watch, Instant::now());
@@ -949,7 +970,7 @@ fn undo_after_the_end_reopens_the_game_with_the_clocks_held() {
     let fx = app.update(Action::Tick, at(1200));
     assert_eq!(app.game.outcome().unwrap().reason, Reason::Time);
     assert!(
-        fx.iter().any(|e| matches!(e, Effect::Archive(_))),
+        fx.iter().any(|e| matches!(e, Effect::Archive(..))),
         "kept as it ended"
     );
     // Undo reopens the position before the last move pair, says so, and holds the clocks.

@@ -220,8 +220,17 @@ fn a_game_that_does_not_fit_on_the_disk_leaves_the_file_as_it_was() {
 }
 
 #[test]
-fn a_series_without_a_file_keeps_its_games_in_the_games_folder_and_keeps_score() {
+fn a_series_without_a_file_keeps_its_games_apart_from_the_players_and_keeps_score() {
     let home = tempfile::tempdir().unwrap();
+    // A game of the player's own, already in the games folder.
+    let games = home.path().join("games");
+    std::fs::create_dir_all(&games).unwrap();
+    let own = games.join("20260101-120000.pgn");
+    std::fs::write(
+        &own,
+        "[White \"Human\"]\n[Black \"Knightfall\"]\n[Result \"0-1\"]\n\n1. f3 e5 2. g4 Qh4# 0-1\n",
+    )
+    .unwrap();
     let out = Command::new(env!("CARGO_BIN_EXE_knightfall"))
         .args(["watch", "--headless", "--games", "2"])
         .args([
@@ -247,16 +256,71 @@ fn a_series_without_a_file_keeps_its_games_in_the_games_folder_and_keeps_score()
         "{stdout}"
     );
     assert_eq!(stdout.matches("kept as ").count(), 2, "{stdout}");
-    let kept: Vec<_> = std::fs::read_dir(home.path().join("games"))
-        .unwrap()
-        .filter_map(|e| e.ok())
-        .filter(|e| e.file_name().to_string_lossy().ends_with(".pgn"))
-        .collect();
-    assert_eq!(kept.len(), 2, "{kept:?}");
-    for file in kept {
-        let game = Game::from_pgn(&std::fs::read_to_string(file.path()).unwrap()).unwrap();
+    assert_eq!(
+        stdout
+            .matches(&format!("{}", games.join("watched").display()))
+            .count(),
+        2,
+        "{stdout}"
+    );
+    // Kept with the games watched; the player's own games folder holds only their game.
+    let kept = watched_games(home.path());
+    assert_eq!(kept.len(), 2);
+    for game in kept {
         assert!(game.outcome().is_some(), "every kept game is finished");
     }
+    assert_eq!(pgn_files(&games), [own]);
+    // The player's list of games: their own first, the watched ones after it, marked, and
+    // still open to review.
+    let review = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_knightfall"))
+            .arg("review")
+            .args(args)
+            .env("KNIGHTFALL_HOME", home.path())
+            .output()
+            .unwrap()
+    };
+    let list = review(&[]);
+    let list = String::from_utf8_lossy(&list.stdout);
+    let lines: Vec<&str> = list.lines().collect();
+    assert_eq!(lines.len(), 3, "{list}");
+    assert!(
+        lines[0].contains("Human - Knightfall") && !lines[0].contains("watched"),
+        "{list}"
+    );
+    for line in &lines[1..] {
+        assert!(
+            line.contains("/watched/") && line.contains("watched: Knightfall"),
+            "{list}"
+        );
+    }
+    let annotated = home.path().join("annotated.pgn");
+    let reviewed = review(&[
+        "--game",
+        "2",
+        "--movetime",
+        "5",
+        "--out",
+        annotated.to_str().unwrap(),
+    ]);
+    assert!(reviewed.status.success(), "{reviewed:?}");
+    assert!(
+        std::fs::read_to_string(&annotated)
+            .unwrap()
+            .contains("[%eval ")
+    );
+}
+
+/// The PGN files in `dir`.
+fn pgn_files(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+    std::fs::read_dir(dir)
+        .map(|d| {
+            d.filter_map(|e| e.ok())
+                .map(|e| e.path())
+                .filter(|p| p.extension().is_some_and(|x| x == "pgn"))
+                .collect()
+        })
+        .unwrap_or_default()
 }
 
 /// The complete games of the PGN file `path` (each with a result of its own).
@@ -269,16 +333,12 @@ fn complete_games(path: &std::path::Path) -> Vec<Game> {
         .collect()
 }
 
-/// The games kept in `home`'s games folder.
-fn kept_games(home: &std::path::Path) -> Vec<Game> {
-    std::fs::read_dir(home.join("games"))
-        .map(|d| {
-            d.filter_map(|e| e.ok())
-                .filter(|e| e.path().extension().is_some_and(|x| x == "pgn"))
-                .map(|e| Game::from_pgn(&std::fs::read_to_string(e.path()).unwrap()).unwrap())
-                .collect()
-        })
-        .unwrap_or_default()
+/// The games kept with the games watched in `home`'s games folder.
+fn watched_games(home: &std::path::Path) -> Vec<Game> {
+    pgn_files(&home.join("games/watched"))
+        .iter()
+        .map(|p| Game::from_pgn(&std::fs::read_to_string(p).unwrap()).unwrap())
+        .collect()
 }
 
 /// Waits up to `secs` for `child` to end.
@@ -341,10 +401,10 @@ fn a_signal_stops_the_series_keeping_every_game_played_and_exits_0() {
         let mut err = String::new();
         std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut err).unwrap();
         assert_eq!(status.code(), Some(0), "signal {signal}: {status:?} {err}");
-        // Every finished game is in the file, whole; the one in progress is in the games
-        // folder, unfinished, with its moves.
+        // Every finished game is in the file, whole; the one in progress is kept with the
+        // games watched, unfinished, with its moves.
         assert!(complete_games(&pgn).len() >= written.max(after_a_game as usize));
-        let kept = kept_games(home.path());
+        let kept = watched_games(home.path());
         assert_eq!(kept.len(), 1, "signal {signal}: {err}");
         assert!(kept[0].outcome().is_none() && kept[0].ply() > 0);
         assert!(err.contains("the unfinished game is kept as"), "{err}");
@@ -425,7 +485,7 @@ fn a_file_size_limit_leaves_only_whole_games_and_keeps_the_one_that_did_not_fit(
     // The file is as it was: whole games only, each read back with its result.
     assert_eq!(std::fs::read_to_string(&pgn).unwrap(), before);
     complete_games(&pgn);
-    let kept = kept_games(home.path());
+    let kept = watched_games(home.path());
     assert_eq!(kept.len(), 1);
     assert!(kept[0].outcome().is_some());
 }

@@ -870,6 +870,61 @@ fn review_screen_fills_in_and_steps_to_the_blunders() {
 }
 
 #[test]
+fn a_review_the_command_wrote_opens_on_the_screen_without_a_search() {
+    let home = temp_home("review-cli");
+    let pgn = home.join("shilling.pgn");
+    std::fs::write(
+        &pgn,
+        "[White \"Victim\"]\n[Black \"Trapper\"]\n[Result \"0-1\"]\n\n\
+         1. e4 e5 2. Nf3 Nc6 3. Bc4 Nd4 4. Nxe5 Qg5 5. Nxf7 Qxg2 6. Rf1 Qxe4+ 7. Be2 Nf3# 0-1\n",
+    )
+    .unwrap();
+    let review = |out: &str, fail: bool, time: &[&str]| {
+        let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_knightfall"));
+        cmd.arg("review")
+            .arg(&pgn)
+            .args(time)
+            .arg("--out")
+            .arg(home.join(out))
+            .env("KNIGHTFALL_HOME", &home);
+        if fail {
+            cmd.env("KNIGHTFALL_FAIL_SEARCH", "1");
+        }
+        cmd.output().unwrap()
+    };
+    // The command reviews the game into a file, at a time per position of the player's.
+    let first = review("annotated.pgn", false, &["--movetime", "30"]);
+    assert!(first.status.success(), "{first:?}");
+    // The screen opens it at the default time with every search made to fail: the review comes
+    // whole from the cache, at the time it was made, and nothing is searched.
+    let script = format!(
+        "KNIGHTFALL_FAIL_SEARCH=1 \"$KNIGHTFALL_BIN\" review {}{STTY_AFTER}",
+        pgn.display()
+    );
+    let mut s = start(&home, &script);
+    let screen = s.wait_for_screen("the review from the cache", 10, |sc| {
+        sc.contains("accuracy; 30 ms a position") && sc.contains("Nxf7??")
+    });
+    assert!(!screen.contains("failed"), "{screen}");
+    s.send(b"q");
+    s.wait_for("the shell", 20, |s| s.text().contains("DONE"));
+    assert!(s.text().contains("EXIT=0"), "{}", s.text());
+    // Kept once, under the time it was made at, not again under the default.
+    assert_eq!(cache_files(&home).len(), 1, "{:?}", cache_files(&home));
+    // The command again, at the default time, searches nothing either: the same game back.
+    let again = review("again.pgn", true, &[]);
+    assert!(
+        again.status.success() && again.stderr.is_empty(),
+        "{again:?}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(home.join("again.pgn")).unwrap(),
+        std::fs::read_to_string(home.join("annotated.pgn")).unwrap()
+    );
+    let _ = std::fs::remove_dir_all(&home);
+}
+
+#[test]
 fn review_game_n_opens_the_nth_game_of_the_games_folder_list() {
     let home = temp_home("review-n");
     let games = home.join("games");

@@ -10,7 +10,7 @@ use std::time::Instant;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use knightfall::game::Game;
 use knightfall::player::Source;
-use knightfall::store::Unfinished;
+use knightfall::store::{GameKind, Unfinished};
 use knightfall::tui::app::{Action, App, Effect, Mode, Settings, Side};
 use knightfall::tui::job::{EngineEvent, Purpose};
 use knightfall::tui::screen::{Choice, Open, Palette};
@@ -222,13 +222,39 @@ fn new_opens_the_screen_over_the_game_and_esc_goes_back_unchanged() {
     press(&mut s, &[KeyCode::Down, KeyCode::Left]);
     let fx = app.update(Action::Play(Box::new(enter(&mut s))), Instant::now());
     let left = fx.iter().find_map(|e| match e {
-        Effect::Archive(g) => Some(g.clone()),
+        Effect::Archive(g, _) => Some(g.clone()),
         _ => None,
     });
     let left = left.expect("the old game is archived");
     assert!(left.is_abandoned() && left.ply() == 2);
     assert!(left.to_pgn().contains("[Termination \"abandoned\"]"));
     assert_eq!((app.game.ply(), app.settings.level), (0, 9));
+}
+
+#[test]
+fn a_watched_game_left_for_a_game_of_ones_own_is_kept_with_the_games_watched() {
+    let engines = Settings {
+        white: Side::Engine,
+        black: Side::Engine,
+        ..Settings::default()
+    };
+    let watched = Game::from_pgn("1. e4 e5 *").unwrap();
+    let mut app = App::new(engines, watched, Mode::Watch, Instant::now());
+    app.start(Instant::now());
+    assert_eq!(app.kept_as(), GameKind::Watched);
+    // The player chooses a game of their own on the new-game screen: the watched game left
+    // unfinished goes where watched games go, not among theirs.
+    let mut s = screen(Settings::default(), None, true);
+    let fx = app.update(Action::Play(Box::new(enter(&mut s))), Instant::now());
+    let left: Vec<_> = fx
+        .iter()
+        .filter_map(|e| match e {
+            Effect::Archive(g, kind) => Some((g.ply(), g.is_abandoned(), *kind)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(left, [(2, true, GameKind::Watched)], "{fx:?}");
+    assert_eq!(app.kept_as(), GameKind::Played);
 }
 
 #[test]

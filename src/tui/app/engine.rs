@@ -166,6 +166,7 @@ impl App {
             EngineEvent::Warning(text) => self.say(text, Tone::Error),
             // The board's and the reviews' reports: not the game's.
             EngineEvent::Sources { .. }
+            | EngineEvent::ReviewTime { .. }
             | EngineEvent::Reviewed { .. }
             | EngineEvent::ReviewDone { .. } => {}
             EngineEvent::Identified { generation, name } => {

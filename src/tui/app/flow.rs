@@ -6,7 +6,7 @@ use shakmaty::{CastlingMode, Color, Move};
 
 use super::{Analysis, App, Effect, Mode, Side, Tone};
 use crate::game::Game;
-use crate::store::Unfinished;
+use crate::store::{GameKind, Unfinished};
 use crate::tui::job::next_generation;
 use crate::tui::screen::Choice;
 
@@ -14,6 +14,8 @@ impl App {
     /// Plays what the new-game screen chose: its settings, and the unfinished game it resumes or
     /// a new one; the settings are saved.
     pub(super) fn play_choice(&mut self, choice: Choice, fx: &mut Vec<Effect>) {
+        // The game left goes where games of its kind go, before the new players change that.
+        self.put_away(fx);
         self.settings = choice.settings;
         let humans = [Color::White, Color::Black]
             .iter()
@@ -84,11 +86,7 @@ impl App {
     /// Starts playing `game`: fresh analysis, clocks and engine tables; the engine moves first
     /// if it is its turn.
     pub(super) fn begin_game(&mut self, game: Game, fx: &mut Vec<Effect>) {
-        // A game left unfinished for another is kept in its own file, marked abandoned.
-        if !self.game.is_over() && self.game.ply() > 0 {
-            self.game.abandon();
-            fx.push(Effect::Archive(Box::new(self.game.clone())));
-        }
+        self.put_away(fx);
         self.game = game;
         if let Some(wall) = &self.wall {
             self.game.dated(wall.at(self.now));
@@ -111,6 +109,24 @@ impl App {
             self.announce_end();
         }
         self.maybe_search(fx);
+    }
+
+    /// Keeps a game left unfinished for another in its own file, marked abandoned (once).
+    fn put_away(&mut self, fx: &mut Vec<Effect>) {
+        if !self.game.is_over() && !self.game.is_abandoned() && self.game.ply() > 0 {
+            self.game.abandon();
+            fx.push(Effect::Archive(Box::new(self.game.clone()), self.kept_as()));
+        }
+    }
+
+    /// Where this game is kept: with the player's games, or, when no person plays in it, apart
+    /// with the games they watched.
+    pub fn kept_as(&self) -> GameKind {
+        if Color::ALL.iter().any(|&c| self.settings.side(c).is_human()) {
+            GameKind::Played
+        } else {
+            GameKind::Watched
+        }
     }
 
     pub(super) fn name_players(&mut self) {
@@ -244,7 +260,7 @@ impl App {
         // However it ended (a flag, a forfeit, a move), nobody is thinking for it any more.
         self.search.analysis.thinking = None;
         fx.push(Effect::Autosave);
-        fx.push(Effect::Archive(Box::new(self.game.clone())));
+        fx.push(Effect::Archive(Box::new(self.game.clone()), self.kept_as()));
         self.announce_end();
     }
 
