@@ -124,11 +124,14 @@ impl Listed {
                 let time = h
                     .time()
                     .map(|t| format!(" {}", t.chars().take(5).collect::<String>()));
+                let moves = match h.plies().div_ceil(2) {
+                    1 => "1 move".to_string(),
+                    n => format!("{n} moves"),
+                };
                 format!(
-                    "{}{}  {kind}{white} - {black}  {result}  {} moves  {opening}",
+                    "{}{}  {kind}{white} - {black}  {result}  {moves}  {opening}",
                     h.date().unwrap_or(UNKNOWN_DATE),
                     time.unwrap_or_default(),
-                    h.plies().div_ceil(2)
                 )
             }
             Err(why) => format!("(cannot be reviewed: {why})"),

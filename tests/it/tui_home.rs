@@ -167,9 +167,16 @@ fn review_from_the_home_screen_lists_the_games_kept_or_says_there_are_none() {
         "[Event \"Casual\"]\n[Date \"2026.11.01\"]\n[White \"Human\"]\n[Black \"Knightfall 0.1.0 (level 3)\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n",
     )
     .unwrap();
+    std::fs::write(
+        home.join("games/20261102-120000.pgn"),
+        "[Event \"Casual\"]\n[Date \"2026.11.02\"]\n[White \"Human\"]\n[Black \"Human\"]\n[Result \"1/2-1/2\"]\n\n1. e4 e5 1/2-1/2\n",
+    )
+    .unwrap();
     press(&mut r, KeyCode::Char('r'));
     let list = screen(&mut r, 120, 40);
     assert!(list.contains("2026.11.01"), "{list}");
+    assert!(list.contains("  4 moves  "), "{list}");
+    assert!(list.contains("  1 move  "), "{list}");
     drop(r);
     let _ = std::fs::remove_dir_all(&home);
 }
