@@ -368,6 +368,18 @@ impl SetupScreen {
     fn command(&mut self, command: SetupCommand, fx: &mut Vec<Effect>) {
         let rows = self.fields().len();
         match command {
+            // A clock typed is taken on the way off its row, as Enter would; one that does not
+            // read as a clock keeps the row, with the reason.
+            SetupCommand::RowUp | SetupCommand::RowDown if self.custom_tc.is_some() => {
+                self.take_clock();
+                if self.custom_tc.is_none() {
+                    let rows = self.fields().len();
+                    self.field = match command {
+                        SetupCommand::RowUp => (self.field + rows - 1) % rows,
+                        _ => (self.field + 1) % rows,
+                    };
+                }
+            }
             SetupCommand::RowUp => self.field = (self.field + rows - 1) % rows,
             SetupCommand::RowDown => self.field = (self.field + 1) % rows,
             SetupCommand::Back => self.cycle(false),

@@ -570,3 +570,28 @@ fn a_resumed_game_runs_no_engine_that_only_its_file_names() {
         "{said}"
     );
 }
+
+#[test]
+fn a_clock_typed_is_taken_when_the_player_moves_off_its_row() {
+    let mut s = screen(Settings::default(), None, false);
+    s.field = s
+        .fields()
+        .iter()
+        .position(|f| *f == Field::TimeControl)
+        .unwrap();
+    let clock_row = s.field;
+    let chars = |t: &str| t.chars().map(KeyCode::Char).collect::<Vec<_>>();
+    // One that does not read as a clock keeps the row, with the reason.
+    press(&mut s, &chars("+"));
+    press(&mut s, &[KeyCode::Up]);
+    assert_eq!(s.field, clock_row);
+    assert!(s.note.as_deref().unwrap().contains("bad time control"));
+    press(&mut s, &[KeyCode::Esc]);
+    // 7+2 and Up: taken, and the row above chosen.
+    press(&mut s, &chars("7+2"));
+    press(&mut s, &[KeyCode::Up]);
+    assert_eq!(s.settings.tc, "7+2");
+    assert!(s.custom_tc.is_none());
+    assert_eq!(s.field, clock_row - 1);
+    assert_eq!(enter(&mut s).settings.tc, "7+2");
+}
