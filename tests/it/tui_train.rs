@@ -242,7 +242,8 @@ fn cards(t: &Train, fx: &[Effect]) -> Option<Progress> {
 
 #[test]
 fn own_mistakes_come_back_graded_on_their_schedule() {
-    use knightfall::player::Source;
+    use knightfall::review::analyse::PositionEval;
+    use knightfall::review::judge::Eval;
     use knightfall::tui::job::{EngineEvent, Purpose};
     use knightfall::tui::train::Answer;
     let shilling = mistake(
@@ -297,16 +298,17 @@ fn own_mistakes_come_back_graded_on_their_schedule() {
         t.practice().unwrap().answer,
         Answer::Checking { .. }
     ));
-    let done = EngineEvent::Done {
+    assert_eq!(req.purpose, Purpose::Judge);
+    let judged = EngineEvent::Judged {
         generation: req.generation,
-        purpose: Purpose::Analyse,
-        best: None,
-        // Black's view: White keeps +0.80, close to the +1.00 before.
-        score: -80,
-        source: Source::Search,
-        note: None,
+        // White keeps +0.80, close to the +1.00 before.
+        eval: Ok(PositionEval {
+            eval: Eval::Cp(80),
+            line: Vec::new(),
+            depth: 12,
+        }),
     };
-    let fx = t.update(Action::Engine(done), Instant::now());
+    let fx = t.update(Action::Engine(judged), Instant::now());
     assert!(
         message(&t).starts_with("Good: c3 (+0.80)"),
         "{}",
@@ -329,6 +331,91 @@ fn own_mistakes_come_back_graded_on_their_schedule() {
     );
     t.today = 101;
     assert_eq!(t.due().len(), 2);
+}
+
+/// The evaluation the search service gives the position `req` asks to judge, as the screen
+/// receives it: the service runs with the built-in tables, as the program's does.
+fn judged_by_the_service(req: &knightfall::tui::job::Request) -> knightfall::tui::job::EngineEvent {
+    use knightfall::tui::job::EngineEvent;
+    let (tx, rx) = std::sync::mpsc::channel();
+    let player = knightfall::player::Player::new(
+        knightfall::engine::Config::default(),
+        None,
+        Some(Arc::new(Tablebases::embedded())),
+    );
+    let service = knightfall::tui::service::Service::spawn(
+        move |ev| {
+            let _ = tx.send(ev);
+        },
+        player,
+    );
+    service.start(Box::new(req.clone()));
+    loop {
+        let ev = rx
+            .recv_timeout(std::time::Duration::from_secs(30))
+            .expect("the service answers");
+        if matches!(&ev, EngineEvent::Judged { generation, .. } if *generation == req.generation) {
+            return ev;
+        }
+    }
+}
+
+#[test]
+fn an_answer_that_lets_the_win_slip_past_the_fifty_move_rule_is_wrong_by_the_tables() {
+    use knightfall::review::judge::{Eval, Judgement};
+    use knightfall::tablebase::Wdl;
+    use knightfall::tui::train::Answer;
+    // Black wins with 25 moves left on the clock: only the quickest moves keep the win inside
+    // the fifty-move rule; Re4 is a cursed win, a draw by that rule.
+    let fen = "8/8/8/4r3/7k/2K5/8/8 b - - 75 123";
+    let tables = Tablebases::embedded();
+    let pos = common::position(fen);
+    let ranked = tables.rank_root_moves(&pos).unwrap();
+    let re4 = knightfall::game::Game::from_fen(fen)
+        .unwrap()
+        .parse_move("Re4")
+        .unwrap();
+    let cursed: Vec<_> = ranked
+        .iter()
+        .filter(|r| r.wdl == Wdl::CursedWin)
+        .map(|r| r.mv)
+        .collect();
+    assert!(cursed.contains(&re4), "{ranked:?}");
+    let played = *cursed.iter().find(|&&m| m != re4).unwrap();
+    let mistake = knightfall::train::mistake::Mistake {
+        fen: fen.to_string(),
+        played,
+        best: ranked[0].mv,
+        before: Eval::Tablebase(shakmaty::Color::Black),
+        judgement: Judgement::Blunder,
+        source: "2026.11.20, Knightfall - Human, move 123...".to_string(),
+    };
+    let mut t = train();
+    t.practise(vec![mistake]);
+    let fx = type_line(&mut t, "Re4");
+    let Some(Effect::Search(req)) = fx.iter().find(|e| matches!(e, Effect::Search(_))) else {
+        panic!("no check of the move tried: {fx:?}");
+    };
+    let judged = judged_by_the_service(req);
+    t.update(Action::Engine(judged), Instant::now());
+    assert!(
+        matches!(t.practice().unwrap().answer, Answer::Missed(_)),
+        "{}",
+        message(&t)
+    );
+    assert!(
+        message(&t)
+            .starts_with("Re4 lets the win slip past the fifty-move rule (TB draw (cursed win)):"),
+        "{}",
+        message(&t)
+    );
+    // The panel shows the tables' results, no number of pawns.
+    for (w, h) in [(120, 40), (80, 24)] {
+        let shown = screen(&t, w, h);
+        assert!(shown.contains("TB 0-1"), "{shown}");
+        assert!(shown.contains("cursed win"), "{shown}");
+        assert!(!shown.contains("-15"), "{shown}");
+    }
 }
 
 #[test]

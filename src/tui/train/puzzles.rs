@@ -108,7 +108,7 @@ impl Solve {
         }
         let generation = next_generation();
         self.stage = Stage::Failed(Some(generation));
-        fx.push(Effect::Search(Box::new(Request::judge(
+        fx.push(Effect::Search(Box::new(Request::reply(
             generation, &self.game, REFUTE_MS,
         ))));
         Said::Wrong

@@ -60,8 +60,9 @@ fn help_lines(t: &Train) -> Vec<String> {
         ],
         OnBoard::Mistakes(_) => vec![
             "A position from one of your games where you made a mistake: find the better \
-             move. The engine's move is right; another is searched for a second and is \
-             right if the review would not flag it. Each one comes back on a schedule: soon \
+             move. The engine's move is right; another is right if the review would not flag \
+             it, judged by the endgame tables (the fifty-move rule counted) when they know the \
+             position, else by a second's search. Each one comes back on a schedule: soon \
              when missed, later and later when found."
                 .to_string(),
         ],
