@@ -120,6 +120,42 @@ fn a_drill_from_the_list_is_played_to_the_win_and_counted() {
 }
 
 #[test]
+fn a_pawn_endings_par_is_the_whole_win_and_the_same_from_start_to_end() {
+    let mut t = train();
+    type_line(&mut t, "8/8/8/4k3/8/8/3PK3/8 w - - 0 1");
+    let said = message(&t);
+    let par: u32 = said
+        .split("Par ")
+        .nth(1)
+        .and_then(|rest| rest.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no par in {said:?}"));
+    // The first stretch, to the first pawn move, is a few moves; par is the march and the
+    // mate after it.
+    assert!(par > 15, "{said}");
+    let panel = format!("Par {par} moves");
+    for _ in 0..80 {
+        if t.drill().unwrap().state != State::Playing {
+            break;
+        }
+        assert!(
+            screen(&t, 80, 24).contains(&panel),
+            "{}",
+            screen(&t, 80, 24)
+        );
+        let san = best_san(&t);
+        type_line(&mut t, &san);
+    }
+    assert_eq!(t.drill().unwrap().state, State::Done);
+    assert!(screen(&t, 120, 40).contains(&panel));
+    assert!(
+        message(&t).contains(&format!("Won in {par} moves (par {par})")),
+        "{}",
+        message(&t)
+    );
+}
+
+#[test]
 fn a_thrown_win_is_refuted_taken_back_and_counted_as_tried_when_left() {
     let mut t = train();
     // KQvK: Qb8+ lets the king take the queen.

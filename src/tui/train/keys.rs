@@ -359,7 +359,7 @@ impl Train {
             }
             OnBoard::Drill(d) if retry => {
                 let d = &mut d.drill;
-                d.retry(&self.tables);
+                d.retry();
                 self.hint = None;
                 let task = d.task();
                 self.say(format!("Again from the start: {task}."), Tone::Info);

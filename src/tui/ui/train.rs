@@ -71,8 +71,8 @@ fn help_lines(t: &Train) -> Vec<String> {
              (Kd3, e2e4) and Enter, or click a piece and its square."
                 .to_string(),
             "A move that throws the result away ends the attempt: take it back and find \
-             better. Par is the moves perfect play needs, counted afresh after each capture \
-             or pawn move."
+             better. Par is your moves on the tables' own line from the start to mate, pawn \
+             moves and captures on the way included: set at the start, it stays."
                 .to_string(),
         ],
         OnBoard::List => vec![
