@@ -156,6 +156,37 @@ fn a_pawn_endings_par_is_the_whole_win_and_the_same_from_start_to_end() {
 }
 
 #[test]
+fn a_failed_try_shows_the_endings_method_until_it_is_taken_back() {
+    use knightfall::tablebase::Wdl;
+    let mut t = train();
+    type_line(&mut t, "KBNvK");
+    let pos = t.drill().expect("a KBNvK drill").pos().clone();
+    assert!(!screen(&t, 120, 40).contains("The method"));
+    // A move that throws the win away: a piece left to be taken, say.
+    let ranked = t.tables.rank_root_moves(&pos).unwrap();
+    let thrown = ranked
+        .iter()
+        .find(|r| r.wdl != Wdl::Win)
+        .expect("a losing try")
+        .mv;
+    let san = shakmaty::san::SanPlus::from_move(pos, thrown).to_string();
+    type_line(&mut t, &san);
+    assert!(
+        matches!(t.drill().unwrap().state, State::Failed(_)),
+        "{}",
+        message(&t)
+    );
+    for (w, h) in [(120, 40), (80, 24)] {
+        let shown = screen(&t, w, h);
+        assert!(shown.contains("The method"), "{shown}");
+        assert!(shown.contains("bishop's colour"), "{shown}");
+        assert!(shown.contains("pushes it along the edge."), "{shown}");
+    }
+    ctrl(&mut t, 'z');
+    assert!(!screen(&t, 120, 40).contains("The method"));
+}
+
+#[test]
 fn a_thrown_win_is_refuted_taken_back_and_counted_as_tried_when_left() {
     let mut t = train();
     // KQvK: Qb8+ lets the king take the queen.

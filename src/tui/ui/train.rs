@@ -71,8 +71,9 @@ fn help_lines(t: &Train) -> Vec<String> {
              (Kd3, e2e4) and Enter, or click a piece and its square."
                 .to_string(),
             "A move that throws the result away ends the attempt: take it back and find \
-             better. Par is your moves on the tables' own line from the start to mate, pawn \
-             moves and captures on the way included: set at the start, it stays."
+             better; the panel then gives the ending's method. Par is your moves on the \
+             tables' own line from the start to mate, pawn moves and captures on the way \
+             included: set at the start, it stays."
                 .to_string(),
         ],
         OnBoard::List => vec![
@@ -243,7 +244,8 @@ fn board_beside(
     (board::draw(frame, cols[0], &view), cols[1])
 }
 
-/// The drill: the board from the player's side, and beside it the task, par and the moves.
+/// The drill: the board from the player's side, and beside it the task, par and the moves
+/// (after a failed try, the ending's method above the moves).
 fn draw_drill(
     frame: &mut Frame,
     area: Rect,
@@ -253,7 +255,26 @@ fn draw_drill(
     let (at, side_area) = board_beside(frame, area, t, &drill.game);
     let side = Layout::vertical([Constraint::Length(9), Constraint::Min(3)]).split(side_area);
     draw_task(frame, side[0], drill);
-    draw_moves(frame, side[1], drill);
+    // After a failed try, the ending's method comes first: the moves are on the board.
+    let method = match drill.state {
+        State::Failed(_) => drill.ending.method(),
+        _ => None,
+    };
+    let Some(method) = method else {
+        draw_moves(frame, side[1], drill);
+        return at;
+    };
+    let para = Paragraph::new(method).wrap(Wrap { trim: true });
+    let lines = para.line_count(side[1].width.saturating_sub(2));
+    let height = u16::try_from(lines).unwrap_or(u16::MAX).saturating_add(2);
+    let parts = Layout::vertical([Constraint::Length(height), Constraint::Min(0)]).split(side[1]);
+    let block = super::titled(" The method ", parts[0]);
+    let inner = block.inner(parts[0]);
+    frame.render_widget(block, parts[0]);
+    frame.render_widget(para, inner);
+    if parts[1].height >= 3 {
+        draw_moves(frame, parts[1], drill);
+    }
     at
 }
 
