@@ -627,6 +627,56 @@ fn puzzles_are_filtered_by_motif_and_rating() {
 }
 
 #[test]
+fn puzzle_themes_read_in_words_on_the_screen_and_in_the_filter() {
+    use knightfall::train::motifs::Motif;
+    let mut t = train();
+    let mate_in_2 = t
+        .puzzles
+        .iter()
+        .find(|p| p.motifs.contains(&Motif::MateIn2))
+        .unwrap()
+        .id
+        .clone();
+    t.open_puzzle(&mate_in_2);
+    t.progress
+        .puzzle_motifs
+        .insert("defensiveMove".to_string(), [2, 1]);
+    t.progress
+        .puzzle_motifs
+        .insert("veryLong".to_string(), [1, 0]);
+    let shown = screen(&t, 120, 40);
+    assert!(shown.contains("mate in 2"), "{shown}");
+    assert!(shown.contains("defensive move  50% of 2"), "{shown}");
+    assert!(shown.contains("very long"), "{shown}");
+    for (w, h) in [(120, 40), (80, 24)] {
+        let shown = screen(&t, w, h);
+        for id in ["mateIn2", "defensiveMove", "veryLong"] {
+            assert!(!shown.contains(id), "{id} at {w}x{h}: {shown}");
+        }
+    }
+    // The filter takes the words, and names the themes in words when it does not know one.
+    type_line(&mut t, "filter mate in 2");
+    assert!(
+        t.offered()
+            .iter()
+            .all(|p| p.motifs.contains(&Motif::MateIn2))
+    );
+    assert!(!t.offered().is_empty(), "{}", message(&t));
+    type_line(&mut t, "filter defensive move 1200-2400");
+    assert!(t.offered().iter().all(|p| {
+        p.motifs.contains(&Motif::DefensiveMove) && (1200..=2400).contains(&p.rating)
+    }));
+    type_line(&mut t, "filter nonsense");
+    assert!(message(&t).contains("defensive move"), "{}", message(&t));
+    assert!(!message(&t).contains("defensiveMove"), "{}", message(&t));
+    // Ac6fT ends in a mating net (a mate in 7), not in a defence.
+    t.open_puzzle("Ac6fT");
+    let p = &t.solve().unwrap().puzzle;
+    assert!(!p.motifs.contains(&Motif::DefensiveMove), "{:?}", p.motifs);
+    assert!(screen(&t, 120, 40).contains("Themes: endgame, short"));
+}
+
+#[test]
 fn a_save_hands_back_the_record_merged_with_other_instances() {
     use knightfall::train::progress::Change;
     let mut t = train();

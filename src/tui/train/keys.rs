@@ -162,7 +162,7 @@ pub const TRAIN_KEYS: &[KeyHelp<Command<TrainCommand>>] = &[
         shown: "",
         word: "filter",
         label: "",
-        help: "puzzles of one theme or rating range: filter fork, filter 1200-1600 (alone: all)",
+        help: "puzzles of one theme or rating range: filter fork, filter mate in 2, filter 1200-1600 (alone: all)",
         when: When::Always,
     },
     KeyHelp {

@@ -11,6 +11,7 @@ use shakmaty::Position as _;
 use super::board::{self, BoardView};
 use super::chrome::{Below, Chrome};
 use super::{bold, input as ui_input};
+use crate::train::motifs::Motif;
 use crate::train::{Difficulty, Drill, Goal, State};
 use crate::tui::chrome::keys;
 use crate::tui::input;
@@ -54,8 +55,8 @@ fn help_lines(t: &Train) -> Vec<String> {
         OnBoard::Puzzle(_) => vec![
             "Find the best move, and the next ones: the opponent answers each right move. \
              Only the first try counts for your rating, and a hint or the solution counts as \
-             not solved. Type filter fork or filter 1200-1600 for puzzles of one theme or \
-             rating range."
+             not solved. Type filter fork, filter mate in 2 or filter 1200-1600 for puzzles \
+             of one theme or rating range."
                 .to_string(),
         ],
         OnBoard::Mistakes(_) => vec![
@@ -349,7 +350,7 @@ fn draw_solve(
     let block = super::titled(&title, side[0]);
     let inner = block.inner(side[0]);
     frame.render_widget(block, side[0]);
-    let motifs: Vec<&str> = s.puzzle.motifs.iter().map(|m| m.name()).collect();
+    let motifs: Vec<&str> = s.puzzle.motifs.iter().map(|m| m.words()).collect();
     let status = match s.stage {
         Stage::Solving => "Your move.",
         Stage::Solved => "Solved.",
@@ -405,6 +406,13 @@ fn draw_solve(
     frame.render_widget(block, side[2]);
     let mut by_motif: Vec<(&String, &[u32; 2])> = t.progress.puzzle_motifs.iter().collect();
     by_motif.sort_by_key(|(name, n)| (std::cmp::Reverse(n[0]), (*name).clone()));
+    // The record keeps lichess's names; the player reads words.
+    let words = |name: &str| Motif::parse(name).map_or(name.to_string(), |m| m.words().into());
+    let width = by_motif
+        .iter()
+        .map(|(name, _)| words(name).chars().count())
+        .max()
+        .unwrap_or(0);
     let lines: Vec<Line> = if by_motif.is_empty() {
         vec![Line::raw("No puzzle tried yet.")]
     } else {
@@ -412,7 +420,8 @@ fn draw_solve(
             .iter()
             .map(|(name, n)| {
                 Line::raw(format!(
-                    "{name:<14} {:>3}% of {}",
+                    "{:<width$} {:>3}% of {}",
+                    words(name),
                     n[1] * 100 / n[0].max(1),
                     n[0]
                 ))
