@@ -14,7 +14,7 @@ use super::theory;
 use crate::engine::{Config, Control, Limits, Reported, report};
 use crate::game::Game;
 use crate::player::{Known, Player};
-use crate::tablebase::Tablebases;
+use crate::tablebase::{RootMove, Tablebases, Wdl};
 
 /// What the search found in one position.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -188,9 +188,46 @@ fn known(pos: &Chess, tables: Option<&Tablebases>) -> Option<PositionEval> {
     }
     let best = tables?.root_move(pos)?;
     Some(PositionEval {
-        eval: eval_of(crate::player::tablebase_score(&best), pos.turn()),
+        eval: tablebase_eval(&best, pos.turn()),
         line: vec![best.mv],
         depth: 0,
+    })
+}
+
+/// The tables' verdict on a position whose best move is `best`, `turn` to move, from White's
+/// view: a win or loss as its search score reads, a draw (the fifty-move rule counted) as one.
+fn tablebase_eval(best: &RootMove, turn: Color) -> Eval {
+    match best.wdl {
+        Wdl::Win | Wdl::Loss => eval_of(crate::player::tablebase_score(best), turn),
+        Wdl::CursedWin => Eval::TablebaseDraw(Some(turn)),
+        Wdl::BlessedLoss => Eval::TablebaseDraw(Some(!turn)),
+        Wdl::Draw => Eval::TablebaseDraw(None),
+    }
+}
+
+/// One position as the review evaluates it: the result on the board or the verdict of
+/// `player`'s tablebases when they have one, else `player`'s search within `limits`.
+/// `history` holds the repetition keys of the positions before `pos`. The training judges an
+/// answer to a mistake here too, so that it is held to the very rules the review flagged the
+/// mistake by.
+pub fn evaluate(
+    player: &mut Player,
+    pos: &Chess,
+    history: &[u64],
+    limits: &Limits,
+    cancel: &Control,
+    on_info: &mut dyn FnMut(&crate::engine::Info),
+) -> Result<PositionEval, String> {
+    let tables = player.engine_mut().tablebases().cloned();
+    if let Some(eval) = known(pos, tables.as_deref()) {
+        return Ok(eval);
+    }
+    let decision = player.decide(pos, history, limits, Known::SearchOnly, cancel, on_info)?;
+    let result = decision.result;
+    Ok(PositionEval {
+        eval: eval_of(result.score, pos.turn()),
+        line: result.pv,
+        depth: result.depth,
     })
 }
 
@@ -223,25 +260,10 @@ fn search_all(
                             break;
                         }
                         let pos = game.position_at(ply);
-                        let decided = player.decide(
-                            pos,
-                            &keys[..ply],
-                            limits,
-                            Known::SearchOnly,
-                            cancel,
-                            &mut |_| {},
-                        );
+                        let eval = evaluate(player, pos, &keys[..ply], limits, cancel, &mut |_| {});
                         if cancel.stop.load(Ordering::Relaxed) {
                             break;
                         }
-                        let eval = decided.map(|decision| {
-                            let result = decision.result;
-                            PositionEval {
-                                eval: eval_of(result.score, pos.turn()),
-                                line: result.pv,
-                                depth: result.depth,
-                            }
-                        });
                         if tx.send((ply, eval)).is_err() {
                             break;
                         }

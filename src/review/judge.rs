@@ -24,6 +24,9 @@ pub enum Eval {
     /// Won for this side by the tablebases, with no mate distance known: as certain as a mate,
     /// and never a number of pawns.
     Tablebase(Color),
+    /// Drawn by the tablebases, counting the fifty-move rule: `Some(side)` when `side` would
+    /// win but for that rule (a cursed win), `None` for a plain draw.
+    TablebaseDraw(Option<Color>),
 }
 
 impl Eval {
@@ -42,7 +45,7 @@ impl Eval {
     /// The side the position is won for, when a mate or the tablebases decide it.
     pub(crate) fn winner(self) -> Option<Color> {
         match self {
-            Eval::Cp(_) => None,
+            Eval::Cp(_) | Eval::TablebaseDraw(_) => None,
             Eval::Mate(n) => Some(if n > 0 { Color::White } else { Color::Black }),
             Eval::Checkmate(c) | Eval::Tablebase(c) => Some(c),
         }
@@ -52,6 +55,7 @@ impl Eval {
     pub(crate) fn ceiled_cp(self) -> i32 {
         match self {
             Eval::Cp(cp) => cp.clamp(-CEILING, CEILING),
+            Eval::TablebaseDraw(_) => 0,
             Eval::Tablebase(winner) => winner.fold_wb(CEILING, -CEILING),
             Eval::Mate(n) => {
                 if n > 0 {
@@ -64,10 +68,12 @@ impl Eval {
         }
     }
 
-    /// A tablebase result as centipawns at the ceiling; anything else as it is.
+    /// A tablebase result as centipawns (a win at the ceiling, a draw at 0); anything else as
+    /// it is.
     fn as_ceiling(self) -> Eval {
         match self {
             Eval::Tablebase(winner) => Eval::Cp(winner.fold_wb(CEILING, -CEILING)),
+            Eval::TablebaseDraw(_) => Eval::Cp(0),
             other => other,
         }
     }
@@ -87,13 +93,16 @@ impl Eval {
             Eval::Mate(n) => Some(color.fold_wb(n, -n)),
             Eval::Checkmate(winner) if winner == color => Some(0),
             Eval::Checkmate(_) => Some(-1),
-            Eval::Cp(_) | Eval::Tablebase(_) => None,
+            Eval::Cp(_) | Eval::Tablebase(_) | Eval::TablebaseDraw(_) => None,
         }
     }
 
-    /// For the screen: `+0.35`, `#3` (White mates in 3), `#-3`, `1-0 (mate)`, `TB 0-1`.
+    /// For the screen: `+0.35`, `#3` (White mates in 3), `#-3`, `1-0 (mate)`, `TB 0-1`,
+    /// `TB draw`, `TB draw (cursed win)`.
     pub fn display(self) -> String {
         match self {
+            Eval::TablebaseDraw(None) => "TB draw".to_string(),
+            Eval::TablebaseDraw(Some(_)) => "TB draw (cursed win)".to_string(),
             Eval::Cp(cp) => format!("{:+.2}", f64::from(cp) / 100.0),
             Eval::Mate(n) => format!("#{n}"),
             Eval::Checkmate(winner) => winner.fold_wb("1-0 (mate)", "0-1 (mate)").to_string(),
@@ -101,12 +110,13 @@ impl Eval {
         }
     }
 
-    /// In PGN: `[%eval 0.35]`, `[%eval #-3]`; a tablebase result, which `[%eval]` has no form
-    /// for, in words. A mate on the board has none: the move's `#` and the result say it, and
-    /// lichess writes none there either.
+    /// In PGN: `[%eval 0.35]`, `[%eval #-3]`; a tablebase draw is 0.00, and a tablebase win,
+    /// which `[%eval]` has no form for, is in words. A mate on the board has none: the move's
+    /// `#` and the result say it, and lichess writes none there either.
     pub fn pgn(self) -> Option<String> {
         match self {
             Eval::Cp(cp) => Some(format!("[%eval {:.2}]", f64::from(cp) / 100.0)),
+            Eval::TablebaseDraw(_) => Some("[%eval 0.00]".to_string()),
             Eval::Mate(n) => Some(format!("[%eval #{n}]")),
             Eval::Checkmate(_) => None,
             Eval::Tablebase(winner) => Some(format!(

@@ -137,6 +137,9 @@ fn parse_line(review: &Review, line: &str) -> Option<(usize, PositionEval)> {
         "cp" => Eval::from_cp(value.parse().ok()?),
         "tb" if value == "white" => Eval::Tablebase(Color::White),
         "tb" if value == "black" => Eval::Tablebase(Color::Black),
+        "tbdraw" if value == "none" => Eval::TablebaseDraw(None),
+        "tbdraw" if value == "white" => Eval::TablebaseDraw(Some(Color::White)),
+        "tbdraw" if value == "black" => Eval::TablebaseDraw(Some(Color::Black)),
         "mate" => Eval::Mate(value.parse().ok()?),
         "checkmate" if value == "white" => Eval::Checkmate(Color::White),
         "checkmate" if value == "black" => Eval::Checkmate(Color::Black),
@@ -170,6 +173,12 @@ pub fn save(dir: &Path, review: &Review) -> anyhow::Result<()> {
             Eval::Mate(n) => ("mate", n.to_string()),
             Eval::Checkmate(c) => ("checkmate", c.fold_wb("white", "black").to_string()),
             Eval::Tablebase(c) => ("tb", c.fold_wb("white", "black").to_string()),
+            Eval::TablebaseDraw(cursed) => (
+                "tbdraw",
+                cursed
+                    .map_or("none", |c| c.fold_wb("white", "black"))
+                    .to_string(),
+            ),
         };
         let moves: Vec<String> = e
             .line
@@ -245,5 +254,24 @@ mod tests {
         let mut fresh = Review::new(reviewed(1000).game, DEFAULT_MOVETIME_MS);
         assert_eq!(load(empty.path(), &mut fresh), 0);
         assert_eq!(fresh.movetime_ms, DEFAULT_MOVETIME_MS);
+    }
+
+    #[test]
+    fn a_tablebase_draw_reads_back_as_one_cursed_or_not() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut review = reviewed(1000);
+        let draws = [
+            Eval::TablebaseDraw(Some(Color::Black)),
+            Eval::TablebaseDraw(None),
+        ];
+        for (slot, eval) in review.evals.iter_mut().zip(draws) {
+            slot.as_mut().unwrap().eval = eval;
+        }
+        save(dir.path(), &review).unwrap();
+        let mut back = Review::new(review.game.clone(), 1000);
+        assert_eq!(load(dir.path(), &mut back), 2);
+        assert_eq!(back.eval(0), Some(draws[0]));
+        assert_eq!(back.eval(1), Some(draws[1]));
+        assert_eq!(draws[0].display(), "TB draw (cursed win)");
     }
 }

@@ -2,7 +2,7 @@
 //! defence from the tables, from a position drawn at random with the result the drill asks
 //! for (a win, or a draw to hold), and the tables grade every move: a move that throws the
 //! result away ends the attempt (it can be taken back), and a win is counted against par, the
-//! moves perfect play needs, counted afresh from each capture or pawn move.
+//! player's moves on the tables' own line from the start to the win, decided at the start.
 
 use shakmaty::{
     Bitboard, Board, CastlingMode, Chess, Color, FromSetup, Move, Piece, Position, Role,
@@ -113,8 +113,6 @@ pub struct Drill {
     /// Moves taken back.
     pub takebacks: u32,
     par: u32,
-    /// The par of each stretch, so a take-back can undo it: the ply it began at and its moves.
-    stretches: Vec<(usize, u32)>,
     rng: Rng,
 }
 
@@ -166,7 +164,14 @@ impl Drill {
         rng: Rng,
     ) -> Drill {
         let pos = game.position();
-        let mut drill = Drill {
+        // The tables' line is played out against the very defence the drill will put up,
+        // its random choices drawn from a copy of the drill's generator.
+        let par = if goal == Goal::Win {
+            par_of(pos, tables, rng.clone())
+        } else {
+            0
+        };
+        Drill {
             ending,
             goal,
             difficulty,
@@ -181,12 +186,9 @@ impl Drill {
             marks: Vec::new(),
             hints: 0,
             takebacks: 0,
-            par: 0,
-            stretches: Vec::new(),
+            par,
             rng,
-        };
-        drill.open_stretch(tables);
-        drill
+        }
     }
 
     /// A drill from a position of the player's choosing, the side to move playing: to win when
@@ -242,8 +244,10 @@ impl Drill {
             .unwrap_or(u32::MAX)
     }
 
-    /// Par: the player's moves perfect play needs, from the start and afresh after each
-    /// capture or pawn move on the way.
+    /// Par: the player's moves to the win when both sides follow the tables from the start,
+    /// the player with the tables' best move and the other side as it defends here. Decided at
+    /// the start, all the way to mate (through any capture or pawn move on the way), so it
+    /// stays the same all through the drill.
     pub fn par(&self) -> u32 {
         self.par
     }
@@ -322,17 +326,6 @@ impl Drill {
                 }
             }
         }
-        if self.state == State::Playing
-            && self
-                .game
-                .moves()
-                .iter()
-                .rev()
-                .take(2)
-                .any(|mv| mv.is_zeroing())
-        {
-            self.open_stretch(tables);
-        }
         Ok(verdict)
     }
 
@@ -352,12 +345,6 @@ impl Drill {
         for _ in 0..player_last.min(plies) {
             self.game.undo();
         }
-        let ply = self.game.moves().len();
-        while self.stretches.last().is_some_and(|&(at, _)| at > ply) {
-            if let Some((_, moves)) = self.stretches.pop() {
-                self.par -= moves;
-            }
-        }
         self.marks.truncate(self.moves_played() as usize);
         self.state = State::Playing;
         self.takebacks += 1;
@@ -365,15 +352,12 @@ impl Drill {
     }
 
     /// Back to the start position, as a fresh attempt.
-    pub fn retry(&mut self, tables: &Tablebases) {
+    pub fn retry(&mut self) {
         while self.game.undo().is_some() {}
         self.state = State::Playing;
         self.marks.clear();
         self.hints = 0;
         self.takebacks = 0;
-        self.par = 0;
-        self.stretches.clear();
-        self.open_stretch(tables);
     }
 
     /// Counts a hint and returns the tables' best move.
@@ -390,9 +374,7 @@ impl Drill {
             State::Failed(why) => Some(why.clone()),
             State::Done => {
                 let n = self.moves_played();
-                // Every move the tables' best is par by definition; a long table distance is
-                // stored rounded by a ply, so par may read one off.
-                let par = if self.best_moves() == n { n } else { self.par };
+                let par = self.par;
                 let mut text = match self.goal {
                     Goal::Win => format!(
                         "Won in {n} move{} (par {}); {} of them the tables' best",
@@ -445,45 +427,60 @@ impl Drill {
         })
     }
 
-    /// The other side's move: the best by the tables for it (the longest resistance when it
-    /// loses); among equally good draws, the one that leaves the player most ways to go wrong.
+    /// The other side's move (see [`defence`]).
     fn reply(&mut self, tables: &Tablebases) -> Option<Move> {
-        let ranked = tables.rank_root_moves(self.pos()).ok()?;
-        let top = ranked.first()?.rank;
-        let equal: Vec<&RootMove> = ranked.iter().filter(|r| r.rank == top).collect();
-        if equal.len() > 1 && value(equal[0].wdl) == 0 {
-            let traps = |r: &RootMove| {
-                let mut after = self.pos().clone();
-                after.play_unchecked(r.mv);
-                tables.rank_root_moves(&after).map_or(0, |theirs| {
-                    theirs.iter().filter(|x| value(x.wdl) < 0).count()
-                })
-            };
-            let most = equal.iter().map(|r| traps(r)).max().unwrap_or(0);
-            let trappy: Vec<&&RootMove> = equal.iter().filter(|r| traps(r) == most).collect();
-            let i = self.rng.below(trappy.len() as u64) as usize;
-            return Some(trappy[i].mv);
-        }
-        let i = self.rng.below(equal.len() as u64) as usize;
-        Some(equal[i].mv)
+        defence(self.game.position(), tables, &mut self.rng)
     }
+}
 
-    /// Starts a stretch of par at the position now on the board (the start, or right after a
-    /// capture or pawn move).
-    fn open_stretch(&mut self, tables: &Tablebases) {
-        if self.goal != Goal::Win {
-            return;
-        }
-        let ply = self.game.moves().len();
-        if self.stretches.last().is_some_and(|&(at, _)| at == ply) {
-            return;
-        }
-        let dtz = tables.probe_dtz(self.pos()).unwrap_or(0);
-        // Plies to the goal count both sides' moves; the player moves first.
-        let moves = dtz.unsigned_abs().div_ceil(2);
-        self.par += moves;
-        self.stretches.push((ply, moves));
+/// The most plies the tables' line from a start is followed to find par: the longest win of
+/// 3 and 4 pieces, stretches after captures and pawn moves included, is far shorter.
+const PAR_PLIES: usize = 600;
+
+/// The player's moves from `start` (the player to move) to the end of the game when the
+/// player plays the tables' best move each time and the other side answers as [`defence`]
+/// with `rng`.
+fn par_of(start: &Chess, tables: &Tablebases, mut rng: Rng) -> u32 {
+    let player = start.turn();
+    let mut pos = start.clone();
+    let mut moves = 0;
+    for _ in 0..PAR_PLIES {
+        let m = if pos.turn() == player {
+            tables.root_move(&pos).map(|r| r.mv)
+        } else {
+            defence(&pos, tables, &mut rng)
+        };
+        let Some(m) = m else {
+            break;
+        };
+        moves += u32::from(pos.turn() == player);
+        pos.play_unchecked(m);
     }
+    moves
+}
+
+/// The move the tables play for the side to move of `pos` against the player: the best by the
+/// tables (the longest resistance when it loses); among equally good draws, the one that leaves
+/// the player most ways to go wrong; among equals otherwise, one drawn with `rng`.
+fn defence(pos: &Chess, tables: &Tablebases, rng: &mut Rng) -> Option<Move> {
+    let ranked = tables.rank_root_moves(pos).ok()?;
+    let top = ranked.first()?.rank;
+    let equal: Vec<&RootMove> = ranked.iter().filter(|r| r.rank == top).collect();
+    if equal.len() > 1 && value(equal[0].wdl) == 0 {
+        let traps = |r: &RootMove| {
+            let mut after = pos.clone();
+            after.play_unchecked(r.mv);
+            tables.rank_root_moves(&after).map_or(0, |theirs| {
+                theirs.iter().filter(|x| value(x.wdl) < 0).count()
+            })
+        };
+        let most = equal.iter().map(|r| traps(r)).max().unwrap_or(0);
+        let trappy: Vec<&&RootMove> = equal.iter().filter(|r| traps(r) == most).collect();
+        let i = rng.below(trappy.len() as u64) as usize;
+        return Some(trappy[i].mv);
+    }
+    let i = rng.below(equal.len() as u64) as usize;
+    Some(equal[i].mv)
 }
 
 /// A start position, and how hard it is (higher is harder).
@@ -784,15 +781,11 @@ mod tests {
         ] {
             let ending = Ending::parse(name).unwrap();
             let mut d = Drill::new(&ending, Difficulty::Hard, &tables, Rng::new(seed)).unwrap();
+            let par = d.par();
             play_best(&mut d, &tables);
             assert_eq!(d.state, State::Done, "{name}");
-            // Long table distances may be rounded by a ply.
-            assert!(
-                d.moves_played().abs_diff(d.par()) <= 1,
-                "{name}: {} moves, par {}",
-                d.moves_played(),
-                d.par()
-            );
+            assert_eq!(d.par(), par, "{name}: par is decided at the start");
+            assert_eq!(d.moves_played(), par, "{name}");
             assert_eq!(d.best_moves(), d.moves_played());
             assert!(d.clean());
             let said = d.summary().unwrap();
@@ -802,6 +795,38 @@ mod tests {
                 "{said}"
             );
         }
+    }
+
+    #[test]
+    fn par_counts_the_whole_win_through_the_pawn_moves_and_never_changes() {
+        let tables = tables();
+        // KPvK: the pawn has to march, and every push starts a new count to the next one; par
+        // is the whole way to mate from the first move.
+        let mut d =
+            Drill::from_fen("8/8/8/4k3/8/8/3PK3/8 w - - 0 1", &tables, Rng::new(1)).unwrap();
+        assert_eq!(d.goal, Goal::Win);
+        let par = d.par();
+        let to_first_push = tables
+            .probe_dtz(d.pos())
+            .unwrap()
+            .unsigned_abs()
+            .div_ceil(2);
+        assert!(par > to_first_push + 5, "par {par}: the whole win");
+        for _ in 0..200 {
+            if d.state != State::Playing {
+                break;
+            }
+            let m = d.best(&tables).unwrap().mv;
+            d.play(m, &tables).unwrap();
+            assert_eq!(d.par(), par, "after {}", d.game.sans().join(" "));
+        }
+        assert_eq!(d.state, State::Done);
+        assert_eq!(d.moves_played(), par);
+        // A take-back and a fresh start keep it.
+        assert!(d.take_back());
+        assert_eq!(d.par(), par);
+        d.retry();
+        assert_eq!(d.par(), par);
     }
 
     #[test]
@@ -898,7 +923,7 @@ mod tests {
         assert!(d.moves_played() <= HOLD_MOVES);
         assert!(d.summary().unwrap().starts_with("Held"));
         // A losing move fails it.
-        d.retry(&tables);
+        d.retry();
         let ranked = tables.rank_root_moves(d.pos()).unwrap();
         let lose = ranked.iter().find(|r| value(r.wdl) < 0).unwrap().mv;
         d.play(lose, &tables).unwrap();

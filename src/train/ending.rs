@@ -77,6 +77,62 @@ impl Ending {
         2 + self.ours.len() + self.theirs.len()
     }
 
+    /// The well-known way to play it, in a sentence, for the endings that have one (what a
+    /// player is shown after a failed try).
+    pub fn method(&self) -> Option<&'static str> {
+        Some(match self.to_string().as_str() {
+            "KQvK" => {
+                "Keep the queen a knight's move from the lone king and shrink its box to the \
+                 edge, then bring your king up and mate; always leave it a move, or it is \
+                 stalemate."
+            }
+            "KRvK" => {
+                "Cut the king off with the rook, bring your king to face it, and check when \
+                 the kings stand opposite: each check drives it back a rank, to the edge and \
+                 mate."
+            }
+            "KPvK" => {
+                "Get your king ahead of the pawn onto a key square (two ranks in front of \
+                 it), taking the opposition when the kings face each other; then the pawn \
+                 walks in, unless it is a rook's pawn and their king reaches the corner."
+            }
+            "KvKP" => {
+                "Stand in front of the pawn and keep the opposition (kings face to face, them \
+                 to move), stepping straight back, never aside; against a rook's pawn, make \
+                 for the corner."
+            }
+            "KBBvK" => {
+                "Set the bishops side by side as a wall of diagonals the king cannot cross, \
+                 shrink its space with your king, and mate in a corner, minding stalemate."
+            }
+            "KBNvK" => {
+                "Drive the lone king to a corner of your bishop's colour, the only ones where \
+                 mate can be forced; from a wrong corner, the knight's W (Nf7-e5-d7-c5-b7, \
+                 for h8 to a8) pushes it along the edge."
+            }
+            "KQvKR" => {
+                "Drive the king to the edge with checks and your king, into Philidor's \
+                 position (kings face to face, their rook beside theirs); lose a move with \
+                 the queen, and the rook must leave its king to be forked or skewered."
+            }
+            "KQvKP" => {
+                "With checks and pins force their king in front of its pawn, and each time \
+                 bring your king a step closer; a bishop's or rook's pawn on the seventh may \
+                 draw by stalemate."
+            }
+            "KRvKP" => {
+                "Stop the pawn with the rook from behind and bring your king in front of it: \
+                 a king cut off from its pawn loses it, one beside a far advanced pawn may \
+                 hold."
+            }
+            "KPvKP" => {
+                "Count each pawn's moves to queen and whether the other king is inside its \
+                 square; when the kings fight for the pawns, the opposition decides."
+            }
+            _ => return None,
+        })
+    }
+
     /// The same ending seen from the other side (`KvKP` for `KPvK`).
     pub fn swapped(&self) -> Ending {
         Ending {
@@ -123,6 +179,21 @@ mod tests {
         for name in OFFERED {
             assert_eq!(Ending::parse(name).unwrap().to_string(), *name);
         }
+    }
+
+    #[test]
+    fn every_offered_ending_has_its_method_in_a_sentence() {
+        for name in OFFERED {
+            let method = Ending::parse(name).unwrap().method();
+            let method = method.unwrap_or_else(|| panic!("{name} has no method"));
+            assert!(
+                method.ends_with('.') && method.matches(". ").count() == 0,
+                "{method}"
+            );
+        }
+        let kbn = Ending::parse("KBNvK").unwrap().method().unwrap();
+        assert!(kbn.contains("corner of your bishop's colour") && kbn.contains("W"));
+        assert_eq!(Ending::parse("KRvKB").unwrap().method(), None);
     }
 
     #[test]

@@ -2,7 +2,8 @@
 //! hanging pieces, promotions, sacrifices, defensive moves, endgames, and the puzzle's length.
 //! lichess calls these a puzzle's themes, and the player reads that word (the `Themes` column,
 //! the training screen's `filter`); here they are motifs, apart from the board's colour
-//! themes. The names are lichess's, so an exported puzzle reads as one of theirs.
+//! themes. The names written to files are lichess's, so an exported puzzle reads as one of
+//! theirs; the screen says them in words (`mate in 2`, not `mateIn2`).
 
 use shakmaty::{Bitboard, Chess, Color, Move, Position, Rank, Role, Square};
 
@@ -38,7 +39,7 @@ pub enum Motif {
     /// The solver gives material on the way.
     Sacrifice,
     /// The last solver move is a quiet one that meets a threat: no check, no capture, no
-    /// attack on a piece, no pawn running to promote.
+    /// attack on a piece, no pawn running to promote, no mate threatened.
     DefensiveMove,
     /// Few pieces are left.
     Endgame,
@@ -103,9 +104,45 @@ impl Motif {
         }
     }
 
-    /// The motif a name stands for.
+    /// The motif in words, as the screen shows it: `mate in 2`, `defensive move`.
+    pub fn words(self) -> &'static str {
+        match self {
+            Motif::Mate => "mate",
+            Motif::MateIn1 => "mate in 1",
+            Motif::MateIn2 => "mate in 2",
+            Motif::MateIn3 => "mate in 3",
+            Motif::MateIn4 => "mate in 4 or more",
+            Motif::BackRankMate => "back-rank mate",
+            Motif::Fork => "fork",
+            Motif::Pin => "pin",
+            Motif::Skewer => "skewer",
+            Motif::DiscoveredAttack => "discovered attack",
+            Motif::TrappedPiece => "trapped piece",
+            Motif::HangingPiece => "hanging piece",
+            Motif::Promotion => "promotion",
+            Motif::Sacrifice => "sacrifice",
+            Motif::DefensiveMove => "defensive move",
+            Motif::Endgame => "endgame",
+            Motif::OneMove => "one move",
+            Motif::Short => "short",
+            Motif::Long => "long",
+            Motif::VeryLong => "very long",
+        }
+    }
+
+    /// The motif a name stands for: lichess's (`mateIn2`) or the words (`mate in 2`), in any
+    /// case, with or without the spaces and hyphens.
     pub fn parse(name: &str) -> Option<Motif> {
-        Motif::ALL.into_iter().find(|t| t.name() == name)
+        let key = |text: &str| -> String {
+            text.chars()
+                .filter(|c| c.is_alphanumeric())
+                .flat_map(char::to_lowercase)
+                .collect()
+        };
+        let wanted = key(name);
+        Motif::ALL
+            .into_iter()
+            .find(|m| key(m.name()) == wanted || key(m.words()) == wanted)
     }
 }
 
@@ -397,12 +434,17 @@ fn trapped(positions: &[Chess], solution: &[Move]) -> bool {
 }
 
 /// The solver's last move is a quiet one among at least three: it gives no check, takes
-/// nothing, attacks none of the opponent's pieces from where it lands and is no pawn run to
-/// the last ranks. What it does is parry a threat, so the puzzle is about defending.
+/// nothing, attacks none of the opponent's pieces from where it lands, is no pawn run to the
+/// last ranks and threatens no mate. What it does is parry a threat, so the puzzle is about
+/// defending.
 fn defensive(positions: &[Chess], solution: &[Move]) -> bool {
     let last = solution.len() - 1;
     let (before, after, m) = (&positions[last], &positions[last + 1], solution[last]);
     if before.legal_moves().len() < 3 || after.is_check() || m.is_capture() {
+        return false;
+    }
+    // A quiet move that closes a mating net is the attack at its sharpest.
+    if threatens_mate(after) {
         return false;
     }
     let board = after.board();
@@ -422,6 +464,36 @@ fn defensive(positions: &[Chess], solution: &[Move]) -> bool {
         & board.by_color(!piece.color)
         & !board.pawns();
     attacked.is_empty()
+}
+
+/// Whether the side that just moved in `pos` would force mate were it to move again: at once,
+/// or by checks within [`THREAT_MOVES`] of its moves.
+fn threatens_mate(pos: &Chess) -> bool {
+    pos.clone()
+        .swap_turn()
+        .is_ok_and(|again| mates_by_checks(&again, THREAT_MOVES))
+}
+
+/// How many moves of a mate by checks [`threatens_mate`] looks for.
+const THREAT_MOVES: u32 = 2;
+
+/// Whether the side to move in `pos` mates within `moves` of its moves, every one before the
+/// mate a check (so the search stays small: a check leaves few replies).
+fn mates_by_checks(pos: &Chess, moves: u32) -> bool {
+    pos.legal_moves().into_iter().any(|m| {
+        let mut next = pos.clone();
+        next.play_unchecked(m);
+        if next.is_checkmate() {
+            return true;
+        }
+        moves > 1
+            && next.is_check()
+            && next.legal_moves().into_iter().all(|reply| {
+                let mut after = next.clone();
+                after.play_unchecked(reply);
+                mates_by_checks(&after, moves - 1)
+            })
+    })
 }
 
 /// The solver's first move takes a piece (not a pawn) that nothing defended.
@@ -559,6 +631,53 @@ mod tests {
         assert_eq!(Motif::parse("backRankMate"), Some(Motif::BackRankMate));
         assert_eq!(Motif::parse("defensiveMove"), Some(Motif::DefensiveMove));
         assert_eq!(Motif::parse("nonsense"), None);
+        assert_eq!(
+            Motif::parse("mateIn5"),
+            None,
+            "lichess's themes we do not find"
+        );
+    }
+
+    #[test]
+    fn every_motif_reads_in_words_and_both_names_are_understood() {
+        for m in Motif::ALL {
+            let words = m.words();
+            assert!(
+                words.chars().all(|c| !c.is_ascii_uppercase()),
+                "{words}: words, not an id"
+            );
+            assert_eq!(Motif::parse(words), Some(m));
+            assert_eq!(Motif::parse(m.name()), Some(m));
+        }
+        assert_eq!(Motif::MateIn2.words(), "mate in 2");
+        assert_eq!(Motif::DefensiveMove.words(), "defensive move");
+        assert_eq!(Motif::VeryLong.words(), "very long");
+        assert_eq!(Motif::parse("Back rank mate"), Some(Motif::BackRankMate));
+    }
+
+    #[test]
+    fn a_quiet_move_that_closes_a_mating_net_is_not_defensive() {
+        // Ac6fT: ...Rh6+ Kg4 Rc5, quiet, and Rh4 mates next: the line is an attack on the
+        // king (a mate in 7 in the end), not a defence.
+        let p = puzzle(
+            "6k1/4R3/1pp2r2/p5p1/PP3p2/5P1K/2r5/1R6 w - - 0 42",
+            &["b4a5", "f6h6", "h3g4", "c2c5"],
+        );
+        assert!(
+            !motifs_of(&p).contains(&Motif::DefensiveMove),
+            "{:?}",
+            motifs_of(&p)
+        );
+        // OxPmh: Bf6, quiet, and g4+ then mates, whatever the king does.
+        let p = puzzle(
+            "6R1/p7/rp2p2p/1b5k/8/P3KP1P/PB2P1P1/8 b - - 2 33",
+            &["a6a4", "b2f6"],
+        );
+        assert!(
+            !motifs_of(&p).contains(&Motif::DefensiveMove),
+            "{:?}",
+            motifs_of(&p)
+        );
     }
 
     #[test]

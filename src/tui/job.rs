@@ -30,6 +30,9 @@ pub enum Purpose {
     DrawOffer,
     /// The analysis board's lines (`limits.multipv` of them), up to the limits' cap.
     Analyse,
+    /// A position evaluated as the review evaluates it (answered by
+    /// [`EngineEvent::Judged`]): the training's check of an answer to a mistake.
+    Judge,
 }
 
 /// Who answers a request.
@@ -63,9 +66,9 @@ pub struct Request {
 }
 
 impl Request {
-    /// A full-strength search of `game`'s position for `ms` milliseconds, by Knightfall, for a
-    /// screen that judges a move by it (a drill's check, a puzzle's refutation).
-    pub(crate) fn judge(generation: u64, game: &crate::game::Game, ms: u64) -> Request {
+    /// A full-strength search of `game`'s position for `ms` milliseconds, by Knightfall: the
+    /// engine's reply (a puzzle's refutation of a wrong move).
+    pub(crate) fn reply(generation: u64, game: &crate::game::Game, ms: u64) -> Request {
         Request {
             generation,
             purpose: Purpose::Analyse,
@@ -78,6 +81,16 @@ impl Request {
             mover: Mover::Knightfall,
             start_fen: game.start_fen().map(str::to_string),
             moves: game.moves().to_vec(),
+        }
+    }
+
+    /// `game`'s position evaluated as the review evaluates a position (the tablebases'
+    /// verdict, or a full-strength search of `ms` milliseconds), to judge the move that led
+    /// there by the review's rules.
+    pub(crate) fn judge(generation: u64, game: &crate::game::Game, ms: u64) -> Request {
+        Request {
+            purpose: Purpose::Judge,
+            ..Request::reply(generation, game, ms)
         }
     }
 }
@@ -143,6 +156,14 @@ pub enum EngineEvent {
         generation: u64,
         /// Milliseconds per position.
         movetime_ms: u64,
+    },
+    /// A position asked to be judged ([`Purpose::Judge`]) was evaluated (or its search
+    /// failed, and why).
+    Judged {
+        /// Generation of the request.
+        generation: u64,
+        /// The evaluation, as the review would have it.
+        eval: Result<PositionEval, String>,
     },
     /// A position of a review was searched (or its search failed, and why).
     Reviewed {

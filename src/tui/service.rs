@@ -290,8 +290,24 @@ fn external(
 /// Runs one request through the player, throttling its progress reports.
 fn search(player: &mut Player, req: &Request, control: &Control, sink: &impl Fn(EngineEvent)) {
     let generation = req.generation;
+    if req.purpose == Purpose::Judge {
+        let mut throttle = Throttle::new(sink, generation);
+        let eval = analyse::evaluate(
+            player,
+            &req.pos,
+            &req.history,
+            &req.limits,
+            control,
+            &mut |info| throttle.report(info),
+        );
+        for warning in player.take_warnings() {
+            sink(EngineEvent::Warning(warning));
+        }
+        sink(EngineEvent::Judged { generation, eval });
+        return;
+    }
     let known = match req.purpose {
-        Purpose::DrawOffer | Purpose::Analyse => Known::SearchOnly,
+        Purpose::DrawOffer | Purpose::Analyse | Purpose::Judge => Known::SearchOnly,
         Purpose::Play | Purpose::Hint => Known::Allowed,
     };
     if req.purpose == Purpose::Analyse {

@@ -120,6 +120,73 @@ fn a_drill_from_the_list_is_played_to_the_win_and_counted() {
 }
 
 #[test]
+fn a_pawn_endings_par_is_the_whole_win_and_the_same_from_start_to_end() {
+    let mut t = train();
+    type_line(&mut t, "8/8/8/4k3/8/8/3PK3/8 w - - 0 1");
+    let said = message(&t);
+    let par: u32 = said
+        .split("Par ")
+        .nth(1)
+        .and_then(|rest| rest.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no par in {said:?}"));
+    // The first stretch, to the first pawn move, is a few moves; par is the march and the
+    // mate after it.
+    assert!(par > 15, "{said}");
+    let panel = format!("Par {par} moves");
+    for _ in 0..80 {
+        if t.drill().unwrap().state != State::Playing {
+            break;
+        }
+        assert!(
+            screen(&t, 80, 24).contains(&panel),
+            "{}",
+            screen(&t, 80, 24)
+        );
+        let san = best_san(&t);
+        type_line(&mut t, &san);
+    }
+    assert_eq!(t.drill().unwrap().state, State::Done);
+    assert!(screen(&t, 120, 40).contains(&panel));
+    assert!(
+        message(&t).contains(&format!("Won in {par} moves (par {par})")),
+        "{}",
+        message(&t)
+    );
+}
+
+#[test]
+fn a_failed_try_shows_the_endings_method_until_it_is_taken_back() {
+    use knightfall::tablebase::Wdl;
+    let mut t = train();
+    type_line(&mut t, "KBNvK");
+    let pos = t.drill().expect("a KBNvK drill").pos().clone();
+    assert!(!screen(&t, 120, 40).contains("The method"));
+    // A move that throws the win away: a piece left to be taken, say.
+    let ranked = t.tables.rank_root_moves(&pos).unwrap();
+    let thrown = ranked
+        .iter()
+        .find(|r| r.wdl != Wdl::Win)
+        .expect("a losing try")
+        .mv;
+    let san = shakmaty::san::SanPlus::from_move(pos, thrown).to_string();
+    type_line(&mut t, &san);
+    assert!(
+        matches!(t.drill().unwrap().state, State::Failed(_)),
+        "{}",
+        message(&t)
+    );
+    for (w, h) in [(120, 40), (80, 24)] {
+        let shown = screen(&t, w, h);
+        assert!(shown.contains("The method"), "{shown}");
+        assert!(shown.contains("bishop's colour"), "{shown}");
+        assert!(shown.contains("pushes it along the edge."), "{shown}");
+    }
+    ctrl(&mut t, 'z');
+    assert!(!screen(&t, 120, 40).contains("The method"));
+}
+
+#[test]
 fn a_thrown_win_is_refuted_taken_back_and_counted_as_tried_when_left() {
     let mut t = train();
     // KQvK: Qb8+ lets the king take the queen.
@@ -242,7 +309,8 @@ fn cards(t: &Train, fx: &[Effect]) -> Option<Progress> {
 
 #[test]
 fn own_mistakes_come_back_graded_on_their_schedule() {
-    use knightfall::player::Source;
+    use knightfall::review::analyse::PositionEval;
+    use knightfall::review::judge::Eval;
     use knightfall::tui::job::{EngineEvent, Purpose};
     use knightfall::tui::train::Answer;
     let shilling = mistake(
@@ -297,16 +365,17 @@ fn own_mistakes_come_back_graded_on_their_schedule() {
         t.practice().unwrap().answer,
         Answer::Checking { .. }
     ));
-    let done = EngineEvent::Done {
+    assert_eq!(req.purpose, Purpose::Judge);
+    let judged = EngineEvent::Judged {
         generation: req.generation,
-        purpose: Purpose::Analyse,
-        best: None,
-        // Black's view: White keeps +0.80, close to the +1.00 before.
-        score: -80,
-        source: Source::Search,
-        note: None,
+        // White keeps +0.80, close to the +1.00 before.
+        eval: Ok(PositionEval {
+            eval: Eval::Cp(80),
+            line: Vec::new(),
+            depth: 12,
+        }),
     };
-    let fx = t.update(Action::Engine(done), Instant::now());
+    let fx = t.update(Action::Engine(judged), Instant::now());
     assert!(
         message(&t).starts_with("Good: c3 (+0.80)"),
         "{}",
@@ -329,6 +398,91 @@ fn own_mistakes_come_back_graded_on_their_schedule() {
     );
     t.today = 101;
     assert_eq!(t.due().len(), 2);
+}
+
+/// The evaluation the search service gives the position `req` asks to judge, as the screen
+/// receives it: the service runs with the built-in tables, as the program's does.
+fn judged_by_the_service(req: &knightfall::tui::job::Request) -> knightfall::tui::job::EngineEvent {
+    use knightfall::tui::job::EngineEvent;
+    let (tx, rx) = std::sync::mpsc::channel();
+    let player = knightfall::player::Player::new(
+        knightfall::engine::Config::default(),
+        None,
+        Some(Arc::new(Tablebases::embedded())),
+    );
+    let service = knightfall::tui::service::Service::spawn(
+        move |ev| {
+            let _ = tx.send(ev);
+        },
+        player,
+    );
+    service.start(Box::new(req.clone()));
+    loop {
+        let ev = rx
+            .recv_timeout(std::time::Duration::from_secs(30))
+            .expect("the service answers");
+        if matches!(&ev, EngineEvent::Judged { generation, .. } if *generation == req.generation) {
+            return ev;
+        }
+    }
+}
+
+#[test]
+fn an_answer_that_lets_the_win_slip_past_the_fifty_move_rule_is_wrong_by_the_tables() {
+    use knightfall::review::judge::{Eval, Judgement};
+    use knightfall::tablebase::Wdl;
+    use knightfall::tui::train::Answer;
+    // Black wins with 25 moves left on the clock: only the quickest moves keep the win inside
+    // the fifty-move rule; Re4 is a cursed win, a draw by that rule.
+    let fen = "8/8/8/4r3/7k/2K5/8/8 b - - 75 123";
+    let tables = Tablebases::embedded();
+    let pos = common::position(fen);
+    let ranked = tables.rank_root_moves(&pos).unwrap();
+    let re4 = knightfall::game::Game::from_fen(fen)
+        .unwrap()
+        .parse_move("Re4")
+        .unwrap();
+    let cursed: Vec<_> = ranked
+        .iter()
+        .filter(|r| r.wdl == Wdl::CursedWin)
+        .map(|r| r.mv)
+        .collect();
+    assert!(cursed.contains(&re4), "{ranked:?}");
+    let played = *cursed.iter().find(|&&m| m != re4).unwrap();
+    let mistake = knightfall::train::mistake::Mistake {
+        fen: fen.to_string(),
+        played,
+        best: ranked[0].mv,
+        before: Eval::Tablebase(shakmaty::Color::Black),
+        judgement: Judgement::Blunder,
+        source: "2026.11.20, Knightfall - Human, move 123...".to_string(),
+    };
+    let mut t = train();
+    t.practise(vec![mistake]);
+    let fx = type_line(&mut t, "Re4");
+    let Some(Effect::Search(req)) = fx.iter().find(|e| matches!(e, Effect::Search(_))) else {
+        panic!("no check of the move tried: {fx:?}");
+    };
+    let judged = judged_by_the_service(req);
+    t.update(Action::Engine(judged), Instant::now());
+    assert!(
+        matches!(t.practice().unwrap().answer, Answer::Missed(_)),
+        "{}",
+        message(&t)
+    );
+    assert!(
+        message(&t)
+            .starts_with("Re4 lets the win slip past the fifty-move rule (TB draw (cursed win)):"),
+        "{}",
+        message(&t)
+    );
+    // The panel shows the tables' results, no number of pawns.
+    for (w, h) in [(120, 40), (80, 24)] {
+        let shown = screen(&t, w, h);
+        assert!(shown.contains("TB 0-1"), "{shown}");
+        assert!(shown.contains("cursed win"), "{shown}");
+        assert!(!shown.contains("-15"), "{shown}");
+    }
 }
 
 #[test]
@@ -470,6 +624,56 @@ fn puzzles_are_filtered_by_motif_and_rating() {
     assert_eq!(t.solve().unwrap().puzzle.id, kept);
     t.open_puzzle("nope!");
     assert!(message(&t).contains("no puzzle"), "{}", message(&t));
+}
+
+#[test]
+fn puzzle_themes_read_in_words_on_the_screen_and_in_the_filter() {
+    use knightfall::train::motifs::Motif;
+    let mut t = train();
+    let mate_in_2 = t
+        .puzzles
+        .iter()
+        .find(|p| p.motifs.contains(&Motif::MateIn2))
+        .unwrap()
+        .id
+        .clone();
+    t.open_puzzle(&mate_in_2);
+    t.progress
+        .puzzle_motifs
+        .insert("defensiveMove".to_string(), [2, 1]);
+    t.progress
+        .puzzle_motifs
+        .insert("veryLong".to_string(), [1, 0]);
+    let shown = screen(&t, 120, 40);
+    assert!(shown.contains("mate in 2"), "{shown}");
+    assert!(shown.contains("defensive move  50% of 2"), "{shown}");
+    assert!(shown.contains("very long"), "{shown}");
+    for (w, h) in [(120, 40), (80, 24)] {
+        let shown = screen(&t, w, h);
+        for id in ["mateIn2", "defensiveMove", "veryLong"] {
+            assert!(!shown.contains(id), "{id} at {w}x{h}: {shown}");
+        }
+    }
+    // The filter takes the words, and names the themes in words when it does not know one.
+    type_line(&mut t, "filter mate in 2");
+    assert!(
+        t.offered()
+            .iter()
+            .all(|p| p.motifs.contains(&Motif::MateIn2))
+    );
+    assert!(!t.offered().is_empty(), "{}", message(&t));
+    type_line(&mut t, "filter defensive move 1200-2400");
+    assert!(t.offered().iter().all(|p| {
+        p.motifs.contains(&Motif::DefensiveMove) && (1200..=2400).contains(&p.rating)
+    }));
+    type_line(&mut t, "filter nonsense");
+    assert!(message(&t).contains("defensive move"), "{}", message(&t));
+    assert!(!message(&t).contains("defensiveMove"), "{}", message(&t));
+    // Ac6fT ends in a mating net (a mate in 7), not in a defence.
+    t.open_puzzle("Ac6fT");
+    let p = &t.solve().unwrap().puzzle;
+    assert!(!p.motifs.contains(&Motif::DefensiveMove), "{:?}", p.motifs);
+    assert!(screen(&t, 120, 40).contains("Themes: endgame, short"));
 }
 
 #[test]

@@ -114,7 +114,7 @@ impl App {
             // A hint is Knightfall's honest best, whoever the opponent is; a draw is judged on
             // an honest view too (a weak level's own scores swing by pawns, and it would take a
             // draw in the opening).
-            Purpose::Hint | Purpose::DrawOffer => {
+            Purpose::Hint | Purpose::DrawOffer | Purpose::Judge => {
                 (Mover::Knightfall, crate::engine::strength::MAX_LEVEL)
             }
             Purpose::Play | Purpose::Analyse => {
@@ -168,6 +168,7 @@ impl App {
             EngineEvent::Sources { .. }
             | EngineEvent::ReviewTime { .. }
             | EngineEvent::Reviewed { .. }
+            | EngineEvent::Judged { .. }
             | EngineEvent::ReviewDone { .. } => {}
             EngineEvent::Identified { generation, name } => {
                 // A bare command's engine is named by what it says it is; a configured one
@@ -255,7 +256,7 @@ impl App {
                 }
             }
             Purpose::DrawOffer => self.judge_draw(-score, fx),
-            Purpose::Analyse => {}
+            Purpose::Analyse | Purpose::Judge => {}
             Purpose::Play => self.engine_moved(best, score, fx),
         }
     }

@@ -162,7 +162,7 @@ pub const TRAIN_KEYS: &[KeyHelp<Command<TrainCommand>>] = &[
         shown: "",
         word: "filter",
         label: "",
-        help: "puzzles of one theme or rating range: filter fork, filter 1200-1600 (alone: all)",
+        help: "puzzles of one theme or rating range: filter fork, filter mate in 2, filter 1200-1600 (alone: all)",
         when: When::Always,
     },
     KeyHelp {
@@ -359,7 +359,7 @@ impl Train {
             }
             OnBoard::Drill(d) if retry => {
                 let d = &mut d.drill;
-                d.retry(&self.tables);
+                d.retry();
                 self.hint = None;
                 let task = d.task();
                 self.say(format!("Again from the start: {task}."), Tone::Info);

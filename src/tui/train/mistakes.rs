@@ -1,15 +1,16 @@
 //! Practising the player's own mistakes on the training screen: the position before each one,
 //! "you played Qxd4?? here, find better". The engine's move is right at once, the move played
-//! wrong at once; any other move is searched (one second, full strength) and is right when the
-//! review's rules would not flag it against the position's evaluation. Each answer is graded
+//! wrong at once; any other move is evaluated as the review evaluates a position (the
+//! tablebases' verdict, the fifty-move rule counted, or a one-second full-strength search) and
+//! is right when the review's rules would not flag it against the position's evaluation. Each answer is graded
 //! for the schedule ([`crate::train::schedule`]). A round is the mistakes due, the longest
 //! overdue first, or one game's from its review.
 
-use shakmaty::{Move, Position};
+use shakmaty::Move;
 
 use super::{OnBoard, Train};
 use crate::game::Game;
-use crate::review::analyse::eval_of;
+use crate::review::judge::Eval;
 use crate::train::mistake::Mistake;
 use crate::train::progress::Change;
 use crate::train::schedule::{GOOD, HELPED, PERFECT, WRONG};
@@ -123,42 +124,48 @@ impl Practice {
         let Answer::Checking { generation, tried } = self.answer.clone() else {
             return None;
         };
+        let EngineEvent::Judged {
+            generation: g,
+            eval,
+        } = ev
+        else {
+            return None;
+        };
+        if *g != generation {
+            return None;
+        }
         let before = self.game.position_at(0).clone();
         let san = shakmaty::san::SanPlus::from_move(before, tried).to_string();
         let best = self.current.best_san();
-        match ev {
-            EngineEvent::Done {
-                generation: g,
-                score,
-                ..
-            } if *g == generation => {
-                let after = eval_of(*score, self.game.position().turn());
-                let shown = after.display();
-                if self.current.solved_by(tried, after) {
-                    self.answer = Answer::Solved(format!(
-                        "Good: {san} ({shown}) keeps the position as well; the engine's move \
-                         was {best}."
-                    ));
-                    self.grade(true).map(|g| g.min(GOOD))
-                } else {
-                    self.game.undo();
-                    self.answer = Answer::Missed(format!(
-                        "{san} ({shown}) loses too much: {best} was the move."
-                    ));
-                    self.grade(false)
-                }
-            }
-            EngineEvent::Failed {
-                generation: g,
-                message,
-            } if *g == generation => {
+        let after = match eval {
+            Ok(e) => e.eval,
+            Err(message) => {
                 // No verdict without a search: the move is taken back, to be tried again.
                 self.game.undo();
                 self.answer = Answer::Missed(format!("The move could not be checked ({message})."));
-                None
+                return None;
             }
-            _ => None,
+        };
+        let shown = after.display();
+        if self.current.solved_by(tried, after) {
+            self.answer = Answer::Solved(format!(
+                "Good: {san} ({shown}) keeps the position as well; the engine's move was {best}."
+            ));
+            return self.grade(true).map(|g| g.min(GOOD));
         }
+        self.game.undo();
+        let mover = self.current.mover();
+        // A won position the move draws: the tables say how the win went.
+        let won = self.current.before.winner() == Some(mover);
+        let why = match after {
+            Eval::TablebaseDraw(Some(c)) if won && c == mover => {
+                format!("lets the win slip past the fifty-move rule ({shown})")
+            }
+            Eval::TablebaseDraw(_) if won => format!("throws the win away ({shown})"),
+            _ => format!("({shown}) loses too much"),
+        };
+        self.answer = Answer::Missed(format!("{san} {why}: {best} was the move."));
+        self.grade(false)
     }
 
     /// Back to the position of the mistake on the board, to try again (not graded again).

@@ -108,7 +108,7 @@ impl Solve {
         }
         let generation = next_generation();
         self.stage = Stage::Failed(Some(generation));
-        fx.push(Effect::Search(Box::new(Request::judge(
+        fx.push(Effect::Search(Box::new(Request::reply(
             generation, &self.game, REFUTE_MS,
         ))));
         Said::Wrong
@@ -229,29 +229,37 @@ impl Train {
         }
     }
 
-    /// `filter fork`, `filter 1200-1600`, both, or `filter` alone for every puzzle.
+    /// `filter fork`, `filter mate in 2`, `filter 1200-1600`, both, or `filter` alone for
+    /// every puzzle. A theme is read in words or by lichess's name (`mateIn2`).
     pub(super) fn set_filter(&mut self, arg: Option<&str>) {
-        let mut motif = None;
         let mut range = None;
+        let mut words = Vec::new();
         for word in arg.unwrap_or("").split_whitespace() {
-            if let Some(m) = Motif::parse(word) {
-                motif = Some(m);
-            } else if let Some((lo, hi)) = word.split_once('-')
+            if let Some((lo, hi)) = word.split_once('-')
                 && let (Ok(lo), Ok(hi)) = (lo.parse::<i32>(), hi.parse::<i32>())
                 && lo <= hi
             {
                 range = Some((lo, hi));
             } else {
-                let names: Vec<&str> = Motif::ALL.iter().map(|m| m.name()).collect();
+                words.push(word);
+            }
+        }
+        let theme = words.join(" ");
+        let motif = match Motif::parse(&theme) {
+            _ if theme.is_empty() => None,
+            Some(m) => Some(m),
+            None => {
+                let names: Vec<&str> = Motif::ALL.iter().map(|m| m.words()).collect();
                 return self.say(
                     format!(
-                        "{word:?} is neither a theme ({}) nor a rating range like 1200-1600",
+                        "{theme:?} is neither a theme nor a rating range like 1200-1600. The \
+                         themes: {}.",
                         names.join(", ")
                     ),
                     Tone::Error,
                 );
             }
-        }
+        };
         self.filter = (motif, range);
         let offered = self.offered();
         let n = offered.len();

@@ -11,6 +11,7 @@ use shakmaty::Position as _;
 use super::board::{self, BoardView};
 use super::chrome::{Below, Chrome};
 use super::{bold, input as ui_input};
+use crate::train::motifs::Motif;
 use crate::train::{Difficulty, Drill, Goal, State};
 use crate::tui::chrome::keys;
 use crate::tui::input;
@@ -54,14 +55,15 @@ fn help_lines(t: &Train) -> Vec<String> {
         OnBoard::Puzzle(_) => vec![
             "Find the best move, and the next ones: the opponent answers each right move. \
              Only the first try counts for your rating, and a hint or the solution counts as \
-             not solved. Type filter fork or filter 1200-1600 for puzzles of one theme or \
-             rating range."
+             not solved. Type filter fork, filter mate in 2 or filter 1200-1600 for puzzles \
+             of one theme or rating range."
                 .to_string(),
         ],
         OnBoard::Mistakes(_) => vec![
             "A position from one of your games where you made a mistake: find the better \
-             move. The engine's move is right; another is searched for a second and is \
-             right if the review would not flag it. Each one comes back on a schedule: soon \
+             move. The engine's move is right; another is right if the review would not flag \
+             it, judged by the endgame tables (the fifty-move rule counted) when they know the \
+             position, else by a second's search. Each one comes back on a schedule: soon \
              when missed, later and later when found."
                 .to_string(),
         ],
@@ -70,8 +72,9 @@ fn help_lines(t: &Train) -> Vec<String> {
              (Kd3, e2e4) and Enter, or click a piece and its square."
                 .to_string(),
             "A move that throws the result away ends the attempt: take it back and find \
-             better. Par is the moves perfect play needs, counted afresh after each capture \
-             or pawn move."
+             better; the panel then gives the ending's method. Par is your moves on the \
+             tables' own line from the start to mate, pawn moves and captures on the way \
+             included: set at the start, it stays."
                 .to_string(),
         ],
         OnBoard::List => vec![
@@ -242,7 +245,8 @@ fn board_beside(
     (board::draw(frame, cols[0], &view), cols[1])
 }
 
-/// The drill: the board from the player's side, and beside it the task, par and the moves.
+/// The drill: the board from the player's side, and beside it the task, par and the moves
+/// (after a failed try, the ending's method above the moves).
 fn draw_drill(
     frame: &mut Frame,
     area: Rect,
@@ -252,7 +256,26 @@ fn draw_drill(
     let (at, side_area) = board_beside(frame, area, t, &drill.game);
     let side = Layout::vertical([Constraint::Length(9), Constraint::Min(3)]).split(side_area);
     draw_task(frame, side[0], drill);
-    draw_moves(frame, side[1], drill);
+    // After a failed try, the ending's method comes first: the moves are on the board.
+    let method = match drill.state {
+        State::Failed(_) => drill.ending.method(),
+        _ => None,
+    };
+    let Some(method) = method else {
+        draw_moves(frame, side[1], drill);
+        return at;
+    };
+    let para = Paragraph::new(method).wrap(Wrap { trim: true });
+    let lines = para.line_count(side[1].width.saturating_sub(2));
+    let height = u16::try_from(lines).unwrap_or(u16::MAX).saturating_add(2);
+    let parts = Layout::vertical([Constraint::Length(height), Constraint::Min(0)]).split(side[1]);
+    let block = super::titled(" The method ", parts[0]);
+    let inner = block.inner(parts[0]);
+    frame.render_widget(block, parts[0]);
+    frame.render_widget(para, inner);
+    if parts[1].height >= 3 {
+        draw_moves(frame, parts[1], drill);
+    }
     at
 }
 
@@ -327,7 +350,7 @@ fn draw_solve(
     let block = super::titled(&title, side[0]);
     let inner = block.inner(side[0]);
     frame.render_widget(block, side[0]);
-    let motifs: Vec<&str> = s.puzzle.motifs.iter().map(|m| m.name()).collect();
+    let motifs: Vec<&str> = s.puzzle.motifs.iter().map(|m| m.words()).collect();
     let status = match s.stage {
         Stage::Solving => "Your move.",
         Stage::Solved => "Solved.",
@@ -383,6 +406,13 @@ fn draw_solve(
     frame.render_widget(block, side[2]);
     let mut by_motif: Vec<(&String, &[u32; 2])> = t.progress.puzzle_motifs.iter().collect();
     by_motif.sort_by_key(|(name, n)| (std::cmp::Reverse(n[0]), (*name).clone()));
+    // The record keeps lichess's names; the player reads words.
+    let words = |name: &str| Motif::parse(name).map_or(name.to_string(), |m| m.words().into());
+    let width = by_motif
+        .iter()
+        .map(|(name, _)| words(name).chars().count())
+        .max()
+        .unwrap_or(0);
     let lines: Vec<Line> = if by_motif.is_empty() {
         vec![Line::raw("No puzzle tried yet.")]
     } else {
@@ -390,7 +420,8 @@ fn draw_solve(
             .iter()
             .map(|(name, n)| {
                 Line::raw(format!(
-                    "{name:<14} {:>3}% of {}",
+                    "{:<width$} {:>3}% of {}",
+                    words(name),
                     n[1] * 100 / n[0].max(1),
                     n[0]
                 ))
