@@ -164,7 +164,7 @@ pub const SETTINGS_KEYS: &[KeyHelp<Command<SettingsCommand>>] = &[
         shown: "Enter",
         word: "",
         label: "Enter edit",
-        help: "type a name, tablebase folders or an engine; on other rows the next choice",
+        help: "type your name, tablebase folders or an engine; elsewhere the next choice",
         when: When::Choosing,
     },
     KeyHelp {

@@ -36,7 +36,7 @@ pub fn draw(frame: &mut Frame, screen: &SettingsScreen) -> Drawn {
 }
 
 /// The box's widest.
-const BOX_WIDTH: u16 = 96;
+const BOX_WIDTH: u16 = 84;
 
 /// The names' column.
 const NAME_WIDTH: usize = 22;
