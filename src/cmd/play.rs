@@ -79,6 +79,9 @@ pub struct Args {
     /// Continue the game in this PGN file.
     #[arg(long)]
     pub pgn: Option<String>,
+    /// Which game of the --pgn file (from 1); a file of several games needs it.
+    #[arg(long, requires = "pgn", value_parser = clap::value_parser!(u64).range(1..))]
+    pub game: Option<u64>,
     /// Continue the last unfinished game.
     #[arg(long, conflicts_with_all = ["fen", "pgn"])]
     pub resume: bool,
@@ -170,9 +173,6 @@ fn tc_setting(tc: &str) -> String {
     }
 }
 
-/// The largest PGN file `play --pgn` reads (one game is a few KB).
-const MAX_PGN_BYTES: u64 = 64 << 20;
-
 /// `knightfall play`; `setup_screen` when started with no arguments.
 pub fn run(args: &Args, setup_screen: bool) -> Result<()> {
     check_tc(&args.tc)?;
@@ -197,10 +197,7 @@ pub fn run(args: &Args, setup_screen: bool) -> Result<()> {
     // A file that cannot be a game is refused before anything else (a device or a fifo would
     // never end, a huge file would fill the memory).
     let from_pgn = match &args.pgn {
-        Some(file) => {
-            let text = crate::store::read_pgn(std::path::Path::new(file), MAX_PGN_BYTES)?;
-            Some(Game::from_pgn(&text).with_context(|| format!("reading {file}"))?)
-        }
+        Some(file) => Some(pgn_game(file, args.game)?),
         None => None,
     };
     if !std::io::stdout().is_terminal() {
@@ -260,6 +257,25 @@ pub fn run(args: &Args, setup_screen: bool) -> Result<()> {
         no_book: args.sources.no_book,
         syzygy: args.sources.syzygy.clone(),
     })
+}
+
+/// Game `number` (from 1) of the PGN file `file`; a file of one game needs no number, and one
+/// of several is not taken at its first game silently.
+fn pgn_game(file: &str, number: Option<u64>) -> Result<Game> {
+    // Scanned, not read whole: only a regular file, its games found as the review finds them.
+    let listed = crate::store::read_games(std::path::Path::new(file))?;
+    let chosen = match (number, listed.len()) {
+        (None, 1) => &listed[0],
+        (None, n) => bail!(
+            "{file} holds {n} games: choose one with --game N (`knightfall review {file}` lists them)"
+        ),
+        (Some(k), n) => listed
+            .get(usize::try_from(k - 1).unwrap_or(usize::MAX))
+            .with_context(|| format!("{file} holds {n} games; --game {k} is not one"))?,
+    };
+    chosen
+        .load()
+        .map_err(|why| anyhow::anyhow!("reading {file}: {why}"))
 }
 
 /// Whether the locale promises UTF-8 (`LC_ALL`, `LC_CTYPE`, `LANG`, first one set); without it

@@ -351,6 +351,31 @@ fn play_refuses_a_pgn_that_is_not_a_regular_file_at_once() {
 }
 
 #[test]
+fn play_asks_which_game_of_a_file_of_several() {
+    let tmp = tempfile::tempdir().unwrap();
+    let file = tmp.path().join("two.pgn");
+    std::fs::write(
+        &file,
+        "[Event \"a\"]\n\n1. e4 e5 *\n\n[Event \"b\"]\n\n1. d4 d5 *\n",
+    )
+    .unwrap();
+    let file = file.to_str().unwrap();
+    let (ok, _, err) = knightfall(&["play", "--pgn", file]);
+    assert!(!ok);
+    assert!(
+        err.contains("holds 2 games: choose one with --game N"),
+        "{err}"
+    );
+    let (ok, _, err) = knightfall(&["play", "--pgn", file, "--game", "3"]);
+    assert!(!ok);
+    assert!(err.contains("--game 3 is not one"), "{err}");
+    // The second is taken: what stops it now is only that no terminal is there to play on.
+    let (ok, _, err) = knightfall(&["play", "--pgn", file, "--game", "2"]);
+    assert!(!ok);
+    assert!(err.contains("needs a terminal"), "{err}");
+}
+
+#[test]
 fn old_mac_line_ends_do_not_run_two_games_together() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path().to_path_buf();
