@@ -21,6 +21,7 @@ pub(crate) fn draw_status(frame: &mut Frame, area: Rect, app: &App, large_clocks
     let game = &app.game;
     let mut spans: Vec<Span> = Vec::new();
     match game.outcome() {
+        Some(_) if game.is_aborted() => spans.push(Span::styled("Aborted: no result", bold())),
         Some(o) => spans.push(Span::styled(
             format!("{} {}", o.result_str(), o.announce()),
             bold(),

@@ -69,7 +69,12 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
         (app.game.sans()[i].clone(), style)
     });
     if let Some(o) = app.game.outcome() {
-        lines.push(Line::raw(format!("     {}", o.result_str())));
+        let aborted = if app.game.is_aborted() {
+            "  aborted"
+        } else {
+            ""
+        };
+        lines.push(Line::raw(format!("     {}{aborted}", o.result_str())));
         if app.view.is_none() {
             current_line = lines.len() - 1;
         }
