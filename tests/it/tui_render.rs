@@ -629,3 +629,89 @@ fn clocks_are_large_beside_the_board_where_there_is_room() {
         "{plain}"
     );
 }
+
+/// A game against Knightfall at level 3 on a 5+3 clock, the person playing `you`, its first
+/// two moves played.
+fn timed_game(you: shakmaty::Color, name: &str) -> App {
+    let engine_side = Side::Engine;
+    let (white, black) = match you {
+        shakmaty::Color::White => (Side::Human, engine_side),
+        shakmaty::Color::Black => (engine_side, Side::Human),
+    };
+    let settings = Settings {
+        white,
+        black,
+        tc: "5+3".into(),
+        level: 3,
+        name: name.into(),
+        ..Settings::default()
+    };
+    let mut game = Game::new();
+    for m in ["e4", "e5"] {
+        game.play_text(m, None).unwrap();
+    }
+    let mut app = App::new(settings, game, Mode::Play, Instant::now());
+    app.no_color = true;
+    app
+}
+
+#[test]
+fn the_analysis_board_is_offered_only_where_it_opens() {
+    use shakmaty::Color::White;
+    let footer = |app: &App| {
+        let screen = render(app, 80, 24);
+        screen.lines().rev().take(2).collect::<Vec<_>>().join("\n")
+    };
+    // On the clock against the engine the board is refused, so the footer does not offer it.
+    let mut timed = timed_game(White, "");
+    assert!(!footer(&timed).contains("^B"), "{}", footer(&timed));
+    timed.update(
+        Action::Key(KeyEvent::new(KeyCode::Char('?'), KeyModifiers::NONE)),
+        Instant::now(),
+    );
+    assert!(!render(&timed, 120, 40).contains("Ctrl-B"));
+    timed.update(
+        Action::Key(KeyEvent::new(KeyCode::Esc, KeyModifiers::NONE)),
+        Instant::now(),
+    );
+    // Pressed all the same, it says why.
+    let fx = timed.update(
+        Action::Key(KeyEvent::new(KeyCode::Char('b'), KeyModifiers::CONTROL)),
+        Instant::now(),
+    );
+    assert!(fx.is_empty(), "{fx:?}");
+    let said = timed.line.message.clone().unwrap().0;
+    assert!(said.contains("not while the engine's clock runs"), "{said}");
+    // Untimed, or once the game is over, it opens and is offered.
+    let mut untimed = new_app(Side::Human, Side::Engine, false);
+    assert!(
+        footer(&untimed).contains("^B board"),
+        "{}",
+        footer(&untimed)
+    );
+    untimed.settings.tc.clear();
+    timed.update(
+        Action::Key(KeyEvent::new(KeyCode::Char('r'), KeyModifiers::CONTROL)),
+        Instant::now(),
+    );
+    timed.update(
+        Action::Key(KeyEvent::new(KeyCode::Char('y'), KeyModifiers::NONE)),
+        Instant::now(),
+    );
+    assert!(timed.game.is_over());
+    assert!(footer(&timed).contains("^B board"), "{}", footer(&timed));
+}
+
+#[test]
+fn the_help_tells_of_premoves() {
+    let mut app = new_app(Side::Human, Side::Engine, false);
+    app.update(
+        Action::Key(KeyEvent::new(KeyCode::Char('?'), KeyModifiers::NONE)),
+        Instant::now(),
+    );
+    let help = render(&app, 120, 40);
+    assert!(
+        help.contains("a move") && help.contains("premove: played after the engine's move"),
+        "{help}"
+    );
+}
