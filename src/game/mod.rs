@@ -324,13 +324,26 @@ impl Game {
         self.clocks.as_ref().is_some_and(|c| spent >= c.left(color))
     }
 
-    /// `color`'s flag fell: the opponent wins unless it cannot mate.
+    /// `color`'s flag fell: the opponent wins unless it cannot mate. Before both sides have
+    /// made their first move the game is aborted instead, as on lichess: it ends with no
+    /// result, a loss for nobody, and says who did not move.
     pub fn flag(&mut self, color: Color) {
         if self.is_over() {
             return;
         }
         if let Some(clocks) = self.clocks.as_mut() {
             clocks.left[side(color)] = Duration::ZERO;
+        }
+        if self.moves.len() < 2 {
+            self.outcome = Some(Outcome {
+                winner: None,
+                reason: Reason::Aborted,
+            });
+            self.end_note = Some(format!(
+                "{}'s time ran out before its first move",
+                color.fold_wb("White", "Black")
+            ));
+            return;
         }
         self.outcome = Some(if self.position().has_insufficient_material(!color) {
             Outcome {
@@ -343,6 +356,11 @@ impl Game {
                 reason: Reason::Time,
             }
         });
+    }
+
+    /// Whether the game was aborted: it ended, with no result.
+    pub fn is_aborted(&self) -> bool {
+        self.outcome.is_some_and(|o| o.reason == Reason::Aborted)
     }
 
     /// `color` resigns.
@@ -523,6 +541,46 @@ mod tests {
     }
 
     #[test]
+    fn a_flag_before_both_sides_have_moved_aborts_the_game() {
+        for (plies, flagged) in [(0, Color::White), (1, Color::Black)] {
+            let mut g = Game::new();
+            g.set_time_control(Some(TimeControl::parse("1+0").unwrap()));
+            if plies == 1 {
+                g.play_text("e4", Some(Duration::from_secs(1))).unwrap();
+            }
+            assert_eq!(g.turn(), flagged);
+            g.flag(flagged);
+            assert_eq!(
+                g.outcome(),
+                Some(Outcome {
+                    winner: None,
+                    reason: Reason::Aborted
+                })
+            );
+            assert!(g.is_aborted());
+            let pgn = g.to_pgn();
+            assert!(pgn.contains("[Result \"*\"]"), "{pgn}");
+            let who = flagged.fold_wb("White", "Black");
+            assert!(
+                pgn.contains(&format!("{{{who}'s time ran out before its first move}} *")),
+                "{pgn}"
+            );
+            // Read back, it is over: no game to resume, and still no result.
+            let back = Game::from_pgn(&pgn).unwrap();
+            assert!(back.is_over() && back.is_aborted(), "{pgn}");
+            assert!(back.to_pgn().contains("[Result \"*\"]"));
+            // A game merely left unfinished is not taken for one.
+            let left = pgn.replace("Aborted on time before both sides had moved", "abandoned");
+            assert!(!Game::from_pgn(&left).unwrap().is_over());
+        }
+        // A first move that comes after the flag fell is not played: the game is aborted.
+        let mut g = Game::new();
+        g.set_time_control(Some(TimeControl::parse("1+0").unwrap()));
+        g.play_text("e4", Some(Duration::from_secs(61))).unwrap();
+        assert!(g.is_aborted() && g.ply() == 0);
+    }
+
+    #[test]
     fn clocks_increment_and_flag() {
         let mut g = Game::new();
         g.set_time_control(Some(TimeControl::parse("1+2").unwrap()));
@@ -531,7 +589,9 @@ mod tests {
             g.clocks().unwrap().left(Color::White),
             Duration::from_secs(52)
         );
-        g.play_text("e5", Some(Duration::from_secs(61))).unwrap();
+        g.play_text("e5", Some(Duration::from_secs(1))).unwrap();
+        g.play_text("Nf3", Some(Duration::from_secs(1))).unwrap();
+        g.play_text("Nc6", Some(Duration::from_secs(62))).unwrap();
         assert_eq!(
             g.outcome(),
             Some(Outcome {
@@ -540,7 +600,7 @@ mod tests {
             })
         );
         let pgn = g.to_pgn();
-        assert!(pgn.contains("1. e4 {[%clk 0:00:52.0]} 1-0"), "{pgn}");
+        assert!(pgn.contains("2. Nf3 {[%clk 0:00:53.0]} 1-0"), "{pgn}");
         let mut g = Game::new();
         g.set_time_control(Some(TimeControl::parse("5+0").unwrap()));
         g.play_text("d4", Some(Duration::from_millis(12_300)))

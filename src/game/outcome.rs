@@ -31,6 +31,9 @@ pub enum Reason {
     Abandoned,
     /// The result came from a PGN file without a rule that explains it here.
     Recorded,
+    /// A flag fell before both sides had made their first move: as on lichess the game is
+    /// aborted, with no result (`*`), a loss for nobody.
+    Aborted,
 }
 
 impl Reason {
@@ -49,9 +52,13 @@ impl Reason {
             Reason::Forfeit => "forfeit",
             Reason::Abandoned => "engine failure",
             Reason::Recorded => "as recorded",
+            Reason::Aborted => "aborted on time before both sides had moved",
         }
     }
 }
+
+/// The `Termination` of an aborted game, by which a file read back says it ended so.
+pub(crate) const ABORTED: &str = "Aborted on time before both sides had moved";
 
 /// A finished game's result: the winner (`None` for a draw) and why.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -71,8 +78,11 @@ impl Outcome {
         }
     }
 
-    /// The PGN result token.
+    /// The PGN result token: `*` for an aborted game, which has none.
     pub fn result_str(&self) -> &'static str {
+        if self.reason == Reason::Aborted {
+            return "*";
+        }
         match self.winner {
             Some(winner) => KnownOutcome::Decisive { winner },
             None => KnownOutcome::Draw,
@@ -99,11 +109,15 @@ impl Outcome {
             Reason::Forfeit => won("by forfeit (illegal move)"),
             Reason::Abandoned => won("by forfeit (engine failure)"),
             Reason::Recorded => won("as recorded"),
+            Reason::Aborted => ABORTED.to_string(),
         }
     }
 
     /// A sentence for the player: "White wins by checkmate", "Draw by stalemate".
     pub(crate) fn announce(&self) -> String {
+        if self.reason == Reason::Aborted {
+            return "Game aborted on time before both sides had moved: no result".to_string();
+        }
         match self.winner {
             Some(Color::White) => format!("White wins ({})", self.reason.describe()),
             Some(Color::Black) => format!("Black wins ({})", self.reason.describe()),

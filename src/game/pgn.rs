@@ -240,6 +240,17 @@ impl Game {
         if self.outcome.is_none() {
             self.outcome = recorded.map(Outcome::recorded);
         }
+        // An aborted game has no result, but it is over: not a game to resume.
+        let aborted = self.recorded_termination.as_deref().is_some_and(|t| {
+            t.get(..super::outcome::ABORTED.len())
+                .is_some_and(|head| head.eq_ignore_ascii_case(super::outcome::ABORTED))
+        });
+        if self.outcome.is_none() && recorded.is_none() && aborted {
+            self.outcome = Some(Outcome {
+                winner: None,
+                reason: Reason::Aborted,
+            });
+        }
     }
 }
 

@@ -170,9 +170,11 @@ pub(crate) fn keep_damaged_autosave(paths: &Paths) -> Option<(PathBuf, String)> 
 
 /// Keeps `game` in its own file in the folder of games of its `kind`, named after the time it
 /// started, so saving it again (after a resume, at exit) replaces that file instead of adding
-/// another; returns the file, or `None` for a game without moves.
+/// another; returns the file, or `None` for a game without moves (an aborted one is kept even
+/// so).
 pub fn archive(game: &Game, paths: &Paths, kind: GameKind) -> Result<Option<PathBuf>> {
-    if game.ply() == 0 {
+    // A game aborted before its first move is kept all the same: it happened.
+    if game.ply() == 0 && !game.is_aborted() {
         return Ok(None);
     }
     let stem = game.started.clone().unwrap_or_else(timestamp);

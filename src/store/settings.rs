@@ -127,9 +127,10 @@ pub struct Settings {
     pub move_bell: bool,
     /// The board's colours.
     pub theme: Theme,
-    /// Your name as games from elsewhere spell it (a lichess or chess.com username, say):
-    /// reviews and the training take that player's moves as yours, as they take those of
-    /// "Human", the name Knightfall writes for you.
+    /// Your name: the game screen shows it and the games played here record it (unset: "You"
+    /// on the screen, "Human" in the file). Games from elsewhere spelling it (a lichess or
+    /// chess.com username, say) are yours too: reviews and the training take that player's
+    /// moves as yours, as they take those of "Human".
     #[serde(skip_serializing_if = "String::is_empty")]
     pub name: String,
 }
@@ -248,7 +249,7 @@ impl Settings {
                         None
                     }
                 }
-            } else if name == "Human" {
+            } else if crate::train::mistake::is_you(name, &self.name) {
                 Some(Side::Human)
             } else if let Some(rest) = name.strip_prefix("Knightfall") {
                 let level = rest
@@ -278,11 +279,15 @@ impl Settings {
         unconfirmed
     }
 
-    /// The name of `color`'s player for the screen and the PGN.
+    /// The name of `color`'s player for the PGN: a person is the config's `name` when one
+    /// person plays an engine (two at one keyboard are not both that person), else "Human".
     pub(crate) fn player_name(&self, color: Color) -> String {
         let side = self.side(color);
         match side {
-            Side::Human => "Human".to_string(),
+            Side::Human if !self.name.trim().is_empty() && !self.side(!color).is_human() => {
+                self.name.trim().to_string()
+            }
+            Side::Human => crate::train::mistake::PERSON.to_string(),
             Side::Engine => match self.level(color) {
                 MAX_LEVEL => KNIGHTFALL.to_string(),
                 n => format!("{KNIGHTFALL} (level {n})"),

@@ -48,7 +48,8 @@ pub fn mistakes(paths: &Paths) -> Vec<Mistake> {
         let Ok(game) = listed.load() else {
             continue;
         };
-        if !game.names.iter().any(|n| is_you(n, &yours)) {
+        // An aborted game counts for nothing, its moves included.
+        if !game.names.iter().any(|n| is_you(n, &yours)) || game.is_aborted() {
             continue;
         }
         out.extend(mistakes_of(paths, game, &yours));
@@ -236,11 +237,7 @@ mod tests {
         let paths = paths(dir.path());
         std::fs::create_dir_all(&paths.data).unwrap();
         // Anna, as her games from a server name her, leaves the queen on move 3.
-        let game = Game::from_pgn(
-            "[White \"Anna\"]\n[Black \"Bob\"]\n[Date \"2026.11.20\"]\n\n\
-             1. e4 e5 2. Qh5 Nc6 3. Qxe5+ Nxe5 *",
-        )
-        .unwrap();
+        let game = Game::from_pgn(&game_text()).unwrap();
         std::fs::write(paths.data.join("20261120-120000.pgn"), game.to_pgn()).unwrap();
         cache_annas_review(&paths, game);
         assert!(mistakes(&paths).is_empty(), "nobody here is Human");
@@ -248,6 +245,19 @@ mod tests {
         let found = mistakes(&paths);
         assert_eq!(found.len(), 1, "{found:?}");
         assert_eq!(found[0].played_san(), "Qxe5+??");
+        // A game aborted on time counts for nothing, its moves included.
+        let aborted = game_text().replace(
+            "[Date",
+            "[Termination \"Aborted on time before both sides had moved\"]\n[Date",
+        );
+        std::fs::write(paths.data.join("20261120-120000.pgn"), aborted).unwrap();
+        assert!(mistakes(&paths).is_empty());
+    }
+
+    fn game_text() -> String {
+        "[White \"Anna\"]\n[Black \"Bob\"]\n[Date \"2026.11.20\"]\n\n\
+         1. e4 e5 2. Qh5 Nc6 3. Qxe5+ Nxe5 *"
+            .to_string()
     }
 
     /// Caches a review of Anna's game (`1. e4 e5 2. Qh5 Nc6 3. Qxe5+ Nxe5`) in which 3. Qxe5+

@@ -36,6 +36,8 @@ struct Tally {
     white: u32,
     black: u32,
     draws: u32,
+    /// Games aborted on time before both sides had moved: no result for either.
+    aborted: u32,
     illegal: u32,
     book: u64,
     tablebase: u64,
@@ -96,12 +98,13 @@ pub(crate) fn run(opts: &Options, series: &Series) -> Result<()> {
     drop(runner);
     result?;
     say!(
-        "{} games in {:.1} s: White {}, Black {}, draws {}, illegal moves {}, book moves {}, tablebase moves {}",
-        tally.white + tally.black + tally.draws,
+        "{} games in {:.1} s: White {}, Black {}, draws {}{}, illegal moves {}, book moves {}, tablebase moves {}",
+        tally.white + tally.black + tally.draws + tally.aborted,
         started.elapsed().as_secs_f64(),
         tally.white,
         tally.black,
         tally.draws,
+        aborted(tally.aborted),
         tally.illegal,
         tally.book,
         tally.tablebase
@@ -110,6 +113,15 @@ pub(crate) fn run(opts: &Options, series: &Series) -> Result<()> {
         bail!("{} illegal moves", tally.illegal);
     }
     Ok(())
+}
+
+/// The aborted games of a count, when there are any (`, aborted 1`).
+fn aborted(n: u32) -> String {
+    if n == 0 {
+        String::new()
+    } else {
+        format!(", aborted {n}")
+    }
 }
 
 /// Where a series' games go, and its counts.
@@ -145,6 +157,7 @@ fn play_series(
         };
         let tally = &mut *out.tally;
         match outcome.winner {
+            _ if game.is_aborted() => tally.aborted += 1,
             Some(Color::White) => tally.white += 1,
             Some(Color::Black) => tally.black += 1,
             None => tally.draws += 1,
@@ -173,14 +186,15 @@ fn play_series(
                 .with_context(|| format!("keeping game {n}"))?,
         };
         say!(
-            "game {n}/{}: {} {} in {} plies; so far White {}, Black {}, draws {}",
+            "game {n}/{}: {} {} in {} plies; so far White {}, Black {}, draws {}{}",
             series.games,
             outcome.result_str(),
             outcome.reason.describe(),
             game.ply(),
             tally.white,
             tally.black,
-            tally.draws
+            tally.draws,
+            aborted(tally.aborted)
         )?;
         if let Some(path) = kept {
             say!("  kept as {}", path.display())?;

@@ -39,7 +39,7 @@ fn headless(engine: &FakeEngine, tc: &str, home: &Path) -> Child {
 }
 
 #[test]
-fn a_misbehaving_engine_loses_on_time_on_its_first_move_and_the_series_ends_at_once() {
+fn a_misbehaving_engine_that_never_makes_its_first_move_has_the_game_aborted_at_once() {
     for (fake, tag) in [
         (Fake::Hangs, "hangs"),
         (Fake::IgnoresStop, "deaf"),
@@ -83,15 +83,18 @@ fn a_misbehaving_engine_loses_on_time_on_its_first_move_and_the_series_ends_at_o
             said.push(line);
         }
         assert!(exited.1.success(), "{tag}: {said:?}");
-        let (forfeit_at, line) = result.unwrap_or_else(|| panic!("{tag}: no result: {said:?}"));
+        let (ended_at, line) = result.unwrap_or_else(|| panic!("{tag}: no result: {said:?}"));
+        // Its flag fell before it had moved: the game is aborted, as on lichess, a loss for
+        // nobody, and the count says so.
         assert!(
-            line.contains("0-1 time forfeit in 0 plies"),
+            line.contains("* aborted on time before both sides had moved in 0 plies")
+                && line.ends_with("draws 0, aborted 1"),
             "{tag}: {line}"
         );
-        let leaving = exited.0.saturating_duration_since(forfeit_at);
+        let leaving = exited.0.saturating_duration_since(ended_at);
         assert!(
             leaving < PROMPT,
-            "{tag}: the series took {leaving:?} to end after the forfeit"
+            "{tag}: the series took {leaving:?} to end after the flag"
         );
         // Nothing of the engine is left once Knightfall has gone.
         let pid = engine.pid().unwrap();

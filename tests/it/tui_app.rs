@@ -866,11 +866,12 @@ fn a_persons_clock_starts_with_their_first_move_an_engines_at_once() {
 }
 
 #[test]
-fn an_engine_that_never_answers_its_first_move_loses_on_time() {
+fn an_engine_that_never_answers_its_first_move_has_the_game_aborted() {
     // A person against an external engine that hangs on its first `go`, and two engines
-    // watched, the first of which hangs: the first move is no shelter for an engine.
+    // watched, the first of which hangs: the first move is no shelter for an engine, but a
+    // flag before both sides have moved aborts the game, as on lichess: no result, no loss.
     let hung = Side::Uci("hang".into());
-    for (white, black, mode, loser) in [
+    for (white, black, mode, flagged) in [
         (Side::Human, hung.clone(), Mode::Play, Color::Black),
         (hung.clone(), Side::Engine, Mode::Watch, Color::White),
         (Side::Human, Side::Engine, Mode::Play, Color::Black),
@@ -884,7 +885,7 @@ fn an_engine_that_never_answers_its_first_move_loses_on_time() {
         let mut app = App::new(settings, Game::new(), mode, t0);
         app.watch.min_delay = Duration::ZERO;
         let mut fx = app.start(t0);
-        if loser == Color::Black {
+        if flagged == Color::Black {
             fx = app.update(Action::Tick, at(10));
             assert!(search_of(&fx).is_none());
             for c in "e4".chars() {
@@ -896,22 +897,70 @@ fn an_engine_that_never_answers_its_first_move_loses_on_time() {
         assert!(app.needs_ticks(), "the engine's clock runs");
         // Another engine's view is not one of Knightfall's levels.
         let level = app.search.analysis.level;
-        match app.settings.side(loser) {
+        match app.settings.side(flagged) {
             Side::Engine => assert!(level > 0),
             _ => assert_eq!(level, 0),
         }
         app.update(Action::Tick, at(2_000));
         assert!(!app.game.is_over());
         let fx = app.update(Action::Tick, at(3_500));
-        let outcome = app.game.outcome().expect("flagged");
-        assert_eq!(
-            (outcome.winner, outcome.reason),
-            (Some(!loser), Reason::Time)
-        );
+        let outcome = app.game.outcome().expect("ended");
+        assert_eq!((outcome.winner, outcome.reason), (None, Reason::Aborted));
+        assert!(app.game.is_aborted());
         assert!(fx.iter().any(|e| matches!(e, Effect::Stop)), "{fx:?}");
-        // The panel no longer says the loser is thinking.
+        // The panel no longer says the engine is thinking.
         assert_eq!(app.search.analysis.thinking, None);
+        // It is kept all the same, as a game without a result, and the message says why.
+        assert!(
+            fx.iter().any(|e| matches!(e, Effect::Archive(..))),
+            "{fx:?}"
+        );
+        let says = message(&app);
+        let who = if flagged == Color::White {
+            "White"
+        } else {
+            "Black"
+        };
+        assert!(
+            says.starts_with(&format!("{who}'s time ran out before its first move"))
+                && says.contains("aborted, with no result"),
+            "{says}"
+        );
+        let pgn = app.game.to_pgn();
+        assert!(pgn.contains("[Result \"*\"]"), "{pgn}");
+        assert!(
+            pgn.contains("[Termination \"Aborted on time before both sides had moved\"]"),
+            "{pgn}"
+        );
+        assert!(pgn.trim_end().ends_with(" *"), "{pgn}");
+        assert!(!pgn.contains("1-0") && !pgn.contains("0-1"), "{pgn}");
     }
+}
+
+#[test]
+fn a_flag_after_both_sides_have_moved_loses_on_time() {
+    let settings = Settings {
+        tc: "3s+0".into(),
+        ..settings(Side::Human, Side::Uci("hang".into()))
+    };
+    let t0 = Instant::now();
+    let at = |ms| t0 + Duration::from_millis(ms);
+    let mut app = App::new(settings, Game::new(), Mode::Play, t0);
+    app.start(t0);
+    let fx = type_line(&mut app, "e4");
+    let (generation, _) = search_of(&fx).unwrap();
+    app.update(
+        done(generation, Purpose::Play, Some(uci(&app, "e7e5")), 0),
+        at(100),
+    );
+    // Each side has moved once: the person's clock runs, and a flag now is a loss.
+    app.update(Action::Tick, at(4_000));
+    let outcome = app.game.outcome().expect("flagged");
+    assert_eq!(
+        (outcome.winner, outcome.reason),
+        (Some(Color::Black), Reason::Time)
+    );
+    assert!(app.game.to_pgn().contains("[Result \"0-1\"]"));
 }
 
 #[test]

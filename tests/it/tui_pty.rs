@@ -2116,7 +2116,7 @@ fn a_damaged_training_record_is_named_until_a_key_when_training_opens_directly()
 }
 
 #[test]
-fn an_engine_that_hangs_on_its_first_move_loses_on_time_and_is_killed() {
+fn an_engine_that_hangs_on_its_first_move_has_the_game_aborted_and_is_killed() {
     let engine = FakeEngine::new(Fake::Hangs, "pty-flag");
     let home = temp_home("flag");
     let script = format!(
@@ -2127,10 +2127,9 @@ fn an_engine_that_hangs_on_its_first_move_loses_on_time_and_is_killed() {
     s.wait_for("the first frame", 20, |s| s.text().contains("move>"));
     s.send(b"e4\r");
     let pid = engine.wait_for_go();
-    // The first move is free for a person only: the engine's clock runs, and it flags.
-    s.wait_for_screen("the flag", 30, |sc| {
-        sc.contains("White wins (time forfeit)")
-    });
+    // The first move is free for a person only: the engine's clock runs, and it flags. Before
+    // both sides have moved, that aborts the game, as on lichess.
+    s.wait_for_screen("the flag", 30, |sc| sc.contains("Aborted: no result"));
     assert!(
         gone_within(pid, 5),
         "the engine {pid} runs on after its flag"

@@ -445,19 +445,20 @@ fn captured_pieces_and_the_material_lead_beside_the_board() {
         common::type_line(&mut app, m);
     }
     let screen = render(&app, 80, 24);
-    assert!(screen.contains("│Captured ♟ | -  White +1"), "{screen}");
+    // Black's haul first, White's (the side at the bottom) last, as the clocks are.
+    assert!(screen.contains("│Captured - | ♟  White +1"), "{screen}");
     for m in ["Nf6", "Nc3", "Nxd5", "Nxd5", "Qxd5"] {
         common::type_line(&mut app, m);
     }
     let screen = render(&app, 80, 24);
-    assert!(screen.contains("│Captured ♞♟ | ♘♙ "), "{screen}");
+    assert!(screen.contains("│Captured ♘♙ | ♞♟ "), "{screen}");
     assert!(!screen.contains(" +"), "level material: {screen}");
     let mut ascii = new_app(Side::Human, Side::Human, true);
     for m in ["e4", "d5", "exd5", "Qxd5", "Nc3", "Qxa2", "Rxa2"] {
         common::type_line(&mut ascii, m);
     }
     let screen = render(&ascii, 80, 24);
-    assert!(screen.contains("│Captured qp | PP  White +8"), "{screen}");
+    assert!(screen.contains("│Captured PP | qp  White +8"), "{screen}");
 }
 
 #[test]
@@ -470,7 +471,7 @@ fn a_promotion_counts_as_the_piece_it_made_not_as_a_capture() {
     }
     let screen = render(&app, 80, 24);
     // Three pawns and a rook taken; a queen made from a pawn: 39 - 1 + 9 against 39 - 8.
-    assert!(screen.contains("│Captured rppp | -  White +16"), "{screen}");
+    assert!(screen.contains("│Captured - | rppp  White +16"), "{screen}");
     let settings = Settings {
         white: Side::Human,
         black: Side::Human,
@@ -665,7 +666,9 @@ fn clocks_are_large_beside_the_board_where_there_is_room() {
         .unwrap();
     let col = line[..line.find(&top).unwrap()].chars().count() as u16;
     assert_eq!(buf[(col, y as u16)].fg, Tui::Red, "{line}");
-    let black = line.rfind('█').unwrap();
+    // Black's clock is the left one: White's side is at the bottom of the board.
+    let black = line.find(&big("3:02").unwrap()[0]).unwrap();
+    assert!(black < line.find(&top).unwrap(), "{line}");
     let black_col = line[..black].chars().count() as u16;
     assert_ne!(buf[(black_col, y as u16)].fg, Tui::Red);
     // The status line does not repeat them; at 80x24 it has them, as text.
@@ -683,4 +686,250 @@ fn clocks_are_large_beside_the_board_where_there_is_room() {
         plain.contains(">W 0:09.3") && !plain.contains(&top),
         "{plain}"
     );
+}
+
+/// A game against Knightfall at level 3 on a 5+3 clock, the person playing `you`, its first
+/// two moves played.
+fn timed_game(you: shakmaty::Color, name: &str) -> App {
+    let engine_side = Side::Engine;
+    let (white, black) = match you {
+        shakmaty::Color::White => (Side::Human, engine_side),
+        shakmaty::Color::Black => (engine_side, Side::Human),
+    };
+    let settings = Settings {
+        white,
+        black,
+        tc: "5+3".into(),
+        level: 3,
+        name: name.into(),
+        ..Settings::default()
+    };
+    let mut game = Game::new();
+    for m in ["e4", "e5"] {
+        game.play_text(m, None).unwrap();
+    }
+    let mut app = App::new(settings, game, Mode::Play, Instant::now());
+    app.no_color = true;
+    app
+}
+
+/// Whether `first` comes before `second` on one line of `screen`.
+fn before_on_a_line(screen: &str, first: &str, second: &str) -> bool {
+    screen
+        .lines()
+        .any(|l| matches!((l.find(first), l.find(second)), (Some(a), Some(b)) if a < b))
+}
+
+#[test]
+fn the_persons_clock_and_name_are_nearest_them() {
+    use shakmaty::Color::{Black, White};
+    for you in [White, Black] {
+        let app = timed_game(you, "");
+        let (mine, theirs) = match you {
+            White => ("White", "Black"),
+            Black => ("Black", "White"),
+        };
+        // The board has the person's side at the bottom; beside it their clock is the right
+        // one, large or small, and their name the last, "You" for Knightfall's "Human".
+        let large = render(&app, 120, 40);
+        assert!(
+            large.contains("┌ Knightfall 0.1.0 (level 3) vs You ─"),
+            "{large}"
+        );
+        assert!(before_on_a_line(&large, theirs, mine), "{large}");
+        let small = render(&app, 80, 24);
+        assert!(
+            small.contains("┌ Knightfall 0.1.0 (level 3) vs You "),
+            "{small}"
+        );
+        let letter = |c: &str| format!("{} 5:00", &c[..1]);
+        assert!(
+            before_on_a_line(&small, &letter(theirs), &letter(mine)),
+            "{small}"
+        );
+        // Turned around, the board takes the clocks with it.
+        let mut turned = timed_game(you, "");
+        turned.flipped = !turned.flipped;
+        let large = render(&turned, 120, 40);
+        assert!(before_on_a_line(&large, mine, theirs), "{large}");
+        assert!(large.contains("┌ You vs Knightfall"), "{large}");
+    }
+    // A name in the config is the person's, on the screen and in the game's record.
+    let app = timed_game(Black, "anna1985");
+    let small = render(&app, 80, 24);
+    assert!(
+        small.contains("┌ Knightfall (level 3) vs anna1985 ─"),
+        "{small}"
+    );
+    assert!(app.game.to_pgn().contains("[Black \"anna1985\"]"));
+    assert!(
+        timed_game(Black, "")
+            .game
+            .to_pgn()
+            .contains("[Black \"Human\"]")
+    );
+}
+
+#[test]
+fn the_analysis_board_is_offered_only_where_it_opens() {
+    use shakmaty::Color::White;
+    let footer = |app: &App| {
+        let screen = render(app, 80, 24);
+        screen.lines().rev().take(2).collect::<Vec<_>>().join("\n")
+    };
+    // On the clock against the engine the board is refused, so the footer does not offer it.
+    let mut timed = timed_game(White, "");
+    assert!(!footer(&timed).contains("^B"), "{}", footer(&timed));
+    timed.update(
+        Action::Key(KeyEvent::new(KeyCode::Char('?'), KeyModifiers::NONE)),
+        Instant::now(),
+    );
+    assert!(!render(&timed, 120, 40).contains("Ctrl-B"));
+    timed.update(
+        Action::Key(KeyEvent::new(KeyCode::Esc, KeyModifiers::NONE)),
+        Instant::now(),
+    );
+    // Pressed all the same, it says why.
+    let fx = timed.update(
+        Action::Key(KeyEvent::new(KeyCode::Char('b'), KeyModifiers::CONTROL)),
+        Instant::now(),
+    );
+    assert!(fx.is_empty(), "{fx:?}");
+    let said = timed.line.message.clone().unwrap().0;
+    assert!(said.contains("not while the engine's clock runs"), "{said}");
+    // Untimed, or once the game is over, it opens and is offered.
+    let mut untimed = new_app(Side::Human, Side::Engine, false);
+    assert!(
+        footer(&untimed).contains("^B board"),
+        "{}",
+        footer(&untimed)
+    );
+    untimed.settings.tc.clear();
+    timed.update(
+        Action::Key(KeyEvent::new(KeyCode::Char('r'), KeyModifiers::CONTROL)),
+        Instant::now(),
+    );
+    timed.update(
+        Action::Key(KeyEvent::new(KeyCode::Char('y'), KeyModifiers::NONE)),
+        Instant::now(),
+    );
+    assert!(timed.game.is_over());
+    assert!(footer(&timed).contains("^B board"), "{}", footer(&timed));
+}
+
+#[test]
+fn the_help_tells_of_premoves() {
+    let mut app = new_app(Side::Human, Side::Engine, false);
+    app.update(
+        Action::Key(KeyEvent::new(KeyCode::Char('?'), KeyModifiers::NONE)),
+        Instant::now(),
+    );
+    let help = render(&app, 120, 40);
+    assert!(
+        help.contains("a move") && help.contains("premove: played after the engine's move"),
+        "{help}"
+    );
+}
+
+#[test]
+fn long_texts_beside_the_board_are_shortened_by_meaning() {
+    use shakmaty::Position;
+    // A game of captures: each side takes whatever it can, so both hauls are long.
+    let mut app = new_app(Side::Human, Side::Human, false);
+    for _ in 0..80 {
+        let pos = app.game.position().clone();
+        let moves = pos.legal_moves();
+        let Some(&m) = moves
+            .iter()
+            .find(|m| m.is_capture())
+            .or_else(|| moves.first())
+        else {
+            break;
+        };
+        if app.game.is_over() {
+            break;
+        }
+        let san = shakmaty::san::San::from_move(&pos, m).to_string();
+        common::type_line(&mut app, &san);
+    }
+    let taken = |glyphs: &str| glyphs.chars().filter(|c| "♙♘♗♖♕♟♞♝♜♛".contains(*c)).count();
+    for (w, h) in [(80, 24), (120, 40)] {
+        let screen = render(&app, w, h);
+        let line = screen
+            .lines()
+            .find(|l| l.contains(" | "))
+            .unwrap_or_else(|| panic!("{screen}"));
+        let inside = line.rsplit('│').nth(1).unwrap();
+        let (left, right) = inside.split_once(" | ").unwrap();
+        // Both hauls are there, each with its pieces: none is cut off.
+        assert!(taken(left) > 0 && taken(right) > 0, "{line}");
+        assert!(!inside.contains('…'), "{line}");
+    }
+    // Two Knightfalls watched: their titles lose the version, then the level's word, never
+    // the other player.
+    let settings = Settings {
+        white: Side::Engine,
+        black: Side::Engine,
+        white_level: Some(3),
+        black_level: Some(5),
+        ..Settings::default()
+    };
+    let watched = App::new(settings, Game::new(), Mode::Watch, Instant::now());
+    let small = render(&watched, 80, 24);
+    assert!(
+        small.contains("┌ Knightfall L5 vs Knightfall L3 ─"),
+        "{small}"
+    );
+    let large = render(&watched, 120, 40);
+    assert!(
+        large.contains("┌ Knightfall L5 vs Knightfall L3 ─"),
+        "{large}"
+    );
+}
+
+#[test]
+fn a_long_line_of_the_search_wraps_into_the_rooms_free_rows() {
+    let mut app = new_app(Side::Human, Side::Human, false);
+    ruy_lopez(&mut app);
+    let fx = app.update(
+        Action::Key(KeyEvent::new(KeyCode::Char('t'), KeyModifiers::CONTROL)),
+        Instant::now(),
+    );
+    let generation = search_generation(&fx);
+    let pos = app.game.position().clone();
+    let long = [
+        "f8e7", "f1e1", "b7b5", "a4b3", "d7d6", "c2c3", "e8g8", "h2h3", "c6a5", "b3c2", "c7c5",
+        "d2d4", "d8c7", "b1d2", "c5d4", "c3d4",
+    ];
+    for depth in 8..=12 {
+        app.update(
+            Action::Engine(EngineEvent::Info {
+                generation,
+                info: Info {
+                    depth,
+                    seldepth: depth + 6,
+                    score: 30,
+                    nodes: 100_000 * u64::from(depth),
+                    nps: 1_000_000,
+                    time_ms: 100 * u64::from(depth),
+                    hashfull: 10,
+                    tb_hits: 0,
+                    pv: line_of(&pos, &long),
+                    multipv: 1,
+                },
+            }),
+            Instant::now(),
+        );
+    }
+    let screen = render(&app, 120, 40);
+    // The newest depth's line goes on under itself to its last move, where it used to stop
+    // at the panel's edge after four moves.
+    let rows: Vec<&str> = screen.lines().collect();
+    let at = rows
+        .iter()
+        .position(|l| l.contains("   12  -0.30    5... Be7"))
+        .unwrap_or_else(|| panic!("{screen}"));
+    let history: String = rows[at..at + 4].join("\n");
+    assert!(history.contains("13. cxd4"), "{history}");
+    assert!(!history.contains('…'), "{history}");
 }

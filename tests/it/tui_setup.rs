@@ -595,3 +595,75 @@ fn a_clock_typed_is_taken_when_the_player_moves_off_its_row() {
     assert_eq!(s.field, clock_row - 1);
     assert_eq!(enter(&mut s).settings.tc, "7+2");
 }
+
+#[test]
+fn the_resume_row_shortens_names_by_meaning_and_keeps_the_date_whole_or_drops_it() {
+    let row = |names: [&str; 2], date: &str| {
+        let mut g = Game::new();
+        for m in ["e4", "e5", "Nf3"] {
+            g.play_text(m, None).unwrap();
+        }
+        g.names = names.map(String::from);
+        g.date = date.to_string();
+        let s = screen(Settings::default(), Some(g), false);
+        let mut term = Terminal::new(TestBackend::new(80, 24)).unwrap();
+        term.draw(|f| {
+            ui::setup::draw(f, &s);
+        })
+        .unwrap();
+        let text = common::screen_text(&term);
+        text.lines()
+            .find(|l| l.contains(", move 2"))
+            .unwrap_or_else(|| panic!("{text}"))
+            .trim_matches(|c: char| c == ' ' || c == '│')
+            .to_string()
+    };
+    // The version goes first; the person Knightfall calls Human is you.
+    assert_eq!(
+        row(["Human", "Knightfall 0.1.0 (level 2)"], "2026.11.20"),
+        "You vs Knightfall (level 2), move 2, 2026.11.20"
+    );
+    // Two engines: the level's word goes too, and the date stays whole, or goes whole.
+    assert_eq!(
+        row(
+            ["Knightfall 0.1.0 (level 2)", "Knightfall 0.1.0"],
+            "2026.11.20"
+        ),
+        "Knightfall L2 vs Knightfall, move 2, 2026.11.20"
+    );
+    assert_eq!(
+        row(
+            ["Knightfall 0.1.0 (level 2)", "Knightfall 0.1.0 (level 10)"],
+            "2026.11.20"
+        ),
+        "Knightfall L2 vs Knightfall L10, move 2"
+    );
+    // Names too long for the date with them: the date goes, whole, and a name is cut at a
+    // word, never inside one.
+    let long = row(
+        [
+            "Grandmaster Anna Karenina Smith",
+            "Stockfish 16.1 (level 2)",
+        ],
+        "2026.11.20",
+    );
+    assert!(!long.contains("2026") && !long.contains(", 20"), "{long}");
+    assert!(long.contains("…") && long.ends_with(", move 2"), "{long}");
+    for word in long.split([' ', '…', ',']).filter(|w| !w.is_empty()) {
+        assert!(
+            [
+                "Grandmaster",
+                "Anna",
+                "Karenina",
+                "Smith",
+                "vs",
+                "Stockfish",
+                "L2",
+                "move",
+                "2"
+            ]
+            .contains(&word),
+            "{word:?} is cut in {long}"
+        );
+    }
+}

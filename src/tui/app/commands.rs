@@ -198,8 +198,7 @@ impl App {
 
     /// The analysis board at the position shown, when the game allows it.
     fn open_board(&mut self, fx: &mut Vec<Effect>) {
-        // On the clock against the engine the board would be a way to cheat it.
-        if self.game.is_over() || self.game.clocks().is_none() || !self.person_vs_engine() {
+        if self.analysable() {
             self.leave_for(fx);
             let tree = crate::line_tree::Tree::from_game(&self.game);
             // The node of the position shown: the main line is the game's moves.

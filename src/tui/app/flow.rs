@@ -272,7 +272,17 @@ impl App {
             } else {
                 ""
             };
-            self.say(format!("{}.{ask}", o.announce()), Tone::Info);
+            let what = if self.game.is_aborted() {
+                // The side to move is the one whose flag fell.
+                format!(
+                    "{}'s time ran out before its first move: the game is aborted, with no \
+                     result, as on lichess",
+                    super::color_name(self.game.turn())
+                )
+            } else {
+                o.announce()
+            };
+            self.say(format!("{what}.{ask}"), Tone::Info);
         }
     }
 }

@@ -221,7 +221,7 @@ pub const GAME_KEYS: &[KeyHelp<Command<GameCommand>>] = &[
         word: "board",
         label: "^B board",
         help: "the analysis board at this move",
-        when: When::Always,
+        when: When::Analysable,
     },
     KeyHelp {
         keys: Keys::All(&[ctrl('l')], own(GameCommand::Moves)),
@@ -308,6 +308,14 @@ pub const GAME_KEYS: &[KeyHelp<Command<GameCommand>>] = &[
         help: "play the move typed, or run the command typed",
         when: When::Always,
     },
+    KeyHelp {
+        keys: Keys::None,
+        shown: "a move",
+        word: "",
+        label: "",
+        help: "premove: played after the engine's move (Esc cancels)",
+        when: When::Playing,
+    },
 ];
 
 impl App {
@@ -321,6 +329,7 @@ impl App {
             When::Playing => self.mode == Mode::Play && !self.game.is_over(),
             When::Watching => self.mode == Mode::Watch && !self.game.is_over(),
             When::InGame => !self.game.is_over(),
+            When::Analysable => self.analysable(),
             When::Opened
             | When::Alone
             | When::Choosing
@@ -330,10 +339,19 @@ impl App {
         }
     }
 
+    /// Whether the game may be looked into on the analysis board now: on the clock against the
+    /// engine the board would be a way to cheat it, so not before the game is over.
+    pub(super) fn analysable(&self) -> bool {
+        self.game.is_over() || self.game.clocks().is_none() || !self.person_vs_engine()
+    }
+
     /// The command `key` gives now, from [`GAME_KEYS`]; `None`: the key has no command here
-    /// (a character is then typed on the input line).
+    /// (a character is then typed on the input line). A key offered only when it works is
+    /// taken at other times too, so that pressing it says why it does nothing.
     pub fn command_for(&self, key: &KeyEvent) -> Option<Command<GameCommand>> {
-        keys::command(GAME_KEYS, key, &self.line.text, |w| self.keys_apply(w))
+        keys::command(GAME_KEYS, key, &self.line.text, |w| {
+            w == When::Analysable || self.keys_apply(w)
+        })
     }
 
     pub(super) fn on_key(&mut self, key: KeyEvent, fx: &mut Vec<Effect>) {

@@ -330,6 +330,31 @@ impl App {
         self.maybe_search(fx);
     }
 
+    /// The sides as the screen lays them out left to right, beside the board: the one at the
+    /// bottom of the board last, nearest its player, as lichess has it (the person's own
+    /// clock and name, on a board turned to their side).
+    pub fn sides_across(&self) -> [Color; 2] {
+        if self.flipped {
+            [Color::White, Color::Black]
+        } else {
+            [Color::Black, Color::White]
+        }
+    }
+
+    /// `color`'s player as the screen names them: as the game records them, but the person
+    /// playing the engine as "You" where the record has Knightfall's anonymous "Human".
+    pub fn shown_name(&self, color: Color) -> String {
+        let name = &self.game.names[crate::game::side(color)];
+        if name == crate::train::mistake::PERSON
+            && self.settings.side(color).is_human()
+            && self.person_vs_engine()
+        {
+            "You".to_string()
+        } else {
+            name.clone()
+        }
+    }
+
     /// The colours and glyphs the board is drawn with.
     pub fn palette(&self) -> crate::tui::screen::Palette {
         crate::tui::screen::Palette {

@@ -95,6 +95,9 @@ pub enum When {
     Reviewing,
     /// An item the row removes is chosen (an engine on the settings screen).
     Removable,
+    /// The game may be looked into on another screen (the analysis board): not while a person
+    /// plays the engine on the clock. Its key is still taken otherwise, to say why not.
+    Analysable,
     /// The input the screen takes Esc and Enter for: a clock typed on the new-game screen;
     /// training's input line on a board, or on the list while something is typed.
     Typing,

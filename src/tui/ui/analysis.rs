@@ -144,24 +144,67 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     let used = u16::try_from(top.line_count(inner.width)).unwrap_or(u16::MAX);
     frame.render_widget(top, inner);
     // With room to spare (a tall terminal), the search's earlier depths, newest first: how the
-    // engine changed its mind.
+    // engine changed its mind. A long line goes on under itself, whole, rather than stop at
+    // the panel's edge: fewer depths are shown, and the last one that fits only in part ends
+    // with `…`.
     let room = inner.height.saturating_sub(used + 1);
     if room >= 2 && a.history.len() > 1 && !held {
-        let mut rows = vec![Line::styled("Depth  Score    Line", bold())];
-        for it in a.history.iter().rev().take(usize::from(room - 1)) {
+        let mut left = usize::from(room - 1);
+        let line_room = usize::from(inner.width).saturating_sub(HISTORY_INDENT);
+        let mut lines = vec![Line::styled("Depth  Score    Line", bold())];
+        for it in a.history.iter().rev() {
+            if left == 0 {
+                break;
+            }
             let pv = if app.line_hidden() {
                 first_move(&it.pv)
             } else {
-                it.pv.clone()
+                super::numbers_kept_with_moves(&it.pv)
             };
             let score = if hidden {
                 "-".to_string()
             } else {
                 format_score(it.score_white)
             };
-            rows.push(Line::raw(format!("{:>5}  {score:<7}  {pv}", it.depth)));
+            let mut pieces = wrap(&pv, line_room);
+            if pieces.len() > left {
+                let rest = pieces[left - 1..].join(" ");
+                pieces.truncate(left - 1);
+                pieces.push(super::fit(&rest, line_room));
+            }
+            left -= pieces.len();
+            for (i, piece) in pieces.into_iter().enumerate() {
+                lines.push(Line::raw(if i == 0 {
+                    format!("{:>5}  {score:<7}  {piece}", it.depth)
+                } else {
+                    format!("{}{piece}", " ".repeat(HISTORY_INDENT))
+                }));
+            }
         }
         let below = Rect::new(inner.x, inner.y + used + 1, inner.width, room);
-        frame.render_widget(Paragraph::new(rows), below);
+        frame.render_widget(Paragraph::new(lines), below);
     }
+}
+
+/// Where a line starts in a row of the search's history (`   20  +0.35    `).
+const HISTORY_INDENT: usize = 16;
+
+/// `text` in rows of at most `width` characters, broken at spaces (a word longer than a row
+/// has one to itself).
+fn wrap(text: &str, width: usize) -> Vec<String> {
+    let mut rows: Vec<String> = Vec::new();
+    let mut row = String::new();
+    for word in text.split(' ').filter(|w| !w.is_empty()) {
+        if !row.is_empty() && row.chars().count() + 1 + word.chars().count() > width {
+            rows.push(std::mem::take(&mut row));
+        }
+        if !row.is_empty() {
+            row.push(' ');
+        }
+        row.push_str(word);
+    }
+    if !row.is_empty() || rows.is_empty() {
+        rows.push(row);
+    }
+    rows
 }

@@ -1,6 +1,6 @@
 //! The clocks: one reading per side (the running one marked, red when time runs low), drawn in
 //! large digits beside the board where the side column has room, and in the status line where
-//! it has not.
+//! it has not; either way the clock of the side at the bottom of the board comes last.
 
 use std::time::Duration;
 
@@ -82,14 +82,15 @@ pub(crate) fn fits(app: &App, width: u16) -> bool {
     })
 }
 
-/// Draws both clocks in large digits, White's on the left.
+/// Draws both clocks in large digits, in the screen's order of the sides: the clock of the
+/// side at the bottom of the board on the right, nearest its player.
 pub(crate) fn draw_large(frame: &mut Frame, area: Rect, app: &App) {
     let block = super::titled("Clocks", area);
     let inner = block.inner(area);
     frame.render_widget(block, area);
     let halves =
         Layout::horizontal([Constraint::Ratio(1, 2), Constraint::Ratio(1, 2)]).split(inner);
-    for (color, half) in Color::ALL.into_iter().zip(halves.iter()) {
+    for (color, half) in app.sides_across().into_iter().zip(halves.iter()) {
         let Some(r) = reading(app, color) else {
             continue;
         };

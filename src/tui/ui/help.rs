@@ -13,8 +13,7 @@ use crate::tui::chrome::keys;
 pub(crate) fn game_lines(app: &App) -> Vec<String> {
     let mut lines = vec![
         "Moves: type UCI (e2e4, e7e8q, e1g1) or SAN (Nf3, O-O, exd5), Enter".to_string(),
-        "Type a square (e2) or click a piece to see its moves; click or drag to a target"
-            .to_string(),
+        "Type a square (e2) or click a piece for its moves; click or drag to a target".to_string(),
     ];
     lines.extend(keys::help_lines(GAME_KEYS, true, |w| app.keys_apply(w)));
     lines

@@ -66,15 +66,8 @@ fn draw_box(frame: &mut Frame, area: Rect, home: &HomeScreen) {
         if *item == Item::Play
             && let Some(u) = home.resume.first()
         {
-            let g = &u.game;
-            // Knightfall's version says nothing here: the names are short without it.
-            let short = |name: &str| name.replace(crate::store::settings::KNIGHTFALL, "Knightfall");
-            let about = format!(
-                "unfinished: {} vs {}, move {}",
-                short(&g.names[0]),
-                short(&g.names[1]),
-                g.ply() / 2 + 1
-            );
+            let width = room.saturating_sub(name_w + 7 + "unfinished: ".len());
+            let about = format!("unfinished: {}", super::setup::resume_about(&u.game, width));
             // Under the items' words.
             let indent = " ".repeat(name_w + 7);
             lines.push(Line::styled(

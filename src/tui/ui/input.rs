@@ -14,13 +14,16 @@ use crate::tui::chrome::keys;
 
 /// Draws the status box.
 pub(crate) fn draw_status(frame: &mut Frame, area: Rect, app: &App, large_clocks: bool) {
-    // The players, so the opponent (a level, another engine) is always in view.
-    let [white, black] = &app.game.names;
-    let block = super::titled(&format!("{white} vs {black}"), area);
+    // The players, so the opponent (a level, another engine) is always in view, in the order
+    // of the clocks: the one at the bottom of the board last.
+    let [left, right] = app.sides_across().map(|c| app.shown_name(c));
+    let room = usize::from(area.width.saturating_sub(4));
+    let block = super::titled(&super::players(&left, &right, room), area);
     let inner = block.inner(area);
     let game = &app.game;
     let mut spans: Vec<Span> = Vec::new();
     match game.outcome() {
+        Some(_) if game.is_aborted() => spans.push(Span::styled("Aborted: no result", bold())),
         Some(o) => spans.push(Span::styled(
             format!("{} {}", o.result_str(), o.announce()),
             bold(),
@@ -42,7 +45,7 @@ pub(crate) fn draw_status(frame: &mut Frame, area: Rect, app: &App, large_clocks
             spans.push(Span::styled(what, bold()));
             // The clocks are here unless they are drawn large beside the board.
             if !large_clocks {
-                for color in Color::ALL {
+                for color in app.sides_across() {
                     let Some(r) = clock::reading(app, color) else {
                         break;
                     };
@@ -70,42 +73,84 @@ pub(crate) fn draw_status(frame: &mut Frame, area: Rect, app: &App, large_clocks
     );
 }
 
-/// What each side has captured, and who is ahead in material on the board: `Captured ♟♟♞ | ♙
-/// White +5`.
+/// What each side has captured, in the order of the clocks, and who is ahead in material on
+/// the board: `Captured ♙ | ♟♟♞  White +5`. A line too long is shortened by meaning, never by
+/// dropping a side: a run of one piece becomes a count (`♟×5`), then the word `Captured` goes
+/// and the lead stands beside the side ahead (`♙ | ♛♟×5 +5`); only then is each side's haul
+/// cut, in its own half.
 pub(crate) fn captured_line(app: &App, width: u16) -> Line<'static> {
     let taken = app.game.captured();
-    let glyphs = |side: usize| -> String {
-        // White takes Black's pieces and the other way round.
-        let set: [&str; 5] = match (side, app.settings.ascii) {
-            (0, false) => ["♟", "♞", "♝", "♜", "♛"],
-            (1, false) => ["♙", "♘", "♗", "♖", "♕"],
-            (0, true) => ["p", "n", "b", "r", "q"],
-            _ => ["P", "N", "B", "R", "Q"],
-        };
-        (0..5)
-            .rev()
-            .map(|j| set[j].repeat(taken[side][j] as usize))
-            .collect()
-    };
     let lead = app.game.material_lead();
-    let ahead = match lead {
-        0 => String::new(),
-        n if n > 0 => format!("  White +{n}"),
-        n => format!("  Black +{}", -n),
-    };
-    let (white, black) = (glyphs(0), glyphs(1));
-    if white.is_empty() && black.is_empty() && lead == 0 {
+    if taken.iter().flatten().all(|&n| n == 0) && lead == 0 {
         return Line::raw("");
     }
-    let none = |s: String| if s.is_empty() { "-".to_string() } else { s };
-    let (white, black) = (none(white), none(black));
-    // Who is ahead goes first when the line is short of room; nothing is cut mid-word.
-    let mut rest = format!("{white} | {black}{ahead}");
-    let room = usize::from(width).saturating_sub("Captured ".len());
-    if rest.chars().count() > room {
-        rest = super::fit(&format!("{}  {white} | {black}", ahead.trim()), room);
+    let order = app.sides_across();
+    let ascii = app.settings.ascii;
+    let hauls = |counted: bool| order.map(|c| haul(&taken, c, ascii, counted));
+    let ahead = match lead {
+        0 => None,
+        n if n > 0 => Some((Color::White, n)),
+        n => Some((Color::Black, -n)),
+    };
+    let width = usize::from(width);
+    let label = "Captured ";
+    for counted in [false, true] {
+        let [a, b] = hauls(counted);
+        let words = ahead.map_or(String::new(), |(c, n)| format!("  {} +{n}", color_name(c)));
+        let rest = format!("{a} | {b}{words}");
+        if label.len() + rest.chars().count() <= width {
+            return Line::from(vec![Span::styled(label, bold()), Span::raw(rest)]);
+        }
     }
-    Line::from(vec![Span::styled("Captured ", bold()), Span::raw(rest)])
+    let [a, b] = hauls(true);
+    let lead_of = |c: Color| match ahead {
+        Some((side, n)) if side == c => format!(" +{n}"),
+        _ => String::new(),
+    };
+    let (a, b) = (
+        format!("{a}{}", lead_of(order[0])),
+        format!("{b}{}", lead_of(order[1])),
+    );
+    let half = width.saturating_sub(3) / 2;
+    let cut = |s: String, room: usize| {
+        if s.chars().count() <= room {
+            s
+        } else {
+            s.chars().take(room.saturating_sub(1)).collect::<String>() + "…"
+        }
+    };
+    if a.chars().count() + 3 + b.chars().count() <= width {
+        Line::raw(format!("{a} | {b}"))
+    } else {
+        let b_room = width.saturating_sub(3 + half);
+        Line::raw(format!("{} | {}", cut(a, half), cut(b, b_room)))
+    }
+}
+
+/// The pieces `taker` has captured, the most valuable first (`♛♝♟♟`, `-` for none);
+/// `counted`: a run of three or more as one figure and its count (`♟×5`).
+fn haul(taken: &[[u32; 5]; 2], taker: Color, ascii: bool, counted: bool) -> String {
+    // White takes Black's pieces and the other way round.
+    let set: [&str; 5] = match (taker, ascii) {
+        (Color::White, false) => ["♟", "♞", "♝", "♜", "♛"],
+        (Color::Black, false) => ["♙", "♘", "♗", "♖", "♕"],
+        (Color::White, true) => ["p", "n", "b", "r", "q"],
+        (Color::Black, true) => ["P", "N", "B", "R", "Q"],
+    };
+    let times = if ascii { "*" } else { "×" };
+    let counts = taken[crate::game::side(taker)];
+    let text: String = (0..5)
+        .rev()
+        .map(|j| match counts[j] as usize {
+            n if counted && n >= 3 => format!("{}{times}{n}", set[j]),
+            n => set[j].repeat(n),
+        })
+        .collect();
+    if text.is_empty() {
+        "-".to_string()
+    } else {
+        text
+    }
 }
 
 /// The message line as drawn: the message in its tone's style, or nothing.

@@ -11,9 +11,9 @@ pub(crate) mod chrome;
 pub mod board_screen;
 pub mod moves;
 pub mod review;
+pub mod setup;
 pub mod home;
 pub mod settings;
-pub mod setup;
 pub mod train;
 
 use ratatui::Frame;
@@ -70,6 +70,11 @@ fn draw_game(frame: &mut Frame, main: Rect, app: &App) -> Drawn {
     } else {
         8
     };
+    // The rows the moves do not need yet are the analysis panel's: the engine's lines wrap
+    // into them.
+    let moves_h = cols[1].height.saturating_sub(4 + clocks_h + analysis_h);
+    let spare = moves_h.saturating_sub(moves::height_wanted(app));
+    let analysis_h = analysis_h + spare;
     let side = Layout::vertical([
         Constraint::Length(4),
         Constraint::Length(clocks_h),
@@ -128,6 +133,63 @@ pub(crate) fn fit(text: &str, width: usize) -> String {
     }
 }
 
+/// Two players as a title, `left vs right`, in at most `width` characters, shortened by
+/// meaning before anything is cut: versions go first ("Knightfall 0.1.0" is Knightfall), then
+/// the level's word ("(level 3)" is "L3"). Only then is a name cut, at a word, the longer one
+/// first, so that both players stay in view.
+pub(crate) fn players(left: &str, right: &str, width: usize) -> String {
+    for step in 0..=2 {
+        let title = format!("{} vs {}", shorter(left, step), shorter(right, step));
+        if title.chars().count() <= width {
+            return title;
+        }
+    }
+    let (left, right) = (shorter(left, 2), shorter(right, 2));
+    let room = width.saturating_sub(" vs ".len());
+    let (l, r) = (left.chars().count(), right.chars().count());
+    let half = room / 2;
+    let (l, r) = if l <= half {
+        (l, room - l)
+    } else if r <= half {
+        (room - r, r)
+    } else {
+        (half, room - half)
+    };
+    format!("{} vs {}", fit(&left, l), fit(&right, r))
+}
+
+/// A player's name shortened by meaning, `step` times: 1 drops version numbers
+/// (`Stockfish 16.1`, `Knightfall 0.1.0`), 2 also writes a level as `L3`.
+pub(crate) fn shorter(name: &str, step: usize) -> String {
+    if step == 0 {
+        return name.to_string();
+    }
+    let words: Vec<&str> = name
+        .split_whitespace()
+        .enumerate()
+        .filter(|&(i, word)| i == 0 || !is_version(word))
+        .map(|(_, word)| word)
+        .collect();
+    let mut short = words.join(" ");
+    if step >= 2
+        && let Some(start) = short.find("(level ")
+        && let Some(len) = short[start..].find(')')
+    {
+        let level = short[start + "(level ".len()..start + len]
+            .trim()
+            .to_string();
+        short.replace_range(start..=start + len, &format!("L{level}"));
+    }
+    short
+}
+
+/// Whether a word of a name is a version: `0.1.0`, `16.1`, `v2.3`, `17`.
+fn is_version(word: &str) -> bool {
+    let number = word.strip_prefix(['v', 'V']).unwrap_or(word);
+    number.starts_with(|c: char| c.is_ascii_digit())
+        && number.chars().all(|c| c.is_ascii_digit() || c == '.')
+}
+
 /// A line of moves with each move number bound to its move (`7.` never ends a wrapped line
 /// without `Nf3`): a no-break space after the dots.
 pub(crate) fn numbers_kept_with_moves(line: &str) -> String {
@@ -170,7 +232,33 @@ pub(crate) fn centered(area: Rect, w: u16, h: u16) -> Rect {
 
 #[cfg(test)]
 mod tests {
-    use super::fit;
+    use super::{fit, players};
+
+    #[test]
+    fn players_are_shortened_by_meaning_and_both_stay_in_view() {
+        let engine = "Knightfall 0.1.0 (level 3)";
+        assert_eq!(
+            players(engine, "You", 40),
+            "Knightfall 0.1.0 (level 3) vs You"
+        );
+        assert_eq!(players(engine, "You", 30), "Knightfall (level 3) vs You");
+        assert_eq!(players(engine, "You", 22), "Knightfall L3 vs You");
+        assert_eq!(
+            players(engine, "Knightfall 0.1.0 (level 5)", 31),
+            "Knightfall L3 vs Knightfall L5"
+        );
+        assert_eq!(players("Stockfish 16.1", "You", 20), "Stockfish vs You");
+        // Past that, the longer name is cut at a word; the other stays whole.
+        assert_eq!(
+            players("Grandmaster Deep Thought", "You", 24),
+            "Grandmaster Deep… vs You"
+        );
+        for width in 8..60 {
+            let title = players(engine, "Knightfall 0.1.0", width);
+            assert!(title.chars().count() <= width, "{title}");
+            assert!(title.contains(" vs "), "{title}");
+        }
+    }
 
     #[test]
     fn text_is_cut_at_a_word_never_inside_one() {

@@ -49,6 +49,20 @@ pub(crate) fn move_rows(
 /// The width of one column of moves: `123. Nbxd7+   Qxd7     `.
 const COLUMN_WIDTH: u16 = 24;
 
+/// The rows the list fills in one column (borders included), in steps of [`GROWTH`] rows so
+/// that the panel grows now and then, not with every move. (Columns side by side are for a
+/// list longer than the panel is tall.)
+pub(crate) fn height_wanted(app: &App) -> u16 {
+    let plies = app.game.ply();
+    let black_first = usize::from(app.game.start_turn() == Color::Black);
+    let lines = (plies + black_first).div_ceil(2) + usize::from(app.game.is_over());
+    let rows = lines.div_ceil(GROWTH) * GROWTH;
+    u16::try_from(rows.max(GROWTH) + 2).unwrap_or(u16::MAX)
+}
+
+/// The rows the list grows by at a time.
+const GROWTH: usize = 4;
+
 /// Draws the list.
 pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     // The opening of the position shown (the game so far, or up to the browsed move).
@@ -69,7 +83,12 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
         (app.game.sans()[i].clone(), style)
     });
     if let Some(o) = app.game.outcome() {
-        lines.push(Line::raw(format!("     {}", o.result_str())));
+        let aborted = if app.game.is_aborted() {
+            "  aborted"
+        } else {
+            ""
+        };
+        lines.push(Line::raw(format!("     {}{aborted}", o.result_str())));
         if app.view.is_none() {
             current_line = lines.len() - 1;
         }

@@ -117,19 +117,9 @@ fn draw_box(frame: &mut Frame, area: Rect, screen: &SetupScreen) {
         if field == Field::Resume {
             // Which game: its players, how far it went and when.
             let about = match screen.resume_chosen.and_then(|i| screen.resume.get(i)) {
-                Some(u) => {
-                    let g = &u.game;
-                    format!(
-                        "{} vs {}, move {}, {}",
-                        g.names[0],
-                        g.names[1],
-                        g.ply() / 2 + 1,
-                        g.date
-                    )
-                }
+                Some(u) => resume_about(&u.game, usize::from(BOX_WIDTH - 6)),
                 None => "a new game with the choices below".to_string(),
             };
-            let about: String = about.chars().take(BOX_WIDTH as usize - 6).collect();
             lines.push(Line::styled(
                 format!("    {about}"),
                 Style::default().add_modifier(Modifier::DIM),
@@ -160,6 +150,38 @@ fn draw_box(frame: &mut Frame, area: Rect, screen: &SetupScreen) {
             );
         }
     }
+}
+
+/// The game the resume row names, in at most `width` characters: its players (White first, as
+/// the file has them; Knightfall's "Human" is you), how far it went and its date, shortened by
+/// meaning: the players' names first, then the date goes whole.
+pub(crate) fn resume_about(game: &crate::game::Game, width: usize) -> String {
+    let person = crate::train::mistake::PERSON;
+    let [white, black] = &game.names;
+    let you = |name: &'_ str, other: &str| {
+        if name == person && other != person {
+            "You".to_string()
+        } else {
+            name.to_string()
+        }
+    };
+    let (white, black) = (you(white, black), you(black, white));
+    let moves = format!(", move {}", game.ply() / 2 + 1);
+    if game.date != crate::game::UNKNOWN_DATE {
+        for step in 0..=2 {
+            let about = format!(
+                "{} vs {}{moves}, {}",
+                super::shorter(&white, step),
+                super::shorter(&black, step),
+                game.date
+            );
+            if about.chars().count() <= width {
+                return about;
+            }
+        }
+    }
+    let room = width.saturating_sub(moves.chars().count());
+    format!("{}{moves}", super::players(&white, &black, room))
 }
 
 /// The box's width.
