@@ -38,6 +38,8 @@ enum Command {
     /// Review a game: every move judged, accuracy, an evaluation graph; `--out` writes the game
     /// annotated instead.
     Review(cmd::review::Args),
+    /// Your games from elsewhere (lichess, chess.com, any PGN) in one library: import, list.
+    Games(cmd::games::Args),
     /// Train: your own mistakes again (from your reviewed games), puzzles, and endgames against
     /// perfect defence from the built-in tables, every move graded.
     Train(cmd::train::Args),
@@ -111,6 +113,7 @@ fn main() -> ExitCode {
         Some(Command::Review(args)) => cmd::review::run(&args),
         Some(Command::Board(args)) => cmd::board::run(&args),
         Some(Command::Train(args)) => cmd::train::run(&args),
+        Some(Command::Games(args)) => cmd::games::run(&args),
         Some(Command::Puzzles(args)) => cmd::puzzles::run(&args),
         Some(Command::Completions { shell }) => print(|out| {
             clap_complete::generate(shell, &mut Cli::command(), "knightfall", out);

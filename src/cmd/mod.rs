@@ -4,6 +4,7 @@ pub mod analyse;
 pub mod bench;
 pub mod book;
 pub mod eval;
+pub mod games;
 pub mod play;
 pub mod board;
 pub mod puzzles;

@@ -161,7 +161,7 @@ impl Game {
     }
 
     /// The game `raw` writes, its moves played through.
-    fn from_raw(raw: &RawGame) -> Result<Game, LoadError> {
+    pub(crate) fn from_raw(raw: &RawGame) -> Result<Game, LoadError> {
         let mut game = Game::from_position(raw.start()?);
         if let Some(tc) = raw.tag("TimeControl") {
             // PGN TimeControl is in seconds: "300+3".

@@ -59,10 +59,19 @@ impl Paths {
 
     /// Where panics are logged: `knightfall.log` beside the games folder.
     pub fn log(&self) -> PathBuf {
+        self.beside_games("knightfall.log")
+    }
+
+    /// The library of imported games: `library.sqlite` beside the games folder.
+    pub fn library(&self) -> PathBuf {
+        self.beside_games("library.sqlite")
+    }
+
+    fn beside_games(&self, name: &str) -> PathBuf {
         self.data
             .parent()
             .map_or_else(|| self.data.clone(), PathBuf::from)
-            .join("knightfall.log")
+            .join(name)
     }
 
     /// Where the games the player watched (engine against engine) are kept, apart from their

@@ -1,0 +1,68 @@
+//! `knightfall games`: the library of games from elsewhere (lichess, chess.com, any PGN):
+//! import files into it, and list it.
+
+use std::path::PathBuf;
+
+use anyhow::Result;
+use clap::Subcommand;
+
+use crate::output::tell;
+use crate::store::Paths;
+use crate::store::library::Library;
+use crate::store::library::import::Summary;
+
+/// Arguments of `games`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// What to do.
+    #[command(subcommand)]
+    pub action: Action,
+}
+
+/// What `games` does.
+#[derive(Subcommand, Debug)]
+pub enum Action {
+    /// Import PGN files (as lichess and chess.com export them); a game already in the library
+    /// is not added again.
+    Import {
+        /// The PGN files.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+    },
+    /// Print the library, newest first, a game a line: date, White, Black, result, opening,
+    /// time control, moves (tab-separated).
+    List,
+}
+
+/// Runs `games`.
+pub fn run(args: &Args) -> Result<()> {
+    let paths = Paths::get();
+    let mut library = Library::open(&paths.library())?;
+    match &args.action {
+        Action::Import { files } => {
+            let mut summary = Summary::default();
+            for file in files {
+                if let Err(e) = library.import(file, &mut summary) {
+                    // One file that cannot be read does not stop the others.
+                    summary.refused += 1;
+                    summary.named.push(format!("{e:#}"));
+                }
+            }
+            tell!("{}", summary.report());
+            tell!(
+                "The library ({}) holds {} games.",
+                paths.library().display(),
+                library.count()?
+            );
+            Ok(())
+        }
+        Action::List => {
+            let mut out = String::new();
+            for entry in library.list()? {
+                out.push_str(&entry.line());
+                out.push('\n');
+            }
+            super::emit(&out)
+        }
+    }
+}

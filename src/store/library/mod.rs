@@ -1,0 +1,175 @@
+//! The library: one SQLite database beside the games folder (`library.sqlite`) holding every
+//! game imported, each once. SQLite is the one writer's lock and the readers' snapshot (WAL), so
+//! two Knightfalls may use it at once; the schema moves on by numbered migrations. PGN stays the
+//! format a player takes away: each game is kept as the PGN Knightfall writes for it.
+
+pub mod import;
+
+use std::path::Path;
+use std::time::Duration;
+
+use anyhow::{Context, Result};
+use rusqlite::{Connection, OptionalExtension, params};
+use rusqlite_migration::{M, Migrations};
+
+/// The schema, one step at a time; a step once published is never changed, only followed.
+const MIGRATIONS: &[M<'static>] = &[M::up(
+    "CREATE TABLE games (
+        id INTEGER PRIMARY KEY,
+        identity TEXT NOT NULL UNIQUE,
+        white TEXT NOT NULL,
+        black TEXT NOT NULL,
+        result TEXT NOT NULL,
+        date TEXT NOT NULL,
+        time_control TEXT NOT NULL,
+        site TEXT NOT NULL,
+        eco TEXT NOT NULL,
+        opening TEXT NOT NULL,
+        plies INTEGER NOT NULL,
+        pgn TEXT NOT NULL,
+        source TEXT NOT NULL
+    );
+    CREATE INDEX games_by_date ON games(date);",
+)];
+
+/// How long a write waits for another Knightfall's to finish before it gives up.
+const BUSY: Duration = Duration::from_secs(30);
+
+/// An open library.
+pub struct Library {
+    conn: Connection,
+}
+
+/// A game as the library lists it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Entry {
+    /// Its number in the library.
+    pub id: i64,
+    /// White's name.
+    pub white: String,
+    /// Black's name.
+    pub black: String,
+    /// `1-0`, `0-1`, `1/2-1/2` or `*`.
+    pub result: String,
+    /// `YYYY.MM.DD`, as much as is known.
+    pub date: String,
+    /// The PGN `TimeControl` (`180+2`), or empty.
+    pub time_control: String,
+    /// Where it was played (a lichess or chess.com address, say), or empty.
+    pub site: String,
+    /// The ECO code and the opening's name, as the file gave them.
+    pub opening: String,
+    /// Moves by either side.
+    pub plies: i64,
+}
+
+impl Entry {
+    /// One line for scripts: date, white, black, result, opening, time control, moves.
+    pub fn line(&self) -> String {
+        let tc = if self.time_control.is_empty() {
+            "-"
+        } else {
+            &self.time_control
+        };
+        let opening = if self.opening.is_empty() {
+            "-"
+        } else {
+            &self.opening
+        };
+        format!(
+            "{}\t{}\t{}\t{}\t{}\t{}\t{} plies",
+            self.date, self.white, self.black, self.result, opening, tc, self.plies
+        )
+    }
+}
+
+/// Puts the database in WAL mode (kept in the file): readers never wait for the writer, and a
+/// crash loses no committed game. The switch takes the whole file and does not wait for a
+/// busy one, as the other statements do: while another Knightfall makes the same new library,
+/// it is tried again until that one is done.
+fn wal(conn: &Connection) -> Result<()> {
+    let start = std::time::Instant::now();
+    loop {
+        let mode: String = conn.pragma_query_value(None, "journal_mode", |r| r.get(0))?;
+        if mode.eq_ignore_ascii_case("wal") {
+            return Ok(());
+        }
+        match conn.pragma_update(None, "journal_mode", "WAL") {
+            Err(rusqlite::Error::SqliteFailure(e, _))
+                if e.code == rusqlite::ErrorCode::DatabaseBusy && start.elapsed() < BUSY =>
+            {
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            other => return Ok(other?),
+        }
+    }
+}
+
+impl Library {
+    /// Opens the library at `path`, made and brought to the latest schema if need be.
+    pub fn open(path: &Path) -> Result<Library> {
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir)
+                .with_context(|| format!("cannot make {}", dir.display()))?;
+        }
+        let mut conn = Connection::open(path)
+            .with_context(|| format!("cannot open the library {}", path.display()))?;
+        conn.busy_timeout(BUSY)?;
+        wal(&conn).with_context(|| format!("cannot open the library {}", path.display()))?;
+        conn.pragma_update(None, "synchronous", "NORMAL")?;
+        let migrations = Migrations::from_slice(MIGRATIONS);
+        // Another Knightfall opening a new library at the same moment may take the schema up
+        // first, and this one's step then fails on what that one made: a second try finds the
+        // schema up to date.
+        migrations
+            .to_latest(&mut conn)
+            .or_else(|_| migrations.to_latest(&mut conn))
+            .with_context(|| format!("cannot bring the library {} up to date", path.display()))?;
+        Ok(Library { conn })
+    }
+
+    /// How many games it holds.
+    pub fn count(&self) -> Result<i64> {
+        Ok(self
+            .conn
+            .query_row("SELECT count(*) FROM games", [], |r| r.get(0))?)
+    }
+
+    /// Every game, newest first.
+    pub fn list(&self) -> Result<Vec<Entry>> {
+        let mut stmt = self.conn.prepare(
+            "SELECT id, white, black, result, date, time_control, site, eco, opening, plies
+             FROM games ORDER BY date DESC, id DESC",
+        )?;
+        let rows = stmt.query_map([], |r| {
+            let eco: String = r.get(7)?;
+            let name: String = r.get(8)?;
+            Ok(Entry {
+                id: r.get(0)?,
+                white: r.get(1)?,
+                black: r.get(2)?,
+                result: r.get(3)?,
+                date: r.get(4)?,
+                time_control: r.get(5)?,
+                site: r.get(6)?,
+                opening: [eco, name]
+                    .into_iter()
+                    .filter(|s| !s.is_empty())
+                    .collect::<Vec<_>>()
+                    .join(" "),
+                plies: r.get(9)?,
+            })
+        })?;
+        Ok(rows.collect::<Result<Vec<_>, _>>()?)
+    }
+
+    /// The PGN kept of game `id`, if there is one.
+    pub fn pgn(&self, id: i64) -> Result<Option<String>> {
+        Ok(self
+            .conn
+            .query_row("SELECT pgn FROM games WHERE id = ?1", params![id], |r| {
+                r.get(0)
+            })
+            .optional()?)
+    }
+}

@@ -1,0 +1,132 @@
+//! The library as the player meets it, the binary run as a process on a home of its own:
+//! games imported from PGN once each, refusals named, the list printed, and two imports at once
+//! both kept (SQLite's locking).
+
+use std::path::Path;
+use std::process::Command;
+
+fn knightfall(home: &Path, args: &[&str]) -> (bool, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_knightfall"))
+        .args(args)
+        .env("KNIGHTFALL_HOME", home)
+        .output()
+        .unwrap();
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// A game in lichess's export style.
+fn lichess_game(n: usize, moves: &str) -> String {
+    format!(
+        "[Event \"Rated Blitz game\"]\n[Site \"https://lichess.org/abc{n:05}\"]\n[Date \"2024.03.{:02}\"]\n\
+         [White \"anna1985\"]\n[Black \"opponent{n}\"]\n[Result \"1-0\"]\n[UTCDate \"2024.03.{:02}\"]\n\
+         [UTCTime \"12:00:00\"]\n[TimeControl \"180+2\"]\n[ECO \"C20\"]\n[Opening \"King's Pawn Game\"]\n\n\
+         {moves} 1-0\n\n",
+        n % 28 + 1,
+        n % 28 + 1
+    )
+}
+
+#[test]
+fn games_are_imported_once_each_and_refusals_are_named() {
+    let tmp = tempfile::tempdir().unwrap();
+    let home = tmp.path().join("home");
+    let file = tmp.path().join("lichess.pgn");
+    let mut text = String::new();
+    text.push_str(&lichess_game(
+        1,
+        "1. e4 { [%clk 0:03:00] } e5 { [%clk 0:03:00] } 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7#",
+    ));
+    text.push_str(&lichess_game(2, "1. e4 e5 2. Nf3 Nc6"));
+    text.push_str("[Event \"zh\"]\n[Variant \"Crazyhouse\"]\n[Result \"*\"]\n\n1. e4 e5 *\n\n");
+    text.push_str(&lichess_game(3, "1. e4 e5 2. Ke3"));
+    std::fs::write(&file, text).unwrap();
+    let file = file.to_str().unwrap();
+    let (ok, _, err) = knightfall(&home, &["games", "import", file]);
+    assert!(ok, "{err}");
+    assert!(
+        err.contains("imported 2, already there 0, refused 2"),
+        "{err}"
+    );
+    assert!(err.contains("game 3: the game is Crazyhouse"), "{err}");
+    assert!(err.contains("game 4: move 3 (Ke3)"), "{err}");
+    assert!(home.join("library.sqlite").exists());
+    // Again: nothing added.
+    let (ok, _, err) = knightfall(&home, &["games", "import", file]);
+    assert!(ok, "{err}");
+    assert!(
+        err.contains("imported 0, already there 2, refused 2"),
+        "{err}"
+    );
+    let (ok, out, err) = knightfall(&home, &["games", "list"]);
+    assert!(ok, "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 2, "{out}");
+    // Newest first, each with its opening and clock.
+    assert!(
+        lines[0].starts_with("2024.03.03\tanna1985\topponent2\t1-0\tC20 King's Pawn Game\t180+2"),
+        "{out}"
+    );
+    assert!(
+        lines[1].contains("opponent1") && lines[1].ends_with("7 plies"),
+        "{out}"
+    );
+}
+
+#[test]
+fn a_file_that_cannot_be_read_is_named_and_the_others_are_imported() {
+    let tmp = tempfile::tempdir().unwrap();
+    let home = tmp.path().join("home");
+    let good = tmp.path().join("good.pgn");
+    std::fs::write(&good, lichess_game(5, "1. d4 d5")).unwrap();
+    let (ok, _, err) = knightfall(
+        &home,
+        &["games", "import", "/dev/zero", good.to_str().unwrap()],
+    );
+    assert!(ok, "{err}");
+    assert!(err.contains("imported 1"), "{err}");
+    assert!(err.contains("/dev/zero"), "{err}");
+}
+
+#[test]
+fn two_imports_at_once_keep_every_game() {
+    let tmp = tempfile::tempdir().unwrap();
+    let home = tmp.path().join("home");
+    let mut files = Vec::new();
+    for part in 0..2 {
+        let file = tmp.path().join(format!("part{part}.pgn"));
+        let text: String = (0..300)
+            .map(|i| lichess_game(part * 1000 + i, "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6"))
+            .collect();
+        std::fs::write(&file, text).unwrap();
+        files.push(file);
+    }
+    std::fs::create_dir_all(&home).unwrap();
+    // Both at once: one waits for the other's transactions, neither loses a game.
+    let spawned: Vec<_> = files
+        .iter()
+        .map(|f| {
+            Command::new(env!("CARGO_BIN_EXE_knightfall"))
+                .args(["games", "import"])
+                .arg(f)
+                .env("KNIGHTFALL_HOME", &home)
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    for child in spawned {
+        let out = child.wait_with_output().unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    let (ok, out, _) = knightfall(&home, &["games", "list"]);
+    assert!(ok);
+    assert_eq!(out.lines().count(), 600);
+}
