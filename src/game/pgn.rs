@@ -164,9 +164,11 @@ impl Game {
     pub(crate) fn from_raw(raw: &RawGame) -> Result<Game, LoadError> {
         let mut game = Game::from_position(raw.start()?);
         if let Some(tc) = raw.tag("TimeControl") {
-            // PGN TimeControl is in seconds: "300+3".
-            if let Some((b, i)) = tc.split_once('+')
-                && let Ok(tc) = TimeControl::parse(&format!("{b}s+{i}"))
+            // PGN TimeControl is in seconds: "300+3", or "180" with no increment (chess.com).
+            let (base, inc) = tc.trim().split_once('+').unwrap_or((tc.trim(), "0"));
+            if !base.is_empty()
+                && base.bytes().all(|b| b.is_ascii_digit())
+                && let Ok(tc) = TimeControl::parse(&format!("{base}s+{inc}"))
             {
                 game.set_time_control(Some(tc));
             }
@@ -324,6 +326,23 @@ mod tests {
             self.0 = rest;
             Ok(1)
         }
+    }
+
+    #[test]
+    fn a_time_control_without_an_increment_is_a_clock() {
+        let base = |tag: &str| {
+            let text = format!("[TimeControl \"{tag}\"]\n\n1. e4 e5 *\n");
+            Game::from_pgn(&text)
+                .unwrap()
+                .clocks()
+                .map(|c| (c.tc.base.as_secs(), c.tc.inc.as_secs()))
+        };
+        assert_eq!(base("180"), Some((180, 0)));
+        assert_eq!(base("180+2"), Some((180, 2)));
+        // Not a clock: moves in a period, a correspondence day, nothing.
+        assert_eq!(base("40/7200"), None);
+        assert_eq!(base("1/259200"), None);
+        assert_eq!(base("-"), None);
     }
 
     #[test]
