@@ -181,28 +181,13 @@ pub const HOME_KEYS: &[KeyHelp<Command<HomeCommand>>] = &[
         when: When::Always,
     },
     keys::help(),
-    KeyHelp {
-        keys: Keys::All(
-            &[key(KeyCode::Esc), key(KeyCode::Char('q'))],
-            Command::Common(Common::Back),
-        ),
-        shown: "Esc q",
-        word: "",
-        label: "Esc back to the game",
-        help: "opened from a game: back to it",
-        when: When::Opened,
-    },
-    KeyHelp {
-        keys: Keys::All(
-            &[key(KeyCode::Esc), key(KeyCode::Char('q'))],
-            Command::Common(Common::Back),
-        ),
-        shown: "Esc q",
-        word: "",
-        label: "q quit",
-        help: "at the start: leave Knightfall",
-        when: When::Alone,
-    },
+    keys::back(
+        "",
+        "Esc back to the game",
+        "opened from a game: back to it",
+        When::Opened,
+    ),
+    keys::back("", "q quit", "at the start: leave Knightfall", When::Alone),
     keys::exit(),
 ];
 

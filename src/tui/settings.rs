@@ -190,17 +190,12 @@ pub const SETTINGS_KEYS: &[KeyHelp<Command<SettingsCommand>>] = &[
         help: "this help",
         when: When::Choosing,
     },
-    KeyHelp {
-        keys: Keys::All(
-            &[key(KeyCode::Esc), key(KeyCode::Char('q'))],
-            Command::Common(Common::Back),
-        ),
-        shown: "Esc q",
-        word: "",
-        label: "Esc back",
-        help: "back to the screen it was opened from",
-        when: When::Choosing,
-    },
+    keys::back(
+        "",
+        "Esc back",
+        "back to the screen it was opened from",
+        When::Choosing,
+    ),
     keys::exit(),
 ];
 

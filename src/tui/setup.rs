@@ -8,7 +8,7 @@ use std::time::Instant;
 
 use crossterm::event::{KeyCode, KeyEvent};
 
-use super::chrome::command::{Command, Common};
+use super::chrome::command::Command;
 use super::chrome::help::Help;
 use super::chrome::keys::{self, KeyHelp, Keys, When, key};
 use super::chrome::run::{self, Screen};
@@ -102,28 +102,18 @@ pub const SETUP_KEYS: &[KeyHelp<Command<SetupCommand>>] = &[
         when: When::Always,
     },
     keys::help(),
-    KeyHelp {
-        keys: Keys::All(
-            &[key(KeyCode::Esc), key(KeyCode::Char('q'))],
-            Command::Common(Common::Back),
-        ),
-        shown: "Esc q",
-        word: "",
-        label: "Esc back",
-        help: "opened from another screen: back to it, nothing changed",
-        when: When::Opened,
-    },
-    KeyHelp {
-        keys: Keys::All(
-            &[key(KeyCode::Esc), key(KeyCode::Char('q'))],
-            Command::Common(Common::Back),
-        ),
-        shown: "Esc q",
-        word: "",
-        label: "Esc quit",
-        help: "at the start: leave Knightfall",
-        when: When::Alone,
-    },
+    keys::back(
+        "",
+        "Esc back",
+        "opened from another screen: back to it, nothing changed",
+        When::Opened,
+    ),
+    keys::back(
+        "",
+        "Esc quit",
+        "at the start: leave Knightfall",
+        When::Alone,
+    ),
     keys::exit(),
 ];
 

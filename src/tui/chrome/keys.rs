@@ -127,6 +127,7 @@ const FLIP_KEYS: &[Binding] = &[ctrl('f')];
 const THEME_KEYS: &[Binding] = &[ctrl('k')];
 const EXIT_KEYS: &[Binding] = &[ctrl('q'), ctrl('c')];
 const FEN_KEYS: &[Binding] = &[ctrl('e')];
+const BACK_KEYS: &[Binding] = &[key(KeyCode::Esc), key(KeyCode::Char('q'))];
 
 /// The help row every screen has.
 pub const fn help<S>() -> KeyHelp<Command<S>> {
@@ -161,6 +162,25 @@ pub const fn theme<S>() -> KeyHelp<Command<S>> {
         label: "",
         help: "board colours: the next theme (or theme NAME)",
         when: When::Always,
+    }
+}
+
+/// A row of Esc and q going back: to the screen below when `when` is [`When::Opened`], out of
+/// Knightfall when it is [`When::Alone`]; with its typed `word` (or `""`), footer `label` and
+/// `help`.
+pub const fn back<S>(
+    word: &'static str,
+    label: &'static str,
+    help: &'static str,
+    when: When,
+) -> KeyHelp<Command<S>> {
+    KeyHelp {
+        keys: Keys::All(BACK_KEYS, Command::Common(Common::Back)),
+        shown: "Esc q",
+        word,
+        label,
+        help,
+        when,
     }
 }
 

@@ -181,28 +181,18 @@ pub const TRAIN_KEYS: &[KeyHelp<Command<TrainCommand>>] = &[
         help: "clear what is typed and the message",
         when: When::Typing,
     },
-    KeyHelp {
-        keys: Keys::All(
-            &[key(KeyCode::Esc), key(KeyCode::Char('q'))],
-            Command::Common(Common::Back),
-        ),
-        shown: "Esc q",
-        word: "back",
-        label: "q back",
-        help: "opened from another screen: back to it",
-        when: When::Opened,
-    },
-    KeyHelp {
-        keys: Keys::All(
-            &[key(KeyCode::Esc), key(KeyCode::Char('q'))],
-            Command::Common(Common::Back),
-        ),
-        shown: "Esc q",
-        word: "quit",
-        label: "q quit",
-        help: "started on its own (knightfall train): leave Knightfall",
-        when: When::Alone,
-    },
+    keys::back(
+        "back",
+        "q back",
+        "opened from another screen: back to it",
+        When::Opened,
+    ),
+    keys::back(
+        "quit",
+        "q quit",
+        "started on its own (knightfall train): leave Knightfall",
+        When::Alone,
+    ),
     keys::exit(),
     KeyHelp {
         keys: Keys::All(&[ctrl('f')], Command::Common(Common::Flip)),
