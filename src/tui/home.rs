@@ -44,17 +44,20 @@ impl Item {
         Item::Quit,
     ];
 
-    /// The item's key.
-    pub fn key(self) -> char {
-        match self {
-            Item::Play => 'p',
-            Item::Review => 'r',
-            Item::Board => 'b',
-            Item::Train => 't',
-            Item::Watch => 'w',
-            Item::Settings => 's',
-            Item::Quit => 'q',
-        }
+    /// The item's key as [`HOME_KEYS`] gives it, the first of its row; `None` for Quit, which
+    /// the arrows and Enter reach (Esc and q go back instead when the screen is over a game).
+    pub fn key(self) -> Option<char> {
+        HOME_KEYS
+            .iter()
+            .flat_map(|row| row.keys.iter())
+            .find_map(|(binding, command)| match (binding.code, command) {
+                (KeyCode::Char(c), Command::Own(HomeCommand::Go(item)))
+                    if item == self && !binding.ctrl =>
+                {
+                    Some(c)
+                }
+                _ => None,
+            })
     }
 
     /// Its name on the screen.

@@ -53,7 +53,7 @@ fn draw_box(frame: &mut Frame, area: Rect, home: &HomeScreen) {
         };
         let text = format!(
             "{mark}{}  {:name_w$}  {}",
-            item.key(),
+            item.key().unwrap_or(' '),
             item.name(),
             item.about()
         );
