@@ -17,7 +17,7 @@ use crate::engine::strength::MAX_LEVEL;
 use crate::store::Unfinished;
 use crate::store::settings::{Settings, Side, TC_CHOICES, THINK_CHOICES};
 
-/// The new-game screen's own commands (the ones every screen has are [`Common`]).
+/// The new-game screen's own commands (the ones every screen has are [`Common`](super::chrome::command::Common)).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SetupCommand {
     /// The row above.
