@@ -12,6 +12,7 @@ pub mod config;
 pub mod temporaries;
 pub mod games;
 pub mod training;
+pub mod stream;
 pub mod library;
 
 pub(crate) use atomic::{append_whole, save_as, write_atomic};

@@ -3,7 +3,6 @@
 //! illegal move refuses that game alone, with the reason); a game already there is not added
 //! again. A game is the same game when its players, date, site and moves are.
 
-use std::io::BufReader;
 use std::path::Path;
 
 use anyhow::Result;
@@ -56,9 +55,11 @@ impl Summary {
 impl Library {
     /// Imports every game of the PGN file `file`, adding to `summary`.
     pub fn import(&mut self, file: &Path, summary: &mut Summary) -> Result<()> {
-        let (handle, _) = crate::store::listing::open_pgn(file)?;
+        let stream = crate::store::stream::open(file)?;
         let source = file.display().to_string();
-        let mut games = raw::games(BufReader::new(handle)).enumerate().peekable();
+        let bar = crate::store::stream::bar(stream.len, &source);
+        let read = stream.read.clone();
+        let mut games = raw::games(stream.reader).enumerate().peekable();
         while games.peek().is_some() {
             // Immediate: the write lock is taken at the start, waiting for another writer, rather
             // than asked for mid-way, where SQLite refuses at once to avoid a deadlock.
@@ -72,7 +73,8 @@ impl Library {
                       plies, pgn, source)
                      VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
                 )?;
-                for (i, read) in games.by_ref().take(BATCH) {
+                for (i, next) in games.by_ref().take(BATCH) {
+                    bar.set_position(read.load(std::sync::atomic::Ordering::Relaxed));
                     let refuse = |summary: &mut Summary, why: String| {
                         summary.refused += 1;
                         if summary.named.len() < MAX_NAMED {
@@ -81,7 +83,7 @@ impl Library {
                                 .push(format!("{source} game {}: {why}", i + 1));
                         }
                     };
-                    let raw = match read {
+                    let raw = match next {
                         Ok(raw) => raw,
                         Err(e) => {
                             // The reader cannot go on past text it cannot read.
@@ -120,6 +122,7 @@ impl Library {
             }
             tx.commit()?;
         }
+        bar.finish_and_clear();
         Ok(())
     }
 }
