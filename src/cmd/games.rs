@@ -45,6 +45,7 @@ pub fn run(args: &Args) -> Result<()> {
                 if let Err(e) = library.import(file, &mut summary) {
                     // One file that cannot be read does not stop the others.
                     summary.refused += 1;
+                    *summary.kinds.entry("unreadable file".into()).or_default() += 1;
                     summary.named.push(format!("{e:#}"));
                 }
             }

@@ -51,7 +51,14 @@ fn games_are_imported_once_each_and_refusals_are_named() {
         err.contains("imported 2, already there 0, refused 2"),
         "{err}"
     );
-    assert!(err.contains("game 3: the game is Crazyhouse"), "{err}");
+    assert!(
+        err.contains("refused 2 (Crazyhouse 1, illegal move 1)"),
+        "{err}"
+    );
+    assert!(
+        err.contains("game 3: Crazyhouse is not standard chess"),
+        "{err}"
+    );
     assert!(err.contains("game 4: move 3 (Ke3)"), "{err}");
     assert!(home.join("library.sqlite").exists());
     // Again: nothing added.
@@ -129,4 +136,52 @@ fn two_imports_at_once_keep_every_game() {
     let (ok, out, _) = knightfall(&home, &["games", "list"]);
     assert!(ok);
     assert_eq!(out.lines().count(), 600);
+}
+
+/// A Chess960 game as lichess exports it: its own start position, and the variant named.
+fn chess960_game(n: usize) -> String {
+    format!(
+        "[Event \"Rated Chess960 game\"]\n[Site \"https://lichess.org/c960{n:04}\"]\n\
+         [Date \"2024.03.05\"]\n[White \"anna1985\"]\n[Black \"rival\"]\n[Result \"1-0\"]\n\
+         [Variant \"Chess960\"]\n[TimeControl \"180+2\"]\n\
+         [FEN \"bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9\"]\n\
+         [SetUp \"1\"]\n\n9. g3 {{ [%clk 0:03:00] }} 9... Nd7 {{ [%clk 0:03:00] }} 1-0\n\n"
+    )
+}
+
+#[test]
+fn a_zstd_export_is_imported_as_the_plain_one_and_variants_are_refused_by_name() {
+    let tmp = tempfile::tempdir().unwrap();
+    let home = tmp.path().join("home");
+    let mut text = String::new();
+    for n in 0..30 {
+        text.push_str(&lichess_game(
+            n,
+            "1. e4 { [%clk 0:03:00] } e5 { [%clk 0:02:59] }",
+        ));
+        if n % 10 == 0 {
+            text.push_str(&chess960_game(n));
+        }
+    }
+    let file = tmp.path().join("lichess_db.pgn.zst");
+    std::fs::write(&file, zstd::encode_all(text.as_bytes(), 3).unwrap()).unwrap();
+    let (ok, _, err) = knightfall(&home, &["games", "import", file.to_str().unwrap()]);
+    assert!(ok, "{err}");
+    assert!(
+        err.contains("imported 30, already there 0, refused 3 (Chess960 3)"),
+        "{err}"
+    );
+    assert!(
+        err.contains("lichess_db.pgn.zst game 2: Chess960 is not standard chess"),
+        "{err}"
+    );
+    // The same games plain are the same games.
+    let plain = tmp.path().join("lichess_db.pgn");
+    std::fs::write(&plain, &text).unwrap();
+    let (ok, _, err) = knightfall(&home, &["games", "import", plain.to_str().unwrap()]);
+    assert!(ok, "{err}");
+    assert!(
+        err.contains("imported 0, already there 30, refused 3"),
+        "{err}"
+    );
 }

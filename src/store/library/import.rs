@@ -3,6 +3,7 @@
 //! illegal move refuses that game alone, with the reason); a game already there is not added
 //! again. A game is the same game when its players, date, site and moves are.
 
+use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 
 use anyhow::Result;
@@ -11,6 +12,7 @@ use shakmaty::uci::UciMove;
 
 use super::Library;
 use crate::game::Game;
+use crate::pgn::LoadError;
 use crate::pgn::raw::{self, RawGame};
 
 /// Games written in one transaction: a crash loses at most these, and a reader waits for none.
@@ -30,15 +32,40 @@ pub struct Summary {
     pub refused: usize,
     /// The first refusals: where (file and game number) and why.
     pub named: Vec<String>,
+    /// Every refusal counted by its kind: the variant's name, or what was wrong.
+    pub kinds: BTreeMap<String, usize>,
+    /// Each player's name with the number of games read that they play in: the player whose
+    /// export it is plays in most.
+    pub players: HashMap<String, usize>,
+    /// Games read that could be played through, whether added or already there.
+    pub games: usize,
 }
 
 impl Summary {
-    /// The summary in a few lines for the terminal.
+    /// Counts a refusal of `what` (where and why) of kind `kind`.
+    pub(crate) fn refuse(&mut self, kind: &str, what: String) {
+        self.refused += 1;
+        *self.kinds.entry(kind.to_string()).or_default() += 1;
+        if self.named.len() < MAX_NAMED {
+            self.named.push(what);
+        }
+    }
+
+    /// The summary in a few lines for the terminal: what was added, what the library had, and
+    /// what was refused, by kind and then the first ones one by one with the reason.
     pub fn report(&self) -> String {
         let mut out = format!(
             "imported {}, already there {}, refused {}",
             self.imported, self.already, self.refused
         );
+        if !self.kinds.is_empty() {
+            let kinds: Vec<String> = self
+                .kinds
+                .iter()
+                .map(|(kind, n)| format!("{kind} {n}"))
+                .collect();
+            out.push_str(&format!(" ({})", kinds.join(", ")));
+        }
         for why in &self.named {
             out.push_str(&format!("\n  refused: {why}"));
         }
@@ -49,6 +76,16 @@ impl Summary {
             ));
         }
         out
+    }
+}
+
+/// The kind of refusal `why` is, for the count: a variant by its name.
+fn kind(why: &LoadError) -> String {
+    match why {
+        LoadError::Variant(name) => name.trim().to_string(),
+        LoadError::BadMove { .. } | LoadError::AfterEnd { .. } => "illegal move".to_string(),
+        LoadError::Fen(_) => "bad start position".to_string(),
+        _ => "unreadable".to_string(),
     }
 }
 
@@ -75,29 +112,30 @@ impl Library {
                 )?;
                 for (i, next) in games.by_ref().take(BATCH) {
                     bar.set_position(read.load(std::sync::atomic::Ordering::Relaxed));
-                    let refuse = |summary: &mut Summary, why: String| {
-                        summary.refused += 1;
-                        if summary.named.len() < MAX_NAMED {
-                            summary
-                                .named
-                                .push(format!("{source} game {}: {why}", i + 1));
-                        }
-                    };
+                    let place = format!("{source} game {}", i + 1);
                     let raw = match next {
                         Ok(raw) => raw,
                         Err(e) => {
                             // The reader cannot go on past text it cannot read.
-                            refuse(summary, format!("{e}; the rest of the file is not read"));
+                            summary.refuse(
+                                "unreadable",
+                                format!("{place}: {e}; the rest of the file is not read"),
+                            );
                             break;
                         }
                     };
                     let game = match Game::from_raw(&raw) {
                         Ok(game) => game,
                         Err(why) => {
-                            refuse(summary, why.to_string());
+                            summary.refuse(&kind(&why), format!("{place}: {why}"));
                             continue;
                         }
                     };
+                    summary.games += 1;
+                    let [white, black] = &game.names;
+                    for name in std::iter::once(white).chain((black != white).then_some(black)) {
+                        *summary.players.entry(name.clone()).or_default() += 1;
+                    }
                     let row = Row::of(&raw, &game);
                     let added = insert.execute(params![
                         row.identity,
