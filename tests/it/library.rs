@@ -185,3 +185,105 @@ fn a_zstd_export_is_imported_as_the_plain_one_and_variants_are_refused_by_name()
         "{err}"
     );
 }
+
+#[test]
+fn the_names_given_are_kept_as_accounts_in_the_config_with_its_comments() {
+    let tmp = tempfile::tempdir().unwrap();
+    let home = tmp.path().join("home");
+    std::fs::create_dir_all(&home).unwrap();
+    let config = home.join("config.toml");
+    std::fs::write(&config, "# my settings\nlevel = 5 # about 1800\n").unwrap();
+    let file = tmp.path().join("lichess.pgn");
+    std::fs::write(&file, lichess_game(1, "1. e4 e5")).unwrap();
+    let file = file.to_str().unwrap();
+    let (ok, _, err) = knightfall(
+        &home,
+        &[
+            "games", "import", "--name", "anna1985", "--name", "Anna_C", file,
+        ],
+    );
+    assert!(ok, "{err}");
+    assert!(err.contains("Your accounts"), "{err}");
+    let text = std::fs::read_to_string(&config).unwrap();
+    assert!(
+        text.contains("accounts = [\"anna1985\", \"Anna_C\"]"),
+        "{text}"
+    );
+    assert!(
+        text.starts_with("# my settings\nlevel = 5 # about 1800"),
+        "{text}"
+    );
+    // A name kept already, in another case, is not kept twice; no question is asked.
+    let (ok, _, err) = knightfall(&home, &["games", "import", "--name", "ANNA1985", file]);
+    assert!(ok, "{err}");
+    assert!(!err.contains("--name"), "{err}");
+    let again = std::fs::read_to_string(&config).unwrap();
+    assert_eq!(again, text);
+}
+
+#[test]
+fn without_a_name_and_not_on_a_terminal_the_player_in_most_games_is_named_with_how_to_give_it() {
+    let tmp = tempfile::tempdir().unwrap();
+    let home = tmp.path().join("home");
+    let file = tmp.path().join("lichess.pgn");
+    let text: String = (0..3).map(|n| lichess_game(n, "1. e4 e5")).collect();
+    std::fs::write(&file, text).unwrap();
+    let (ok, _, err) = knightfall(&home, &["games", "import", file.to_str().unwrap()]);
+    assert!(ok, "{err}");
+    assert!(
+        err.contains(
+            "anna1985 plays in most of these games: if that is you, import with --name anna1985"
+        ),
+        "{err}"
+    );
+    assert!(!home.join("config.toml").exists());
+}
+
+#[test]
+fn on_a_terminal_the_player_in_most_games_is_asked_about_and_kept_when_confirmed() {
+    use portable_pty::{CommandBuilder, PtySize, native_pty_system};
+    use std::io::{Read, Write};
+
+    let tmp = tempfile::tempdir().unwrap();
+    let home = tmp.path().join("home");
+    let file = tmp.path().join("lichess.pgn");
+    let text: String = (0..3).map(|n| lichess_game(n, "1. e4 e5")).collect();
+    std::fs::write(&file, text).unwrap();
+    let pair = native_pty_system()
+        .openpty(PtySize {
+            rows: 24,
+            cols: 120,
+            pixel_width: 0,
+            pixel_height: 0,
+        })
+        .unwrap();
+    let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_knightfall"));
+    cmd.args(["games", "import", file.to_str().unwrap()]);
+    cmd.env("KNIGHTFALL_HOME", &home);
+    let mut child = pair.slave.spawn_command(cmd).unwrap();
+    drop(pair.slave);
+    let mut reader = pair.master.try_clone_reader().unwrap();
+    let mut writer = pair.master.take_writer().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let mut buf = [0u8; 1024];
+        while let Ok(n) = reader.read(&mut buf) {
+            if n == 0 || tx.send(buf[..n].to_vec()).is_err() {
+                break;
+            }
+        }
+    });
+    let mut seen = String::new();
+    let until = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while !seen.contains("Are you anna1985? [Y/n]") {
+        assert!(std::time::Instant::now() < until, "no question: {seen}");
+        if let Ok(bytes) = rx.recv_timeout(std::time::Duration::from_millis(100)) {
+            seen.push_str(&String::from_utf8_lossy(&bytes));
+        }
+    }
+    writer.write_all(b"\r").unwrap();
+    writer.flush().unwrap();
+    assert!(child.wait().unwrap().success());
+    let config = std::fs::read_to_string(home.join("config.toml")).unwrap();
+    assert!(config.contains("accounts = [\"anna1985\"]"), "{config}");
+}

@@ -79,6 +79,35 @@ impl Summary {
     }
 }
 
+impl Summary {
+    /// The player whose export this looks like: the one in most of the games read, in more
+    /// than half of them and in more than anyone else. Knightfall's own players ("Human",
+    /// "Knightfall …") and unknown names are no one's account.
+    pub fn main_player(&self) -> Option<&str> {
+        let mut counts: Vec<(&str, usize)> = self
+            .players
+            .iter()
+            .map(|(name, n)| (name.as_str(), *n))
+            .filter(|(name, _)| {
+                let name = name.trim();
+                !name.is_empty()
+                    && name != "?"
+                    && name != crate::train::mistake::PERSON
+                    && !name.starts_with("Knightfall")
+            })
+            .collect();
+        counts.sort_by_key(|&(_, n)| std::cmp::Reverse(n));
+        match counts.as_slice() {
+            [(name, n), rest @ ..]
+                if 2 * n > self.games && rest.first().is_none_or(|(_, m)| m < n) =>
+            {
+                Some(name)
+            }
+            _ => None,
+        }
+    }
+}
+
 /// The kind of refusal `why` is, for the count: a variant by its name.
 fn kind(why: &LoadError) -> String {
     match why {
@@ -208,5 +237,34 @@ impl Row {
             eco: tag("ECO"),
             opening: tag("Opening"),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn seen(games: usize, players: &[(&str, usize)]) -> Summary {
+        Summary {
+            games,
+            players: players.iter().map(|(n, c)| (n.to_string(), *c)).collect(),
+            ..Summary::default()
+        }
+    }
+
+    #[test]
+    fn the_main_player_plays_in_most_games_and_more_than_anyone() {
+        let export = seen(4, &[("anna1985", 4), ("bob", 2), ("carl", 1), ("dora", 1)]);
+        assert_eq!(export.main_player(), Some("anna1985"));
+        // One game: two players as likely as each other.
+        assert_eq!(seen(1, &[("anna1985", 1), ("bob", 1)]).main_player(), None);
+        // A database of others' games: nobody in more than half.
+        assert_eq!(
+            seen(10, &[("a", 3), ("b", 3), ("c", 2)]).main_player(),
+            None
+        );
+        // Knightfall's own games are no one's export.
+        let watched = seen(3, &[("Knightfall 0.1.0 (level 3)", 3), ("x", 1)]);
+        assert_eq!(watched.main_player(), None);
     }
 }
