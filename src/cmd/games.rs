@@ -36,8 +36,9 @@ pub enum Action {
         #[arg(long = "name", value_name = "NAME")]
         names: Vec<String>,
     },
-    /// Print the library, newest first, a game a line: date, White, Black, result, opening,
-    /// time control, moves (tab-separated).
+    /// Print the library (the games folder's finished games too), newest first, a game a line:
+    /// date, White, Black, result, opening, time control, moves, review (tab-separated: each
+    /// side's accuracy, how far it went, or `unreviewed`).
     List,
 }
 
@@ -71,6 +72,7 @@ pub fn run(args: &Args) -> Result<()> {
             Ok(())
         }
         Action::List => {
+            library.index_folder(&paths)?;
             let mut out = String::new();
             for entry in library.list()? {
                 out.push_str(&entry.line());

@@ -5,6 +5,7 @@
 //! instant.
 
 pub mod judge;
+pub mod phase;
 pub mod theory;
 pub mod analyse;
 

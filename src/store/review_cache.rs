@@ -112,6 +112,12 @@ fn load_exact(dir: &Path, review: &mut Review) -> usize {
     let Some(text) = read_small(&path(dir, review), MAX_BYTES) else {
         return 0;
     };
+    fill(review, &text)
+}
+
+/// Fills in `review`'s unknown positions from `text` (as [`text`] writes it), each line checked
+/// against the game; returns how many. The library keeps its reviews in the same words.
+pub(crate) fn fill(review: &mut Review, text: &str) -> usize {
     let mut filled = 0;
     for line in text.lines() {
         if let Some((ply, eval)) = parse_line(review, line)
@@ -163,8 +169,9 @@ fn parse_line(review: &Review, line: &str) -> Option<(usize, PositionEval)> {
     ))
 }
 
-/// Writes what `review` knows to its cache file in `dir`.
-pub fn save(dir: &Path, review: &Review) -> anyhow::Result<()> {
+/// What `review` knows, a line per known position: its ply, the evaluation's kind and value,
+/// the depth and the engine's line in UCI.
+pub(crate) fn text(review: &Review) -> String {
     let mut text = String::new();
     for (ply, e) in review.evals.iter().enumerate() {
         let Some(e) = e else { continue };
@@ -192,6 +199,12 @@ pub fn save(dir: &Path, review: &Review) -> anyhow::Result<()> {
             moves.join(" ")
         );
     }
+    text
+}
+
+/// Writes what `review` knows to its cache file in `dir`.
+pub fn save(dir: &Path, review: &Review) -> anyhow::Result<()> {
+    let text = text(review);
     std::fs::create_dir_all(dir)?;
     super::write_atomic(&path(dir, review), &text)?;
     if review.movetime_ms != crate::review::DEFAULT_MOVETIME_MS {

@@ -78,7 +78,7 @@ fn games_are_imported_once_each_and_refusals_are_named() {
         "{out}"
     );
     assert!(
-        lines[1].contains("opponent1") && lines[1].ends_with("7 plies"),
+        lines[1].contains("opponent1") && lines[1].ends_with("7 plies\tunreviewed"),
         "{out}"
     );
 }
@@ -286,4 +286,50 @@ fn on_a_terminal_the_player_in_most_games_is_asked_about_and_kept_when_confirmed
     assert!(child.wait().unwrap().success());
     let config = std::fs::read_to_string(home.join("config.toml")).unwrap();
     assert!(config.contains("accounts = [\"anna1985\"]"), "{config}");
+}
+
+#[test]
+fn the_games_folder_is_in_the_library_with_its_reviews() {
+    let tmp = tempfile::tempdir().unwrap();
+    let home = tmp.path().join("home");
+    let games = home.join("games");
+    std::fs::create_dir_all(&games).unwrap();
+    let finished = games.join("20240301-120000.pgn");
+    std::fs::write(
+        &finished,
+        "[Event \"Knightfall game\"]\n[Date \"2024.03.01\"]\n[White \"Human\"]\n[Black \"Knightfall 0.1.0\"]\n\
+         [Result \"0-1\"]\n\n1. f3 e5 2. g4 Qh4# 0-1\n",
+    )
+    .unwrap();
+    // A game under way stays out of the library until it ends.
+    std::fs::write(
+        games.join("current.pgn"),
+        "[Event \"Knightfall game\"]\n[White \"Human\"]\n[Black \"Knightfall 0.1.0\"]\n[Result \"*\"]\n\n1. e4 *\n",
+    )
+    .unwrap();
+    let (ok, out, err) = knightfall(&home, &["games", "list"]);
+    assert!(ok, "{err}");
+    assert_eq!(out.lines().count(), 1, "{out}");
+    assert!(out.contains("Human\tKnightfall 0.1.0\t0-1"), "{out}");
+    assert!(out.trim_end().ends_with("unreviewed"), "{out}");
+    // Reviewed by the review command (into the review cache): the library has the review.
+    let (ok, _, err) = knightfall(
+        &home,
+        &[
+            "review",
+            finished.to_str().unwrap(),
+            "--movetime",
+            "20",
+            "--threads",
+            "1",
+            "--out",
+            tmp.path().join("annotated.pgn").to_str().unwrap(),
+        ],
+    );
+    assert!(ok, "{err}");
+    // The file is unchanged, but its review is new: the cache is looked at again.
+    let (ok, out, err) = knightfall(&home, &["games", "list"]);
+    assert!(ok, "{err}");
+    let review = out.trim_end().rsplit('\t').next().unwrap();
+    assert!(review.contains('/'), "accuracies, not {review:?}: {out}");
 }

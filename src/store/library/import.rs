@@ -133,12 +133,6 @@ impl Library {
                 .conn
                 .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
             {
-                let mut insert = tx.prepare_cached(
-                    "INSERT OR IGNORE INTO games
-                     (identity, white, black, result, date, time_control, site, eco, opening,
-                      plies, pgn, source)
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
-                )?;
                 for (i, next) in games.by_ref().take(BATCH) {
                     bar.set_position(read.load(std::sync::atomic::Ordering::Relaxed));
                     let place = format!("{source} game {}", i + 1);
@@ -165,22 +159,8 @@ impl Library {
                     for name in std::iter::once(white).chain((black != white).then_some(black)) {
                         *summary.players.entry(name.clone()).or_default() += 1;
                     }
-                    let row = Row::of(&raw, &game);
-                    let added = insert.execute(params![
-                        row.identity,
-                        row.white,
-                        row.black,
-                        row.result,
-                        row.date,
-                        row.time_control,
-                        row.site,
-                        row.eco,
-                        row.opening,
-                        game.ply() as i64,
-                        game.to_pgn(),
-                        source,
-                    ])?;
-                    if added == 1 {
+                    let (_, added) = add(&tx, &raw, &game, &source)?;
+                    if added {
                         summary.imported += 1;
                     } else {
                         summary.already += 1;
@@ -192,6 +172,44 @@ impl Library {
         bar.finish_and_clear();
         Ok(())
     }
+}
+
+/// Adds the game `game` (played through from `raw`, as read) from `source`, unless the library
+/// has it already; its id in the library, and whether it was added.
+pub(super) fn add(
+    conn: &rusqlite::Connection,
+    raw: &RawGame,
+    game: &Game,
+    source: &str,
+) -> Result<(i64, bool)> {
+    let row = Row::of(raw, game);
+    let mut insert = conn.prepare_cached(
+        "INSERT OR IGNORE INTO games
+         (identity, white, black, result, date, time_control, site, eco, opening, plies, pgn,
+          source)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
+    )?;
+    let added = insert.execute(params![
+        row.identity,
+        row.white,
+        row.black,
+        row.result,
+        row.date,
+        row.time_control,
+        row.site,
+        row.eco,
+        row.opening,
+        game.ply() as i64,
+        game.to_pgn(),
+        source,
+    ])? == 1;
+    let id = if added {
+        conn.last_insert_rowid()
+    } else {
+        conn.prepare_cached("SELECT id FROM games WHERE identity = ?1")?
+            .query_row(params![row.identity], |r| r.get(0))?
+    };
+    Ok((id, added))
 }
 
 /// A game's columns.

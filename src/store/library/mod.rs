@@ -4,6 +4,8 @@
 //! format a player takes away: each game is kept as the PGN Knightfall writes for it.
 
 pub mod import;
+pub mod reviews;
+pub mod folder;
 
 use std::path::Path;
 use std::time::Duration;
@@ -13,8 +15,9 @@ use rusqlite::{Connection, OptionalExtension, params};
 use rusqlite_migration::{M, Migrations};
 
 /// The schema, one step at a time; a step once published is never changed, only followed.
-const MIGRATIONS: &[M<'static>] = &[M::up(
-    "CREATE TABLE games (
+const MIGRATIONS: &[M<'static>] = &[
+    M::up(
+        "CREATE TABLE games (
         id INTEGER PRIMARY KEY,
         identity TEXT NOT NULL UNIQUE,
         white TEXT NOT NULL,
@@ -30,7 +33,35 @@ const MIGRATIONS: &[M<'static>] = &[M::up(
         source TEXT NOT NULL
     );
     CREATE INDEX games_by_date ON games(date);",
-)];
+    ),
+    M::up(
+        "CREATE TABLE reviews (
+            game_id INTEGER PRIMARY KEY REFERENCES games(id) ON DELETE CASCADE,
+            origin TEXT NOT NULL,
+            engine TEXT NOT NULL,
+            movetime_ms INTEGER NOT NULL,
+            positions INTEGER NOT NULL,
+            done INTEGER NOT NULL,
+            accuracy_white REAL,
+            accuracy_black REAL,
+            evals TEXT NOT NULL,
+            updated INTEGER NOT NULL
+        );
+        CREATE TABLE verdicts (
+            game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+            ply INTEGER NOT NULL,
+            white INTEGER NOT NULL,
+            judgement INTEGER NOT NULL,
+            phase TEXT NOT NULL,
+            PRIMARY KEY (game_id, ply)
+        );
+        CREATE TABLE folder_files (
+            path TEXT PRIMARY KEY,
+            modified INTEGER NOT NULL,
+            size INTEGER NOT NULL
+        );",
+    ),
+];
 
 /// How long a write waits for another Knightfall's to finish before it gives up.
 const BUSY: Duration = Duration::from_secs(30);
@@ -41,7 +72,7 @@ pub struct Library {
 }
 
 /// A game as the library lists it.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Entry {
     /// Its number in the library.
     pub id: i64,
@@ -61,6 +92,8 @@ pub struct Entry {
     pub opening: String,
     /// Moves by either side.
     pub plies: i64,
+    /// How far its review went, if it was begun.
+    pub review: Option<reviews::Status>,
 }
 
 impl Entry {
@@ -77,8 +110,16 @@ impl Entry {
             &self.opening
         };
         format!(
-            "{}\t{}\t{}\t{}\t{}\t{}\t{} plies",
-            self.date, self.white, self.black, self.result, opening, tc, self.plies
+            "{}\t{}\t{}\t{}\t{}\t{}\t{} plies\t{}",
+            self.date,
+            self.white,
+            self.black,
+            self.result,
+            opening,
+            tc,
+            self.plies,
+            self.review
+                .map_or_else(|| "unreviewed".to_string(), |s| s.words())
         )
     }
 }
@@ -117,6 +158,8 @@ impl Library {
         conn.busy_timeout(BUSY)?;
         wal(&conn).with_context(|| format!("cannot open the library {}", path.display()))?;
         conn.pragma_update(None, "synchronous", "NORMAL")?;
+        // A game removed takes its review with it.
+        conn.pragma_update(None, "foreign_keys", "ON")?;
         let migrations = Migrations::from_slice(MIGRATIONS);
         // Another Knightfall opening a new library at the same moment may take the schema up
         // first, and this one's step then fails on what that one made: a second try finds the
@@ -138,8 +181,11 @@ impl Library {
     /// Every game, newest first.
     pub fn list(&self) -> Result<Vec<Entry>> {
         let mut stmt = self.conn.prepare(
-            "SELECT id, white, black, result, date, time_control, site, eco, opening, plies
-             FROM games ORDER BY date DESC, id DESC",
+            "SELECT g.id, g.white, g.black, g.result, g.date, g.time_control, g.site, g.eco,
+                    g.opening, g.plies, r.origin, r.done, r.positions, r.accuracy_white,
+                    r.accuracy_black
+             FROM games g LEFT JOIN reviews r ON r.game_id = g.id
+             ORDER BY g.date DESC, g.id DESC",
         )?;
         let rows = stmt.query_map([], |r| {
             let eco: String = r.get(7)?;
@@ -158,6 +204,10 @@ impl Library {
                     .collect::<Vec<_>>()
                     .join(" "),
                 plies: r.get(9)?,
+                review: match r.get_ref(10)? {
+                    rusqlite::types::ValueRef::Null => None,
+                    _ => Some(reviews::status_at(r, 10)?),
+                },
             })
         })?;
         Ok(rows.collect::<Result<Vec<_>, _>>()?)

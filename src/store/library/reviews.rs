@@ -1,0 +1,311 @@
+//! Reviews in the library: each game's evaluations, a line per position in the words the review
+//! cache uses, with each side's accuracy and every flagged move (its side, verdict and phase of
+//! the game) beside them, so that the list, the statistics and the mistakes are read without
+//! replaying a game. A review is kept as far as it went: a bulk review stopped half-way loses
+//! no finished position.
+
+use anyhow::{Context, Result};
+use rusqlite::{OptionalExtension, params};
+use shakmaty::Color;
+
+use super::Library;
+use crate::game::Game;
+use crate::review::Review;
+use crate::review::phase::Phase;
+use crate::store::review_cache;
+
+/// Where a review's evaluations came from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Origin {
+    /// Knightfall's own search.
+    Engine,
+    /// The `[%eval]` comments of the imported file (lichess's analysis).
+    File,
+}
+
+impl Origin {
+    /// How the library writes it.
+    pub fn word(self) -> &'static str {
+        match self {
+            Origin::Engine => "engine",
+            Origin::File => "file",
+        }
+    }
+
+    fn from_word(word: &str) -> Origin {
+        if word == "file" {
+            Origin::File
+        } else {
+            Origin::Engine
+        }
+    }
+}
+
+/// How far a game's review went.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Status {
+    /// Where its evaluations came from.
+    pub origin: Origin,
+    /// Positions known.
+    pub done: i64,
+    /// Positions in the game.
+    pub positions: i64,
+    /// Each side's accuracy (White first), once every position is known.
+    pub accuracy: [Option<f64>; 2],
+}
+
+impl Status {
+    /// Whether every position is known.
+    pub fn complete(&self) -> bool {
+        self.done >= self.positions
+    }
+
+    /// In a few words, for the list: `92.1/85.4`, `from the file 92.1/85.4`, `12 of 81`.
+    pub fn words(&self) -> String {
+        let from = match self.origin {
+            Origin::Engine => "",
+            Origin::File => "from the file ",
+        };
+        match self.accuracy {
+            [Some(w), Some(b)] => format!("{from}{w:.1}/{b:.1}"),
+            _ if self.complete() => format!("{from}reviewed"),
+            _ => format!("{} of {}", self.done, self.positions),
+        }
+    }
+}
+
+/// A flagged move as the library keeps it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Verdict {
+    /// The move's ply (from 0).
+    pub ply: usize,
+    /// Who made it.
+    pub side: Color,
+    /// 0 an inaccuracy, 1 a mistake, 2 a blunder.
+    pub judgement: u8,
+    /// When in the game.
+    pub phase: Phase,
+}
+
+/// The flagged moves of `review`.
+pub fn verdicts(review: &Review) -> Vec<Verdict> {
+    (0..review.game.moves().len())
+        .filter_map(|i| {
+            let (judgement, _) = review.judgement(i)?;
+            Some(Verdict {
+                ply: i,
+                side: review.mover(i),
+                judgement: judgement as u8,
+                phase: Phase::of(review.game.position_at(i), i),
+            })
+        })
+        .collect()
+}
+
+/// The game kept as `pgn` in the library.
+pub(crate) fn game_of(pgn: &str) -> Result<Game> {
+    let raw = crate::pgn::raw::games(pgn.as_bytes())
+        .next()
+        .context("no game in the text kept")??;
+    Game::from_raw(&raw).map_err(|e| anyhow::anyhow!("{e}"))
+}
+
+impl Library {
+    /// Game `id`, read back from the PGN kept of it.
+    pub fn game(&self, id: i64) -> Result<Option<Game>> {
+        self.pgn(id)?.map(|pgn| game_of(&pgn)).transpose()
+    }
+
+    /// Keeps what `review` knows of game `id`, replacing what was kept of it.
+    pub fn save_review(&mut self, id: i64, review: &Review, origin: Origin) -> Result<()> {
+        let accuracy = review.accuracy();
+        let tx = self
+            .conn
+            .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+        tx.execute(
+            "INSERT OR REPLACE INTO reviews
+             (game_id, origin, engine, movetime_ms, positions, done, accuracy_white,
+              accuracy_black, evals, updated)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, unixepoch())",
+            params![
+                id,
+                origin.word(),
+                format!("Knightfall {}", env!("CARGO_PKG_VERSION")),
+                review.movetime_ms as i64,
+                review.evals.len() as i64,
+                review.done() as i64,
+                accuracy[0],
+                accuracy[1],
+                review_cache::text(review),
+            ],
+        )?;
+        tx.execute("DELETE FROM verdicts WHERE game_id = ?1", params![id])?;
+        {
+            let mut insert = tx.prepare_cached(
+                "INSERT INTO verdicts (game_id, ply, white, judgement, phase)
+                 VALUES (?1, ?2, ?3, ?4, ?5)",
+            )?;
+            for v in verdicts(review) {
+                insert.execute(params![
+                    id,
+                    v.ply as i64,
+                    v.side == Color::White,
+                    v.judgement,
+                    v.phase.word()
+                ])?;
+            }
+        }
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// Game `id` with what its review knows, and where that came from; `None` when there is
+    /// no such game. A game never reviewed comes with nothing known.
+    pub fn review(&self, id: i64) -> Result<Option<(Review, Origin)>> {
+        let Some(game) = self.game(id)? else {
+            return Ok(None);
+        };
+        let kept: Option<(String, i64, String)> = self
+            .conn
+            .query_row(
+                "SELECT origin, movetime_ms, evals FROM reviews WHERE game_id = ?1",
+                params![id],
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+            )
+            .optional()?;
+        Ok(Some(match kept {
+            Some((origin, movetime_ms, text)) => {
+                let mut review = Review::new(game, movetime_ms.max(1) as u64);
+                review_cache::fill(&mut review, &text);
+                (review, Origin::from_word(&origin))
+            }
+            None => (
+                Review::new(game, crate::review::DEFAULT_MOVETIME_MS),
+                Origin::Engine,
+            ),
+        }))
+    }
+
+    /// How far game `id`'s review went, if it was begun.
+    pub fn status(&self, id: i64) -> Result<Option<Status>> {
+        Ok(self
+            .conn
+            .query_row(
+                "SELECT origin, done, positions, accuracy_white, accuracy_black
+                 FROM reviews WHERE game_id = ?1",
+                params![id],
+                |r| status_at(r, 0),
+            )
+            .optional()?)
+    }
+
+    /// The games whose review is not complete, newest first: what a bulk review has left.
+    pub fn unreviewed(&self) -> Result<Vec<i64>> {
+        let mut stmt = self.conn.prepare(
+            "SELECT g.id FROM games g LEFT JOIN reviews r ON r.game_id = g.id
+             WHERE r.game_id IS NULL OR r.done < r.positions
+             ORDER BY g.date DESC, g.id DESC",
+        )?;
+        let rows = stmt.query_map([], |r| r.get(0))?;
+        Ok(rows.collect::<Result<Vec<i64>, _>>()?)
+    }
+
+    /// The flagged moves of game `id`'s review.
+    pub fn verdicts(&self, id: i64) -> Result<Vec<Verdict>> {
+        let mut stmt = self.conn.prepare(
+            "SELECT ply, white, judgement, phase FROM verdicts WHERE game_id = ?1 ORDER BY ply",
+        )?;
+        let rows = stmt.query_map(params![id], |r| {
+            let phase: String = r.get(3)?;
+            Ok(Verdict {
+                ply: r.get::<_, i64>(0)? as usize,
+                side: if r.get(1)? {
+                    Color::White
+                } else {
+                    Color::Black
+                },
+                judgement: r.get(2)?,
+                phase: Phase::from_word(&phase).unwrap_or(Phase::Middlegame),
+            })
+        })?;
+        Ok(rows.collect::<Result<Vec<_>, _>>()?)
+    }
+}
+
+/// A review's status from the columns `origin, done, positions, accuracy_white,
+/// accuracy_black` of `r`, the first at `at`.
+pub(super) fn status_at(r: &rusqlite::Row<'_>, at: usize) -> rusqlite::Result<Status> {
+    let origin: String = r.get(at)?;
+    Ok(Status {
+        origin: Origin::from_word(&origin),
+        done: r.get(at + 1)?,
+        positions: r.get(at + 2)?,
+        accuracy: [r.get(at + 3)?, r.get(at + 4)?],
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::review::analyse::PositionEval;
+    use crate::review::judge::Eval;
+
+    #[test]
+    fn a_review_kept_reads_back_with_its_verdicts_and_accuracy() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut library = Library::open(&dir.path().join("library.sqlite")).unwrap();
+        let text = "[White \"anna\"]\n[Black \"bob\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Qh5 Ke7 3. Qxe5# 1-0\n";
+        let file = dir.path().join("g.pgn");
+        std::fs::write(&file, text).unwrap();
+        let mut summary = crate::store::library::import::Summary::default();
+        library.import(&file, &mut summary).unwrap();
+        let id = library.list().unwrap()[0].id;
+        assert_eq!(library.unreviewed().unwrap(), vec![id]);
+        let (mut review, _) = library.review(id).unwrap().unwrap();
+        assert_eq!(review.done(), 0);
+        // Half-way: what is known is kept, and the game is still to be reviewed.
+        let cps = [20, 20, 30, 30, 900, 900];
+        for (ply, cp) in cps.iter().enumerate().take(3) {
+            review.evals[ply] = Some(PositionEval {
+                eval: Eval::Cp(*cp),
+                line: Vec::new(),
+                depth: 10,
+            });
+        }
+        library.save_review(id, &review, Origin::Engine).unwrap();
+        assert_eq!(library.unreviewed().unwrap(), vec![id]);
+        assert_eq!(library.status(id).unwrap().unwrap().words(), "3 of 6");
+        for (ply, cp) in cps.iter().enumerate().skip(3) {
+            review.evals[ply] = Some(PositionEval {
+                eval: if ply == 5 {
+                    Eval::Checkmate(Color::Black)
+                } else {
+                    Eval::Cp(*cp)
+                },
+                line: Vec::new(),
+                depth: 10,
+            });
+        }
+        library.save_review(id, &review, Origin::File).unwrap();
+        assert!(library.unreviewed().unwrap().is_empty());
+        let (back, origin) = library.review(id).unwrap().unwrap();
+        assert_eq!(origin, Origin::File);
+        assert_eq!(back.evals, review.evals);
+        let status = library.list().unwrap()[0].review.unwrap();
+        assert!(status.complete() && status.accuracy[1].is_some());
+        assert!(
+            status.words().starts_with("from the file "),
+            "{}",
+            status.words()
+        );
+        // Black's 2...Ke7 threw the game away.
+        let flagged = library.verdicts(id).unwrap();
+        assert!(
+            flagged
+                .iter()
+                .any(|v| v.ply == 3 && v.side == Color::Black && v.judgement == 2),
+            "{flagged:?}"
+        );
+        assert_eq!(flagged, verdicts(&back));
+    }
+}
