@@ -8,6 +8,7 @@ pub mod judge;
 pub mod phase;
 pub mod theory;
 pub mod analyse;
+pub mod from_file;
 
 use shakmaty::san::SanPlus;
 use shakmaty::{Color, Move, Position};

@@ -333,3 +333,54 @@ fn the_games_folder_is_in_the_library_with_its_reviews() {
     let review = out.trim_end().rsplit('\t').next().unwrap();
     assert!(review.contains('/'), "accuracies, not {review:?}: {out}");
 }
+
+/// Lichess's analysis in the export: `[%eval]` and `[%clk]` after every move, none after a mate.
+const ANALYSED: &str = "1. e4 { [%eval 0.17] [%clk 0:03:00] } 1... e5 { [%eval 0.19] [%clk 0:03:00] } \
+    2. Qh5 { [%eval -0.2] [%clk 0:02:59] } 2... Nc6 { [%eval -0.1] [%clk 0:02:58] } \
+    3. Bc4 { [%eval -0.25] [%clk 0:02:57] } 3... Nf6 { [%eval #1] [%clk 0:02:50] } \
+    4. Qxf7# { [%clk 0:02:56] }";
+
+#[test]
+fn a_game_the_file_evaluates_throughout_is_reviewed_from_those_evaluations_at_once() {
+    let tmp = tempfile::tempdir().unwrap();
+    let home = tmp.path().join("home");
+    let file = tmp.path().join("lichess.pgn");
+    // Evaluated in part (the analysis of one move missing): not reviewed from the file.
+    let partial = ANALYSED.replace("[%eval -0.1] ", "");
+    std::fs::write(
+        &file,
+        lichess_game(1, ANALYSED) + &lichess_game(2, &partial),
+    )
+    .unwrap();
+    let file = file.to_str().unwrap();
+    let (ok, _, err) = knightfall(&home, &["games", "import", file]);
+    assert!(ok, "{err}");
+    assert!(
+        err.contains("imported 2, already there 0, reviewed from the file's evaluations 1"),
+        "{err}"
+    );
+    let (ok, out, err) = knightfall(&home, &["games", "list"]);
+    assert!(ok, "{err}");
+    let review_of = |opponent: &str| {
+        let line = out.lines().find(|l| l.contains(opponent)).unwrap();
+        line.rsplit('\t').next().unwrap().to_string()
+    };
+    // Black's 3...Nf6 let the mate in: Black's accuracy is the lower.
+    let review = review_of("opponent1\t");
+    let (white, black) = review
+        .strip_prefix("from the file ")
+        .and_then(|a| a.split_once('/'))
+        .unwrap_or_else(|| panic!("{review}"));
+    assert!(
+        white.parse::<f64>().unwrap() > black.parse::<f64>().unwrap(),
+        "{review}"
+    );
+    assert_eq!(review_of("opponent2\t"), "unreviewed");
+    // Again: nothing new, and the review is not made twice.
+    let (ok, _, err) = knightfall(&home, &["games", "import", file]);
+    assert!(ok, "{err}");
+    assert!(
+        err.contains("imported 0, already there 2, refused 0"),
+        "{err}"
+    );
+}

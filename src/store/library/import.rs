@@ -11,6 +11,7 @@ use rusqlite::params;
 use shakmaty::uci::UciMove;
 
 use super::Library;
+use super::reviews::{self, Origin};
 use crate::game::Game;
 use crate::pgn::LoadError;
 use crate::pgn::raw::{self, RawGame};
@@ -39,6 +40,8 @@ pub struct Summary {
     pub players: HashMap<String, usize>,
     /// Games read that could be played through, whether added or already there.
     pub games: usize,
+    /// Games reviewed from the evaluations the file gives (lichess's analysis).
+    pub reviewed: usize,
 }
 
 impl Summary {
@@ -54,8 +57,12 @@ impl Summary {
     /// The summary in a few lines for the terminal: what was added, what the library had, and
     /// what was refused, by kind and then the first ones one by one with the reason.
     pub fn report(&self) -> String {
+        let reviewed = match self.reviewed {
+            0 => String::new(),
+            n => format!(", reviewed from the file's evaluations {n}"),
+        };
         let mut out = format!(
-            "imported {}, already there {}, refused {}",
+            "imported {}, already there {}{reviewed}, refused {}",
             self.imported, self.already, self.refused
         );
         if !self.kinds.is_empty() {
@@ -159,7 +166,15 @@ impl Library {
                     for name in std::iter::once(white).chain((black != white).then_some(black)) {
                         *summary.players.entry(name.clone()).or_default() += 1;
                     }
-                    let (_, added) = add(&tx, &raw, &game, &source)?;
+                    let (id, added) = add(&tx, &raw, &game, &source)?;
+                    // A game evaluated throughout is reviewed from its evaluations, unless the
+                    // library has a complete review of it already.
+                    if let Some(review) = crate::review::from_file::review(&raw, &game)
+                        && (added || !reviews::complete(&tx, id)?)
+                    {
+                        reviews::keep(&tx, id, &review, Origin::File)?;
+                        summary.reviewed += 1;
+                    }
                     if added {
                         summary.imported += 1;
                     } else {
