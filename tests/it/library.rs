@@ -384,3 +384,163 @@ fn a_game_the_file_evaluates_throughout_is_reviewed_from_those_evaluations_at_on
         "{err}"
     );
 }
+
+/// A game in chess.com's export style: a link for a site, the clock in seconds with no
+/// increment, `[%clk]` alone, the position reached and the opening as a link.
+fn chesscom_game(n: usize, white: &str, black: &str, result: &str, tc: &str) -> String {
+    format!(
+        "[Event \"Live Chess\"]\n[Site \"Chess.com\"]\n[Date \"2024.04.{day:02}\"]\n[Round \"-\"]\n\
+         [White \"{white}\"]\n[Black \"{black}\"]\n[Result \"{result}\"]\n\
+         [CurrentPosition \"r1bqkbnr/pppp1ppp/2n5/4p3/3PP3/5N2/PPP2PPP/RNBQKB1R b KQkq -\"]\n\
+         [Timezone \"UTC\"]\n[ECO \"C44\"]\n\
+         [ECOUrl \"https://www.chess.com/openings/Scotch-Game\"]\n[UTCDate \"2024.04.{day:02}\"]\n\
+         [UTCTime \"18:{n:02}:00\"]\n[WhiteElo \"1510\"]\n[BlackElo \"1490\"]\n[TimeControl \"{tc}\"]\n\
+         [Termination \"{black} won by resignation\"]\n[StartTime \"18:{n:02}:00\"]\n\
+         [EndDate \"2024.04.{day:02}\"]\n[EndTime \"18:{n:02}:59\"]\n\
+         [Link \"https://www.chess.com/game/live/10345678{n:03}\"]\n\n\
+         1. e4 {{[%clk 0:09:58.1]}} 1... e5 {{[%clk 0:09:57.3]}} 2. Nf3 {{[%clk 0:09:55]}} \
+         2... Nc6 {{[%clk 0:09:51.2]}} 3. d4 {{[%clk 0:09:50.4]}} {result}\n\n",
+        day = n % 28 + 1
+    )
+}
+
+/// A library of lichess and chess.com games for the filters: anna1985 throughout.
+fn filled_home(tmp: &Path) -> std::path::PathBuf {
+    let home = tmp.join("home");
+    let file = tmp.join("mixed.pgn");
+    let mut text = lichess_game(1, ANALYSED);
+    text.push_str(&lichess_game(
+        2,
+        "1. d4 { [%clk 0:03:00] } d5 { [%clk 0:03:00] }",
+    ));
+    text.push_str(&chesscom_game(3, "anna1985", "rook_lover", "0-1", "600"));
+    text.push_str(&chesscom_game(4, "knight_rider", "anna1985", "0-1", "180"));
+    text.push_str(&chesscom_game(
+        5,
+        "knight_rider",
+        "anna1985",
+        "1/2-1/2",
+        "180",
+    ));
+    std::fs::write(&file, text).unwrap();
+    let (ok, _, err) = knightfall(&home, &["games", "import", file.to_str().unwrap()]);
+    assert!(ok, "{err}");
+    assert!(err.contains("imported 5"), "{err}");
+    home
+}
+
+/// The White and Black of each game `games list ARGS` prints.
+fn listed(home: &Path, args: &[&str]) -> Vec<String> {
+    let mut all = vec!["games", "list"];
+    all.extend_from_slice(args);
+    let (ok, out, err) = knightfall(home, &all);
+    assert!(ok, "{args:?}: {err}");
+    out.lines()
+        .map(|l| {
+            let f: Vec<&str> = l.split('\t').collect();
+            format!("{}-{}", f[1], f[2])
+        })
+        .collect()
+}
+
+#[test]
+fn the_list_takes_the_games_the_filters_give() {
+    let tmp = tempfile::tempdir().unwrap();
+    let home = filled_home(tmp.path());
+    assert_eq!(listed(&home, &[]).len(), 5);
+    // chess.com names no opening: the moves do.
+    let (_, out, _) = knightfall(&home, &["games", "list", "--player", "rook_lover"]);
+    assert!(out.contains("\t0-1\tC44 Scotch Game\t600\t"), "{out}");
+    assert_eq!(
+        listed(&home, &["--player", "ANNA1985", "--color", "black"]),
+        ["knight_rider-anna1985", "knight_rider-anna1985"]
+    );
+    assert_eq!(
+        listed(&home, &["--player", "anna1985", "--result", "win"]),
+        [
+            "knight_rider-anna1985",
+            "anna1985-opponent2",
+            "anna1985-opponent1"
+        ]
+    );
+    assert_eq!(
+        listed(&home, &["--player", "anna1985", "--result", "loss"]),
+        ["anna1985-rook_lover"]
+    );
+    assert_eq!(
+        listed(&home, &["--result", "draw"]),
+        ["knight_rider-anna1985"]
+    );
+    assert_eq!(
+        listed(&home, &["--since", "2024-04-05", "--until", "2024.04.05"]),
+        ["knight_rider-anna1985"]
+    );
+    assert_eq!(listed(&home, &["--since", "2024-04"]).len(), 3);
+    assert_eq!(listed(&home, &["--opening", "c4"]).len(), 3, "ECO's start");
+    assert_eq!(listed(&home, &["--opening", "scotch"]).len(), 3, "the name");
+    assert_eq!(listed(&home, &["--time-control", "10+0"]).len(), 1);
+    assert_eq!(listed(&home, &["--time-control", "180"]).len(), 2);
+    assert_eq!(listed(&home, &["--time-control", "blitz"]).len(), 4);
+    assert_eq!(listed(&home, &["--time-control", "rapid"]).len(), 1);
+    assert_eq!(listed(&home, &["--reviewed"]), ["anna1985-opponent1"]);
+    assert_eq!(listed(&home, &["--unreviewed", "--limit", "2"]).len(), 2);
+    // A value is a value, never SQL.
+    assert!(listed(&home, &["--player", "x' OR '1'='1"]).is_empty());
+    let (ok, _, err) = knightfall(&home, &["games", "list", "--result", "win"]);
+    assert!(!ok && err.contains("--player"), "{err}");
+    let (ok, _, err) = knightfall(&home, &["games", "list", "--since", "yesterday"]);
+    assert!(!ok && err.contains("is not a date"), "{err}");
+}
+
+#[test]
+fn an_export_gives_the_games_back_with_their_reviews_and_reads_back_as_the_same_games() {
+    let tmp = tempfile::tempdir().unwrap();
+    let home = filled_home(tmp.path());
+    let (ok, pgn, err) = knightfall(&home, &["games", "export"]);
+    assert!(ok, "{err}");
+    assert!(
+        err.contains("5 games written, 1 of them with their review"),
+        "{err}"
+    );
+    assert_eq!(pgn.matches("[Event ").count(), 5, "{pgn}");
+    // The reviewed game: every move evaluated, 3...Nf6 a blunder ($4), its accuracies.
+    assert!(pgn.contains("Nf6 $4 { [%eval #1] }"), "{pgn}");
+    assert!(pgn.contains("[BlackAccuracy "), "{pgn}");
+    assert!(
+        pgn.contains("from the evaluations of the file imported"),
+        "{pgn}"
+    );
+    assert!(
+        pgn.contains("[Site \"https://lichess.org/abc00001\"]"),
+        "{pgn}"
+    );
+    assert!(
+        pgn.contains("[Link \"https://www.chess.com/game/live/10345678003\"]"),
+        "{pgn}"
+    );
+    assert_eq!(pgn.matches("[%eval").count(), 6, "the one review's");
+    let (ok, some, _) = knightfall(
+        &home,
+        &["games", "export", "--player", "rook_lover", "--limit", "1"],
+    );
+    assert!(ok);
+    assert_eq!(some.matches("[Event ").count(), 1, "{some}");
+    // The export read into the library it came from: the same games.
+    let file = tmp.path().join("mine.pgn");
+    std::fs::write(&file, &pgn).unwrap();
+    let file = file.to_str().unwrap();
+    let (ok, _, err) = knightfall(&home, &["games", "import", file]);
+    assert!(ok, "{err}");
+    assert!(
+        err.contains("imported 0, already there 5, refused 0"),
+        "{err}"
+    );
+    // Into another: the same games, the review again from its evaluations.
+    let other = tmp.path().join("other");
+    let (ok, _, err) = knightfall(&other, &["games", "import", file]);
+    assert!(ok, "{err}");
+    assert!(
+        err.contains("imported 5, already there 0, reviewed from the file's evaluations 1"),
+        "{err}"
+    );
+}

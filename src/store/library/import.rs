@@ -259,6 +259,15 @@ impl Row {
             &moves.join(" "),
         ]
         .join("\u{1f}");
+        // chess.com gives the ECO code alone (and a link to the opening's page): the name is
+        // then the one the moves reach by lichess's table, with its code.
+        let (mut eco, mut opening) = (tag("ECO"), tag("Opening"));
+        if opening.is_empty()
+            && let Some(known) = game.opening()
+        {
+            eco = known.eco.to_string();
+            opening = known.name.to_string();
+        }
         Row {
             identity,
             white: game.names[0].clone(),
@@ -267,8 +276,8 @@ impl Row {
             date: game.date.clone(),
             time_control: tag("TimeControl"),
             site,
-            eco: tag("ECO"),
-            opening: tag("Opening"),
+            eco,
+            opening,
         }
     }
 }
