@@ -8,6 +8,7 @@ pub mod judge;
 pub mod phase;
 pub mod theory;
 pub mod analyse;
+pub mod from_file;
 
 use shakmaty::san::SanPlus;
 use shakmaty::{Color, Move, Position};
@@ -152,6 +153,17 @@ impl Review {
     /// the better move on each flagged one with the engine's line as a variation, and each
     /// side's accuracy in the headers.
     pub(crate) fn annotated_pgn(&self) -> String {
+        self.annotated_pgn_by(format!(
+            "Knightfall {}, {} ms per position, blunders and close calls {} ms more",
+            env!("CARGO_PKG_VERSION"),
+            self.movetime_ms,
+            self.movetime_ms * analyse::DOUBT_FACTOR
+        ))
+    }
+
+    /// [`Review::annotated_pgn`] with `annotator` as its `Annotator` tag: who evaluated the
+    /// positions (the evaluations of a file were not Knightfall's search).
+    pub(crate) fn annotated_pgn_by(&self, annotator: String) -> String {
         let accuracy = self.accuracy();
         let mut tags: Vec<(&str, String)> = Vec::new();
         for (name, value) in ["WhiteAccuracy", "BlackAccuracy"].iter().zip(accuracy) {
@@ -159,15 +171,7 @@ impl Review {
                 tags.push((name, format!("{a:.1}")));
             }
         }
-        tags.push((
-            "Annotator",
-            format!(
-                "Knightfall {}, {} ms per position, blunders and close calls {} ms more",
-                env!("CARGO_PKG_VERSION"),
-                self.movetime_ms,
-                self.movetime_ms * analyse::DOUBT_FACTOR
-            ),
-        ));
+        tags.push(("Annotator", annotator));
         // The game was read from a file: it is written back with the file's own tags and what
         // the review adds, nothing Knightfall would fill in for a game of its own.
         self.game.to_pgn_with(Roster::AsRead, &tags, &|i| {

@@ -133,6 +133,10 @@ pub struct Settings {
     /// moves as yours, as they take those of "Human".
     #[serde(skip_serializing_if = "String::is_empty")]
     pub name: String,
+    /// Your names on lichess, chess.com and the like, as `games import --name` stores them:
+    /// in games from elsewhere, a player of any of these names is you, as one named `name` is.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub accounts: Vec<String>,
 }
 
 fn is_zero(n: &usize) -> bool {
@@ -159,11 +163,22 @@ impl Default for Settings {
             move_bell: false,
             theme: Theme::default(),
             name: String::new(),
+            accounts: Vec::new(),
         }
     }
 }
 
 impl Settings {
+    /// Every name that is you in a game (see [`crate::train::mistake::is_you`]): `name` and
+    /// the accounts.
+    pub fn yours(&self) -> Vec<String> {
+        std::iter::once(&self.name)
+            .chain(&self.accounts)
+            .map(|n| n.trim().to_string())
+            .filter(|n| !n.is_empty())
+            .collect()
+    }
+
     /// The parsed time control, if one is set and valid.
     pub(crate) fn time_control(&self) -> Option<TimeControl> {
         if self.tc.trim().is_empty() || self.tc == "none" {
@@ -249,7 +264,7 @@ impl Settings {
                         None
                     }
                 }
-            } else if crate::train::mistake::is_you(name, &self.name) {
+            } else if crate::train::mistake::is_you(name, &self.yours()) {
                 Some(Side::Human)
             } else if let Some(rest) = name.strip_prefix("Knightfall") {
                 let level = rest

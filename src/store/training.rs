@@ -31,7 +31,7 @@ const MAX_MISTAKES: usize = 5_000;
 /// game first (games reviewed only in part give what is known). Reads the games, the review
 /// cache and the settings' `name`; a game that cannot be read is skipped.
 pub fn mistakes(paths: &Paths) -> Vec<Mistake> {
-    let yours = your_name(paths);
+    let yours = your_names(paths);
     let mut out = Vec::new();
     for listed in super::games_folder(paths)
         .iter()
@@ -64,15 +64,16 @@ pub fn mistakes(paths: &Paths) -> Vec<Mistake> {
     out
 }
 
-/// The settings' `name` (see [`is_you`]); none when the config cannot be read.
-pub fn your_name(paths: &Paths) -> String {
+/// The names that are you (see [`is_you`]): the settings' `name` and accounts; none when the
+/// config cannot be read.
+pub fn your_names(paths: &Paths) -> Vec<String> {
     super::config::load_settings(paths)
-        .map(|s| s.name)
+        .map(|s| s.yours())
         .unwrap_or_default()
 }
 
 /// The mistakes and blunders of the person in `game`, as far as its cached review knows.
-fn mistakes_of(paths: &Paths, game: Game, yours: &str) -> Vec<Mistake> {
+fn mistakes_of(paths: &Paths, game: Game, yours: &[String]) -> Vec<Mistake> {
     let review =
         super::review_cache::cached(&paths.reviews(), game, crate::review::DEFAULT_MOVETIME_MS);
     if review.done() == 0 {
@@ -241,6 +242,9 @@ mod tests {
         std::fs::write(paths.data.join("20261120-120000.pgn"), game.to_pgn()).unwrap();
         cache_annas_review(&paths, game);
         assert!(mistakes(&paths).is_empty(), "nobody here is Human");
+        // One of the accounts the import keeps.
+        std::fs::write(&paths.config, "accounts = [\"bob_c\", \"ANNA\"]\n").unwrap();
+        assert_eq!(mistakes(&paths).len(), 1);
         std::fs::write(&paths.config, "name = \"anna\"\n").unwrap();
         let found = mistakes(&paths);
         assert_eq!(found.len(), 1, "{found:?}");

@@ -15,11 +15,16 @@ use crate::review::judge::{self, Eval, Judgement};
 /// The name Knightfall gives a person in a game's PGN.
 pub const PERSON: &str = "Human";
 
-/// Whether a game's player `name` is you: "Human", or `yours` (the settings' `name`, empty
-/// when unset) in any case, as usernames go.
-pub fn is_you(name: &str, yours: &str) -> bool {
-    let (name, yours) = (name.trim(), yours.trim());
-    name == PERSON || (!yours.is_empty() && name.to_lowercase() == yours.to_lowercase())
+/// Whether a game's player `name` is you: "Human", or one of `yours` (the settings' `name` and
+/// accounts, see [`Settings::yours`](crate::store::settings::Settings::yours)) in any case, as
+/// usernames go.
+pub fn is_you(name: &str, yours: &[String]) -> bool {
+    let name = name.trim();
+    name == PERSON
+        || yours.iter().any(|y| {
+            let y = y.trim();
+            !y.is_empty() && name.to_lowercase() == y.to_lowercase()
+        })
 }
 
 /// One mistake to practise.
@@ -78,9 +83,9 @@ impl Mistake {
 }
 
 /// The mistakes and blunders of the person (or people) in a reviewed game, in order, `yours`
-/// being the settings' `name` (see [`is_you`]); moves whose positions are not reviewed yet
+/// being the names that are you (see [`is_you`]); moves whose positions are not reviewed yet
 /// are skipped.
-pub fn of_review(review: &Review, yours: &str) -> Vec<Mistake> {
+pub fn of_review(review: &Review, yours: &[String]) -> Vec<Mistake> {
     let game = &review.game;
     let names = &game.names;
     let person = |c: Color| is_you(&names[c.fold_wb(0, 1)], yours);
@@ -184,7 +189,7 @@ mod tests {
     #[test]
     fn a_persons_blunder_becomes_a_drill_and_the_engines_moves_do_not() {
         let review = reviewed();
-        let found = of_review(&review, "");
+        let found = of_review(&review, &[]);
         assert_eq!(found.len(), 1, "{found:?}");
         let m = &found[0];
         assert_eq!(m.played_san(), "Qxe5+??");
@@ -199,19 +204,25 @@ mod tests {
         // With the person as Black instead, White's blunder is not theirs.
         let mut other = review.clone();
         other.game.names = ["Knightfall".into(), PERSON.into()];
-        assert!(of_review(&other, "").is_empty());
-        // A game from elsewhere: White is you by the name in the settings, in any case.
+        assert!(of_review(&other, &[]).is_empty());
+        // A game from elsewhere: White is you by a name in the settings, in any case.
+        let names = |n: &[&str]| n.iter().map(|s| s.to_string()).collect::<Vec<_>>();
         other.game.names = ["MagnusFan".into(), "someone".into()];
-        assert!(of_review(&other, "").is_empty());
-        assert_eq!(of_review(&other, " magnusfan ").len(), 1);
-        assert!(of_review(&other, "someone").is_empty());
+        assert!(of_review(&other, &[]).is_empty());
+        assert_eq!(of_review(&other, &names(&[" magnusfan "])).len(), 1);
+        assert!(of_review(&other, &names(&["someone"])).is_empty());
+        // Any of your accounts.
+        assert_eq!(
+            of_review(&other, &names(&["Anna", "anna1985", "magnusFAN"])).len(),
+            1
+        );
         other.game.names = ["Jürgen".into(), "someone".into()];
-        assert_eq!(of_review(&other, "JÜRGEN").len(), 1);
+        assert_eq!(of_review(&other, &names(&["JÜRGEN"])).len(), 1);
     }
 
     #[test]
     fn the_engines_move_or_one_as_good_solves_it() {
-        let m = &of_review(&reviewed(), "")[0];
+        let m = &of_review(&reviewed(), &[])[0];
         let pos = m.pos();
         assert!(
             m.solved_by(m.best, Eval::Cp(-500)),

@@ -245,7 +245,7 @@ pub(crate) fn run_review(
     let player = Player::new(crate::engine::Config::default(), None, None);
     let launch = Launch::with_player(opts, player, Vec::new(), settings.clone(), t0);
     let mut screen = review::ReviewScreen::new(listed, settings, launch.palette, false);
-    screen.you = opts.settings.name.clone();
+    screen.you = opts.settings.yours();
     launch
         .over(Front::Review(Box::new(screen)))
         .show(|r, now| r.start_review(chosen, now))

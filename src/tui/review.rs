@@ -305,8 +305,9 @@ pub struct ReviewScreen {
     pub palette: Palette,
     /// How positions are searched.
     settings: analyse::Settings,
-    /// The settings' `name`: whose moves in a game from elsewhere are the person's.
-    pub you: String,
+    /// The settings' `name` and accounts: whose moves in a game from elsewhere are the
+    /// person's.
+    pub you: Vec<String>,
     /// Found since the review was opened or last cached.
     unsaved: bool,
     generation: u64,
@@ -336,7 +337,7 @@ impl ReviewScreen {
             flipped: false,
             palette,
             settings,
-            you: String::new(),
+            you: Vec::new(),
             unsaved: false,
             generation: 0,
         }
@@ -704,9 +705,9 @@ impl Screen for ReviewScreen {
 }
 
 /// Whether a game's players say the person had Black: the board is then seen from Black's side,
-/// as it was played. Knightfall names a person "Human" (or `yours`, the settings' `name`, in a
-/// game from elsewhere) and itself "Knightfall …".
-fn person_played_black(names: &[String; 2], yours: &str) -> bool {
+/// as it was played. Knightfall names a person "Human" (or one of `yours`, the settings' `name`
+/// and accounts, in a game from elsewhere) and itself "Knightfall …".
+fn person_played_black(names: &[String; 2], yours: &[String]) -> bool {
     let person = |n: &str| crate::train::mistake::is_you(n, yours);
     let engine = |n: &str| n.starts_with("Knightfall");
     person(&names[1]) && !person(&names[0]) || engine(&names[0]) && !engine(&names[1])

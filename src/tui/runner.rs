@@ -120,7 +120,7 @@ impl Front {
             Front::Game(app) => &mut app.settings,
             Front::Setup(setup) => &mut setup.settings,
             Front::Review(review) => {
-                review.you = chosen.name.clone();
+                review.you = chosen.yours();
                 return;
             }
             _ => return,
@@ -586,7 +586,7 @@ impl Runner {
                 review.you = self
                     .files
                     .as_ref()
-                    .map(store::training::your_name)
+                    .map(store::training::your_names)
                     .unwrap_or_default();
                 let fx = review.start(chosen);
                 self.stack.push(Front::Review(Box::new(review)));

@@ -51,7 +51,14 @@ fn games_are_imported_once_each_and_refusals_are_named() {
         err.contains("imported 2, already there 0, refused 2"),
         "{err}"
     );
-    assert!(err.contains("game 3: the game is Crazyhouse"), "{err}");
+    assert!(
+        err.contains("refused 2 (Crazyhouse 1, illegal move 1)"),
+        "{err}"
+    );
+    assert!(
+        err.contains("game 3: Crazyhouse is not standard chess"),
+        "{err}"
+    );
     assert!(err.contains("game 4: move 3 (Ke3)"), "{err}");
     assert!(home.join("library.sqlite").exists());
     // Again: nothing added.
@@ -131,6 +138,156 @@ fn two_imports_at_once_keep_every_game() {
     assert_eq!(out.lines().count(), 600);
 }
 
+/// A Chess960 game as lichess exports it: its own start position, and the variant named.
+fn chess960_game(n: usize) -> String {
+    format!(
+        "[Event \"Rated Chess960 game\"]\n[Site \"https://lichess.org/c960{n:04}\"]\n\
+         [Date \"2024.03.05\"]\n[White \"anna1985\"]\n[Black \"rival\"]\n[Result \"1-0\"]\n\
+         [Variant \"Chess960\"]\n[TimeControl \"180+2\"]\n\
+         [FEN \"bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9\"]\n\
+         [SetUp \"1\"]\n\n9. g3 {{ [%clk 0:03:00] }} 9... Nd7 {{ [%clk 0:03:00] }} 1-0\n\n"
+    )
+}
+
+#[test]
+fn a_zstd_export_is_imported_as_the_plain_one_and_variants_are_refused_by_name() {
+    let tmp = tempfile::tempdir().unwrap();
+    let home = tmp.path().join("home");
+    let mut text = String::new();
+    for n in 0..30 {
+        text.push_str(&lichess_game(
+            n,
+            "1. e4 { [%clk 0:03:00] } e5 { [%clk 0:02:59] }",
+        ));
+        if n % 10 == 0 {
+            text.push_str(&chess960_game(n));
+        }
+    }
+    let file = tmp.path().join("lichess_db.pgn.zst");
+    std::fs::write(&file, zstd::encode_all(text.as_bytes(), 3).unwrap()).unwrap();
+    let (ok, _, err) = knightfall(&home, &["games", "import", file.to_str().unwrap()]);
+    assert!(ok, "{err}");
+    assert!(
+        err.contains("imported 30, already there 0, refused 3 (Chess960 3)"),
+        "{err}"
+    );
+    assert!(
+        err.contains("lichess_db.pgn.zst game 2: Chess960 is not standard chess"),
+        "{err}"
+    );
+    // The same games plain are the same games.
+    let plain = tmp.path().join("lichess_db.pgn");
+    std::fs::write(&plain, &text).unwrap();
+    let (ok, _, err) = knightfall(&home, &["games", "import", plain.to_str().unwrap()]);
+    assert!(ok, "{err}");
+    assert!(
+        err.contains("imported 0, already there 30, refused 3"),
+        "{err}"
+    );
+}
+
+#[test]
+fn the_names_given_are_kept_as_accounts_in_the_config_with_its_comments() {
+    let tmp = tempfile::tempdir().unwrap();
+    let home = tmp.path().join("home");
+    std::fs::create_dir_all(&home).unwrap();
+    let config = home.join("config.toml");
+    std::fs::write(&config, "# my settings\nlevel = 5 # about 1800\n").unwrap();
+    let file = tmp.path().join("lichess.pgn");
+    std::fs::write(&file, lichess_game(1, "1. e4 e5")).unwrap();
+    let file = file.to_str().unwrap();
+    let (ok, _, err) = knightfall(
+        &home,
+        &[
+            "games", "import", "--name", "anna1985", "--name", "Anna_C", file,
+        ],
+    );
+    assert!(ok, "{err}");
+    assert!(err.contains("Your accounts"), "{err}");
+    let text = std::fs::read_to_string(&config).unwrap();
+    assert!(
+        text.contains("accounts = [\"anna1985\", \"Anna_C\"]"),
+        "{text}"
+    );
+    assert!(
+        text.starts_with("# my settings\nlevel = 5 # about 1800"),
+        "{text}"
+    );
+    // A name kept already, in another case, is not kept twice; no question is asked.
+    let (ok, _, err) = knightfall(&home, &["games", "import", "--name", "ANNA1985", file]);
+    assert!(ok, "{err}");
+    assert!(!err.contains("--name"), "{err}");
+    let again = std::fs::read_to_string(&config).unwrap();
+    assert_eq!(again, text);
+}
+
+#[test]
+fn without_a_name_and_not_on_a_terminal_the_player_in_most_games_is_named_with_how_to_give_it() {
+    let tmp = tempfile::tempdir().unwrap();
+    let home = tmp.path().join("home");
+    let file = tmp.path().join("lichess.pgn");
+    let text: String = (0..3).map(|n| lichess_game(n, "1. e4 e5")).collect();
+    std::fs::write(&file, text).unwrap();
+    let (ok, _, err) = knightfall(&home, &["games", "import", file.to_str().unwrap()]);
+    assert!(ok, "{err}");
+    assert!(
+        err.contains(
+            "anna1985 plays in most of these games: if that is you, import with --name anna1985"
+        ),
+        "{err}"
+    );
+    assert!(!home.join("config.toml").exists());
+}
+
+#[test]
+fn on_a_terminal_the_player_in_most_games_is_asked_about_and_kept_when_confirmed() {
+    use portable_pty::{CommandBuilder, PtySize, native_pty_system};
+    use std::io::{Read, Write};
+
+    let tmp = tempfile::tempdir().unwrap();
+    let home = tmp.path().join("home");
+    let file = tmp.path().join("lichess.pgn");
+    let text: String = (0..3).map(|n| lichess_game(n, "1. e4 e5")).collect();
+    std::fs::write(&file, text).unwrap();
+    let pair = native_pty_system()
+        .openpty(PtySize {
+            rows: 24,
+            cols: 120,
+            pixel_width: 0,
+            pixel_height: 0,
+        })
+        .unwrap();
+    let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_knightfall"));
+    cmd.args(["games", "import", file.to_str().unwrap()]);
+    cmd.env("KNIGHTFALL_HOME", &home);
+    let mut child = pair.slave.spawn_command(cmd).unwrap();
+    drop(pair.slave);
+    let mut reader = pair.master.try_clone_reader().unwrap();
+    let mut writer = pair.master.take_writer().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let mut buf = [0u8; 1024];
+        while let Ok(n) = reader.read(&mut buf) {
+            if n == 0 || tx.send(buf[..n].to_vec()).is_err() {
+                break;
+            }
+        }
+    });
+    let mut seen = String::new();
+    let until = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while !seen.contains("Are you anna1985? [Y/n]") {
+        assert!(std::time::Instant::now() < until, "no question: {seen}");
+        if let Ok(bytes) = rx.recv_timeout(std::time::Duration::from_millis(100)) {
+            seen.push_str(&String::from_utf8_lossy(&bytes));
+        }
+    }
+    writer.write_all(b"\r").unwrap();
+    writer.flush().unwrap();
+    assert!(child.wait().unwrap().success());
+    let config = std::fs::read_to_string(home.join("config.toml")).unwrap();
+    assert!(config.contains("accounts = [\"anna1985\"]"), "{config}");
+}
+
 #[test]
 fn the_games_folder_is_in_the_library_with_its_reviews() {
     let tmp = tempfile::tempdir().unwrap();
@@ -175,4 +332,215 @@ fn the_games_folder_is_in_the_library_with_its_reviews() {
     assert!(ok, "{err}");
     let review = out.trim_end().rsplit('\t').next().unwrap();
     assert!(review.contains('/'), "accuracies, not {review:?}: {out}");
+}
+
+/// Lichess's analysis in the export: `[%eval]` and `[%clk]` after every move, none after a mate.
+const ANALYSED: &str = "1. e4 { [%eval 0.17] [%clk 0:03:00] } 1... e5 { [%eval 0.19] [%clk 0:03:00] } \
+    2. Qh5 { [%eval -0.2] [%clk 0:02:59] } 2... Nc6 { [%eval -0.1] [%clk 0:02:58] } \
+    3. Bc4 { [%eval -0.25] [%clk 0:02:57] } 3... Nf6 { [%eval #1] [%clk 0:02:50] } \
+    4. Qxf7# { [%clk 0:02:56] }";
+
+#[test]
+fn a_game_the_file_evaluates_throughout_is_reviewed_from_those_evaluations_at_once() {
+    let tmp = tempfile::tempdir().unwrap();
+    let home = tmp.path().join("home");
+    let file = tmp.path().join("lichess.pgn");
+    // Evaluated in part (the analysis of one move missing): not reviewed from the file.
+    let partial = ANALYSED.replace("[%eval -0.1] ", "");
+    std::fs::write(
+        &file,
+        lichess_game(1, ANALYSED) + &lichess_game(2, &partial),
+    )
+    .unwrap();
+    let file = file.to_str().unwrap();
+    let (ok, _, err) = knightfall(&home, &["games", "import", file]);
+    assert!(ok, "{err}");
+    assert!(
+        err.contains("imported 2, already there 0, reviewed from the file's evaluations 1"),
+        "{err}"
+    );
+    let (ok, out, err) = knightfall(&home, &["games", "list"]);
+    assert!(ok, "{err}");
+    let review_of = |opponent: &str| {
+        let line = out.lines().find(|l| l.contains(opponent)).unwrap();
+        line.rsplit('\t').next().unwrap().to_string()
+    };
+    // Black's 3...Nf6 let the mate in: Black's accuracy is the lower.
+    let review = review_of("opponent1\t");
+    let (white, black) = review
+        .strip_prefix("from the file ")
+        .and_then(|a| a.split_once('/'))
+        .unwrap_or_else(|| panic!("{review}"));
+    assert!(
+        white.parse::<f64>().unwrap() > black.parse::<f64>().unwrap(),
+        "{review}"
+    );
+    assert_eq!(review_of("opponent2\t"), "unreviewed");
+    // Again: nothing new, and the review is not made twice.
+    let (ok, _, err) = knightfall(&home, &["games", "import", file]);
+    assert!(ok, "{err}");
+    assert!(
+        err.contains("imported 0, already there 2, refused 0"),
+        "{err}"
+    );
+}
+
+/// A game in chess.com's export style: a link for a site, the clock in seconds with no
+/// increment, `[%clk]` alone, the position reached and the opening as a link.
+fn chesscom_game(n: usize, white: &str, black: &str, result: &str, tc: &str) -> String {
+    format!(
+        "[Event \"Live Chess\"]\n[Site \"Chess.com\"]\n[Date \"2024.04.{day:02}\"]\n[Round \"-\"]\n\
+         [White \"{white}\"]\n[Black \"{black}\"]\n[Result \"{result}\"]\n\
+         [CurrentPosition \"r1bqkbnr/pppp1ppp/2n5/4p3/3PP3/5N2/PPP2PPP/RNBQKB1R b KQkq -\"]\n\
+         [Timezone \"UTC\"]\n[ECO \"C44\"]\n\
+         [ECOUrl \"https://www.chess.com/openings/Scotch-Game\"]\n[UTCDate \"2024.04.{day:02}\"]\n\
+         [UTCTime \"18:{n:02}:00\"]\n[WhiteElo \"1510\"]\n[BlackElo \"1490\"]\n[TimeControl \"{tc}\"]\n\
+         [Termination \"{black} won by resignation\"]\n[StartTime \"18:{n:02}:00\"]\n\
+         [EndDate \"2024.04.{day:02}\"]\n[EndTime \"18:{n:02}:59\"]\n\
+         [Link \"https://www.chess.com/game/live/10345678{n:03}\"]\n\n\
+         1. e4 {{[%clk 0:09:58.1]}} 1... e5 {{[%clk 0:09:57.3]}} 2. Nf3 {{[%clk 0:09:55]}} \
+         2... Nc6 {{[%clk 0:09:51.2]}} 3. d4 {{[%clk 0:09:50.4]}} {result}\n\n",
+        day = n % 28 + 1
+    )
+}
+
+/// A library of lichess and chess.com games for the filters: anna1985 throughout.
+fn filled_home(tmp: &Path) -> std::path::PathBuf {
+    let home = tmp.join("home");
+    let file = tmp.join("mixed.pgn");
+    let mut text = lichess_game(1, ANALYSED);
+    text.push_str(&lichess_game(
+        2,
+        "1. d4 { [%clk 0:03:00] } d5 { [%clk 0:03:00] }",
+    ));
+    text.push_str(&chesscom_game(3, "anna1985", "rook_lover", "0-1", "600"));
+    text.push_str(&chesscom_game(4, "knight_rider", "anna1985", "0-1", "180"));
+    text.push_str(&chesscom_game(
+        5,
+        "knight_rider",
+        "anna1985",
+        "1/2-1/2",
+        "180",
+    ));
+    std::fs::write(&file, text).unwrap();
+    let (ok, _, err) = knightfall(&home, &["games", "import", file.to_str().unwrap()]);
+    assert!(ok, "{err}");
+    assert!(err.contains("imported 5"), "{err}");
+    home
+}
+
+/// The White and Black of each game `games list ARGS` prints.
+fn listed(home: &Path, args: &[&str]) -> Vec<String> {
+    let mut all = vec!["games", "list"];
+    all.extend_from_slice(args);
+    let (ok, out, err) = knightfall(home, &all);
+    assert!(ok, "{args:?}: {err}");
+    out.lines()
+        .map(|l| {
+            let f: Vec<&str> = l.split('\t').collect();
+            format!("{}-{}", f[1], f[2])
+        })
+        .collect()
+}
+
+#[test]
+fn the_list_takes_the_games_the_filters_give() {
+    let tmp = tempfile::tempdir().unwrap();
+    let home = filled_home(tmp.path());
+    assert_eq!(listed(&home, &[]).len(), 5);
+    // chess.com names no opening: the moves do.
+    let (_, out, _) = knightfall(&home, &["games", "list", "--player", "rook_lover"]);
+    assert!(out.contains("\t0-1\tC44 Scotch Game\t600\t"), "{out}");
+    assert_eq!(
+        listed(&home, &["--player", "ANNA1985", "--color", "black"]),
+        ["knight_rider-anna1985", "knight_rider-anna1985"]
+    );
+    assert_eq!(
+        listed(&home, &["--player", "anna1985", "--result", "win"]),
+        [
+            "knight_rider-anna1985",
+            "anna1985-opponent2",
+            "anna1985-opponent1"
+        ]
+    );
+    assert_eq!(
+        listed(&home, &["--player", "anna1985", "--result", "loss"]),
+        ["anna1985-rook_lover"]
+    );
+    assert_eq!(
+        listed(&home, &["--result", "draw"]),
+        ["knight_rider-anna1985"]
+    );
+    assert_eq!(
+        listed(&home, &["--since", "2024-04-05", "--until", "2024.04.05"]),
+        ["knight_rider-anna1985"]
+    );
+    assert_eq!(listed(&home, &["--since", "2024-04"]).len(), 3);
+    assert_eq!(listed(&home, &["--opening", "c4"]).len(), 3, "ECO's start");
+    assert_eq!(listed(&home, &["--opening", "scotch"]).len(), 3, "the name");
+    assert_eq!(listed(&home, &["--time-control", "10+0"]).len(), 1);
+    assert_eq!(listed(&home, &["--time-control", "180"]).len(), 2);
+    assert_eq!(listed(&home, &["--time-control", "blitz"]).len(), 4);
+    assert_eq!(listed(&home, &["--time-control", "rapid"]).len(), 1);
+    assert_eq!(listed(&home, &["--reviewed"]), ["anna1985-opponent1"]);
+    assert_eq!(listed(&home, &["--unreviewed", "--limit", "2"]).len(), 2);
+    // A value is a value, never SQL.
+    assert!(listed(&home, &["--player", "x' OR '1'='1"]).is_empty());
+    let (ok, _, err) = knightfall(&home, &["games", "list", "--result", "win"]);
+    assert!(!ok && err.contains("--player"), "{err}");
+    let (ok, _, err) = knightfall(&home, &["games", "list", "--since", "yesterday"]);
+    assert!(!ok && err.contains("is not a date"), "{err}");
+}
+
+#[test]
+fn an_export_gives_the_games_back_with_their_reviews_and_reads_back_as_the_same_games() {
+    let tmp = tempfile::tempdir().unwrap();
+    let home = filled_home(tmp.path());
+    let (ok, pgn, err) = knightfall(&home, &["games", "export"]);
+    assert!(ok, "{err}");
+    assert!(
+        err.contains("5 games written, 1 of them with their review"),
+        "{err}"
+    );
+    assert_eq!(pgn.matches("[Event ").count(), 5, "{pgn}");
+    // The reviewed game: every move evaluated, 3...Nf6 a blunder ($4), its accuracies.
+    assert!(pgn.contains("Nf6 $4 { [%eval #1] }"), "{pgn}");
+    assert!(pgn.contains("[BlackAccuracy "), "{pgn}");
+    assert!(
+        pgn.contains("from the evaluations of the file imported"),
+        "{pgn}"
+    );
+    assert!(
+        pgn.contains("[Site \"https://lichess.org/abc00001\"]"),
+        "{pgn}"
+    );
+    assert!(
+        pgn.contains("[Link \"https://www.chess.com/game/live/10345678003\"]"),
+        "{pgn}"
+    );
+    assert_eq!(pgn.matches("[%eval").count(), 6, "the one review's");
+    let (ok, some, _) = knightfall(
+        &home,
+        &["games", "export", "--player", "rook_lover", "--limit", "1"],
+    );
+    assert!(ok);
+    assert_eq!(some.matches("[Event ").count(), 1, "{some}");
+    // The export read into the library it came from: the same games.
+    let file = tmp.path().join("mine.pgn");
+    std::fs::write(&file, &pgn).unwrap();
+    let file = file.to_str().unwrap();
+    let (ok, _, err) = knightfall(&home, &["games", "import", file]);
+    assert!(ok, "{err}");
+    assert!(
+        err.contains("imported 0, already there 5, refused 0"),
+        "{err}"
+    );
+    // Into another: the same games, the review again from its evaluations.
+    let other = tmp.path().join("other");
+    let (ok, _, err) = knightfall(&other, &["games", "import", file]);
+    assert!(ok, "{err}");
+    assert!(
+        err.contains("imported 5, already there 0, reviewed from the file's evaluations 1"),
+        "{err}"
+    );
 }

@@ -3,6 +3,7 @@
 //! illegal move refuses that game alone, with the reason); a game already there is not added
 //! again. A game is the same game when its players, date, site and moves are.
 
+use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 
 use anyhow::Result;
@@ -10,7 +11,9 @@ use rusqlite::params;
 use shakmaty::uci::UciMove;
 
 use super::Library;
+use super::reviews::{self, Origin};
 use crate::game::Game;
+use crate::pgn::LoadError;
 use crate::pgn::raw::{self, RawGame};
 
 /// Games written in one transaction: a crash loses at most these, and a reader waits for none.
@@ -30,15 +33,46 @@ pub struct Summary {
     pub refused: usize,
     /// The first refusals: where (file and game number) and why.
     pub named: Vec<String>,
+    /// Every refusal counted by its kind: the variant's name, or what was wrong.
+    pub kinds: BTreeMap<String, usize>,
+    /// Each player's name with the number of games read that they play in: the player whose
+    /// export it is plays in most.
+    pub players: HashMap<String, usize>,
+    /// Games read that could be played through, whether added or already there.
+    pub games: usize,
+    /// Games reviewed from the evaluations the file gives (lichess's analysis).
+    pub reviewed: usize,
 }
 
 impl Summary {
-    /// The summary in a few lines for the terminal.
+    /// Counts a refusal of `what` (where and why) of kind `kind`.
+    pub(crate) fn refuse(&mut self, kind: &str, what: String) {
+        self.refused += 1;
+        *self.kinds.entry(kind.to_string()).or_default() += 1;
+        if self.named.len() < MAX_NAMED {
+            self.named.push(what);
+        }
+    }
+
+    /// The summary in a few lines for the terminal: what was added, what the library had, and
+    /// what was refused, by kind and then the first ones one by one with the reason.
     pub fn report(&self) -> String {
+        let reviewed = match self.reviewed {
+            0 => String::new(),
+            n => format!(", reviewed from the file's evaluations {n}"),
+        };
         let mut out = format!(
-            "imported {}, already there {}, refused {}",
+            "imported {}, already there {}{reviewed}, refused {}",
             self.imported, self.already, self.refused
         );
+        if !self.kinds.is_empty() {
+            let kinds: Vec<String> = self
+                .kinds
+                .iter()
+                .map(|(kind, n)| format!("{kind} {n}"))
+                .collect();
+            out.push_str(&format!(" ({})", kinds.join(", ")));
+        }
         for why in &self.named {
             out.push_str(&format!("\n  refused: {why}"));
         }
@@ -49,6 +83,45 @@ impl Summary {
             ));
         }
         out
+    }
+}
+
+impl Summary {
+    /// The player whose export this looks like: the one in most of the games read, in more
+    /// than half of them and in more than anyone else. Knightfall's own players ("Human",
+    /// "Knightfall …") and unknown names are no one's account.
+    pub fn main_player(&self) -> Option<&str> {
+        let mut counts: Vec<(&str, usize)> = self
+            .players
+            .iter()
+            .map(|(name, n)| (name.as_str(), *n))
+            .filter(|(name, _)| {
+                let name = name.trim();
+                !name.is_empty()
+                    && name != "?"
+                    && name != crate::train::mistake::PERSON
+                    && !name.starts_with("Knightfall")
+            })
+            .collect();
+        counts.sort_by_key(|&(_, n)| std::cmp::Reverse(n));
+        match counts.as_slice() {
+            [(name, n), rest @ ..]
+                if 2 * n > self.games && rest.first().is_none_or(|(_, m)| m < n) =>
+            {
+                Some(name)
+            }
+            _ => None,
+        }
+    }
+}
+
+/// The kind of refusal `why` is, for the count: a variant by its name.
+fn kind(why: &LoadError) -> String {
+    match why {
+        LoadError::Variant(name) => name.trim().to_string(),
+        LoadError::BadMove { .. } | LoadError::AfterEnd { .. } => "illegal move".to_string(),
+        LoadError::Fen(_) => "bad start position".to_string(),
+        _ => "unreadable".to_string(),
     }
 }
 
@@ -69,30 +142,39 @@ impl Library {
             {
                 for (i, next) in games.by_ref().take(BATCH) {
                     bar.set_position(read.load(std::sync::atomic::Ordering::Relaxed));
-                    let refuse = |summary: &mut Summary, why: String| {
-                        summary.refused += 1;
-                        if summary.named.len() < MAX_NAMED {
-                            summary
-                                .named
-                                .push(format!("{source} game {}: {why}", i + 1));
-                        }
-                    };
+                    let place = format!("{source} game {}", i + 1);
                     let raw = match next {
                         Ok(raw) => raw,
                         Err(e) => {
                             // The reader cannot go on past text it cannot read.
-                            refuse(summary, format!("{e}; the rest of the file is not read"));
+                            summary.refuse(
+                                "unreadable",
+                                format!("{place}: {e}; the rest of the file is not read"),
+                            );
                             break;
                         }
                     };
                     let game = match Game::from_raw(&raw) {
                         Ok(game) => game,
                         Err(why) => {
-                            refuse(summary, why.to_string());
+                            summary.refuse(&kind(&why), format!("{place}: {why}"));
                             continue;
                         }
                     };
-                    let (_, added) = add(&tx, &raw, &game, &source)?;
+                    summary.games += 1;
+                    let [white, black] = &game.names;
+                    for name in std::iter::once(white).chain((black != white).then_some(black)) {
+                        *summary.players.entry(name.clone()).or_default() += 1;
+                    }
+                    let (id, added) = add(&tx, &raw, &game, &source)?;
+                    // A game evaluated throughout is reviewed from its evaluations, unless the
+                    // library has a complete review of it already.
+                    if let Some(review) = crate::review::from_file::review(&raw, &game)
+                        && (added || !reviews::complete(&tx, id)?)
+                    {
+                        reviews::keep(&tx, id, &review, Origin::File)?;
+                        summary.reviewed += 1;
+                    }
                     if added {
                         summary.imported += 1;
                     } else {
@@ -177,6 +259,15 @@ impl Row {
             &moves.join(" "),
         ]
         .join("\u{1f}");
+        // chess.com gives the ECO code alone (and a link to the opening's page): the name is
+        // then the one the moves reach by lichess's table, with its code.
+        let (mut eco, mut opening) = (tag("ECO"), tag("Opening"));
+        if opening.is_empty()
+            && let Some(known) = game.opening()
+        {
+            eco = known.eco.to_string();
+            opening = known.name.to_string();
+        }
         Row {
             identity,
             white: game.names[0].clone(),
@@ -185,8 +276,37 @@ impl Row {
             date: game.date.clone(),
             time_control: tag("TimeControl"),
             site,
-            eco: tag("ECO"),
-            opening: tag("Opening"),
+            eco,
+            opening,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn seen(games: usize, players: &[(&str, usize)]) -> Summary {
+        Summary {
+            games,
+            players: players.iter().map(|(n, c)| (n.to_string(), *c)).collect(),
+            ..Summary::default()
+        }
+    }
+
+    #[test]
+    fn the_main_player_plays_in_most_games_and_more_than_anyone() {
+        let export = seen(4, &[("anna1985", 4), ("bob", 2), ("carl", 1), ("dora", 1)]);
+        assert_eq!(export.main_player(), Some("anna1985"));
+        // One game: two players as likely as each other.
+        assert_eq!(seen(1, &[("anna1985", 1), ("bob", 1)]).main_player(), None);
+        // A database of others' games: nobody in more than half.
+        assert_eq!(
+            seen(10, &[("a", 3), ("b", 3), ("c", 2)]).main_player(),
+            None
+        );
+        // Knightfall's own games are no one's export.
+        let watched = seen(3, &[("Knightfall 0.1.0 (level 3)", 3), ("x", 1)]);
+        assert_eq!(watched.main_player(), None);
     }
 }

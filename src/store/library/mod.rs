@@ -6,6 +6,7 @@
 pub mod import;
 pub mod reviews;
 pub mod folder;
+pub mod filter;
 
 use std::path::Path;
 use std::time::Duration;
@@ -180,14 +181,19 @@ impl Library {
 
     /// Every game, newest first.
     pub fn list(&self) -> Result<Vec<Entry>> {
-        let mut stmt = self.conn.prepare(
+        self.find(&filter::Filter::default())
+    }
+
+    /// The games `filter` takes, newest first.
+    pub fn find(&self, filter: &filter::Filter) -> Result<Vec<Entry>> {
+        let (clauses, values) = filter.sql();
+        let mut stmt = self.conn.prepare(&format!(
             "SELECT g.id, g.white, g.black, g.result, g.date, g.time_control, g.site, g.eco,
                     g.opening, g.plies, r.origin, r.done, r.positions, r.accuracy_white,
                     r.accuracy_black
-             FROM games g LEFT JOIN reviews r ON r.game_id = g.id
-             ORDER BY g.date DESC, g.id DESC",
-        )?;
-        let rows = stmt.query_map([], |r| {
+             FROM games g LEFT JOIN reviews r ON r.game_id = g.id{clauses}"
+        ))?;
+        let rows = stmt.query_map(rusqlite::params_from_iter(values), |r| {
             let eco: String = r.get(7)?;
             let name: String = r.get(8)?;
             Ok(Entry {

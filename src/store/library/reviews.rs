@@ -118,43 +118,10 @@ impl Library {
 
     /// Keeps what `review` knows of game `id`, replacing what was kept of it.
     pub fn save_review(&mut self, id: i64, review: &Review, origin: Origin) -> Result<()> {
-        let accuracy = review.accuracy();
         let tx = self
             .conn
             .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
-        tx.execute(
-            "INSERT OR REPLACE INTO reviews
-             (game_id, origin, engine, movetime_ms, positions, done, accuracy_white,
-              accuracy_black, evals, updated)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, unixepoch())",
-            params![
-                id,
-                origin.word(),
-                format!("Knightfall {}", env!("CARGO_PKG_VERSION")),
-                review.movetime_ms as i64,
-                review.evals.len() as i64,
-                review.done() as i64,
-                accuracy[0],
-                accuracy[1],
-                review_cache::text(review),
-            ],
-        )?;
-        tx.execute("DELETE FROM verdicts WHERE game_id = ?1", params![id])?;
-        {
-            let mut insert = tx.prepare_cached(
-                "INSERT INTO verdicts (game_id, ply, white, judgement, phase)
-                 VALUES (?1, ?2, ?3, ?4, ?5)",
-            )?;
-            for v in verdicts(review) {
-                insert.execute(params![
-                    id,
-                    v.ply as i64,
-                    v.side == Color::White,
-                    v.judgement,
-                    v.phase.word()
-                ])?;
-            }
-        }
+        keep(&tx, id, review, origin)?;
         tx.commit()?;
         Ok(())
     }
@@ -230,6 +197,63 @@ impl Library {
         })?;
         Ok(rows.collect::<Result<Vec<_>, _>>()?)
     }
+}
+
+/// Keeps what `review` knows of game `id` through `conn` (in a transaction of the caller's),
+/// replacing what was kept of it.
+pub(super) fn keep(
+    conn: &rusqlite::Connection,
+    id: i64,
+    review: &Review,
+    origin: Origin,
+) -> Result<()> {
+    let accuracy = review.accuracy();
+    conn.prepare_cached(
+        "INSERT OR REPLACE INTO reviews
+         (game_id, origin, engine, movetime_ms, positions, done, accuracy_white,
+          accuracy_black, evals, updated)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, unixepoch())",
+    )?
+    .execute(params![
+        id,
+        origin.word(),
+        match origin {
+            Origin::Engine => format!("Knightfall {}", env!("CARGO_PKG_VERSION")),
+            // Whatever engine the site ran: the file does not say.
+            Origin::File => "the file's evaluations".to_string(),
+        },
+        review.movetime_ms as i64,
+        review.evals.len() as i64,
+        review.done() as i64,
+        accuracy[0],
+        accuracy[1],
+        review_cache::text(review),
+    ])?;
+    conn.prepare_cached("DELETE FROM verdicts WHERE game_id = ?1")?
+        .execute(params![id])?;
+    let mut insert = conn.prepare_cached(
+        "INSERT INTO verdicts (game_id, ply, white, judgement, phase)
+         VALUES (?1, ?2, ?3, ?4, ?5)",
+    )?;
+    for v in verdicts(review) {
+        insert.execute(params![
+            id,
+            v.ply as i64,
+            v.side == Color::White,
+            v.judgement,
+            v.phase.word()
+        ])?;
+    }
+    Ok(())
+}
+
+/// Whether game `id` has a complete review kept, read through `conn`.
+pub(super) fn complete(conn: &rusqlite::Connection, id: i64) -> Result<bool> {
+    Ok(conn
+        .prepare_cached("SELECT done >= positions FROM reviews WHERE game_id = ?1")?
+        .query_row(params![id], |r| r.get(0))
+        .optional()?
+        .unwrap_or(false))
 }
 
 /// A review's status from the columns `origin, done, positions, accuracy_white,
