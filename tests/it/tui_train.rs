@@ -290,7 +290,12 @@ fn mistake(fen: &str, played: &str, best: &str, cp: i32) -> knightfall::train::m
         best: parse(best),
         before: knightfall::review::judge::Eval::Cp(cp),
         judgement: knightfall::review::judge::Judgement::Blunder,
-        source: "2026.11.20, Human - Knightfall, move 5.".to_string(),
+        games: vec![knightfall::train::mistake::Seen {
+            date: "2026.11.20".to_string(),
+            opponent: "Knightfall".to_string(),
+            number: "5.".to_string(),
+            played: parse(played),
+        }],
     }
 }
 
@@ -335,6 +340,11 @@ fn own_mistakes_come_back_graded_on_their_schedule() {
     key(&mut t, KeyCode::Enter);
     assert!(message(&t).contains("You played Nxf7??"), "{}", message(&t));
     assert!(screen(&t, 80, 24).contains("find better"));
+    assert!(
+        screen(&t, 120, 40).contains("From 2026.11.20 against Knightfall, move 5."),
+        "{}",
+        screen(&t, 120, 40)
+    );
     // The engine's move: right at once, graded perfect, due tomorrow.
     let fx = type_line(&mut t, "Bxf7+");
     assert!(message(&t).starts_with("Right"), "{}", message(&t));
@@ -455,7 +465,7 @@ fn an_answer_that_lets_the_win_slip_past_the_fifty_move_rule_is_wrong_by_the_tab
         best: ranked[0].mv,
         before: Eval::Tablebase(shakmaty::Color::Black),
         judgement: Judgement::Blunder,
-        source: "2026.11.20, Knightfall - Human, move 123...".to_string(),
+        games: Vec::new(),
     };
     let mut t = train();
     t.practise(vec![mistake]);

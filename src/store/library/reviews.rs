@@ -155,6 +155,7 @@ impl Library {
                 ])?;
             }
         }
+        super::drills::save(&tx, id, review)?;
         tx.commit()?;
         Ok(())
     }
