@@ -410,6 +410,35 @@ fn own_mistakes_come_back_graded_on_their_schedule() {
     assert_eq!(t.due().len(), 2);
 }
 
+/// A position gone wrong in two games, with another move in each: one drill naming both, and
+/// either move is the one you played.
+#[test]
+fn a_position_gone_wrong_in_two_games_is_one_drill_and_either_move_is_yours() {
+    let fen = "r1b1kbnr/pppp1ppp/8/4N1q1/2BnP3/8/PPPP1PPP/RNBQK2R w KQkq - 1 5";
+    let mut m = mistake(fen, "e5f7", "c4f7", 0);
+    let d3 = knightfall::train::mistake::parse_uci(&common::position(fen), "d2d3").unwrap();
+    m.games.push(knightfall::train::mistake::Seen {
+        date: "2026.10.01".to_string(),
+        opponent: "carl".to_string(),
+        number: "5.".to_string(),
+        played: d3,
+    });
+    let mut t = train();
+    t.practise(vec![m]);
+    let said = message(&t);
+    assert!(
+        said.contains("From 2026.11.20 against Knightfall, move 5.; also 2026.10.01 against carl, move 5. (d3)"),
+        "{said}"
+    );
+    let fx = type_line(&mut t, "d3");
+    assert!(
+        message(&t).contains("That is the move you played"),
+        "{}",
+        message(&t)
+    );
+    assert!(!fx.iter().any(|e| matches!(e, Effect::Search(_))));
+}
+
 /// The evaluation the search service gives the position `req` asks to judge, as the screen
 /// receives it: the service runs with the built-in tables, as the program's does.
 fn judged_by_the_service(req: &knightfall::tui::job::Request) -> knightfall::tui::job::EngineEvent {
