@@ -11,9 +11,9 @@ pub mod settings;
 pub mod config;
 pub mod temporaries;
 pub mod games;
-pub mod training;
 pub mod stream;
 pub mod library;
+pub mod training;
 
 pub(crate) use atomic::{append_whole, save_as, write_atomic};
 pub(crate) use config::{load_settings, save_settings, unknown_keys};

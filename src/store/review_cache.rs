@@ -136,21 +136,7 @@ fn parse_line(review: &Review, line: &str) -> Option<(usize, PositionEval)> {
     if ply >= review.evals.len() {
         return None;
     }
-    let kind = fields.next()?;
-    let value = fields.next()?;
-    let eval = match kind {
-        // A tablebase win cached as its search score reads as the result it is.
-        "cp" => Eval::from_cp(value.parse().ok()?),
-        "tb" if value == "white" => Eval::Tablebase(Color::White),
-        "tb" if value == "black" => Eval::Tablebase(Color::Black),
-        "tbdraw" if value == "none" => Eval::TablebaseDraw(None),
-        "tbdraw" if value == "white" => Eval::TablebaseDraw(Some(Color::White)),
-        "tbdraw" if value == "black" => Eval::TablebaseDraw(Some(Color::Black)),
-        "mate" => Eval::Mate(value.parse().ok()?),
-        "checkmate" if value == "white" => Eval::Checkmate(Color::White),
-        "checkmate" if value == "black" => Eval::Checkmate(Color::Black),
-        _ => return None,
-    };
+    let eval = parse_eval(fields.next()?, fields.next()?)?;
     let depth = fields.next()?.parse().ok()?;
     let mut pos = review.game.position_at(ply).clone();
     let mut line_moves = Vec::new();
@@ -169,24 +155,46 @@ fn parse_line(review: &Review, line: &str) -> Option<(usize, PositionEval)> {
     ))
 }
 
+/// An evaluation from its kind and value, as [`eval_words`] gives them.
+pub(crate) fn parse_eval(kind: &str, value: &str) -> Option<Eval> {
+    Some(match kind {
+        // A tablebase win cached as its search score reads as the result it is.
+        "cp" => Eval::from_cp(value.parse().ok()?),
+        "tb" if value == "white" => Eval::Tablebase(Color::White),
+        "tb" if value == "black" => Eval::Tablebase(Color::Black),
+        "tbdraw" if value == "none" => Eval::TablebaseDraw(None),
+        "tbdraw" if value == "white" => Eval::TablebaseDraw(Some(Color::White)),
+        "tbdraw" if value == "black" => Eval::TablebaseDraw(Some(Color::Black)),
+        "mate" => Eval::Mate(value.parse().ok()?),
+        "checkmate" if value == "white" => Eval::Checkmate(Color::White),
+        "checkmate" if value == "black" => Eval::Checkmate(Color::Black),
+        _ => return None,
+    })
+}
+
+/// An evaluation's kind and value in the cache's words: `cp 35`, `mate -3`, `tb white`.
+pub(crate) fn eval_words(eval: Eval) -> (&'static str, String) {
+    match eval {
+        Eval::Cp(cp) => ("cp", cp.to_string()),
+        Eval::Mate(n) => ("mate", n.to_string()),
+        Eval::Checkmate(c) => ("checkmate", c.fold_wb("white", "black").to_string()),
+        Eval::Tablebase(c) => ("tb", c.fold_wb("white", "black").to_string()),
+        Eval::TablebaseDraw(cursed) => (
+            "tbdraw",
+            cursed
+                .map_or("none", |c| c.fold_wb("white", "black"))
+                .to_string(),
+        ),
+    }
+}
+
 /// What `review` knows, a line per known position: its ply, the evaluation's kind and value,
 /// the depth and the engine's line in UCI.
 pub(crate) fn text(review: &Review) -> String {
     let mut text = String::new();
     for (ply, e) in review.evals.iter().enumerate() {
         let Some(e) = e else { continue };
-        let (kind, value) = match e.eval {
-            Eval::Cp(cp) => ("cp", cp.to_string()),
-            Eval::Mate(n) => ("mate", n.to_string()),
-            Eval::Checkmate(c) => ("checkmate", c.fold_wb("white", "black").to_string()),
-            Eval::Tablebase(c) => ("tb", c.fold_wb("white", "black").to_string()),
-            Eval::TablebaseDraw(cursed) => (
-                "tbdraw",
-                cursed
-                    .map_or("none", |c| c.fold_wb("white", "black"))
-                    .to_string(),
-            ),
-        };
+        let (kind, value) = eval_words(e.eval);
         let moves: Vec<String> = e
             .line
             .iter()

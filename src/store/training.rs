@@ -1,67 +1,47 @@
-//! The player's training progress on disk, `training.toml` beside the games folder: the record
-//! ([`Progress`], what it holds and how a result changes it, is the model's) read, written,
-//! locked and merged. A file that cannot be read is kept aside under a new name, and the player
-//! is told where, never silently reset. The player's mistakes are read here too, from the
-//! reviewed games of the games folder.
+//! The player's training record, kept in the library's database beside the games folder (see
+//! [`crate::store::library::training`]): read, saved by several Knightfalls at once, and moved
+//! in from the file earlier versions kept. The player's mistakes are read here too, from the
+//! reviewed games of the library, the games folder's among them.
 //!
 //! Several Knightfalls may train at once, so a save never writes one instance's copy over the
-//! file: the instance keeps the results it recorded since its last save as [`Change`]s, and
-//! [`save`] replays them onto the record read afresh, holding an advisory lock
-//! (`.training.lock` beside it) from the read to the rename, and hands back the merged record.
+//! record: the instance keeps the results it recorded since its last save as [`Change`]s, and
+//! [`save`] replays them onto the record as it is, in one write transaction, and hands back the
+//! merged record.
+//!
+//! Earlier versions kept the record in `training.toml` beside the games folder. The first time
+//! the record is opened it is moved into the database and the file renamed
+//! `training.toml.migrated`, never read again; a file that cannot be read is kept aside under
+//! a new name, and the player is told where, never silently reset.
 
+use std::collections::BTreeMap;
 use std::fs;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 
 use super::Paths;
-use crate::game::Game;
-use crate::train::mistake::{Mistake, is_you, of_review};
+use super::library::Library;
+use crate::train::mistake::{Mistake, card_id, is_you};
 use crate::train::progress::{Change, Progress};
+use crate::train::schedule::Card;
 
 /// Progress files larger than this are not read (a year of daily drills is a few kilobytes).
 const MAX_BYTES: u64 = 1 << 20;
 
-/// The most games read for mistakes, newest first.
-const MAX_GAMES_READ: usize = 2_000;
-/// The most mistakes kept for practice.
-const MAX_MISTAKES: usize = 5_000;
-
-/// The mistakes and blunders of the person in every reviewed game of the games folder, newest
-/// game first (games reviewed only in part give what is known). Reads the games, the review
-/// cache and the settings' `name`; a game that cannot be read is skipped.
+/// The mistakes and blunders of the person in every reviewed game of the library, the games
+/// folder's finished games brought in first with their cached reviews: the newest game first,
+/// one per position (games reviewed only in part give what is known). Reads the settings'
+/// `name`; a library that cannot be read gives none.
 pub fn mistakes(paths: &Paths) -> Vec<Mistake> {
     let yours = your_names(paths);
-    let mut out = Vec::new();
-    for listed in super::games_folder(paths)
-        .iter()
-        // The board's lines and the games the player watched hold no moves of theirs.
-        .filter(|l| !l.is_analysis() && !l.is_watched())
-        // Only a game of yours is read from its file.
-        .filter(|l| {
-            l.heading
-                .as_ref()
-                .is_ok_and(|h| h.names().iter().any(|n| is_you(n, &yours)))
-        })
-        .take(MAX_GAMES_READ)
-    {
-        let Ok(game) = listed.load() else {
-            continue;
-        };
-        // An aborted game counts for nothing, its moves included.
-        if !game.names.iter().any(|n| is_you(n, &yours)) || game.is_aborted() {
-            continue;
-        }
-        out.extend(mistakes_of(paths, game, &yours));
-        if out.len() >= MAX_MISTAKES {
-            out.truncate(MAX_MISTAKES);
-            break;
-        }
-    }
-    // A game kept twice (an autosave and its archive) gives its mistakes once.
-    let mut seen = std::collections::HashSet::new();
-    out.retain(|m| seen.insert(m.id()));
-    out
+    let Ok(mut library) = Library::open(&paths.library()) else {
+        return Vec::new();
+    };
+    // A games folder that cannot be read leaves what the library has.
+    let _ = library.index_folder(paths);
+    library
+        .mistakes(|name| is_you(name, &yours))
+        .unwrap_or_default()
 }
 
 /// The names that are you (see [`is_you`]): the settings' `name` and accounts; none when the
@@ -72,17 +52,7 @@ pub fn your_names(paths: &Paths) -> Vec<String> {
         .unwrap_or_default()
 }
 
-/// The mistakes and blunders of the person in `game`, as far as its cached review knows.
-fn mistakes_of(paths: &Paths, game: Game, yours: &[String]) -> Vec<Mistake> {
-    let review =
-        super::review_cache::cached(&paths.reviews(), game, crate::review::DEFAULT_MOVETIME_MS);
-    if review.done() == 0 {
-        return Vec::new();
-    }
-    of_review(&review, yours)
-}
-
-/// Where the progress lives: beside the games folder.
+/// Where earlier versions kept the progress: beside the games folder.
 pub fn path(paths: &Paths) -> PathBuf {
     paths
         .data
@@ -91,137 +61,138 @@ pub fn path(paths: &Paths) -> PathBuf {
         .join("training.toml")
 }
 
-/// The lock file beside the progress, held while it is read and while it is replaced.
-fn lock_path(paths: &Paths) -> PathBuf {
-    path(paths).with_file_name(".training.lock")
-}
-
-/// How long a save waits for another instance to finish its own.
-const LOCK_WAIT: std::time::Duration = std::time::Duration::from_secs(10);
-
-/// Takes the advisory lock on `.training.lock`, waiting for another instance's save to end.
-/// `None` where the file system has no locks.
-fn lock(paths: &Paths) -> Result<Option<fs::File>> {
-    let file = lock_path(paths);
-    if let Some(dir) = file.parent() {
-        fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
-    }
-    // The lock files' one opener: not through a link, not blocked by a FIFO planted there.
-    let lock = super::games::open_no_follow(&file)
-        .with_context(|| format!("opening {}", file.display()))?;
-    let until = std::time::Instant::now() + LOCK_WAIT;
-    loop {
-        match lock.try_lock() {
-            Ok(()) => return Ok(Some(lock)),
-            Err(fs::TryLockError::WouldBlock) if std::time::Instant::now() < until => {
-                std::thread::sleep(std::time::Duration::from_millis(20));
-            }
-            Err(fs::TryLockError::WouldBlock) => anyhow::bail!(
-                "{} is held by another Knightfall for more than {} s",
-                file.display(),
-                LOCK_WAIT.as_secs()
-            ),
-            // A file system without locks (or whose locks fail): the save still merges with
-            // the file as it is, only without keeping another instance out meanwhile.
-            Err(fs::TryLockError::Error(_)) => return Ok(None),
-        }
-    }
-}
-
-/// The progress on disk (empty when there is none yet), and a sentence for the player when a
-/// damaged file had to be set aside.
+/// The progress (empty when there is none yet), and a sentence for the player when an earlier
+/// version's record could not be read and was set aside, or the library cannot be read.
 pub fn load(paths: &Paths) -> (Progress, Option<String>) {
     // Nothing to read: nothing is created either (a look at training writes no file).
-    if fs::symlink_metadata(path(paths)).is_err() {
+    if fs::symlink_metadata(paths.library()).is_err() && fs::symlink_metadata(path(paths)).is_err()
+    {
         return (Progress::default(), None);
     }
-    // Setting a damaged file aside must not move a record another instance just wrote: read
-    // under the lock. Without it (held too long) the read still goes on; a rename is atomic.
-    let _lock = lock(paths);
-    load_unlocked(paths)
+    match open(paths).and_then(|(library, note)| Ok((library.progress()?, note))) {
+        Ok(read) => read,
+        Err(e) => (
+            Progress::default(),
+            Some(format!(
+                "The training progress in {} could not be read: {e:#}",
+                paths.library().display()
+            )),
+        ),
+    }
 }
 
-fn load_unlocked(paths: &Paths) -> (Progress, Option<String>) {
+/// Saves `changes`, the results this instance recorded since its last save: in one write
+/// transaction, reads the progress as it is now (with what other instances saved meanwhile),
+/// applies the changes in order and writes them. Returns the merged progress, for the
+/// instance to show, and a sentence for the player when an earlier version's record had to be
+/// set aside as damaged.
+pub fn save(paths: &Paths, changes: &[Change]) -> Result<(Progress, Option<String>)> {
+    let (mut library, note) = open(paths)?;
+    Ok((library.record(changes)?, note))
+}
+
+/// The library, its training record begun: the first time, with the record of `training.toml`
+/// moved in (then renamed aside) or, when it cannot be read, set aside with a sentence saying
+/// where.
+fn open(paths: &Paths) -> Result<(Library, Option<String>)> {
+    let mut library = Library::open(&paths.library())?;
     let file = path(paths);
-    let meta = match fs::symlink_metadata(&file) {
-        Ok(meta) => meta,
-        Err(_) => return (Progress::default(), None),
+    let mut note = None;
+    let mut moved = false;
+    library.start_training(|| match read_earlier(&file) {
+        Ok(None) => None,
+        Ok(Some(progress)) => {
+            moved = true;
+            Some(carried(progress))
+        }
+        Err(why) => {
+            note = Some(set_aside(&file, &why));
+            None
+        }
+    })?;
+    if moved {
+        // Renamed once the record is in: a crash before leaves the file, never read again.
+        let _ = fs::rename(
+            &file,
+            fresh(&file, |n| match n {
+                1 => "training.toml.migrated".to_string(),
+                n => format!("training.toml.migrated-{n}"),
+            }),
+        );
+    }
+    Ok((library, note))
+}
+
+/// The record in `file`, none when there is no file, or why it cannot be read.
+fn read_earlier(file: &Path) -> Result<Option<Progress>, String> {
+    let Ok(meta) = fs::symlink_metadata(file) else {
+        return Ok(None);
     };
     let text = if meta.is_file() && meta.len() <= MAX_BYTES {
-        fs::read_to_string(&file).map_err(|e| e.to_string())
+        fs::read_to_string(file).map_err(|e| e.to_string())
     } else {
         Err("it is not a small regular file".to_string())
     };
-    match text.and_then(|t| toml::from_str::<Progress>(&t).map_err(|e| e.message().to_string())) {
-        Ok(progress) => (progress, None),
-        Err(why) => {
-            // A fresh name: an earlier damaged file kept aside is never replaced.
-            let stamp = crate::game::timestamp();
-            let aside = (1..)
-                .map(|n| match n {
-                    1 => format!("training-damaged-{stamp}.toml"),
-                    n => format!("training-damaged-{stamp}-{n}.toml"),
-                })
-                .map(|name| file.with_file_name(name))
-                .find(|p| fs::symlink_metadata(p).is_err())
-                .unwrap_or_else(|| file.with_extension("damaged"));
-            let said = match fs::rename(&file, &aside) {
-                Ok(()) => format!(
-                    "The training progress in {} could not be read ({why}); it is kept as {} \
-                     and a new record starts.",
-                    file.display(),
-                    aside.display()
-                ),
-                Err(e) => format!(
-                    "The training progress in {} could not be read ({why}) nor set aside ({e}); \
-                     nothing will be written over it.",
-                    file.display()
-                ),
-            };
-            (Progress::default(), Some(said))
-        }
-    }
+    text.and_then(|t| toml::from_str::<Progress>(&t).map_err(|e| e.message().to_string()))
+        .map(Some)
 }
 
-/// Saves `changes`, the results this instance recorded since its last save: under the lock,
-/// reads the progress as it is on disk now (with what other instances saved meanwhile), applies
-/// the changes in order, and writes it (atomically: a crash leaves the old file or the new
-/// one). Returns the merged progress, for the instance to show, and a sentence for the player
-/// when the file on disk had to be set aside as damaged.
-pub fn save(paths: &Paths, changes: &[Change]) -> Result<(Progress, Option<String>)> {
-    let _lock = lock(paths)?;
-    let (mut progress, note) = load_unlocked(paths);
-    if let Some(note) = &note
-        && fs::symlink_metadata(path(paths)).is_ok()
-    {
-        // Damaged and not set aside: it stays as it is, for the player to look at.
-        anyhow::bail!("{note}");
-    }
-    for change in changes {
-        change.apply(&mut progress);
-    }
-    write(paths, &progress)?;
-    Ok((progress, note))
-}
-
-/// Writes `progress` over the file, which must be a regular file or none.
-fn write(paths: &Paths, progress: &Progress) -> Result<()> {
-    let file = path(paths);
-    // A file that could not be read nor set aside is the player's: never replace it.
-    if fs::symlink_metadata(&file).is_ok_and(|m| !m.is_file()) {
-        anyhow::bail!(
-            "{} is not a regular file; not writing over it",
+/// Sets the unreadable `file` aside under a fresh name; the sentence for the player.
+fn set_aside(file: &Path, why: &str) -> String {
+    let stamp = crate::game::timestamp();
+    let aside = fresh(file, |n| match n {
+        1 => format!("training-damaged-{stamp}.toml"),
+        n => format!("training-damaged-{stamp}-{n}.toml"),
+    });
+    match fs::rename(file, &aside) {
+        Ok(()) => format!(
+            "The training progress in {} could not be read ({why}); it is kept as {} \
+             and a new record starts.",
+            file.display(),
+            aside.display()
+        ),
+        Err(e) => format!(
+            "The training progress in {} could not be read ({why}) nor set aside ({e}); \
+             a new record starts and the file is left as it is.",
             file.display()
-        );
+        ),
     }
-    let text = toml::to_string(progress).context("writing the training progress")?;
-    super::write_atomic(&file, &text)
+}
+
+/// The first of the names `name(1)`, `name(2)`… beside `file` that is free: a file kept aside
+/// earlier is never replaced.
+fn fresh(file: &Path, name: impl Fn(u32) -> String) -> PathBuf {
+    (1..1000)
+        .map(|n| file.with_file_name(name(n)))
+        .find(|p| fs::symlink_metadata(p).is_err())
+        .unwrap_or_else(|| file.with_extension("aside"))
+}
+
+/// An earlier version's record with its mistakes' cards under today's keys (the position
+/// alone, see [`card_id`]): cards of one position, reached at other move numbers or with
+/// other moves played there, become the one due first.
+fn carried(mut progress: Progress) -> Progress {
+    let mut cards: BTreeMap<String, Card> = BTreeMap::new();
+    for (id, card) in std::mem::take(&mut progress.mistakes) {
+        cards
+            .entry(card_id(&id))
+            .and_modify(|kept| {
+                if card.due < kept.due {
+                    *kept = card;
+                }
+            })
+            .or_insert(card);
+    }
+    progress.mistakes = cards;
+    progress
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::Game;
     use crate::review::Review;
+    use crate::store::library::reviews::Origin;
     use crate::train::puzzle::Puzzle;
 
     fn paths(dir: &std::path::Path) -> Paths {
@@ -249,24 +220,36 @@ mod tests {
         let found = mistakes(&paths);
         assert_eq!(found.len(), 1, "{found:?}");
         assert_eq!(found[0].played_san(), "Qxe5+??");
+        assert_eq!(found[0].source(), "2026.11.20 against Bob, move 3.");
+    }
+
+    #[test]
+    fn an_aborted_game_gives_no_mistakes() {
+        let dir = tempfile::tempdir().unwrap();
+        let paths = paths(dir.path());
+        std::fs::create_dir_all(&paths.data).unwrap();
+        std::fs::write(&paths.config, "name = \"anna\"\n").unwrap();
         // A game aborted on time counts for nothing, its moves included.
-        let aborted = game_text().replace(
+        let aborted = game_text().replace("0-1", "*").replace(
             "[Date",
             "[Termination \"Aborted on time before both sides had moved\"]\n[Date",
         );
-        std::fs::write(paths.data.join("20261120-120000.pgn"), aborted).unwrap();
+        let game = Game::from_pgn(&aborted).unwrap();
+        std::fs::write(paths.data.join("20261120-120000.pgn"), &aborted).unwrap();
+        cache_annas_review(&paths, game);
         assert!(mistakes(&paths).is_empty());
     }
 
+    /// Anna's game: she resigns after leaving the queen on move 3.
     fn game_text() -> String {
-        "[White \"Anna\"]\n[Black \"Bob\"]\n[Date \"2026.11.20\"]\n\n\
-         1. e4 e5 2. Qh5 Nc6 3. Qxe5+ Nxe5 *"
+        "[White \"Anna\"]\n[Black \"Bob\"]\n[Date \"2026.11.20\"]\n[Result \"0-1\"]\n\n\
+         1. e4 e5 2. Qh5 Nc6 3. Qxe5+ Nxe5 0-1"
             .to_string()
     }
 
-    /// Caches a review of Anna's game (`1. e4 e5 2. Qh5 Nc6 3. Qxe5+ Nxe5`) in which 3. Qxe5+
-    /// throws the queen away and 3. Bc4 was best.
-    fn cache_annas_review(paths: &Paths, game: Game) {
+    /// A review of Anna's game (`1. e4 e5 2. Qh5 Nc6 3. Qxe5+ Nxe5`) in which 3. Qxe5+ throws
+    /// the queen away and 3. Bc4 was best.
+    fn annas_review(game: Game) -> Review {
         use crate::review::analyse::PositionEval;
         use crate::review::judge::Eval;
         use crate::train::mistake::parse_uci;
@@ -280,7 +263,12 @@ mod tests {
                 depth: 10,
             });
         }
-        super::super::review_cache::save(&paths.reviews(), &review).unwrap();
+        review
+    }
+
+    /// Caches a review of Anna's game, as the review screen does.
+    fn cache_annas_review(paths: &Paths, game: Game) {
+        super::super::review_cache::save(&paths.reviews(), &annas_review(game)).unwrap();
     }
 
     #[test]
@@ -288,11 +276,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let paths = paths(dir.path());
         std::fs::write(&paths.config, "name = \"anna\"\n").unwrap();
-        let game = Game::from_pgn(
-            "[White \"Anna\"]\n[Black \"Bob\"]\n[Date \"2026.11.20\"]\n\n\
-             1. e4 e5 2. Qh5 Nc6 3. Qxe5+ Nxe5 *",
-        )
-        .unwrap();
+        let game = Game::from_pgn(&game_text()).unwrap();
         let file = paths.watched().join("20261120-120000.pgn");
         super::super::write_atomic(&file, &game.to_pgn()).unwrap();
         cache_annas_review(&paths, game);
@@ -313,11 +297,7 @@ mod tests {
         std::fs::create_dir_all(&paths.data).unwrap();
         std::fs::write(&paths.config, "name = \"anna\"\n").unwrap();
         // An export of several games: Anna's is the third, after two of other people.
-        let game = Game::from_pgn(
-            "[White \"Anna\"]\n[Black \"Bob\"]\n[Date \"2026.11.20\"]\n\n\
-             1. e4 e5 2. Qh5 Nc6 3. Qxe5+ Nxe5 *",
-        )
-        .unwrap();
+        let game = Game::from_pgn(&game_text()).unwrap();
         let other = "[White \"Carl\"]\n[Black \"Dora\"]\n[Result \"1-0\"]\n\n1. d4 d5 1-0\n\n";
         std::fs::write(
             paths.data.join("lichess_anna.pgn"),
@@ -330,26 +310,125 @@ mod tests {
         assert_eq!(found[0].played_san(), "Qxe5+??");
     }
 
+    /// An imported game with a review in the library gives its mistakes too; the same
+    /// position reached in a game of the games folder is the same card, naming both games.
     #[test]
-    fn progress_round_trips_and_keeps_the_best() {
+    fn an_imported_games_mistakes_join_the_folders_as_one_card_per_position() {
         let dir = tempfile::tempdir().unwrap();
         let paths = paths(dir.path());
-        assert_eq!(load(&paths), (Progress::default(), None));
+        std::fs::create_dir_all(&paths.data).unwrap();
+        std::fs::write(&paths.config, "name = \"anna\"\n").unwrap();
+        let folder_game = Game::from_pgn(&game_text()).unwrap();
+        std::fs::write(paths.data.join("20261120-120000.pgn"), folder_game.to_pgn()).unwrap();
+        cache_annas_review(&paths, folder_game);
+        // From a server: the same opening against Dora, two days later, by transposition (the
+        // queen out first) at the same move.
+        let text = "[Site \"https://lichess.org/abcdefgh\"]\n[White \"anna\"]\n\
+                    [Black \"Dora\"]\n[Date \"2026.11.22\"]\n[Result \"0-1\"]\n\n\
+                    1. e4 e5 2. Qh5 Nc6 3. Qxe5+ Nxe5 0-1\n";
+        let file = dir.path().join("lichess.pgn");
+        std::fs::write(&file, text).unwrap();
+        let mut library = Library::open(&paths.library()).unwrap();
+        let mut summary = crate::store::library::import::Summary::default();
+        library.import(&file, &mut summary).unwrap();
+        let id = library.list().unwrap()[0].id;
+        let (game, _) = library.review(id).unwrap().unwrap();
+        library
+            .save_review(id, &annas_review(game.game), Origin::File)
+            .unwrap();
+        let found = mistakes(&paths);
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(
+            found[0].source(),
+            "2026.11.22 against Dora, move 3.; also 2026.11.20 against Bob, move 3."
+        );
+    }
+
+    /// A home of an earlier version: a record with every kind of result, and reviews cached
+    /// beside the games folder.
+    fn earlier_record() -> Progress {
         let mut p = Progress::default();
         p.record("KQvK", true, true, Some(3), 20_783);
-        p.record("KQvK", true, true, Some(1), 20_783);
-        p.record("KQvK", true, false, Some(0), 20_783);
         p.record("KQvK", false, false, None, 20_784);
-        write(&paths, &p).unwrap();
-        let (back, note) = load(&paths);
+        p.record("KBNvK", true, false, Some(9), 20_790);
+        p.record_puzzle(&puzzle("p1", 1500), true);
+        p.record_puzzle(&puzzle("p2", 1800), false);
+        p.record_puzzle(&puzzle("p1", 1500), false);
+        for (id, grade, day) in [
+            ("m1 w - -", 5, 100),
+            ("m2 b KQ -", 1, 101),
+            ("m1 w - -", 4, 101),
+        ] {
+            Change::Answer {
+                id: id.into(),
+                grade,
+                today: day,
+            }
+            .apply(&mut p);
+        }
+        assert!(p.puzzle_motifs.len() > 1 && p.mistakes.len() == 2);
+        p
+    }
+
+    #[test]
+    fn an_earlier_record_is_moved_in_whole_on_the_first_start_and_never_read_again() {
+        let dir = tempfile::tempdir().unwrap();
+        let paths = paths(dir.path());
+        let before = earlier_record();
+        let text = toml::to_string(&before).unwrap();
+        fs::write(path(&paths), &text).unwrap();
+        let (after, note) = load(&paths);
         assert_eq!(note, None);
-        assert_eq!(back, p);
-        let r = &back.endings["KQvK"];
-        assert_eq!(
-            (r.tried, r.done, r.clean, r.best_over_par),
-            (4, 3, 2, Some(1))
-        );
-        assert!(dir.path().join("training.toml").is_file());
+        assert_eq!(after, before);
+        // Renamed aside, as it was.
+        assert!(!path(&paths).exists());
+        let aside = dir.path().join("training.toml.migrated");
+        assert_eq!(fs::read_to_string(&aside).unwrap(), text);
+        // The tries are rows: the first try of p1 is the one the record keeps.
+        let library = Library::open(&paths.library()).unwrap();
+        assert_eq!(library.puzzle_tries("p1").unwrap(), (1, 1));
+        // A training.toml written again (by an earlier version) is never read.
+        fs::write(path(&paths), toml::to_string(&Progress::default()).unwrap()).unwrap();
+        let (again, note) = save(
+            &paths,
+            &[Change::ending("KRvK", true, true, Some(0), 20_800)],
+        )
+        .unwrap();
+        assert_eq!(note, None);
+        assert_eq!(again.endings.len(), 3);
+        assert_eq!(again.puzzle_history, before.puzzle_history);
+        assert!(path(&paths).exists());
+        // The tries of this version are rows as they come.
+        save(&paths, &[Change::puzzle(&puzzle("p1", 1500), true)]).unwrap();
+        assert_eq!(library.puzzle_tries("p1").unwrap(), (2, 2));
+    }
+
+    /// The cards of an earlier version were kept under the whole FEN and the move played:
+    /// moved in, each is the card of its position, its schedule kept; two of one position
+    /// become one, the one due first.
+    #[test]
+    fn the_cards_of_an_earlier_version_keep_their_schedules() {
+        let dir = tempfile::tempdir().unwrap();
+        let paths = paths(dir.path());
+        std::fs::create_dir_all(&paths.data).unwrap();
+        std::fs::write(&paths.config, "name = \"anna\"\n").unwrap();
+        let game = Game::from_pgn(&game_text()).unwrap();
+        std::fs::write(paths.data.join("20261120-120000.pgn"), game.to_pgn()).unwrap();
+        cache_annas_review(&paths, game);
+        let fen = "r1bqkbnr/pppp1ppp/2n5/4p2Q/4P3/8/PPPP1PPP/RNB1KBNR w KQkq - 2 3";
+        let learned = Card::new(100).answered(5, 100).answered(5, 101);
+        let later = learned.answered(5, 107);
+        let mut before = Progress::default();
+        before.mistakes.insert(format!("{fen} h5e5"), learned);
+        // The same position, reached at another move in another game, another move played.
+        let elsewhere = fen.replace(" 2 3", " 4 5");
+        before.mistakes.insert(format!("{elsewhere} h5f7"), later);
+        fs::write(path(&paths), toml::to_string(&before).unwrap()).unwrap();
+        let found = mistakes(&paths);
+        assert_eq!(found.len(), 1);
+        let (after, _) = load(&paths);
+        assert_eq!(after.mistakes.len(), 1, "{after:?}");
+        assert_eq!(after.mistakes[&found[0].id()], learned);
     }
 
     #[test]
@@ -377,6 +456,8 @@ mod tests {
             fs::read_to_string(kept[0].path()).unwrap(),
             "endings = [ not toml"
         );
+        // Said once: the new record is the database's.
+        assert_eq!(load(&paths).1, None);
     }
 
     #[cfg(unix)]
@@ -391,6 +472,64 @@ mod tests {
         assert!(note.is_some());
         save(&paths, &[]).unwrap();
         assert_eq!(fs::read_to_string(&target).unwrap(), "mine");
+    }
+
+    /// After the first start every review cached of the games folder's games is in the
+    /// library, as far as it went, and the cache is left in place.
+    #[test]
+    fn the_cached_reviews_are_in_the_library_after_the_first_start() {
+        let dir = tempfile::tempdir().unwrap();
+        let paths = paths(dir.path());
+        std::fs::create_dir_all(&paths.data).unwrap();
+        let whole = annas_review(Game::from_pgn(&game_text()).unwrap());
+        // Another game, its review stopped half-way.
+        let other = "[White \"Anna\"]\n[Black \"Carl\"]\n[Date \"2026.11.21\"]\n\
+                     [Result \"1-0\"]\n\n1. d4 d5 2. c4 e6 1-0";
+        let mut half = Review::new(Game::from_pgn(other).unwrap(), whole.movetime_ms);
+        for (ply, e) in whole.evals.iter().take(3).enumerate() {
+            half.evals[ply] = e.clone();
+        }
+        for (n, review) in [&whole, &half].into_iter().enumerate() {
+            let file = paths.data.join(format!("2026112{n}-120000.pgn"));
+            std::fs::write(file, review.game.to_pgn()).unwrap();
+            super::super::review_cache::save(&paths.reviews(), review).unwrap();
+        }
+        let cached = fs::read_dir(paths.reviews()).unwrap().count();
+        mistakes(&paths);
+        let library = Library::open(&paths.library()).unwrap();
+        let listed = library.list().unwrap();
+        assert_eq!(listed.len(), 2);
+        for entry in listed {
+            let (back, origin) = library.review(entry.id).unwrap().unwrap();
+            let kept = if entry.black == "Bob" { &whole } else { &half };
+            assert_eq!(back.evals, kept.evals, "{}", entry.black);
+            assert_eq!(origin, Origin::Engine);
+        }
+        assert_eq!(fs::read_dir(paths.reviews()).unwrap().count(), cached);
+    }
+
+    #[test]
+    fn progress_round_trips_and_keeps_the_best() {
+        let dir = tempfile::tempdir().unwrap();
+        let paths = paths(dir.path());
+        assert_eq!(load(&paths), (Progress::default(), None));
+        assert!(!paths.library().exists(), "a look writes nothing");
+        let changes = [
+            Change::ending("KQvK", true, true, Some(3), 20_783),
+            Change::ending("KQvK", true, true, Some(1), 20_783),
+            Change::ending("KQvK", true, false, Some(0), 20_783),
+            Change::ending("KQvK", false, false, None, 20_784),
+        ];
+        let (saved, _) = save(&paths, &changes).unwrap();
+        let (back, note) = load(&paths);
+        assert_eq!(note, None);
+        assert_eq!(back, saved);
+        let r = &back.endings["KQvK"];
+        assert_eq!(
+            (r.tried, r.done, r.clean, r.best_over_par),
+            (4, 3, 2, Some(1))
+        );
+        assert!(!path(&paths).exists());
     }
 
     fn puzzle(id: &str, rating: i32) -> Puzzle {
@@ -499,6 +638,58 @@ mod tests {
         });
         let (p, _) = load(&paths);
         assert_eq!(p.endings["KRvK"].tried, 40);
-        assert!(!dir.path().join(".training.lock").is_symlink());
+    }
+
+    /// The saves of [`saves_from_two_processes_lose_nothing`]'s processes: this test binary
+    /// run again on this test alone, with the home to save into in the environment.
+    #[test]
+    #[ignore = "run by saves_from_two_processes_lose_nothing in processes of its own"]
+    fn a_process_saving() {
+        let Some(home) = std::env::var_os("KNIGHTFALL_TRAINING_SAVER") else {
+            return;
+        };
+        let paths = paths(Path::new(&home));
+        for n in 0..20 {
+            let changes = [
+                Change::ending("KRvK", true, false, None, 100),
+                Change::puzzle(&puzzle(&format!("p{}-{n}", std::process::id()), 1500), true),
+            ];
+            save(&paths, &changes).unwrap();
+        }
+    }
+
+    /// Two processes saving at once, each from the start (the first to start moves the earlier
+    /// record in): every result of both is kept.
+    #[test]
+    fn saves_from_two_processes_lose_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let paths = paths(dir.path());
+        let mut before = Progress::default();
+        before.record("KRvK", true, true, Some(0), 100);
+        fs::write(path(&paths), toml::to_string(&before).unwrap()).unwrap();
+        let children: Vec<_> = (0..2)
+            .map(|_| {
+                std::process::Command::new(std::env::current_exe().unwrap())
+                    .args([
+                        "store::training::tests::a_process_saving",
+                        "--exact",
+                        "--ignored",
+                        "--test-threads=1",
+                    ])
+                    .env("KNIGHTFALL_TRAINING_SAVER", dir.path())
+                    .stdout(std::process::Stdio::null())
+                    .spawn()
+                    .unwrap()
+            })
+            .collect();
+        for mut child in children {
+            assert!(child.wait().unwrap().success());
+        }
+        let (p, note) = load(&paths);
+        assert_eq!(note, None);
+        assert_eq!(p.endings["KRvK"].tried, 41, "{p:?}");
+        assert_eq!(p.puzzles.len(), 40);
+        assert_eq!(p.puzzle_history.len(), 40);
+        assert!(dir.path().join("training.toml.migrated").is_file());
     }
 }

@@ -2,13 +2,12 @@
 //! person made ("Human" in the game, or the name in the settings) becomes the position before
 //! it, with the move played, the engine's best move and the evaluation. A drill is solved by
 //! the engine's move, or by any move the review's rules would not flag against that
-//! evaluation.
+//! evaluation. A position the person went wrong in, in one game or in several, is one drill.
 
 use shakmaty::san::SanPlus;
 use shakmaty::uci::UciMove;
-use shakmaty::{CastlingMode, Chess, Color, Move, Position};
+use shakmaty::{Chess, Color, Move, Position};
 
-use crate::game::Game;
 use crate::review::Review;
 use crate::review::judge::{self, Eval, Judgement};
 
@@ -16,7 +15,7 @@ use crate::review::judge::{self, Eval, Judgement};
 pub const PERSON: &str = "Human";
 
 /// Whether a game's player `name` is you: "Human", or one of `yours` (the settings' `name` and
-/// accounts, see [`Settings::yours`](crate::store::settings::Settings::yours)) in any case, as
+/// accounts, as the settings give them) in any case, as
 /// usernames go.
 pub fn is_you(name: &str, yours: &[String]) -> bool {
     let name = name.trim();
@@ -27,12 +26,12 @@ pub fn is_you(name: &str, yours: &[String]) -> bool {
         })
 }
 
-/// One mistake to practise.
+/// One mistake to practise: a position where you went wrong, in one game or in several.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Mistake {
-    /// The position before the move (FEN).
+    /// The position before the move (FEN), as the newest game reached it.
     pub fen: String,
-    /// The move played there.
+    /// The move played there, in the newest game.
     pub played: Move,
     /// The engine's best move there.
     pub best: Move,
@@ -40,14 +39,30 @@ pub struct Mistake {
     pub before: Eval,
     /// How bad the move played was.
     pub judgement: Judgement,
-    /// Where it comes from: the game's date and players, and the move number.
-    pub source: String,
+    /// The games it was made in, the newest first.
+    pub games: Vec<Seen>,
 }
 
+/// One game a mistake was made in.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Seen {
+    /// The game's date as its PGN has it (`2026.11.20`, `????.??.??`).
+    pub date: String,
+    /// The other side's name.
+    pub opponent: String,
+    /// The move's number, with a dot for White and three for Black: `14.`, `14...`.
+    pub number: String,
+    /// The move played there.
+    pub played: Move,
+}
+
+/// The games named in a mistake's source; the rest are counted.
+const GAMES_NAMED: usize = 3;
+
 impl Mistake {
-    /// The key it is scheduled under: the position and the move played.
+    /// The key it is scheduled under: the position (see [`card_id`]).
     pub fn id(&self) -> String {
-        format!("{} {}", self.fen, uci(&self.played))
+        card_id(&self.fen)
     }
 
     /// The position.
@@ -74,6 +89,43 @@ impl Mistake {
         SanPlus::from_move(self.pos(), self.best).to_string()
     }
 
+    /// Whether `m` was played here in one of its games.
+    pub fn was_played(&self, m: Move) -> bool {
+        m == self.played || self.games.iter().any(|s| s.played == m)
+    }
+
+    /// Where it comes from, each game by its date, opponent and move:
+    /// `2026.11.20 against bob, move 14.; also 2026.10.02 against carl, move 12. (Nf3)`.
+    pub fn source(&self) -> String {
+        let named: Vec<String> = self
+            .games
+            .iter()
+            .take(GAMES_NAMED)
+            .map(|s| {
+                let dated = s.date.chars().any(|c| c.is_ascii_digit());
+                let date = if dated {
+                    format!("{} ", s.date)
+                } else {
+                    String::new()
+                };
+                // Another move played in the same place is named.
+                let other = if s.played == self.played {
+                    String::new()
+                } else {
+                    format!(" ({})", SanPlus::from_move(self.pos(), s.played))
+                };
+                format!("{date}against {}, move {}{other}", s.opponent, s.number)
+            })
+            .collect();
+        let mut text = named.join("; also ");
+        match self.games.len().saturating_sub(GAMES_NAMED) {
+            0 => {}
+            1 => text.push_str("; and 1 more game"),
+            n => text.push_str(&format!("; and {n} more games")),
+        }
+        text
+    }
+
     /// Whether `m` solves it, given the evaluation `after` of the position it leads to
     /// (White's view): the engine's move does; another does unless the review's rules flag
     /// it against the evaluation before.
@@ -82,19 +134,53 @@ impl Mistake {
     }
 }
 
-/// The mistakes and blunders of the person (or people) in a reviewed game, in order, `yours`
-/// being the names that are you (see [`is_you`]); moves whose positions are not reviewed yet
-/// are skipped.
+/// The key a mistake's card is kept under: the position of `fen` (its pieces, side to move,
+/// castling and en passant square), without the move counters, so the same position reached
+/// at another move in another game is the same card. The key an earlier version kept a card
+/// under (the whole FEN and the move played) gives the same.
+pub fn card_id(fen: &str) -> String {
+    fen.split_whitespace().take(4).collect::<Vec<_>>().join(" ")
+}
+
+/// `mistakes` with one per position, in the order each position first comes: a later one
+/// joins its games to the first's.
+pub fn one_per_position(mistakes: impl IntoIterator<Item = Mistake>) -> Vec<Mistake> {
+    let mut at: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+    let mut out: Vec<Mistake> = Vec::new();
+    for m in mistakes {
+        match at.entry(m.id()) {
+            std::collections::hash_map::Entry::Occupied(e) => {
+                out[*e.get()].games.extend(m.games);
+            }
+            std::collections::hash_map::Entry::Vacant(e) => {
+                e.insert(out.len());
+                out.push(m);
+            }
+        }
+    }
+    out
+}
+
+/// The mistakes and blunders of the person (or people) in a reviewed game, in order, one per
+/// position, `yours` being the names that are you (see [`is_you`]); moves whose positions are
+/// not reviewed yet are skipped.
 pub fn of_review(review: &Review, yours: &[String]) -> Vec<Mistake> {
-    let game = &review.game;
-    let names = &game.names;
+    let names = &review.game.names;
     let person = |c: Color| is_you(&names[c.fold_wb(0, 1)], yours);
+    one_per_position(
+        in_review(review)
+            .into_iter()
+            .filter(|(_, m)| person(m.mover()))
+            .map(|(_, m)| m),
+    )
+}
+
+/// Every mistake and blunder in a reviewed game, whoever made it, with its ply: what the
+/// library keeps of a review. A move the engine would have played too is none.
+pub fn in_review(review: &Review) -> Vec<(usize, Mistake)> {
+    let game = &review.game;
     let mut out = Vec::new();
     for (i, &played) in game.moves().iter().enumerate() {
-        let mover = review.mover(i);
-        if !person(mover) {
-            continue;
-        }
         let Some((judgement, _)) = review.judgement(i) else {
             continue;
         };
@@ -108,32 +194,32 @@ pub fn of_review(review: &Review, yours: &[String]) -> Vec<Mistake> {
             continue;
         };
         let pos = game.position_at(i);
-        out.push(Mistake {
-            fen: shakmaty::fen::Fen::from_position(pos, shakmaty::EnPassantMode::Legal).to_string(),
-            played,
-            best,
-            before: before.eval,
-            judgement,
-            source: source(game, i),
-        });
+        let fen = shakmaty::fen::Fen::from_position(pos, shakmaty::EnPassantMode::Legal);
+        let mover = pos.turn();
+        out.push((
+            i,
+            Mistake {
+                fen: fen.to_string(),
+                played,
+                best,
+                before: before.eval,
+                judgement,
+                games: vec![Seen {
+                    date: game.date.clone(),
+                    opponent: game.names[(!mover).fold_wb(0, 1)].clone(),
+                    number: move_number(pos),
+                    played,
+                }],
+            },
+        ));
     }
     out
 }
 
-/// `2026.11.20, Human - Knightfall 0.1.0 (level 3), move 14`.
-fn source(game: &Game, ply: usize) -> String {
-    let pos = game.position_at(ply);
-    let number = pos.fullmoves().get();
+/// The number of the move to be made in `pos`: `14.` for White, `14...` for Black.
+pub fn move_number(pos: &Chess) -> String {
     let dots = if pos.turn().is_white() { "." } else { "..." };
-    let date = &game.date;
-    format!(
-        "{date}, {} - {}, move {number}{dots}",
-        game.names[0], game.names[1]
-    )
-}
-
-fn uci(m: &Move) -> String {
-    m.to_uci(CastlingMode::Standard).to_string()
+    format!("{}{dots}", pos.fullmoves().get())
 }
 
 /// Reads a move of `pos` written in UCI.
@@ -144,6 +230,7 @@ pub fn parse_uci(pos: &Chess, text: &str) -> Option<Move> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::Game;
     use crate::review::analyse::PositionEval;
 
     /// A game where White (a person) leaves the queen to be taken on move 3.
@@ -197,10 +284,13 @@ mod tests {
         assert_eq!(m.judgement, Judgement::Blunder);
         assert_eq!(m.mover(), Color::White);
         assert_eq!(
-            m.source,
-            "2026.11.20, Human - Knightfall 0.1.0 (level 3), move 3."
+            m.source(),
+            "2026.11.20 against Knightfall 0.1.0 (level 3), move 3."
         );
-        assert!(m.id().ends_with(" h5e5"));
+        assert_eq!(
+            m.id(),
+            "r1bqkbnr/pppp1ppp/2n5/4p2Q/4P3/8/PPPP1PPP/RNB1KBNR w KQkq -"
+        );
         // With the person as Black instead, White's blunder is not theirs.
         let mut other = review.clone();
         other.game.names = ["Knightfall".into(), PERSON.into()];
@@ -235,5 +325,38 @@ mod tests {
         );
         assert!(!m.solved_by(nf3, Eval::Cp(-250)), "a mistake too");
         assert!(!m.solved_by(m.played, Eval::Cp(-900)));
+    }
+
+    /// The same position reached in two games, at other move numbers and with another move
+    /// played: one card, under the key the cards of earlier versions had too, naming both games.
+    #[test]
+    fn the_same_position_in_two_games_is_one_card_naming_both() {
+        let first = &of_review(&reviewed(), &[])[0];
+        let mut later = first.clone();
+        later.fen = later.fen.replace(" 2 3", " 0 9");
+        let nf3 = parse_uci(&first.pos(), "g1f3").unwrap();
+        later.games = vec![Seen {
+            date: "????.??.??".into(),
+            opponent: "carl".into(),
+            number: "9.".into(),
+            played: nf3,
+        }];
+        let one = one_per_position([first.clone(), later]);
+        assert_eq!(one.len(), 1);
+        assert_eq!(
+            one[0].source(),
+            "2026.11.20 against Knightfall 0.1.0 (level 3), move 3.; also against carl, move 9. (Nf3)"
+        );
+        assert!(one[0].was_played(nf3) && one[0].was_played(first.played));
+        // An earlier version's key, the whole FEN and the move played, is this card's.
+        assert_eq!(card_id(&format!("{} h5e5", first.fen)), first.id());
+        // Four games or more: the first three are named.
+        let mut many = one[0].clone();
+        many.games = vec![many.games[0].clone(); 5];
+        assert!(
+            many.source().ends_with("; and 2 more games"),
+            "{}",
+            many.source()
+        );
     }
 }

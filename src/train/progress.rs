@@ -19,8 +19,8 @@ pub struct Progress {
     /// Endgame drills by ending (`KQvK`).
     #[serde(default)]
     pub endings: BTreeMap<String, EndingRecord>,
-    /// The schedule of the player's own mistakes, by [`Mistake::id`](super::mistake::Mistake::id) (the position and the
-    /// move played).
+    /// The schedule of the player's own mistakes, by [`Mistake::id`](super::mistake::Mistake::id) (the
+    /// position).
     #[serde(default)]
     pub mistakes: BTreeMap<String, Card>,
     /// The player's puzzle rating.

@@ -1905,10 +1905,10 @@ fn an_endgame_drill_is_won_from_the_home_screen_and_its_record_kept() {
     }
     let screen = s.wait_for_screen("the win", 10, |sc| sc.contains("Won in"));
     assert!(screen.contains("hint"), "{screen}");
-    let record = std::fs::read_to_string(home.join("training.toml")).unwrap();
-    assert!(record.contains("[endings.KQvK]"), "{record}");
-    assert!(record.contains("done = 1"), "{record}");
-    assert!(record.contains("clean = 0"), "hints were used: {record}");
+    let record = training_record(&home).unwrap();
+    let kqvk = &record.endings["KQvK"];
+    assert_eq!(kqvk.done, 1, "{record:?}");
+    assert_eq!(kqvk.clean, 0, "hints were used: {record:?}");
     // q: the list, with the record; q: back to the home screen; Esc leaves.
     s.send(b"q");
     s.wait_for_screen("the list", 10, |sc| sc.contains("1/1 done"));
@@ -1955,9 +1955,9 @@ fn a_reviews_mistakes_are_practised_from_the_review_and_scheduled() {
     s.wait_for_screen("the verdict", 10, |sc| {
         sc.contains("That is the move you played")
     });
-    let record = std::fs::read_to_string(home.join("training.toml")).unwrap();
-    assert!(record.contains("[mistakes."), "{record}");
-    assert!(record.contains("reps = 0"), "{record}");
+    let record = training_record(&home).unwrap();
+    assert_eq!(record.mistakes.len(), 1, "{record:?}");
+    assert!(record.mistakes.values().all(|c| c.reps == 0), "{record:?}");
     // q: the list; q: back to the review; q: out.
     s.send(b"q");
     s.wait_for_screen("the training list", 10, |sc| sc.contains("KBNvK"));
@@ -1969,10 +1969,87 @@ fn a_reviews_mistakes_are_practised_from_the_review_and_scheduled() {
     let _ = std::fs::remove_dir_all(&home);
 }
 
-/// The training record on disk, if it can be read.
+/// An imported game of the player's, reviewed in the library, and an earlier version's
+/// record: `train mistakes` shows the mistake with its game's date and opponent, and the
+/// record moved into the library has its endings.
+#[test]
+fn train_mistakes_shows_the_mistakes_of_an_imported_game_with_its_opponent() {
+    use knightfall::review::analyse::PositionEval;
+    use knightfall::review::judge::Eval;
+    let home = temp_home("train-imported");
+    std::fs::write(home.join("config.toml"), "name = \"anna1985\"\n").unwrap();
+    let mut earlier = knightfall::train::progress::Progress::default();
+    earlier.record("KQvK", true, true, Some(0), 20_000);
+    std::fs::write(
+        home.join("training.toml"),
+        toml::to_string(&earlier).unwrap(),
+    )
+    .unwrap();
+    let file = home.join("lichess.pgn");
+    std::fs::write(
+        &file,
+        "[Site \"https://lichess.org/abcdefgh\"]\n[Date \"2024.03.02\"]\n[White \"anna1985\"]\n\
+         [Black \"dora_k\"]\n[Result \"0-1\"]\n\n1. e4 e5 2. Qh5 Nc6 3. Qxe5+ Nxe5 0-1\n",
+    )
+    .unwrap();
+    let mut library =
+        knightfall::store::library::Library::open(&home.join("library.sqlite")).unwrap();
+    let mut summary = knightfall::store::library::import::Summary::default();
+    library.import(&file, &mut summary).unwrap();
+    let id = library.list().unwrap()[0].id;
+    // Her 3. Qxe5+ throws the queen away where 3. Bc4 was best.
+    let (mut review, _) = library.review(id).unwrap().unwrap();
+    for (ply, cp) in [20, 25, 30, 0, 10, -900, -880].into_iter().enumerate() {
+        let pos = review.game.position_at(ply).clone();
+        let best = if ply == 4 { "f1c4" } else { "" };
+        review.evals[ply] = Some(PositionEval {
+            eval: Eval::Cp(cp),
+            line: knightfall::train::mistake::parse_uci(&pos, best)
+                .into_iter()
+                .collect(),
+            depth: 10,
+        });
+    }
+    library
+        .save_review(
+            id,
+            &review,
+            knightfall::store::library::reviews::Origin::File,
+        )
+        .unwrap();
+    drop(library);
+    let mut s = start(
+        &home,
+        &format!("\"$KNIGHTFALL_BIN\" train mistakes{STTY_AFTER}"),
+    );
+    let screen = s.wait_for_screen("the mistake", 20, |sc| words(sc).contains("Find better"));
+    let said = words(&screen);
+    assert!(said.contains("You played Qxe5+??"), "{said}");
+    assert!(
+        said.contains("2024.03.02 against dora_k, move 3."),
+        "{said}"
+    );
+    s.send(b"q");
+    s.wait_for_screen("the list", 10, |sc| sc.contains("KBNvK"));
+    s.send(b"q");
+    s.wait_for("the shell", 20, |s| s.text().contains("DONE"));
+    assert!(s.text().contains("EXIT=0"), "{}", s.text());
+    assert_eq!(training_record(&home).unwrap().endings, earlier.endings);
+    assert!(home.join("training.toml.migrated").is_file());
+    assert!(!home.join("training.toml").exists());
+    let _ = std::fs::remove_dir_all(&home);
+}
+
+/// The training record in the library, if there is one to read.
 fn training_record(home: &Path) -> Option<knightfall::train::progress::Progress> {
-    let text = std::fs::read_to_string(home.join("training.toml")).ok()?;
-    toml::from_str(&text).ok()
+    let file = home.join("library.sqlite");
+    if !file.exists() {
+        return None;
+    }
+    knightfall::store::library::Library::open(&file)
+        .ok()?
+        .progress()
+        .ok()
 }
 
 /// The screen's words in one line: a boxed text wrapped over rows reads as it was written.
@@ -2068,12 +2145,16 @@ fn two_instances_training_at_once_lose_none_of_each_others_results() {
 
 #[test]
 fn a_damaged_training_record_is_named_until_a_key_when_training_opens_directly() {
-    let home = temp_home("train-damaged");
-    for (args, started) in [
+    for (n, (args, started)) in [
         ("train puzzles", "find the best move"),
         ("train endgames KQvK", "to play and win"),
         ("train mistakes", "No mistakes to practise yet"),
-    ] {
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        // The record of an earlier version is read on the first start only: a home each.
+        let home = temp_home(&format!("train-damaged-{n}"));
         let damaged = "endings = [ not toml";
         std::fs::write(home.join("training.toml"), damaged).unwrap();
         let mut s = start(&home, &format!("\"$KNIGHTFALL_BIN\" {args}{STTY_AFTER}"));
@@ -2108,11 +2189,8 @@ fn a_damaged_training_record_is_named_until_a_key_when_training_opens_directly()
                 .any(|e| std::fs::read_to_string(e.path()).unwrap() == damaged),
             "{args}"
         );
-        for e in kept {
-            std::fs::remove_file(e.path()).unwrap();
-        }
+        let _ = std::fs::remove_dir_all(&home);
     }
-    let _ = std::fs::remove_dir_all(&home);
 }
 
 #[test]

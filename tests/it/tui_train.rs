@@ -290,7 +290,12 @@ fn mistake(fen: &str, played: &str, best: &str, cp: i32) -> knightfall::train::m
         best: parse(best),
         before: knightfall::review::judge::Eval::Cp(cp),
         judgement: knightfall::review::judge::Judgement::Blunder,
-        source: "2026.11.20, Human - Knightfall, move 5.".to_string(),
+        games: vec![knightfall::train::mistake::Seen {
+            date: "2026.11.20".to_string(),
+            opponent: "Knightfall".to_string(),
+            number: "5.".to_string(),
+            played: parse(played),
+        }],
     }
 }
 
@@ -335,6 +340,11 @@ fn own_mistakes_come_back_graded_on_their_schedule() {
     key(&mut t, KeyCode::Enter);
     assert!(message(&t).contains("You played Nxf7??"), "{}", message(&t));
     assert!(screen(&t, 80, 24).contains("find better"));
+    assert!(
+        screen(&t, 120, 40).contains("From 2026.11.20 against Knightfall, move 5."),
+        "{}",
+        screen(&t, 120, 40)
+    );
     // The engine's move: right at once, graded perfect, due tomorrow.
     let fx = type_line(&mut t, "Bxf7+");
     assert!(message(&t).starts_with("Right"), "{}", message(&t));
@@ -400,6 +410,35 @@ fn own_mistakes_come_back_graded_on_their_schedule() {
     assert_eq!(t.due().len(), 2);
 }
 
+/// A position gone wrong in two games, with another move in each: one drill naming both, and
+/// either move is the one you played.
+#[test]
+fn a_position_gone_wrong_in_two_games_is_one_drill_and_either_move_is_yours() {
+    let fen = "r1b1kbnr/pppp1ppp/8/4N1q1/2BnP3/8/PPPP1PPP/RNBQK2R w KQkq - 1 5";
+    let mut m = mistake(fen, "e5f7", "c4f7", 0);
+    let d3 = knightfall::train::mistake::parse_uci(&common::position(fen), "d2d3").unwrap();
+    m.games.push(knightfall::train::mistake::Seen {
+        date: "2026.10.01".to_string(),
+        opponent: "carl".to_string(),
+        number: "5.".to_string(),
+        played: d3,
+    });
+    let mut t = train();
+    t.practise(vec![m]);
+    let said = message(&t);
+    assert!(
+        said.contains("From 2026.11.20 against Knightfall, move 5.; also 2026.10.01 against carl, move 5. (d3)"),
+        "{said}"
+    );
+    let fx = type_line(&mut t, "d3");
+    assert!(
+        message(&t).contains("That is the move you played"),
+        "{}",
+        message(&t)
+    );
+    assert!(!fx.iter().any(|e| matches!(e, Effect::Search(_))));
+}
+
 /// The evaluation the search service gives the position `req` asks to judge, as the screen
 /// receives it: the service runs with the built-in tables, as the program's does.
 fn judged_by_the_service(req: &knightfall::tui::job::Request) -> knightfall::tui::job::EngineEvent {
@@ -455,7 +494,7 @@ fn an_answer_that_lets_the_win_slip_past_the_fifty_move_rule_is_wrong_by_the_tab
         best: ranked[0].mv,
         before: Eval::Tablebase(shakmaty::Color::Black),
         judgement: Judgement::Blunder,
-        source: "2026.11.20, Knightfall - Human, move 123...".to_string(),
+        games: Vec::new(),
     };
     let mut t = train();
     t.practise(vec![mistake]);

@@ -3,10 +3,13 @@
 //! two Knightfalls may use it at once; the schema moves on by numbered migrations. PGN stays the
 //! format a player takes away: each game is kept as the PGN Knightfall writes for it.
 
-pub mod import;
+pub mod drills;
 pub mod reviews;
+pub mod import;
 pub mod folder;
 pub mod filter;
+pub mod mistakes;
+pub mod training;
 
 use std::path::Path;
 use std::time::Duration;
@@ -60,6 +63,72 @@ const MIGRATIONS: &[M<'static>] = &[
             path TEXT PRIMARY KEY,
             modified INTEGER NOT NULL,
             size INTEGER NOT NULL
+        );",
+    ),
+    // The mistakes and blunders of each review, with the position and the engine's move, so
+    // the training lists them without replaying every game; the reviews kept before are
+    // noted to be gone through once.
+    M::up(
+        "CREATE TABLE drills (
+            game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+            ply INTEGER NOT NULL,
+            white INTEGER NOT NULL,
+            fen TEXT NOT NULL,
+            played TEXT NOT NULL,
+            best TEXT NOT NULL,
+            eval TEXT NOT NULL,
+            judgement INTEGER NOT NULL,
+            PRIMARY KEY (game_id, ply)
+        );
+        CREATE TABLE drills_to_find (
+            game_id INTEGER PRIMARY KEY REFERENCES games(id) ON DELETE CASCADE
+        );
+        INSERT INTO drills_to_find SELECT DISTINCT game_id FROM verdicts WHERE judgement >= 1;",
+    ),
+    // The training record: a row per ending, per card, per puzzle tried and per motif, so a
+    // save writes the rows its results touch and the puzzles can be chosen by what was tried.
+    M::up(
+        "CREATE TABLE training_started (
+            id INTEGER PRIMARY KEY CHECK (id = 1),
+            at INTEGER NOT NULL,
+            migrated_from TEXT
+        );
+        CREATE TABLE training_endings (
+            ending TEXT PRIMARY KEY,
+            tried INTEGER NOT NULL,
+            done INTEGER NOT NULL,
+            clean INTEGER NOT NULL,
+            best_over_par INTEGER,
+            last TEXT
+        );
+        CREATE TABLE training_cards (
+            id TEXT PRIMARY KEY,
+            reps INTEGER NOT NULL,
+            interval INTEGER NOT NULL,
+            ease REAL NOT NULL,
+            due INTEGER NOT NULL
+        );
+        CREATE TABLE puzzle_rating (
+            id INTEGER PRIMARY KEY CHECK (id = 1),
+            rating REAL NOT NULL,
+            deviation REAL NOT NULL,
+            volatility REAL NOT NULL
+        );
+        CREATE TABLE puzzle_history (
+            n INTEGER PRIMARY KEY,
+            rating INTEGER NOT NULL
+        );
+        CREATE TABLE puzzle_attempts (
+            n INTEGER PRIMARY KEY,
+            puzzle_id TEXT NOT NULL,
+            solved INTEGER NOT NULL,
+            at INTEGER
+        );
+        CREATE INDEX puzzle_attempts_by_puzzle ON puzzle_attempts(puzzle_id, n);
+        CREATE TABLE puzzle_motifs (
+            motif TEXT PRIMARY KEY,
+            tried INTEGER NOT NULL,
+            solved INTEGER NOT NULL
         );",
     ),
 ];

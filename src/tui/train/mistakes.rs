@@ -101,7 +101,7 @@ impl Practice {
             self.answer = Answer::Solved(format!("Right: {san} is the engine's move."));
             return self.grade(true);
         }
-        if m == self.current.played {
+        if self.current.was_played(m) {
             // The board stays on the position, with the better move marked.
             self.answer =
                 Answer::Missed(format!("That is the move you played. {best} was better."));
@@ -272,7 +272,7 @@ impl Train {
 
     fn begin_practice(&mut self, p: Practice) {
         self.say(
-            format!("{} From {}", p.task(), p.current.source),
+            format!("{} From {}", p.task(), p.current.source()),
             Tone::Info,
         );
         self.board = OnBoard::Mistakes(p);
@@ -285,7 +285,7 @@ impl Train {
             return;
         };
         if p.advance() {
-            let said = format!("{} From {}", p.task(), p.current.source);
+            let said = format!("{} From {}", p.task(), p.current.source());
             self.hint = None;
             self.say(said, Tone::Info);
         } else {

@@ -300,7 +300,7 @@ fn draw_practice(
         Line::raw(p.task()),
         Line::raw(""),
         Line::styled(
-            format!("From {}", p.current.source),
+            format!("From {}", p.current.source()),
             Style::default().add_modifier(Modifier::DIM),
         ),
         Line::styled(
