@@ -3,8 +3,8 @@
 //! two Knightfalls may use it at once; the schema moves on by numbered migrations. PGN stays the
 //! format a player takes away: each game is kept as the PGN Knightfall writes for it.
 
-pub mod import;
 pub mod reviews;
+pub mod import;
 pub mod folder;
 pub mod filter;
 
