@@ -20,7 +20,7 @@ pub enum LoadError {
     #[error("no game in the PGN")]
     Empty,
     /// The game is of a variant Knightfall does not play.
-    #[error("{0} is a variant, not standard chess, the only chess Knightfall plays")]
+    #[error("{0} is not standard chess: Knightfall plays no variant")]
     Variant(String),
     /// A move in the PGN is not legal.
     #[error("move {ply} ({san}) in the PGN is not legal")]

@@ -82,7 +82,8 @@ pub fn bar(len: u64, what: &str) -> ProgressBar {
     }
     bar.set_style(
         ProgressStyle::with_template(
-            "{msg} [{bar:30}] {percent:>3}% {bytes}/{total_bytes}, {elapsed} gone, about {eta} left",
+            // The bar takes the width the rest leaves, so the line fits an 80-column terminal.
+            "{msg} [{wide_bar}] {percent:>3}% of {total_bytes}, about {eta} left",
         )
         .unwrap_or_else(|_| ProgressStyle::default_bar())
         .progress_chars("=> "),

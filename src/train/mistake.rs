@@ -15,8 +15,7 @@ use crate::review::judge::{self, Eval, Judgement};
 pub const PERSON: &str = "Human";
 
 /// Whether a game's player `name` is you: "Human", or one of `yours` (the settings' `name` and
-/// accounts, as the settings give them) in any case, as
-/// usernames go.
+/// accounts) in any case, as usernames go.
 pub fn is_you(name: &str, yours: &[String]) -> bool {
     let name = name.trim();
     name == PERSON

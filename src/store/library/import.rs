@@ -130,7 +130,10 @@ impl Library {
     pub fn import(&mut self, file: &Path, summary: &mut Summary) -> Result<()> {
         let stream = crate::store::stream::open(file)?;
         let source = file.display().to_string();
-        let bar = crate::store::stream::bar(stream.len, &source);
+        let name = file
+            .file_name()
+            .map_or_else(|| source.clone(), |n| n.to_string_lossy().into_owned());
+        let bar = crate::store::stream::bar(stream.len, &name);
         let read = stream.read.clone();
         let mut games = raw::games(stream.reader).enumerate().peekable();
         while games.peek().is_some() {

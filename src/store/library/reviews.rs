@@ -281,8 +281,7 @@ mod tests {
         let text = "[White \"anna\"]\n[Black \"bob\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Qh5 Ke7 3. Qxe5# 1-0\n";
         let file = dir.path().join("g.pgn");
         std::fs::write(&file, text).unwrap();
-        let mut summary = Default::default();
-        library.import(&file, &mut summary).unwrap();
+        library.import(&file, &mut Default::default()).unwrap();
         let id = library.list().unwrap()[0].id;
         assert_eq!(library.unreviewed().unwrap(), vec![id]);
         let (mut review, _) = library.review(id).unwrap().unwrap();
