@@ -33,14 +33,22 @@ fn greedy_gain(pos: &Chess, m: &Move) -> i32 {
 }
 
 impl Bot {
-    /// The bot's move in `pos`; `None` when there is no legal move.
-    pub fn choose(self, pos: &Chess, rng: &mut Rng) -> Option<Move> {
+    /// The bot's measured rating (docs/LEVELS.md, on the levels' scale).
+    pub fn elo(self) -> i32 {
+        match self {
+            Bot::Random => 652,
+            Bot::Greedy => 876,
+        }
+    }
+
+    /// The moves the bot picks from at random in `pos` (none when there is no legal move).
+    pub fn candidates(self, pos: &Chess) -> Vec<Move> {
         let moves = pos.legal_moves();
-        let candidates: Vec<Move> = match self {
+        match self {
             Bot::Random => moves.to_vec(),
             Bot::Greedy => {
                 let gains: Vec<i32> = moves.iter().map(|m| greedy_gain(pos, m)).collect();
-                let best = gains.iter().copied().max()?;
+                let best = gains.iter().copied().max().unwrap_or(0);
                 moves
                     .iter()
                     .zip(gains)
@@ -48,7 +56,12 @@ impl Bot {
                     .map(|(m, _)| *m)
                     .collect()
             }
-        };
+        }
+    }
+
+    /// The bot's move in `pos`; `None` when there is no legal move.
+    pub fn choose(self, pos: &Chess, rng: &mut Rng) -> Option<Move> {
+        let candidates = self.candidates(pos);
         if candidates.is_empty() {
             return None;
         }

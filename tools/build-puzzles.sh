@@ -11,7 +11,8 @@
 # games give the most puzzles).
 #
 # Needs a release build. The games start from the embedded book with random extra plies, so
-# every run plays new games; the puzzles found join those already in the set (each id once).
+# every run plays new games; the puzzles found join those already in the set (each id once), and
+# tools/balance-puzzles.py keeps the one-movers and the rating bands in proportion.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 GAMES=${1:-40}
@@ -35,11 +36,11 @@ rm -f "$OUT/a.csv" "$OUT/b.csv"
 "$BIN" puzzles build --out "$OUT/a.csv" "${files[@]:0:$half}" &
 "$BIN" puzzles build --out "$OUT/b.csv" "${files[@]:$half}" &
 wait
-# The new puzzles join the set: one header, each puzzle once, easiest first.
+# The new puzzles join the set (one header, each puzzle once), which is balanced again: at most
+# 40% one-movers, no 100-point rating band over 20%, easiest first.
 {
     echo "PuzzleId,FEN,Moves,Rating,Themes"
-    tail -q -n +2 assets/puzzles.csv "$OUT/a.csv" "$OUT/b.csv" | sort -t, -k1,1 -u |
-        sort -t, -k4,4n -k1,1
+    tail -q -n +2 assets/puzzles.csv "$OUT/a.csv" "$OUT/b.csv" | sort -t, -k1,1 -u
 } > "$OUT/set.csv"
-mv "$OUT/set.csv" assets/puzzles.csv
+python3 tools/balance-puzzles.py --file "$OUT/set.csv" --out assets/puzzles.csv
 echo "$(($(wc -l < assets/puzzles.csv) - 1)) puzzles in assets/puzzles.csv"

@@ -1,8 +1,8 @@
-//! `knightfall puzzles`: build puzzles from games (`build`), or print a puzzle set as lichess's
-//! puzzle CSV (`export`).
+//! `knightfall puzzles`: build puzzles from games (`build`), rate a puzzle set again by the
+//! levels (`rate`), or print a puzzle set as lichess's puzzle CSV (`export`).
 
 use crate::output::{say, tell};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use anyhow::{Result, bail};
 
@@ -39,6 +39,19 @@ pub enum Action {
         #[arg(required = true)]
         games: Vec<PathBuf>,
     },
+    /// Rate a puzzle file again, as `build` rates what it finds (by how often each level solves
+    /// each puzzle), and write it easiest first, with the themes this build finds.
+    Rate {
+        /// The puzzle file.
+        #[arg(long)]
+        file: PathBuf,
+        /// Where to write the rated puzzles; it must not exist yet.
+        #[arg(long)]
+        out: PathBuf,
+        /// Nodes searched per position at most by the levels (as `build --nodes`).
+        #[arg(long, default_value_t = 300_000)]
+        nodes: u64,
+    },
     /// Print a puzzle set as lichess's puzzle CSV (`PuzzleId,FEN,Moves,Rating,Themes`), each
     /// puzzle checked: the built-in set, or a file.
     Export {
@@ -57,23 +70,30 @@ pub fn run(args: &Args) -> Result<()> {
             scan_nodes,
             games,
         } => build(out, *nodes, *scan_nodes, games),
+        Action::Rate { file, out, nodes } => rate(file, out, *nodes),
         Action::Export { file: Some(file) } => export(file),
         Action::Export { file: None } => print(&crate::train::puzzle::built_in()),
     }
 }
 
-fn build(out: &PathBuf, nodes: u64, scan_nodes: u64, files: &[PathBuf]) -> Result<()> {
+/// Refuses an `out` that exists; clears what an earlier run writing it left half written.
+fn fresh_out(out: &Path) -> Result<()> {
     // What an earlier build of this file left half written when it was killed goes.
     if let Some(name) = out.file_name() {
         let dir = out
             .parent()
             .filter(|d| !d.as_os_str().is_empty())
-            .unwrap_or(std::path::Path::new("."));
+            .unwrap_or(Path::new("."));
         crate::store::temporaries::remove_stale(dir, Some(&name.to_string_lossy()));
     }
     if std::fs::symlink_metadata(out).is_ok() {
         bail!("{} exists already; name a new file", out.display());
     }
+    Ok(())
+}
+
+fn build(out: &Path, nodes: u64, scan_nodes: u64, files: &[PathBuf]) -> Result<()> {
+    fresh_out(out)?;
     // Every file is opened before the first search, so one that cannot be read is refused at
     // once, not hours in.
     let mut sources = Vec::new();
@@ -133,7 +153,25 @@ fn csv(puzzles: &[Puzzle]) -> String {
     text
 }
 
-fn export(file: &std::path::Path) -> Result<()> {
+fn rate(file: &Path, out: &Path, nodes: u64) -> Result<()> {
+    fresh_out(out)?;
+    let mut puzzles = read_file(file)?;
+    let mut generator = Generator::new(nodes, None);
+    let count = puzzles.len();
+    for (i, p) in puzzles.iter_mut().enumerate() {
+        p.rating = generator.rate(p);
+        p.motifs = crate::train::motifs::of(&p.start(), &p.moves[1..]);
+        crate::output::note(format_args!("\r{} of {count} rated", i + 1));
+    }
+    tell!();
+    puzzles.sort_by(|a, b| a.rating.cmp(&b.rating).then_with(|| a.id.cmp(&b.id)));
+    crate::store::write_atomic(out, &csv(&puzzles))?;
+    say!("{count} puzzles written to {}", out.display())?;
+    Ok(())
+}
+
+/// The puzzles of a CSV file, each checked.
+fn read_file(file: &Path) -> Result<Vec<Puzzle>> {
     let (handle, len) = crate::store::listing::open_pgn(file)?;
     if len > MAX_CSV_BYTES {
         bail!("{} is not a puzzle file of at most 64 MB", file.display());
@@ -144,7 +182,11 @@ fn export(file: &std::path::Path) -> Result<()> {
     for (line, p) in rows {
         puzzles.push(p.map_err(|e| anyhow::anyhow!("{} line {line}: {e}", file.display()))?);
     }
-    print(&puzzles)
+    Ok(puzzles)
+}
+
+fn export(file: &Path) -> Result<()> {
+    print(&read_file(file)?)
 }
 
 /// Prints `puzzles` as lichess's CSV, with its header.

@@ -192,6 +192,12 @@ impl Engine {
         self.tablebases.as_ref()
     }
 
+    /// Starts the engine's evaluation errors afresh from `seed`: what a weakened level gets
+    /// wrong from here on depends on the seed alone, not on the searches before.
+    pub(crate) fn reseed(&mut self, seed: u64) {
+        self.seed = seed;
+    }
+
     /// Forgets everything learned (new game); a weakened level gets new evaluation errors.
     pub fn clear(&mut self) {
         self.seed = self

@@ -13,6 +13,7 @@ use std::sync::Arc;
 use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Move, Position};
 
 use super::motifs::{self, Motif};
+use crate::bot::Bot;
 use crate::engine::{Config, Control, Engine, Info, Limits};
 use crate::review::analyse::eval_of;
 use crate::review::judge::{Eval, winning_chances};
@@ -38,7 +39,7 @@ pub struct Puzzle {
     pub before: Chess,
     /// The mistake, then the solution (solver and opponent in turn, ending with the solver).
     pub moves: Vec<Move>,
-    /// Its rating (the weakest level that solves it reliably; see [`Puzzle::rating`]).
+    /// Its rating: the Elo at which a player solves it half the time ([`rating_of`]).
     pub rating: i32,
     /// Its motifs (lichess's themes).
     pub motifs: Vec<Motif>,
@@ -511,24 +512,48 @@ impl Generator {
     }
 }
 
-/// Tries per level when rating a puzzle, and how many must solve it.
-const RATING_TRIES: (u32, u32) = (4, 3);
+/// Tries per weakened level when rating a puzzle (full strength has no judgement errors, so one
+/// try is all it has).
+pub const RATING_TRIES: u32 = 8;
 
 impl Generator {
-    /// The puzzle's rating: the measured rating of the weakest level that solves it in at least
-    /// three of four tries (each try with the level's fresh judgement errors), or 100 above
-    /// the strongest level's when none does.
+    /// The puzzle's rating: the Elo at which a player solves it half the time, fitted to how
+    /// often each level solves it (see [`rating_of`]). The tries' judgement errors come from a
+    /// seed made of the puzzle's id, so a puzzle rates the same whatever was rated before it.
     pub fn rate(&mut self, p: &Puzzle) -> i32 {
+        rating_of(&self.solve_counts(p))
+    }
+
+    /// How often each player solves `p`: (the player's Elo, tries solved, tries), the two test
+    /// bots first (their chance worked out exactly, as if tried [`RATING_TRIES`] times), then
+    /// the levels, weakest first. Two levels in a row that solve every try stand for the
+    /// stronger ones too, which are not tried: a stronger level does not miss what two weaker
+    /// ones never do, and the strong levels' searches are most of a rating's time.
+    pub fn solve_counts(&mut self, p: &Puzzle) -> Vec<(i32, f64, u32)> {
         use crate::engine::strength::{LEVEL_ELO, MAX_LEVEL};
+        let mut counts: Vec<(i32, f64, u32)> = [Bot::Random, Bot::Greedy]
+            .into_iter()
+            .map(|bot| {
+                let tries = f64::from(RATING_TRIES);
+                (bot.elo(), tries * bot_solves(p, bot), RATING_TRIES)
+            })
+            .collect();
+        let seed = p.id.bytes().fold(0x9E37_79B9_7F4A_7C15_u64, |h, b| {
+            (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+        });
+        self.engine.reseed(seed);
+        let mut perfect_run = 0;
         for level in 1..=MAX_LEVEL {
-            let solved = (0..RATING_TRIES.0)
-                .filter(|_| self.solves(p, level))
-                .count() as u32;
-            if solved >= RATING_TRIES.1 {
-                return LEVEL_ELO[usize::from(level) - 1];
-            }
+            let tries = if level == MAX_LEVEL { 1 } else { RATING_TRIES };
+            let solved = if perfect_run >= 2 {
+                tries
+            } else {
+                (0..tries).filter(|_| self.solves(p, level)).count() as u32
+            };
+            perfect_run = if solved == tries { perfect_run + 1 } else { 0 };
+            counts.push((LEVEL_ELO[usize::from(level) - 1], f64::from(solved), tries));
         }
-        LEVEL_ELO[usize::from(MAX_LEVEL) - 1] + 100
+        counts
     }
 
     /// Whether `level` finds every solver move of `p` (a different mate counts as found).
@@ -556,6 +581,70 @@ impl Generator {
         true
     }
 }
+
+/// The chance that `bot` finds every solver move of `p` (a different mate counts as found).
+fn bot_solves(p: &Puzzle, bot: Bot) -> f64 {
+    let mut pos = p.start();
+    let mut chance = 1.0;
+    for (i, &expected) in p.moves[1..].iter().enumerate() {
+        if i % 2 == 0 {
+            let picks = bot.candidates(&pos);
+            let right = picks
+                .iter()
+                .filter(|&&m| {
+                    m == expected || {
+                        let mut after = pos.clone();
+                        after.play_unchecked(m);
+                        after.is_checkmate()
+                    }
+                })
+                .count();
+            if right == 0 {
+                return 0.0;
+            }
+            chance *= right as f64 / picks.len() as f64;
+        }
+        pos.play_unchecked(expected);
+    }
+    chance
+}
+
+/// The rating a puzzle's solve counts (player's Elo, solved, tries) give: the Elo at which a
+/// player is expected to solve it half the time, by Elo's own curve (a player rated `d` above
+/// the puzzle solves it with chance 1 / (1 + 10^(-d/400)), as lichess rates puzzles against
+/// players). It is the rating at which the players' expected solves equal their actual ones,
+/// with one more try, half solved, at [`RATING_ANCHOR`]: without it a puzzle every player
+/// solves, or none, would have no finite rating. So the fit reaches below level 1 for the
+/// puzzles every level solves and above level 9 for those only level 10 finds, kept within
+/// [`RATING_RANGE`].
+pub fn rating_of(counts: &[(i32, f64, u32)]) -> i32 {
+    let solves =
+        |rating: f64, elo: i32| 1.0 / (1.0 + 10f64.powf((rating - f64::from(elo)) / 400.0));
+    let solved: f64 = counts.iter().map(|&(_, s, _)| s).sum::<f64>() + 0.5;
+    let expected = |rating: f64| {
+        counts
+            .iter()
+            .map(|&(elo, _, n)| f64::from(n) * solves(rating, elo))
+            .sum::<f64>()
+            + solves(rating, RATING_ANCHOR)
+    };
+    // Expected solves fall as the rating rises: halve the range to the crossing.
+    let (mut lo, mut hi) = (f64::from(RATING_RANGE.0), f64::from(RATING_RANGE.1));
+    for _ in 0..40 {
+        let mid = (lo + hi) / 2.0;
+        if expected(mid) > solved {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    ((lo + hi) / 2.0).round() as i32
+}
+
+/// Where the half-solved try that keeps every puzzle's rating finite is played.
+pub const RATING_ANCHOR: i32 = 1500;
+/// The lowest and highest puzzle ratings.
+pub const RATING_RANGE: (i32, i32) = (400, 3000);
 
 /// A puzzle's id: five characters of a hash of its position and moves.
 fn id_of(p: &Puzzle) -> String {
@@ -658,14 +747,49 @@ mod tests {
             g.from_mistake(&before, parse_uci(&before, "e6a2").unwrap())
                 .unwrap()
         };
-        let levels = crate::engine::strength::LEVEL_ELO;
-        assert!(levels.contains(&mate_in_one.rating) || mate_in_one.rating > levels[9]);
+        // Every level and the greedy capturer mate in one: easier than level 1 is strong.
+        let level_1 = crate::engine::strength::LEVEL_ELO[0];
+        assert!(mate_in_one.rating < level_1, "{}", mate_in_one.rating);
         assert!(
-            mate_in_one.rating <= back_rank.rating,
+            mate_in_one.rating < back_rank.rating,
             "{} against {}",
             mate_in_one.rating,
             back_rank.rating
         );
+        // The rating does not hang on what was rated before.
+        let mut fresh = generator();
+        assert_eq!(fresh.rate(&back_rank), back_rank.rating);
+        assert_eq!(fresh.rate(&mate_in_one), mate_in_one.rating);
+    }
+
+    #[test]
+    fn a_rating_is_where_a_player_solves_half_the_time() {
+        use crate::engine::strength::LEVEL_ELO;
+        let counts = |solved: &dyn Fn(i32) -> f64| -> Vec<(i32, f64, u32)> {
+            LEVEL_ELO
+                .iter()
+                .map(|&elo| (elo, solved(elo) * 8.0, 8))
+                .collect()
+        };
+        // Levels 1 to 4 miss it, 6 to 10 find it, level 5 finds it half the time.
+        let middle = rating_of(&counts(&|elo| match elo.cmp(&1432) {
+            std::cmp::Ordering::Less => 0.0,
+            std::cmp::Ordering::Equal => 0.5,
+            std::cmp::Ordering::Greater => 1.0,
+        }));
+        assert!((1400..1465).contains(&middle), "{middle}");
+        // Solved by all, it is easier than level 1; solved by level 10 alone, harder than 9.
+        let easiest = rating_of(&counts(&|_| 1.0));
+        assert!(easiest < LEVEL_ELO[0] - 200, "{easiest}");
+        let hardest = rating_of(&counts(&|elo| f64::from(u8::from(elo == LEVEL_ELO[9]))));
+        assert!(hardest > LEVEL_ELO[8], "{hardest}");
+        let nobody = rating_of(&counts(&|_| 0.0));
+        assert!(nobody > hardest && nobody <= RATING_RANGE.1, "{nobody}");
+        // A level solving it more often makes it easier.
+        let mut more = counts(&|elo| if elo >= 1432 { 1.0 } else { 0.0 });
+        let less = rating_of(&more);
+        more[3].1 = 4.0;
+        assert!(rating_of(&more) < less);
     }
 
     #[test]
@@ -755,6 +879,35 @@ mod tests {
         ids.sort_unstable();
         ids.dedup();
         assert_eq!(ids.len(), set.len(), "ids are unique");
+    }
+
+    #[test]
+    fn the_built_in_set_is_not_mostly_one_movers_nor_one_rating() {
+        let set = built_in();
+        let one_move = set.iter().filter(|p| p.moves.len() == 2).count();
+        assert!(
+            one_move * 10 <= set.len() * 4,
+            "{one_move} of {} puzzles are one move",
+            set.len()
+        );
+        let mut bands = std::collections::BTreeMap::new();
+        for p in &set {
+            *bands.entry(p.rating.div_euclid(100) * 100).or_insert(0) += 1;
+        }
+        for (band, &n) in &bands {
+            assert!(
+                n * 5 <= set.len(),
+                "{n} of {} puzzles rated {band}-{}",
+                set.len(),
+                band + 99
+            );
+        }
+        // From beginners' puzzles to ones only full strength finds.
+        let (low, high) = (bands.keys().next().unwrap(), bands.keys().last().unwrap());
+        assert!(*low < 700 && *high >= 2300, "{low} to {high}");
+        assert!(set.len() >= 500, "{}", set.len());
+        // Easiest first.
+        assert!(set.windows(2).all(|w| w[0].rating <= w[1].rating));
     }
 
     #[test]

@@ -680,6 +680,62 @@ fn puzzles_are_built_from_games_exported_as_lichess_csv_and_bad_files_refused() 
     assert!(!ok && stderr.contains("line 2"), "{stderr}");
 }
 
+#[test]
+fn puzzles_rate_rates_a_file_again_easiest_first() {
+    let dir = tempfile::tempdir().unwrap();
+    // Rated the other way round: a back-rank mate in two, then a mate in one.
+    let file = dir.path().join("in.csv");
+    std::fs::write(
+        &file,
+        "PuzzleId,FEN,Moves,Rating,Themes\n\
+         b2,3r2k1/5ppp/4q3/8/8/8/P3RPPP/4R1K1 b - - 0 1,e6a2 e2e8 d8e8 e1e8,500,\n\
+         m1,r1bqkbnr/pppp1ppp/2n5/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR b KQkq - 3 3,g8f6 h5f7,2500,\n",
+    )
+    .unwrap();
+    let out = dir.path().join("rated.csv");
+    let out_s = out.to_str().unwrap();
+    let args = [
+        "puzzles",
+        "rate",
+        "--file",
+        file.to_str().unwrap(),
+        "--out",
+        out_s,
+    ];
+    let (ok, stdout, stderr) = knightfall(&args);
+    assert!(ok, "{stderr}");
+    assert!(stdout.contains("2 puzzles written"), "{stdout}");
+    let csv = std::fs::read_to_string(&out).unwrap();
+    let rows: Vec<Vec<&str>> = csv
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').collect())
+        .collect();
+    assert_eq!(rows.len(), 2, "{csv}");
+    assert_eq!((rows[0][0], rows[1][0]), ("m1", "b2"), "{csv}");
+    let ratings: Vec<i32> = rows.iter().map(|r| r[3].parse().unwrap()).collect();
+    assert!(ratings[0] < 963 && ratings[1] > ratings[0], "{csv}");
+    // The themes are found afresh.
+    assert!(
+        rows[0][4].contains("mateIn1") && rows[1][4].contains("backRankMate"),
+        "{csv}"
+    );
+    // The same file rates the same; the output is not written over.
+    let (ok, _, stderr) = knightfall(&args);
+    assert!(!ok && stderr.contains("exists already"), "{stderr}");
+    let again = dir.path().join("again.csv");
+    let (ok, _, stderr) = knightfall(&[
+        "puzzles",
+        "rate",
+        "--file",
+        file.to_str().unwrap(),
+        "--out",
+        again.to_str().unwrap(),
+    ]);
+    assert!(ok, "{stderr}");
+    assert_eq!(std::fs::read_to_string(&again).unwrap(), csv);
+}
+
 /// Runs knightfall with `args` and standard output `out`; returns whether it was killed by a
 /// signal or its exit code, and its standard error.
 fn run_with_stdout(args: &[&str], out: std::process::Stdio) -> (Option<i32>, String) {
