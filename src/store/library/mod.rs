@@ -6,6 +6,7 @@
 pub mod import;
 pub mod reviews;
 pub mod folder;
+pub mod stats;
 
 use std::path::Path;
 use std::time::Duration;
