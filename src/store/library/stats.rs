@@ -12,9 +12,16 @@ use rusqlite::params;
 
 use super::Library;
 use crate::review::phase::Phase;
+use crate::store::Paths;
+use crate::store::training::your_name;
+use crate::train::mistake::is_you;
 
 /// The best and worst games listed, each.
 pub const GAMES_LISTED: usize = 5;
+
+/// What the accuracy and mistakes need.
+pub const NO_REVIEWS: &str = "No reviewed games yet: accuracy and mistakes come from the \
+                              reviews of your games.";
 
 /// Games won, drawn and lost.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -62,6 +69,17 @@ pub struct Opening {
     pub eco: String,
     /// The player's results in it.
     pub record: Record,
+}
+
+impl Opening {
+    /// Its name, or a word for none.
+    pub fn title(&self) -> &str {
+        if self.name.is_empty() {
+            "(not named)"
+        } else {
+            &self.name
+        }
+    }
 }
 
 /// A reviewed game's accuracy, in the order of the games' dates.
@@ -276,6 +294,28 @@ impl Stats {
         self.record().games()
     }
 
+    /// The accuracy's way: the mean of every reviewed game, and of the latest against the
+    /// ones before them.
+    pub fn trend(&self) -> String {
+        let all = &self.accuracy;
+        let mean = |points: &[Point]| {
+            points.iter().map(|p| p.accuracy).sum::<f64>() / points.len().max(1) as f64
+        };
+        let n = self.window.min(all.len() / 2);
+        let mut text = format!("mean {:.1} over {} games", mean(all), all.len());
+        // Fewer games than three and three are no way to speak of.
+        if n >= 3 {
+            let last = &all[all.len() - n..];
+            let before = &all[all.len() - 2 * n..all.len() - n];
+            text.push_str(&format!(
+                "; the last {n}: {:.1}, the {n} before: {:.1}",
+                mean(last),
+                mean(before)
+            ));
+        }
+        text
+    }
+
     /// The openings where the player loses most: by the share of games lost, of those played
     /// at least a few times (once, in a library too small for that), at most `n`, with a loss.
     pub fn losing(&self, n: usize) -> Vec<&Opening> {
@@ -298,6 +338,42 @@ impl Stats {
         losing.truncate(n);
         losing
     }
+}
+
+/// The statistics of the player named `player`, or else of the names the settings give (and
+/// of the person in Knightfall's own games, see [`is_you`]); the games folder's finished games
+/// are brought into the library first.
+pub fn load(paths: &Paths, player: Option<&str>) -> Result<Stats> {
+    let mut library = Library::open(&paths.library())?;
+    library.index_folder(paths)?;
+    let yours = yours(paths, player);
+    let names = library.names(|name| yours.iter().any(|y| is_you(name, y)))?;
+    library.stats(&names)
+}
+
+/// The names that are the player: `player`, or those the settings give.
+fn yours(paths: &Paths, player: Option<&str>) -> Vec<String> {
+    vec![player.map_or_else(|| your_name(paths), str::to_string)]
+}
+
+/// What to say when [`load`] found no finished game of the player: whose games were looked
+/// for, and how to bring them in.
+pub fn none(paths: &Paths, player: Option<&str>) -> String {
+    let yours: Vec<String> = yours(paths, player)
+        .iter()
+        .map(|y| y.trim().to_string())
+        .filter(|y| !y.is_empty())
+        .collect();
+    let whose = if yours.is_empty() {
+        "No finished games of yours in the library, and no name of yours set".to_string()
+    } else {
+        format!("No finished games of {} in the library", yours.join(", "))
+    };
+    format!(
+        "{whose}. Import your games with `knightfall games import FILE.pgn` (lichess's and \
+         chess.com's exports), and set your name as you play there in the settings, or give \
+         it: `knightfall stats --player NAME`."
+    )
 }
 
 /// The table of the player's games, made by [`Library::stats`] on its connection.
