@@ -84,7 +84,7 @@ impl Item {
             Item::Review => "your finished games, move by move, the mistakes found",
             Item::Board => "set up any line and let the engine think",
             Item::Train => "your mistakes again, puzzles, the endings to know",
-            Item::Stats => "your accuracy over time, results by opening, mistakes by phase",
+            Item::Stats => "your accuracy over time, results, openings and mistakes",
             Item::Watch => "Knightfall or your engines playing each other",
             Item::Settings => "board, sound, your name, engines, the game's defaults",
             Item::Quit => "leave Knightfall",

@@ -275,12 +275,13 @@ fn results(frame: &mut Frame, area: Rect, screen: &StatsScreen) {
     if below < area.bottom() {
         frame.render_widget(
             Paragraph::new(
-                " Speed, as lichess tells it: base + 40 × increment under 3 minutes is \
+                "Speed, as lichess tells it: base + 40 × increment under 3 minutes is \
                  bullet, under 8 blitz, under 25 rapid, else classical.",
             )
             .style(Style::default().add_modifier(Modifier::DIM))
-            .wrap(Wrap { trim: true }),
-            Rect::new(area.x, below, area.width, area.bottom() - below),
+            .wrap(Wrap { trim: false }),
+            // Under the boxes' insides.
+            Rect::new(area.x + 1, below, area.width - 1, area.bottom() - below),
         );
     }
 }
@@ -293,7 +294,7 @@ fn openings(frame: &mut Frame, area: Rect, screen: &StatsScreen) {
     let table_h = s.openings.len() as u16 + 3;
     let bars_h = losing.len().max(1) as u16 + 2;
     let (table_area, bars_area) = if area.width >= 110 {
-        let left = area.width * 58 / 100;
+        let left = area.width * 55 / 100;
         (
             Rect::new(area.x, area.y, left, table_h.min(area.height)),
             Rect::new(
@@ -362,7 +363,8 @@ fn openings(frame: &mut Frame, area: Rect, screen: &StatsScreen) {
         );
         return;
     }
-    let label_w = usize::from(bars_area.width.saturating_sub(2)) / 3;
+    // The name as wide as leaves the bars a third of the box or so.
+    let label_w = (usize::from(bars_area.width.saturating_sub(2 + 12)) * 3 / 5).min(40);
     // The longest bar is the highest share, so that the others are told apart from it.
     let most = losing
         .iter()
