@@ -40,6 +40,9 @@ enum Command {
     Review(cmd::review::Args),
     /// Your games from elsewhere (lichess, chess.com, any PGN) in one library: import, list.
     Games(cmd::games::Args),
+    /// Your statistics from the library: accuracy over time, results by colour, opening and
+    /// speed, mistakes by phase, your best and worst games (plain text when piped).
+    Stats(cmd::stats::Args),
     /// Train: your own mistakes again (from your reviewed games), puzzles, and endgames against
     /// perfect defence from the built-in tables, every move graded.
     Train(cmd::train::Args),
@@ -114,6 +117,7 @@ fn main() -> ExitCode {
         Some(Command::Board(args)) => cmd::board::run(&args),
         Some(Command::Train(args)) => cmd::train::run(&args),
         Some(Command::Games(args)) => cmd::games::run(&args),
+        Some(Command::Stats(args)) => cmd::stats::run(&args),
         Some(Command::Puzzles(args)) => cmd::puzzles::run(&args),
         Some(Command::Completions { shell }) => print(|out| {
             clap_complete::generate(shell, &mut Cli::command(), "knightfall", out);

@@ -9,6 +9,7 @@ pub mod play;
 pub mod board;
 pub mod puzzles;
 pub mod review;
+pub mod stats;
 pub mod tb;
 pub mod train;
 

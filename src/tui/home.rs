@@ -24,6 +24,8 @@ pub enum Item {
     Board,
     /// Mistakes, puzzles and endings.
     Train,
+    /// The player's statistics from the library.
+    Stats,
     /// Engines playing each other.
     Watch,
     /// The settings.
@@ -34,11 +36,12 @@ pub enum Item {
 
 impl Item {
     /// Every item, in the order shown.
-    pub const ALL: [Item; 7] = [
+    pub const ALL: [Item; 8] = [
         Item::Play,
         Item::Review,
         Item::Board,
         Item::Train,
+        Item::Stats,
         Item::Watch,
         Item::Settings,
         Item::Quit,
@@ -67,6 +70,7 @@ impl Item {
             Item::Review => "Review",
             Item::Board => "Analysis board",
             Item::Train => "Train",
+            Item::Stats => "Statistics",
             Item::Watch => "Watch",
             Item::Settings => "Settings",
             Item::Quit => "Quit",
@@ -80,6 +84,7 @@ impl Item {
             Item::Review => "your finished games, move by move, the mistakes found",
             Item::Board => "set up any line and let the engine think",
             Item::Train => "your mistakes again, puzzles, the endings to know",
+            Item::Stats => "your accuracy over time, results, openings and mistakes",
             Item::Watch => "Knightfall or your engines playing each other",
             Item::Settings => "board, sound, your name, engines, the game's defaults",
             Item::Quit => "leave Knightfall",
@@ -165,6 +170,14 @@ pub const HOME_KEYS: &[KeyHelp<Command<HomeCommand>>] = &[
         word: "",
         label: "",
         help: "training: your mistakes again, puzzles and endgames",
+        when: When::Always,
+    },
+    KeyHelp {
+        keys: Keys::All(&[key(KeyCode::Char('i'))], go(Item::Stats)),
+        shown: "i",
+        word: "",
+        label: "",
+        help: "statistics (insights) from your games in the library",
         when: When::Always,
     },
     KeyHelp {
@@ -292,6 +305,7 @@ impl HomeScreen {
                 at: 0,
             },
             Item::Train => Open::Train,
+            Item::Stats => Open::Stats,
             Item::Settings => Open::Settings,
             Item::Quit => {
                 run::run(self, Common::Exit, None, fx);

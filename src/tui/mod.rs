@@ -17,6 +17,7 @@ pub mod app;
 pub mod board;
 pub mod review;
 pub mod train;
+pub mod stats;
 pub mod ui;
 pub mod runner;
 pub(crate) mod launch;
@@ -219,6 +220,18 @@ pub(crate) fn run_train(start: train::Start, opts: &Options) -> Result<()> {
     }
     runner.push(Front::Train(Box::new(train)));
     launch::show(&mut runner, t0, |r, now| r.start(now))
+}
+
+/// Runs the statistics screen over `stats` until the player leaves it.
+pub(crate) fn run_stats(stats: crate::store::library::stats::Stats, opts: &Options) -> Result<()> {
+    // The player's book and tablebases serve the reviews opened from the screen.
+    let launch = Launch::open(opts, Instant::now());
+    let paths = Paths::get();
+    let mut screen = stats::with_games(&paths, stats, launch.palette, false)?;
+    screen.message = launch.note().map(|note| (note, Tone::Error));
+    launch
+        .over(Front::Stats(Box::new(screen)))
+        .show(|r, now| r.start(now))
 }
 
 /// Runs the analysis board over `tree` at its node `at` until the player leaves it.

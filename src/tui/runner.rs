@@ -21,6 +21,7 @@ use super::screen::{Action, Drawn, Effect, Open, Tone};
 use super::service::Service;
 use super::settings::SettingsScreen;
 use super::setup::SetupScreen;
+use super::stats::StatsScreen;
 use super::train::Train;
 use super::ui::{self, Palette};
 use crate::game::{Game, timestamp};
@@ -56,6 +57,8 @@ pub enum Front {
     Home(Box<HomeScreen>),
     /// The settings screen.
     Settings(Box<SettingsScreen>),
+    /// The player's statistics.
+    Stats(Box<StatsScreen>),
 }
 
 impl Front {
@@ -68,6 +71,7 @@ impl Front {
             Front::Train(train) => train.update(action, now),
             Front::Home(home) => home.update(action, now),
             Front::Settings(settings) => settings.update(action, now),
+            Front::Stats(stats) => stats.update(action, now),
         }
     }
 
@@ -80,6 +84,7 @@ impl Front {
             Front::Train(train) => ui::train::draw(frame, train),
             Front::Home(home) => ui::home::draw(frame, home),
             Front::Settings(settings) => ui::settings::draw(frame, settings),
+            Front::Stats(stats) => ui::stats::draw(frame, stats),
         }
     }
 
@@ -105,6 +110,7 @@ impl Front {
             Front::Train(train) => Some(&mut train.palette),
             Front::Home(home) => Some(&mut home.palette),
             Front::Settings(settings) => Some(&mut settings.palette),
+            Front::Stats(stats) => Some(&mut stats.palette),
         }
     }
 
@@ -141,7 +147,8 @@ impl Front {
             | Front::Review(_)
             | Front::Train(_)
             | Front::Home(_)
-            | Front::Settings(_) => false,
+            | Front::Settings(_)
+            | Front::Stats(_) => false,
         }
     }
 }
@@ -267,7 +274,8 @@ impl Runner {
                 | Front::Review(_)
                 | Front::Train(_)
                 | Front::Home(_)
-                | Front::Settings(_),
+                | Front::Settings(_)
+                | Front::Stats(_),
             )
             | None => Vec::new(),
         };
@@ -377,7 +385,11 @@ impl Runner {
                 Front::Review(review) => fx.extend(review.farewell()),
                 Front::Board(board) => fx.extend(board.farewell()),
                 Front::Train(train) => fx.extend(train.farewell()),
-                Front::Game(_) | Front::Setup(_) | Front::Home(_) | Front::Settings(_) => {}
+                Front::Game(_)
+                | Front::Setup(_)
+                | Front::Home(_)
+                | Front::Settings(_)
+                | Front::Stats(_) => {}
             }
         }
         self.service.stop();
@@ -568,6 +580,22 @@ impl Runner {
                 let fx = board.start();
                 self.stack.push(Front::Board(Box::new(board)));
                 fx
+            }
+            Open::Stats => {
+                let Some(paths) = &self.files else {
+                    return false;
+                };
+                match super::stats::load(paths, None, self.palette, true) {
+                    Ok(Ok(screen)) => self.stack.push(Front::Stats(Box::new(screen))),
+                    Ok(Err(none)) => return self.apply(Action::Note(none, Tone::Info), now),
+                    Err(e) => {
+                        return self.apply(
+                            Action::Note(format!("The statistics: {e:#}"), Tone::Error),
+                            now,
+                        );
+                    }
+                }
+                Vec::new()
             }
             Open::Train => {
                 let train = self.train_screen(true);

@@ -169,6 +169,9 @@ pub enum Open {
     },
     /// The training screen's list of endings.
     Train,
+    /// The player's statistics from the library (the settings' name); a word on the message
+    /// line instead when the library has no game of theirs.
+    Stats,
     /// The training screen practising these mistakes (one game's, from its review).
     Practice(Vec<crate::train::mistake::Mistake>),
     /// The review of a game, or a list of games to choose from.

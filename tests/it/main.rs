@@ -24,6 +24,7 @@ mod review;
 mod scale;
 mod search;
 mod see;
+mod stats;
 mod tablebase;
 mod terms;
 mod tui_app;

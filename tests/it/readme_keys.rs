@@ -62,6 +62,11 @@ fn the_settings_keys_are_the_key_docs() {
 }
 
 #[test]
+fn the_statistics_keys_are_the_key_docs() {
+    check("statistics", knightfall::tui::stats::STATS_KEYS, false);
+}
+
+#[test]
 fn the_readme_points_to_the_key_docs() {
     assert!(read("README.md").contains("(docs/KEYS.md)"));
 }

@@ -15,6 +15,7 @@ use knightfall::game::Game;
 use knightfall::line_tree::Tree;
 use knightfall::review::analyse;
 use knightfall::store::Listed;
+use knightfall::store::library::stats::{Played, Record, Stats};
 use knightfall::store::settings::{Settings, Side};
 use knightfall::tablebase::Tablebases;
 use knightfall::train::progress::Progress;
@@ -27,6 +28,7 @@ use knightfall::tui::review::{REVIEW_KEYS, ReviewCommand, ReviewScreen};
 use knightfall::tui::screen::{Action, Effect, Palette};
 use knightfall::tui::settings::{SETTINGS_KEYS, SettingsCommand, SettingsScreen};
 use knightfall::tui::setup::{SETUP_KEYS, SetupCommand, SetupScreen};
+use knightfall::tui::stats::{Page, STATS_KEYS, StatsCommand, StatsScreen};
 use knightfall::tui::train::{TRAIN_KEYS, Train, TrainCommand};
 use knightfall::tui::ui;
 use ratatui::Terminal;
@@ -770,4 +772,74 @@ fn every_key_training_handles_is_in_its_table() {
         assert_eq!(typing.command_for(&event(code, false)), None, "{code:?}");
     }
     words_parse(TRAIN_KEYS);
+}
+
+// The statistics screen.
+
+impl Probe for StatsScreen {
+    type Own = StatsCommand;
+    const TABLE: &'static [KeyHelp<Command<StatsCommand>>] = STATS_KEYS;
+    fn applies(&self, when: When) -> bool {
+        self.keys_apply(when)
+    }
+    fn command_for(&self, key: &KeyEvent) -> Option<Command<StatsCommand>> {
+        StatsScreen::command_for(self, key)
+    }
+    fn press(&mut self, key: KeyEvent) -> Vec<Effect> {
+        self.update(Action::Key(key), Instant::now())
+    }
+    fn typed(&self) -> String {
+        String::new()
+    }
+    fn message(&self) -> String {
+        format!("{:?}", self.message)
+    }
+    fn help_shown(&self) -> bool {
+        self.help.shown
+    }
+    fn draw(&self, frame: &mut ratatui::Frame) {
+        ui::stats::draw(frame, self);
+    }
+}
+
+/// The statistics of one reviewed game, on `page`.
+fn stats(from_game: bool, page: Page) -> StatsScreen {
+    let played = Played {
+        id: 1,
+        date: "2024.03.01".into(),
+        white: true,
+        opponent: "bob".into(),
+        points: 1.0,
+        accuracy: 91.5,
+        opening: "C20 King's Pawn Game".into(),
+    };
+    let stats = Stats {
+        names: vec!["anna".into()],
+        colours: [
+            Record {
+                wins: 1,
+                draws: 0,
+                losses: 0,
+            },
+            Record::default(),
+        ],
+        best: vec![played],
+        ..Stats::default()
+    };
+    let game = Listed::of_game("library.sqlite".into(), 1, &Game::new());
+    let mut screen = StatsScreen::new(stats, vec![Ok(game)], palette(), from_game);
+    screen.page = page;
+    screen
+}
+
+#[test]
+fn every_key_the_statistics_screen_handles_is_in_its_table() {
+    check::<StatsScreen>(
+        &[
+            ("alone", || stats(false, Page::Accuracy)),
+            ("opened", || stats(true, Page::Results)),
+            ("the best and worst games", || stats(true, Page::Games)),
+        ],
+        &[],
+    );
 }

@@ -10,6 +10,7 @@ pub mod folder;
 pub mod filter;
 pub mod mistakes;
 pub mod training;
+pub mod stats;
 
 use std::path::Path;
 use std::time::Duration;
