@@ -1,9 +1,11 @@
 //! The library: one SQLite database beside the games folder (`library.sqlite`) holding every
 //! game imported, each once. SQLite is the one writer's lock and the readers' snapshot (WAL), so
 //! two Knightfalls may use it at once; the schema moves on by numbered migrations. PGN stays the
-//! format a player takes away: each game is kept as the PGN Knightfall writes for it.
+//! format a player takes away: each game is kept as the PGN Knightfall writes for it. It holds
+//! lichess's puzzle database too, once imported (`puzzles`).
 
 pub mod import;
+pub mod puzzles;
 
 use std::path::Path;
 use std::time::Duration;
@@ -13,8 +15,9 @@ use rusqlite::{Connection, OptionalExtension, params};
 use rusqlite_migration::{M, Migrations};
 
 /// The schema, one step at a time; a step once published is never changed, only followed.
-const MIGRATIONS: &[M<'static>] = &[M::up(
-    "CREATE TABLE games (
+const MIGRATIONS: &[M<'static>] = &[
+    M::up(
+        "CREATE TABLE games (
         id INTEGER PRIMARY KEY,
         identity TEXT NOT NULL UNIQUE,
         white TEXT NOT NULL,
@@ -30,7 +33,38 @@ const MIGRATIONS: &[M<'static>] = &[M::up(
         source TEXT NOT NULL
     );
     CREATE INDEX games_by_date ON games(date);",
-)];
+    ),
+    // Lichess's puzzle database. A puzzle's themes are rows of their own, indexed by theme
+    // then rating, so the puzzle of a theme nearest a rating is one step into an index away;
+    // the themes' names are numbered, which keeps those rows small. The two indexes by rating
+    // are dropped by an import of many puzzles and made again at its end (see `puzzles`).
+    M::up(
+        "CREATE TABLE puzzles (
+            id INTEGER PRIMARY KEY,
+            puzzle_id TEXT NOT NULL UNIQUE,
+            fen TEXT NOT NULL,
+            moves TEXT NOT NULL,
+            rating INTEGER NOT NULL,
+            rating_deviation INTEGER NOT NULL,
+            popularity INTEGER NOT NULL,
+            plays INTEGER NOT NULL,
+            themes TEXT NOT NULL,
+            game_url TEXT NOT NULL,
+            opening_tags TEXT NOT NULL
+        );
+        CREATE INDEX puzzles_by_rating ON puzzles(rating);
+        CREATE TABLE puzzle_theme_names (
+            id INTEGER PRIMARY KEY,
+            name TEXT NOT NULL UNIQUE
+        );
+        CREATE TABLE puzzle_themes (
+            theme INTEGER NOT NULL,
+            rating INTEGER NOT NULL,
+            puzzle INTEGER NOT NULL
+        );
+        CREATE INDEX puzzle_themes_by_rating ON puzzle_themes(theme, rating, puzzle);",
+    ),
+];
 
 /// How long a write waits for another Knightfall's to finish before it gives up.
 const BUSY: Duration = Duration::from_secs(30);
