@@ -137,10 +137,9 @@ fn theme_named(wanted: &str, imported: &[String]) -> Result<String> {
     if let Some(m) = Motif::parse(wanted) {
         return Ok(m.name().to_string());
     }
-    let key = crate::train::motifs::key(wanted);
     match imported
         .iter()
-        .find(|name| crate::train::motifs::key(name) == key)
+        .find(|name| crate::train::motifs::same(name, wanted))
     {
         Some(name) => Ok(name.clone()),
         None => bail!(

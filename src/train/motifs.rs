@@ -142,11 +142,21 @@ impl Motif {
 
 /// A theme's name as it is compared: its letters and digits in lower case, so that lichess's
 /// `kingsideAttack` and the words `kingside attack` are the same theme.
-pub fn key(name: &str) -> String {
+fn key(name: &str) -> String {
     name.chars()
         .filter(|c| c.is_alphanumeric())
         .flat_map(char::to_lowercase)
         .collect()
+}
+
+/// Whether `a` and `b` name the same theme (see [`key`]), compared without a copy of either.
+pub fn same(a: &str, b: &str) -> bool {
+    fn letters(s: &str) -> impl Iterator<Item = char> + '_ {
+        s.chars()
+            .filter(|c| c.is_alphanumeric())
+            .flat_map(char::to_lowercase)
+    }
+    letters(a).eq(letters(b))
 }
 
 /// Any of lichess's themes in words, as the screen shows it: a motif's own words, and for the
@@ -552,8 +562,10 @@ mod tests {
         ] {
             assert_eq!(words(name), shown);
             assert_eq!(key(name), key(shown), "{name}");
+            assert!(same(name, shown), "{name}");
         }
         assert_ne!(key("fork"), key("forks"));
+        assert!(!same("fork", "forks"));
     }
 
     /// A puzzle as its motifs see it: the start, the solver to move, and the solution.

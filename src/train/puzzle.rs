@@ -123,10 +123,10 @@ impl Filter {
 
     /// Whether it lets `p` through.
     pub fn fits(&self, p: &Puzzle) -> bool {
-        let theme = self.theme.as_deref().is_none_or(|wanted| {
-            let wanted = motifs::key(wanted);
-            p.themes().iter().any(|t| motifs::key(t) == wanted)
-        });
+        let theme = self
+            .theme
+            .as_deref()
+            .is_none_or(|wanted| p.themes().iter().any(|t| motifs::same(t, wanted)));
         theme
             && self
                 .range

@@ -380,10 +380,9 @@ impl Train {
         if let Some(m) = Motif::parse(wanted) {
             return Some(m.name().to_string());
         }
-        let key = motifs::key(wanted);
         self.imported_themes()
             .into_iter()
-            .find(|name| motifs::key(name) == key)
+            .find(|name| motifs::same(name, wanted))
     }
 
     /// The themes of the imported puzzles (none when they cannot be read).
