@@ -1,12 +1,17 @@
 //! `knightfall puzzles`: build puzzles from games (`build`), rate a puzzle set again by the
-//! levels (`rate`), or print a puzzle set as lichess's puzzle CSV (`export`).
+//! levels (`rate`), import lichess's puzzle database into the library (`import`), or print
+//! puzzles as lichess's puzzle CSV (`export`).
 
 use crate::output::{say, tell};
 use std::path::{Path, PathBuf};
 
 use anyhow::{Result, bail};
 
-use crate::train::puzzle::{CSV_HEADER, Generator, Puzzle, read_csv};
+use crate::store::Paths;
+use crate::store::library::Library;
+use crate::store::library::import::Summary;
+use crate::train::motifs::Motif;
+use crate::train::puzzle::{CSV_HEADER, Filter, Generator, Puzzle, read_csv};
 
 /// The largest puzzle file read.
 const MAX_CSV_BYTES: u64 = 64 << 20;
@@ -52,13 +57,42 @@ pub enum Action {
         #[arg(long, default_value_t = 300_000)]
         nodes: u64,
     },
-    /// Print a puzzle set as lichess's puzzle CSV (`PuzzleId,FEN,Moves,Rating,Themes`), each
-    /// puzzle checked: the built-in set, or a file.
+    /// Import lichess's puzzle database (lichess_db_puzzle.csv, or .csv.zst as downloaded)
+    /// into the library, for `knightfall train puzzles`: every puzzle checked (a legal
+    /// position, each move legal in turn), a bad row refused with its line and why, a puzzle
+    /// already there not added again. Columns are found by the header's names: PuzzleId, FEN,
+    /// Moves and Rating must be there; RatingDeviation, Popularity, NbPlays, Themes, GameUrl
+    /// and OpeningTags are kept when they are; others are ignored.
+    Import {
+        /// The puzzle files.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+    },
+    /// Print puzzles as lichess's puzzle CSV, each puzzle checked: the built-in set or a file
+    /// (`PuzzleId,FEN,Moves,Rating,Themes`), or with --imported the puzzles imported into the
+    /// library, in lichess's full layout (PuzzleId,FEN,Moves,Rating,RatingDeviation,
+    /// Popularity,NbPlays,Themes,GameUrl,OpeningTags) and the order they were imported.
     Export {
         /// The puzzle file (the built-in set when left out).
-        #[arg(long)]
+        #[arg(long, conflicts_with = "imported")]
         file: Option<PathBuf>,
+        /// The puzzles imported into the library with `puzzles import`.
+        #[arg(long)]
+        imported: bool,
+        /// Only the puzzles of this theme: lichess's name (`fork`, `kingsideAttack`) or in
+        /// words (`kingside attack`).
+        #[arg(long)]
+        theme: Option<String>,
+        /// Only the puzzles rated from LOW to HIGH (`1200-1600`).
+        #[arg(long, value_name = "LOW-HIGH", value_parser = parse_range)]
+        rating: Option<(i32, i32)>,
     },
+}
+
+/// A rating range, `1200-1600`.
+fn parse_range(text: &str) -> Result<(i32, i32), String> {
+    crate::train::puzzle::parse_range(text)
+        .ok_or_else(|| format!("{text:?} is not a rating range like 1200-1600"))
 }
 
 /// Runs `puzzles`.
@@ -71,9 +105,91 @@ pub fn run(args: &Args) -> Result<()> {
             games,
         } => build(out, *nodes, *scan_nodes, games),
         Action::Rate { file, out, nodes } => rate(file, out, *nodes),
-        Action::Export { file: Some(file) } => export(file),
-        Action::Export { file: None } => print(&crate::train::puzzle::built_in()),
+        Action::Import { files } => import(files),
+        Action::Export {
+            file,
+            imported,
+            theme,
+            rating,
+        } => {
+            let mut filter = Filter {
+                theme: None,
+                range: *rating,
+            };
+            if *imported {
+                let paths = Paths::get();
+                let library = Library::open(&paths.library())?;
+                if let Some(theme) = theme {
+                    filter.theme = Some(theme_named(theme, &library.puzzle_themes()?)?);
+                }
+                let mut text = String::new();
+                library.export_puzzles(&filter, |part| {
+                    text.push_str(part);
+                    if text.len() >= 1 << 16 {
+                        super::emit(&text)?;
+                        text.clear();
+                    }
+                    Ok(())
+                })?;
+                return super::emit(&text);
+            }
+            if let Some(theme) = theme {
+                filter.theme = Some(theme_named(theme, &[])?);
+            }
+            let set = match file {
+                Some(file) => read(file)?,
+                None => crate::train::puzzle::built_in(),
+            };
+            let set: Vec<Puzzle> = set.into_iter().filter(|p| filter.fits(p)).collect();
+            print(&set)
+        }
     }
+}
+
+/// lichess's name of the theme `wanted` names (in words or by lichess's name): one of the
+/// motifs this program finds, or of `imported` (the imported puzzles' themes).
+fn theme_named(wanted: &str, imported: &[String]) -> Result<String> {
+    if let Some(m) = Motif::parse(wanted) {
+        return Ok(m.name().to_string());
+    }
+    match imported
+        .iter()
+        .find(|name| crate::train::motifs::same(name, wanted))
+    {
+        Some(name) => Ok(name.clone()),
+        None => bail!(
+            "{wanted:?} is no theme of these puzzles; the themes: {}",
+            Motif::ALL
+                .iter()
+                .map(|m| m.name())
+                .chain(imported.iter().map(String::as_str))
+                .collect::<std::collections::BTreeSet<_>>()
+                .into_iter()
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    }
+}
+
+/// `puzzles import`: every file into the library, the summary at the end.
+fn import(files: &[PathBuf]) -> Result<()> {
+    let paths = Paths::get();
+    let mut library = Library::open(&paths.library())?;
+    let mut summary = Summary::default();
+    for file in files {
+        if let Err(e) = library.import_puzzles(file, &mut summary) {
+            // One file that cannot be read does not stop the others.
+            summary.refused += 1;
+            summary.named.push(format!("{e:#}"));
+        }
+    }
+    tell!("{}", summary.report());
+    tell!(
+        "The library ({}) holds {} puzzles.",
+        paths.library().display(),
+        library.puzzle_count()?
+    );
+    Ok(())
 }
 
 /// Refuses an `out` that exists; clears what an earlier run writing it left half written.
@@ -155,7 +271,7 @@ fn csv(puzzles: &[Puzzle]) -> String {
 
 fn rate(file: &Path, out: &Path, nodes: u64) -> Result<()> {
     fresh_out(out)?;
-    let mut puzzles = read_file(file)?;
+    let mut puzzles = read(file)?;
     let mut generator = Generator::new(nodes, None);
     let count = puzzles.len();
     for (i, p) in puzzles.iter_mut().enumerate() {
@@ -170,8 +286,8 @@ fn rate(file: &Path, out: &Path, nodes: u64) -> Result<()> {
     Ok(())
 }
 
-/// The puzzles of a CSV file, each checked.
-fn read_file(file: &Path) -> Result<Vec<Puzzle>> {
+/// The puzzles of the file `file`, each checked.
+fn read(file: &Path) -> Result<Vec<Puzzle>> {
     let (handle, len) = crate::store::listing::open_pgn(file)?;
     if len > MAX_CSV_BYTES {
         bail!("{} is not a puzzle file of at most 64 MB", file.display());
@@ -183,10 +299,6 @@ fn read_file(file: &Path) -> Result<Vec<Puzzle>> {
         puzzles.push(p.map_err(|e| anyhow::anyhow!("{} line {line}: {e}", file.display()))?);
     }
     Ok(puzzles)
-}
-
-fn export(file: &Path) -> Result<()> {
-    print(&read_file(file)?)
 }
 
 /// Prints `puzzles` as lichess's CSV, with its header.

@@ -21,9 +21,11 @@ pub enum Kind {
     /// Practise your own mistakes and blunders, found by the reviews of your games: the ones
     /// due today, on a spaced-repetition schedule.
     Mistakes,
-    /// Solve puzzles from the built-in set, the next one near your puzzle rating.
+    /// Solve puzzles from the built-in set and those imported from lichess's database
+    /// (`knightfall puzzles import`), the next one near your puzzle rating.
     Puzzles {
-        /// Open this puzzle (its id in `knightfall puzzles export`).
+        /// Open this puzzle: its id in `knightfall puzzles export`, or lichess's id of an
+        /// imported one.
         #[arg(long)]
         id: Option<String>,
     },
@@ -51,8 +53,9 @@ pub fn run(args: &Args) -> Result<()> {
         Some(Kind::Puzzles { id }) => {
             if let Some(id) = id
                 && !crate::train::puzzle::built_in().iter().any(|p| p.id == *id)
+                && !imported(id)?
             {
-                bail!("there is no puzzle {id:?} in the built-in set");
+                bail!("there is no puzzle {id:?} in the built-in set nor among the imported ones");
             }
             Start::Puzzles(id.clone())
         }
@@ -82,4 +85,14 @@ pub fn run(args: &Args) -> Result<()> {
     };
     let settings = crate::store::load_settings(&crate::store::Paths::get())?;
     crate::tui::run_train(start, &super::board::tool_options(settings, None))
+}
+
+/// Whether the library holds an imported puzzle with id `id` (none without a library).
+fn imported(id: &str) -> Result<bool> {
+    let path = crate::store::Paths::get().library();
+    if !path.exists() {
+        return Ok(false);
+    }
+    let library = crate::store::library::Library::open(&path)?;
+    Ok(library.puzzle_row(id)?.is_some())
 }

@@ -133,17 +133,53 @@ impl Motif {
     /// The motif a name stands for: lichess's (`mateIn2`) or the words (`mate in 2`), in any
     /// case, with or without the spaces and hyphens.
     pub fn parse(name: &str) -> Option<Motif> {
-        let key = |text: &str| -> String {
-            text.chars()
-                .filter(|c| c.is_alphanumeric())
-                .flat_map(char::to_lowercase)
-                .collect()
-        };
         let wanted = key(name);
         Motif::ALL
             .into_iter()
             .find(|m| key(m.name()) == wanted || key(m.words()) == wanted)
     }
+}
+
+/// A theme's name as it is compared: its letters and digits in lower case, so that lichess's
+/// `kingsideAttack` and the words `kingside attack` are the same theme.
+fn key(name: &str) -> String {
+    name.chars()
+        .filter(|c| c.is_alphanumeric())
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
+/// Whether `a` and `b` name the same theme (see [`key`]), compared without a copy of either.
+pub fn same(a: &str, b: &str) -> bool {
+    fn letters(s: &str) -> impl Iterator<Item = char> + '_ {
+        s.chars()
+            .filter(|c| c.is_alphanumeric())
+            .flat_map(char::to_lowercase)
+    }
+    letters(a).eq(letters(b))
+}
+
+/// Any of lichess's themes in words, as the screen shows it: a motif's own words, and for the
+/// themes this program does not find itself lichess's name taken apart where its words join
+/// (`kingsideAttack` is `kingside attack`).
+pub fn words(name: &str) -> String {
+    if let Some(m) = Motif::parse(name) {
+        return m.words().to_string();
+    }
+    let mut out = String::new();
+    let mut last: Option<char> = None;
+    for c in name.chars() {
+        let joins = last.is_some_and(|l| {
+            (l.is_lowercase() && (c.is_uppercase() || c.is_ascii_digit()))
+                || (l.is_ascii_digit() && c.is_alphabetic())
+        });
+        if joins {
+            out.push(' ');
+        }
+        out.extend(c.to_lowercase());
+        last = Some(c);
+    }
+    out
 }
 
 use crate::game::pawns_worth as value;
@@ -513,6 +549,24 @@ fn hanging(start: &Chess, first: Move) -> bool {
 mod tests {
     use super::*;
     use crate::train::mistake::parse_uci;
+
+    #[test]
+    fn any_lichess_theme_reads_in_words_and_compares_by_its_letters() {
+        for (name, shown) in [
+            ("mateIn2", "mate in 2"),
+            ("defensiveMove", "defensive move"),
+            ("kingsideAttack", "kingside attack"),
+            ("crushing", "crushing"),
+            ("attackingF2F7", "attacking f2 f7"),
+            ("queenRookEndgame", "queen rook endgame"),
+        ] {
+            assert_eq!(words(name), shown);
+            assert_eq!(key(name), key(shown), "{name}");
+            assert!(same(name, shown), "{name}");
+        }
+        assert_ne!(key("fork"), key("forks"));
+        assert!(!same("fork", "forks"));
+    }
 
     /// A puzzle as its motifs see it: the start, the solver to move, and the solution.
     struct Line {

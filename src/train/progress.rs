@@ -103,7 +103,7 @@ pub enum Change {
         id: String,
         /// Its rating, the opponent's in the rating period.
         rating: i32,
-        /// Its motifs' names.
+        /// Its themes, lichess's names.
         motifs: Vec<String>,
         /// Solved at the first try, without help.
         solved: bool,
@@ -142,7 +142,7 @@ impl Change {
         Change::Puzzle {
             id: p.id.clone(),
             rating: p.rating,
-            motifs: p.motifs.iter().map(|t| t.name().to_string()).collect(),
+            motifs: p.themes().into_iter().map(str::to_string).collect(),
             solved,
         }
     }

@@ -43,6 +43,26 @@ pub struct Puzzle {
     pub rating: i32,
     /// Its motifs (lichess's themes).
     pub motifs: Vec<Motif>,
+    /// What lichess's database says of it, for a puzzle imported from there.
+    pub lichess: Option<Box<Lichess>>,
+}
+
+/// What lichess's puzzle database says of a puzzle besides its position, moves and rating:
+/// kept for a puzzle imported from it, shown on its screen and written back by `puzzles export`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Lichess {
+    /// How far the rating may be off.
+    pub rating_deviation: i32,
+    /// The players' votes, from -100 (all down) to 100 (all up).
+    pub popularity: i32,
+    /// How many times it was played.
+    pub plays: i64,
+    /// Its themes, lichess's names as the file writes them (`crushing fork middlegame`).
+    pub themes: String,
+    /// The game it comes from.
+    pub game_url: String,
+    /// Its opening, as lichess's tags (`Sicilian_Defense Sicilian_Defense_Other_variations`).
+    pub opening_tags: String,
 }
 
 impl Puzzle {
@@ -56,6 +76,15 @@ impl Puzzle {
     /// The solver's side.
     pub fn solver(&self) -> Color {
         !self.before.turn()
+    }
+
+    /// Its themes by lichess's names: all of lichess's for an imported puzzle, the motifs for
+    /// one of the built-in set.
+    pub fn themes(&self) -> Vec<&str> {
+        match &self.lichess {
+            Some(l) => l.themes.split_whitespace().collect(),
+            None => self.motifs.iter().map(|m| m.name()).collect(),
+        }
     }
 
     /// A line of lichess's puzzle CSV: `PuzzleId,FEN,Moves,Rating,Themes`.
@@ -75,6 +104,45 @@ impl Puzzle {
             motifs.join(" ")
         )
     }
+}
+
+/// Which puzzles are offered: those of one theme (lichess's name for it), those in a rating
+/// range, or both; every puzzle when neither.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Filter {
+    /// The theme, by lichess's name (`fork`, `mateIn2`, `kingsideAttack`).
+    pub theme: Option<String>,
+    /// The lowest and the highest rating.
+    pub range: Option<(i32, i32)>,
+}
+
+impl Filter {
+    /// Whether it lets every puzzle through.
+    pub fn is_empty(&self) -> bool {
+        self.theme.is_none() && self.range.is_none()
+    }
+
+    /// Whether it lets `p` through.
+    pub fn fits(&self, p: &Puzzle) -> bool {
+        let theme = self
+            .theme
+            .as_deref()
+            .is_none_or(|wanted| p.themes().iter().any(|t| motifs::same(t, wanted)));
+        theme
+            && self
+                .range
+                .is_none_or(|(lo, hi)| (lo..=hi).contains(&p.rating))
+    }
+}
+
+/// A rating range, `1200-1600` (the lower first).
+pub fn parse_range(text: &str) -> Option<(i32, i32)> {
+    let (lo, hi) = text.split_once('-')?;
+    let (lo, hi) = (
+        lo.trim().parse::<i32>().ok()?,
+        hi.trim().parse::<i32>().ok()?,
+    );
+    (lo <= hi).then_some((lo, hi))
 }
 
 /// The header of lichess's puzzle CSV, as `puzzles export` writes it.
@@ -262,7 +330,26 @@ fn puzzle_of(
     rating: &str,
     motifs: &str,
 ) -> Result<Puzzle, String> {
-    let before = crate::fen::position(fen).map_err(|e| e.to_string())?;
+    let (before, list) = checked(id, fen, moves)?;
+    let rating = rating
+        .trim()
+        .parse::<i32>()
+        .map_err(|_| format!("puzzle {id}: {rating:?} is not a rating"))?;
+    Ok(Puzzle {
+        id: id.to_string(),
+        before,
+        moves: list,
+        rating,
+        motifs: motifs.split_whitespace().filter_map(Motif::parse).collect(),
+        lichess: None,
+    })
+}
+
+/// The position of `fen` and the `moves` (UCI, space-separated) played from it: the position
+/// must be legal, every move legal in turn, and the moves the opponent's then the solution,
+/// ending with the solver's. Why not, naming puzzle `id`, when they are not.
+pub fn checked(id: &str, fen: &str, moves: &str) -> Result<(Chess, Vec<Move>), String> {
+    let before = crate::fen::position(fen).map_err(|e| format!("puzzle {id}: {e}"))?;
     let mut pos = before.clone();
     let mut list = Vec::new();
     for text in moves.split_whitespace() {
@@ -277,16 +364,30 @@ fn puzzle_of(
              the solver's"
         ));
     }
-    let rating = rating
-        .trim()
-        .parse::<i32>()
-        .map_err(|_| format!("puzzle {id}: {rating:?} is not a rating"))?;
+    Ok((before, list))
+}
+
+/// A puzzle of lichess's database: its id, FEN, moves (UCI) and rating, and the rest of its
+/// row; its motifs are those of lichess's themes this program knows.
+pub fn imported(
+    id: &str,
+    fen: &str,
+    moves: &str,
+    rating: i32,
+    lichess: Lichess,
+) -> Result<Puzzle, String> {
+    let (before, list) = checked(id, fen, moves)?;
     Ok(Puzzle {
         id: id.to_string(),
         before,
         moves: list,
         rating,
-        motifs: motifs.split_whitespace().filter_map(Motif::parse).collect(),
+        motifs: lichess
+            .themes
+            .split_whitespace()
+            .filter_map(Motif::parse)
+            .collect(),
+        lichess: Some(Box::new(lichess)),
     })
 }
 
@@ -406,6 +507,7 @@ impl Generator {
             moves,
             rating: 0,
             motifs: Vec::new(),
+            lichess: None,
         };
         puzzle.id = id_of(&puzzle);
         puzzle.motifs = motifs::of(&puzzle.start(), &puzzle.moves[1..]);
@@ -862,6 +964,35 @@ mod tests {
         assert!(missing.contains("no Moves column"), "{missing}");
         let bad = read(&format!("{ours}x2,{MATE_IN_2},h7h6 e2e9,961,\n")).unwrap_err();
         assert!(bad.starts_with("line 3: puzzle x2: e2e9"), "{bad}");
+    }
+
+    #[test]
+    fn a_filter_lets_through_by_any_of_lichess_themes_and_by_rating() {
+        let lichess = Lichess {
+            themes: "crushing kingsideAttack mateIn2".to_string(),
+            ..Lichess::default()
+        };
+        let p = imported("x1", MATE_IN_2, "h7h6 d3h7 f6h7 c2h7", 961, lichess).unwrap();
+        assert!(p.motifs.contains(&Motif::MateIn2));
+        assert_eq!(p.themes(), ["crushing", "kingsideAttack", "mateIn2"]);
+        let filter = |theme: Option<&str>, range| Filter {
+            theme: theme.map(str::to_string),
+            range,
+        };
+        assert!(filter(None, None).fits(&p));
+        assert!(filter(Some("kingsideAttack"), Some((900, 1000))).fits(&p));
+        assert!(filter(Some("kingside attack"), None).fits(&p));
+        assert!(!filter(Some("fork"), None).fits(&p));
+        assert!(!filter(None, Some((1000, 1200))).fits(&p));
+        // A built-in puzzle's themes are its motifs.
+        let built_in = built_in()
+            .into_iter()
+            .find(|p| p.motifs.contains(&Motif::Fork))
+            .unwrap();
+        assert!(filter(Some("fork"), None).fits(&built_in));
+        assert_eq!(parse_range("1200-1600"), Some((1200, 1600)));
+        assert_eq!(parse_range("1600-1200"), None);
+        assert_eq!(parse_range("fork"), None);
     }
 
     #[test]

@@ -644,6 +644,15 @@ impl Runner {
             crate::rng::Rng::from_entropy().next_u64(),
         );
         train.notice = note;
+        // The imported puzzles, when there is a library: none is made just to look.
+        if let Some(path) = self.files.as_ref().map(|p| p.library())
+            && path.exists()
+        {
+            match crate::store::library::Library::open(&path) {
+                Ok(library) => train.attach(library),
+                Err(e) => train.message = Some((format!("{e:#}"), Tone::Error)),
+            }
+        }
         train.mistakes = mistakes;
         train.today = crate::game::day_number();
         if train.mistake_counts().0 > 0 {

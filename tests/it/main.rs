@@ -19,6 +19,7 @@ mod openings;
 mod parsers;
 mod perft;
 mod player;
+mod puzzles;
 mod readme_keys;
 mod review;
 mod scale;

@@ -2302,3 +2302,38 @@ fn leaving_with_an_idle_engine_that_ignores_quit_is_prompt_and_kills_it() {
     assert!(s.text().contains("EXIT=0"), "{}", s.text());
     let _ = std::fs::remove_dir_all(&home);
 }
+
+#[test]
+fn train_opens_an_imported_puzzle_by_its_id_and_draws_imported_ones() {
+    let Some(sample) = common::shared("data/puzzles/lichess-format-sample.csv") else {
+        return;
+    };
+    let home = temp_home("puzzles");
+    let import = std::process::Command::new(env!("CARGO_BIN_EXE_knightfall"))
+        .args(["puzzles", "import"])
+        .arg(&sample)
+        .env("KNIGHTFALL_HOME", &home)
+        .output()
+        .unwrap();
+    assert!(import.status.success());
+    let mut s = start(
+        &home,
+        &format!("\"$KNIGHTFALL_BIN\" train puzzles --id 09lz3{STTY_AFTER}"),
+    );
+    let shown = s.wait_for_screen("the puzzle", 20, |t| t.contains("Puzzle 09lz3 · rated 961"));
+    assert!(
+        shown.contains("Lichess: popularity 100, played 218"),
+        "{shown}"
+    );
+    assert!(shown.contains("kingside attack"), "{shown}");
+    // The next one of a theme only lichess's puzzles have.
+    s.send(b"filter smothered mate\r");
+    s.wait_for_screen("an imported smothered mate", 20, |t| {
+        t.contains("smothered mate") && !t.contains("Puzzle 09lz3")
+    });
+    s.send(b"q");
+    s.send(b"q");
+    s.wait_for("the shell", 20, |s| s.text().contains("DONE"));
+    assert!(s.text().contains("EXIT=0"), "{}", s.text());
+    let _ = std::fs::remove_dir_all(&home);
+}

@@ -780,3 +780,92 @@ fn a_notice_stays_over_a_started_drill_until_a_key_is_pressed() {
     assert!(!shown.contains("kept as"), "{shown}");
     assert!(shown.contains("to play and win"), "{shown}");
 }
+
+/// A training screen drawing from the sample of lichess's database imported into a library in
+/// `dir` too; `None` when `../shared` is absent.
+fn train_with_imported(dir: &std::path::Path) -> Option<Train> {
+    use knightfall::store::library::Library;
+    let sample = common::shared("data/puzzles/lichess-format-sample.csv")?;
+    let path = dir.join("library.sqlite");
+    let mut summary = knightfall::store::library::import::Summary::default();
+    Library::open(&path)
+        .unwrap()
+        .import_puzzles(&sample, &mut summary)
+        .unwrap();
+    assert_eq!(summary.imported, 100);
+    let mut t = train();
+    t.attach(Library::open(&path).unwrap());
+    Some(t)
+}
+
+#[test]
+fn imported_puzzles_are_drawn_nearest_the_rating_by_lichess_theme_and_shown_with_their_figures() {
+    let dir = tempfile::tempdir().unwrap();
+    let Some(mut t) = train_with_imported(dir.path()) else {
+        return;
+    };
+    assert_eq!(t.imported.as_ref().unwrap().total, 100);
+    let list = screen(&t, 120, 40);
+    assert!(
+        list.contains(&format!(
+            "{} built-in puzzles and 100 from lichess",
+            t.puzzles.len()
+        )),
+        "{list}"
+    );
+    // A theme only lichess's puzzles have, in words: the sample has 13 of them.
+    type_line(&mut t, "filter kingside attack");
+    assert_eq!(message(&t), "13 puzzles let through.");
+    key(&mut t, KeyCode::Up);
+    key(&mut t, KeyCode::Enter);
+    let first = t.solve().expect("a puzzle on the board").puzzle.clone();
+    // The nearest 1500 of the sample's kingside attacks (0A5sQ, rated 1678).
+    assert_eq!((first.id.as_str(), first.rating), ("0A5sQ", 1678));
+    let lichess = first.lichess.clone().expect("lichess's figures kept");
+    assert_eq!((lichess.popularity, lichess.plays), (100, 447));
+    for (w, h) in [(120, 40), (80, 24)] {
+        let shown = screen(&t, w, h);
+        assert!(
+            shown.contains("Puzzle 0A5sQ · rated 1678"),
+            "{w}x{h}: {shown}"
+        );
+        assert!(shown.contains("kingside attack"), "{w}x{h}: {shown}");
+        assert!(
+            shown.contains("Lichess: popularity 100"),
+            "{w}x{h}: {shown}"
+        );
+        assert!(!shown.contains("kingsideAttack"), "{w}x{h}: {shown}");
+    }
+    // Solved: counted under lichess's themes, and the next one is another.
+    let mut pos = first.start();
+    let mut fx = Vec::new();
+    for (i, m) in first.moves[1..].iter().enumerate() {
+        let san = shakmaty::san::SanPlus::from_move(pos.clone(), *m).to_string();
+        pos.play_unchecked(*m);
+        if i % 2 == 0 {
+            fx.extend(type_line(&mut t, &san));
+        }
+    }
+    let progress = cards(&t, &fx).expect("counted");
+    assert_eq!(progress.puzzles.get("0A5sQ"), Some(&true));
+    assert_eq!(progress.puzzle_motifs.get("kingsideAttack"), Some(&[1, 1]));
+    ctrl(&mut t, 'n');
+    let next = t.solve().unwrap().puzzle.clone();
+    assert_ne!(next.id, first.id);
+    assert!(next.lichess.is_some());
+    assert!(next.themes().contains(&"kingsideAttack"), "{next:?}");
+    // Any puzzle by its id, built-in or imported; an unknown theme lists lichess's too.
+    t.open_puzzle("09lz3");
+    assert_eq!(t.solve().unwrap().puzzle.rating, 961);
+    type_line(&mut t, "filter nonsense");
+    assert!(message(&t).contains("kingside attack"), "{}", message(&t));
+    assert!(message(&t).contains("mate in 2"), "{}", message(&t));
+    // A filter and a range over both sets.
+    type_line(&mut t, "filter mate in 2 900-1000");
+    let built_in = t.offered().len() as i64;
+    assert!(
+        message(&t).starts_with(&format!("{} puzzles", built_in + 4)),
+        "{}",
+        message(&t)
+    );
+}

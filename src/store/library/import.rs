@@ -20,7 +20,7 @@ use crate::pgn::raw::{self, RawGame};
 const BATCH: usize = 1000;
 
 /// The refusals named one by one; past these they are only counted.
-const MAX_NAMED: usize = 20;
+pub(super) const MAX_NAMED: usize = 20;
 
 /// What an import did.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

@@ -1,7 +1,8 @@
 //! The library: one SQLite database beside the games folder (`library.sqlite`) holding every
 //! game imported, each once. SQLite is the one writer's lock and the readers' snapshot (WAL), so
 //! two Knightfalls may use it at once; the schema moves on by numbered migrations. PGN stays the
-//! format a player takes away: each game is kept as the PGN Knightfall writes for it.
+//! format a player takes away: each game is kept as the PGN Knightfall writes for it. It holds
+//! lichess's puzzle database too, once imported (`puzzles`).
 
 pub mod drills;
 pub mod reviews;
@@ -11,6 +12,7 @@ pub mod filter;
 pub mod mistakes;
 pub mod training;
 pub mod stats;
+pub mod puzzles;
 
 use std::path::Path;
 use std::time::Duration;
@@ -131,6 +133,36 @@ const MIGRATIONS: &[M<'static>] = &[
             tried INTEGER NOT NULL,
             solved INTEGER NOT NULL
         );",
+    ),
+    // Lichess's puzzle database. A puzzle's themes are rows of their own, indexed by theme
+    // then rating, so the puzzle of a theme nearest a rating is one step into an index away;
+    // the themes' names are numbered, which keeps those rows small. The two indexes by rating
+    // are dropped by an import of many puzzles and made again at its end (see `puzzles`).
+    M::up(
+        "CREATE TABLE puzzles (
+            id INTEGER PRIMARY KEY,
+            puzzle_id TEXT NOT NULL UNIQUE,
+            fen TEXT NOT NULL,
+            moves TEXT NOT NULL,
+            rating INTEGER NOT NULL,
+            rating_deviation INTEGER NOT NULL,
+            popularity INTEGER NOT NULL,
+            plays INTEGER NOT NULL,
+            themes TEXT NOT NULL,
+            game_url TEXT NOT NULL,
+            opening_tags TEXT NOT NULL
+        );
+        CREATE INDEX puzzles_by_rating ON puzzles(rating);
+        CREATE TABLE puzzle_theme_names (
+            id INTEGER PRIMARY KEY,
+            name TEXT NOT NULL UNIQUE
+        );
+        CREATE TABLE puzzle_themes (
+            theme INTEGER NOT NULL,
+            rating INTEGER NOT NULL,
+            puzzle INTEGER NOT NULL
+        );
+        CREATE INDEX puzzle_themes_by_rating ON puzzle_themes(theme, rating, puzzle);",
     ),
 ];
 

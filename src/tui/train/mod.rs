@@ -11,7 +11,8 @@
 //! in dependency order: each uses only those above it (`tests/it/deps.rs` checks it).
 //!
 //! The tables are the ones built into the program, read from memory, so probing them in
-//! `update` touches no file.
+//! `update` touches no file; the imported puzzles are read from the library as they are
+//! drawn, a step into an index.
 
 mod drill;
 mod mistakes;
@@ -33,9 +34,8 @@ use crate::rng::Rng;
 use crate::tablebase::Tablebases;
 use crate::train::ending::OFFERED;
 use crate::train::mistake::Mistake;
-use crate::train::motifs::Motif;
 use crate::train::progress::{Change, Progress};
-use crate::train::puzzle::Puzzle;
+use crate::train::puzzle::{Filter, Puzzle};
 use crate::train::{Difficulty, Drill, Ending};
 
 pub use drill::Drilling;
@@ -43,7 +43,7 @@ pub use keys::{TRAIN_KEYS, TrainCommand};
 pub use list::Start;
 pub(crate) use list::about;
 pub use mistakes::{Answer, CHECK_MS, Practice};
-pub use puzzles::{Said, Solve, Stage};
+pub use puzzles::{Imported, Said, Solve, Stage};
 
 /// The list's row of the player's mistakes.
 pub const MISTAKES_ROW: usize = 0;
@@ -84,10 +84,12 @@ pub struct Train {
     /// Today, in days since 1970-01-01, as the runner read it: the mistakes due, and the day a
     /// drill is recorded on.
     pub today: i64,
-    /// The puzzles to solve (the built-in set).
+    /// The built-in puzzles.
     pub puzzles: Vec<Puzzle>,
-    /// Which puzzles are offered: a motif, a rating range.
-    pub filter: (Option<Motif>, Option<(i32, i32)>),
+    /// The puzzles imported from lichess's database, when there are any.
+    pub imported: Option<Imported>,
+    /// Which puzzles are offered: a theme, a rating range.
+    pub filter: Filter,
     /// The hint shown: the piece's square, and the whole move once asked twice.
     pub hint: Option<(Square, Option<Move>)>,
     /// The input line.
@@ -131,7 +133,8 @@ impl Train {
             mistakes: Vec::new(),
             today: 0,
             puzzles: crate::train::puzzle::built_in(),
-            filter: (None, None),
+            imported: None,
+            filter: Filter::default(),
             hint: None,
             input: String::new(),
             message: None,

@@ -3,16 +3,20 @@
 //! a wrong one is answered by the engine's refutation (a short search), then the solution is
 //! shown. Only the first try of a puzzle counts for the player's rating; a hint counts as not
 //! solving it. The next puzzle is the one nearest the player's rating of those the filter (a
-//! motif, a rating range) lets through.
+//! theme, a rating range) lets through, from the built-in set and the puzzles imported from
+//! lichess's database.
 
 use shakmaty::san::SanPlus;
 use shakmaty::{Move, Position};
 
+use std::collections::HashSet;
+
 use super::{OnBoard, Train};
 use crate::game::Game;
-use crate::train::motifs::Motif;
+use crate::store::library::Library;
+use crate::train::motifs::{self, Motif};
 use crate::train::progress::Change;
-use crate::train::puzzle::Puzzle;
+use crate::train::puzzle::{Filter, Puzzle};
 use crate::tui::job::{EngineEvent, Request, next_generation};
 use crate::tui::screen::{Effect, Tone};
 
@@ -155,18 +159,109 @@ impl Solve {
     }
 }
 
+/// The puzzles imported into the library (lichess's database), drawn from beside the built-in
+/// set. The library is read while the screen runs: the next puzzle is a step or two into an
+/// index, a few milliseconds at most.
+pub struct Imported {
+    library: Library,
+    /// How many there are.
+    pub total: i64,
+    /// How many the filter lets through.
+    pub let_through: i64,
+    /// The rows of the puzzles the record says were tried.
+    tried: HashSet<i64>,
+    /// The ids of the record already looked up in the library.
+    looked_up: HashSet<String>,
+}
+
+impl Imported {
+    /// The imported puzzles of `library`: `None` when it holds none, `Err` (saying why) when
+    /// they cannot be drawn from.
+    pub fn open(library: Library) -> anyhow::Result<Option<Imported>> {
+        let total = library.puzzle_count()?;
+        if total == 0 {
+            return Ok(None);
+        }
+        if !library.puzzles_indexed()? {
+            anyhow::bail!(
+                "the imported puzzles are being indexed (an import is under way, or one was \
+                 stopped: `knightfall puzzles import` again finishes it); the built-in set \
+                 meanwhile"
+            );
+        }
+        Ok(Some(Imported {
+            library,
+            total,
+            let_through: total,
+            tried: HashSet::new(),
+            looked_up: HashSet::new(),
+        }))
+    }
+
+    /// Looks up the puzzles of `progress` tried since the last time.
+    fn sync(&mut self, progress: &crate::train::progress::Progress) -> anyhow::Result<()> {
+        // The record only grows: as many as were looked up are those looked up.
+        if progress.puzzles.len() == self.looked_up.len() {
+            return Ok(());
+        }
+        for id in progress.puzzles.keys() {
+            if self.looked_up.contains(id) {
+                continue;
+            }
+            if let Some(row) = self.library.puzzle_row(id)? {
+                self.tried.insert(row);
+            }
+            self.looked_up.insert(id.clone());
+        }
+        Ok(())
+    }
+
+    /// The imported puzzle `filter` lets through nearest `rating`: one not tried yet when
+    /// `fresh`, never the one with id `current`.
+    fn nearest(
+        &self,
+        filter: &Filter,
+        rating: i32,
+        fresh: bool,
+        current: Option<&str>,
+    ) -> anyhow::Result<Option<Puzzle>> {
+        let current = match current {
+            Some(id) => self.library.puzzle_row(id)?,
+            None => None,
+        };
+        let found = self.library.nearest_puzzle(filter, rating, |row| {
+            Some(row) != current && !(fresh && self.tried.contains(&row))
+        })?;
+        Ok(found.map(|s| s.puzzle))
+    }
+}
+
 impl Train {
-    /// The puzzles the filter lets through.
+    /// Draws from the imported puzzles of `library` too (or says why it cannot).
+    pub fn attach(&mut self, library: Library) {
+        // The record's puzzles are looked up now, not on the first draw, which stays quick.
+        let opened = Imported::open(library).and_then(|imported| {
+            imported
+                .map(|mut i| i.sync(&self.progress).map(|()| i))
+                .transpose()
+        });
+        match opened {
+            Ok(imported) => self.imported = imported,
+            Err(e) => self.say(format!("{e:#}"), Tone::Error),
+        }
+    }
+
+    /// The built-in puzzles the filter lets through.
     pub fn offered(&self) -> Vec<&Puzzle> {
         self.puzzles
             .iter()
-            .filter(|p| self.filter.0.is_none_or(|m| p.motifs.contains(&m)))
-            .filter(|p| {
-                self.filter
-                    .1
-                    .is_none_or(|(lo, hi)| (lo..=hi).contains(&p.rating))
-            })
+            .filter(|p| self.filter.fits(p))
             .collect()
+    }
+
+    /// How many puzzles the filter lets through, built-in and imported.
+    pub fn let_through(&self) -> i64 {
+        self.offered().len() as i64 + self.imported.as_ref().map_or(0, |i| i.let_through)
     }
 
     /// The next puzzle: the one nearest the player's rating among those the filter lets
@@ -175,26 +270,57 @@ impl Train {
         self.start_puzzle_after("");
     }
 
+    /// The puzzle nearest `rating` the filter lets through, built-in or imported: one not tried
+    /// yet when `fresh`, never the one with id `current`.
+    fn nearest(
+        &mut self,
+        rating: i32,
+        fresh: bool,
+        current: Option<&str>,
+    ) -> anyhow::Result<Option<Puzzle>> {
+        let built_in = self
+            .offered()
+            .into_iter()
+            .filter(|p| Some(p.id.as_str()) != current)
+            .filter(|p| !(fresh && self.progress.puzzles.contains_key(&p.id)))
+            .min_by_key(|p| ((p.rating - rating).abs(), p.id.clone()))
+            .cloned();
+        let imported = match &mut self.imported {
+            Some(imported) => {
+                imported.sync(&self.progress)?;
+                imported.nearest(&self.filter, rating, fresh, current)?
+            }
+            None => None,
+        };
+        Ok([built_in, imported]
+            .into_iter()
+            .flatten()
+            .min_by_key(|p| (p.rating - rating).abs()))
+    }
+
     /// [`Train::start_puzzle`], its message after `said` (a sentence, or nothing).
     fn start_puzzle_after(&mut self, said: &str) {
         let rating = self.progress.puzzle_rating.rating.round() as i32;
-        let offered = self.offered();
-        let fresh: Vec<&&Puzzle> = offered
-            .iter()
-            .filter(|p| !self.progress.puzzles.contains_key(&p.id))
-            .collect();
-        let pool: Vec<&Puzzle> = if fresh.is_empty() {
-            offered.clone()
-        } else {
-            fresh.into_iter().copied().collect()
+        let current = self.solve().map(|s| s.puzzle.clone());
+        let id = current.as_ref().map(|p| p.id.as_str());
+        let found = self
+            .nearest(rating, true, id)
+            .and_then(|found| match found {
+                Some(p) => Ok(Some(p)),
+                None => self.nearest(rating, false, id),
+            });
+        let found = match found {
+            // The one on the board again, when it is all the filter lets through.
+            Ok(None) => current.filter(|p| self.filter.fits(p)),
+            Ok(found) => found,
+            Err(e) => {
+                return self.say(
+                    format!("The imported puzzles cannot be read: {e:#}"),
+                    Tone::Error,
+                );
+            }
         };
-        let current = self.solve().map(|s| s.puzzle.id.clone());
-        let Some(p) = pool
-            .iter()
-            .filter(|p| Some(&p.id) != current.as_ref() || pool.len() == 1)
-            .min_by_key(|p| ((p.rating - rating).abs(), p.id.clone()))
-            .map(|p| (*p).clone())
-        else {
+        let Some(p) = found else {
             return self.say(
                 "No puzzle fits the filter; filter alone shows them all again.",
                 Tone::Error,
@@ -213,46 +339,90 @@ impl Train {
         self.say(said, Tone::Info);
     }
 
-    /// Opens the puzzle with `id` (a message says when there is none).
+    /// Opens the puzzle with `id`, built-in or imported (a message says when there is none).
     pub fn open_puzzle(&mut self, id: &str) {
-        match self.puzzles.iter().find(|p| p.id == id) {
-            Some(p) => {
-                let solve = Solve::new(p.clone());
-                let said = format!("Puzzle {id} (rated {}): {}.", p.rating, solve.task());
+        let found = match self.puzzles.iter().find(|p| p.id == id) {
+            Some(p) => Ok(Some(p.clone())),
+            None => match &self.imported {
+                Some(imported) => imported
+                    .library
+                    .puzzle_by_id(id)
+                    .map(|s| s.map(|s| s.puzzle)),
+                None => Ok(None),
+            },
+        };
+        match found {
+            Ok(Some(p)) => {
+                let solve = Solve::new(p);
+                let said = format!(
+                    "Puzzle {id} (rated {}): {}.",
+                    solve.puzzle.rating,
+                    solve.task()
+                );
                 self.board = OnBoard::Puzzle(solve);
+                self.hint = None;
                 self.say(said, Tone::Info);
             }
-            None => self.say(
+            Ok(None) => self.say(
                 format!("There is no puzzle {id:?} in the set."),
+                Tone::Error,
+            ),
+            Err(e) => self.say(
+                format!("The imported puzzles cannot be read: {e:#}"),
                 Tone::Error,
             ),
         }
     }
 
+    /// lichess's name of the theme `wanted` (words or a name): a motif, or a theme of the
+    /// imported puzzles.
+    fn theme_named(&self, wanted: &str) -> Option<String> {
+        if let Some(m) = Motif::parse(wanted) {
+            return Some(m.name().to_string());
+        }
+        self.imported_themes()
+            .into_iter()
+            .find(|name| motifs::same(name, wanted))
+    }
+
+    /// The themes of the imported puzzles (none when they cannot be read).
+    fn imported_themes(&self) -> Vec<String> {
+        self.imported
+            .as_ref()
+            .and_then(|i| i.library.puzzle_themes().ok())
+            .unwrap_or_default()
+    }
+
     /// `filter fork`, `filter mate in 2`, `filter 1200-1600`, both, or `filter` alone for
-    /// every puzzle. A theme is read in words or by lichess's name (`mateIn2`).
+    /// every puzzle. A theme is read in words or by lichess's name (`mateIn2`); the imported
+    /// puzzles' themes are lichess's (`filter kingside attack`).
     pub(super) fn set_filter(&mut self, arg: Option<&str>) {
         let mut range = None;
         let mut words = Vec::new();
         for word in arg.unwrap_or("").split_whitespace() {
-            if let Some((lo, hi)) = word.split_once('-')
-                && let (Ok(lo), Ok(hi)) = (lo.parse::<i32>(), hi.parse::<i32>())
-                && lo <= hi
-            {
-                range = Some((lo, hi));
-            } else {
-                words.push(word);
+            match crate::train::puzzle::parse_range(word) {
+                Some(r) => range = Some(r),
+                None => words.push(word),
             }
         }
-        let theme = words.join(" ");
-        let motif = match Motif::parse(&theme) {
-            _ if theme.is_empty() => None,
-            Some(m) => Some(m),
+        let wanted = words.join(" ");
+        let theme = match self.theme_named(&wanted) {
+            _ if wanted.is_empty() => None,
+            Some(name) => Some(name),
             None => {
-                let names: Vec<&str> = Motif::ALL.iter().map(|m| m.words()).collect();
+                let mut names: Vec<String> =
+                    Motif::ALL.iter().map(|m| m.words().to_string()).collect();
+                let mut more: Vec<String> = self
+                    .imported_themes()
+                    .iter()
+                    .filter(|name| Motif::parse(name).is_none())
+                    .map(|name| motifs::words(name))
+                    .collect();
+                more.sort();
+                names.extend(more);
                 return self.say(
                     format!(
-                        "{theme:?} is neither a theme nor a rating range like 1200-1600. The \
+                        "{wanted:?} is neither a theme nor a rating range like 1200-1600. The \
                          themes: {}.",
                         names.join(", ")
                     ),
@@ -260,13 +430,21 @@ impl Train {
                 );
             }
         };
-        self.filter = (motif, range);
-        let offered = self.offered();
-        let n = offered.len();
+        self.filter = Filter { theme, range };
+        if let Some(imported) = &mut self.imported {
+            match imported.library.puzzles_let_through(&self.filter) {
+                Ok(n) => imported.let_through = n,
+                Err(e) => {
+                    return self.say(
+                        format!("The imported puzzles cannot be read: {e:#}"),
+                        Tone::Error,
+                    );
+                }
+            }
+        }
+        let n = self.let_through();
         // The puzzle on the board goes when the filter would not have chosen it.
-        let stale = self
-            .solve()
-            .is_some_and(|s| !offered.iter().any(|p| p.id == s.puzzle.id));
+        let stale = self.solve().is_some_and(|s| !self.filter.fits(&s.puzzle));
         if n > 0 && stale {
             return self.start_puzzle_after(&format!("{n} puzzles let through. "));
         }

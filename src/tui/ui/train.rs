@@ -11,7 +11,7 @@ use shakmaty::Position as _;
 use super::board::{self, BoardView};
 use super::chrome::{Below, Chrome};
 use super::{bold, input as ui_input};
-use crate::train::motifs::Motif;
+use crate::train::motifs;
 use crate::train::{Difficulty, Drill, Goal, State};
 use crate::tui::chrome::keys;
 use crate::tui::input;
@@ -155,16 +155,21 @@ fn draw_list(frame: &mut Frame, area: Rect, t: &Train) {
         let (due, learned) = t.mistake_counts();
         format!("{due} due, {learned}/{} learned", t.mistakes.len())
     };
-    let offered = t.offered().len();
+    let offered = t.let_through();
     let solved = t.progress.puzzles.values().filter(|&&s| s).count();
     let puzzles = format!(
         "{} ({solved}/{} solved)",
         t.progress.puzzle_rating.shown(),
         t.progress.puzzles.len()
     );
-    let filter = match t.filter {
-        (None, None) => format!("{offered} puzzles from games between the levels"),
-        _ => format!("{offered} puzzles let through the filter"),
+    let filter = match &t.imported {
+        _ if !t.filter.is_empty() => format!("{offered} puzzles let through the filter"),
+        None => format!("{offered} puzzles from games between the levels"),
+        Some(imported) => format!(
+            "{} built-in puzzles and {} from lichess",
+            t.puzzles.len(),
+            imported.total
+        ),
     };
     for (row, name, record, about) in [
         (
@@ -339,8 +344,10 @@ fn draw_solve(
     s: &Solve,
 ) -> Option<crate::tui::screen::BoardArea> {
     let (at, side_area) = board_beside(frame, area, t, &s.game);
+    // An imported puzzle has a line more, lichess's themes are more, and both may wrap.
+    let about = if s.puzzle.lichess.is_some() { 9 } else { 7 };
     let side = Layout::vertical([
-        Constraint::Length(7),
+        Constraint::Length(about),
         Constraint::Length(7),
         Constraint::Min(3),
     ])
@@ -350,21 +357,30 @@ fn draw_solve(
     let block = super::titled(&title, side[0]);
     let inner = block.inner(side[0]);
     frame.render_widget(block, side[0]);
-    let motifs: Vec<&str> = s.puzzle.motifs.iter().map(|m| m.words()).collect();
+    let themes: Vec<String> = s.puzzle.themes().into_iter().map(motifs::words).collect();
     let status = match s.stage {
         Stage::Solving => "Your move.",
         Stage::Solved => "Solved.",
         Stage::Failed(Some(_)) => "Not it: the engine answers…",
         Stage::Failed(None) => "Not solved: Ctrl-R tries again.",
     };
-    let lines = vec![
+    let mut lines = vec![
         Line::styled(s.task(), bold()),
         Line::raw(status),
         Line::styled(
-            format!("Themes: {}", motifs.join(", ")),
+            format!("Themes: {}", themes.join(", ")),
             Style::default().add_modifier(Modifier::DIM),
         ),
     ];
+    if let Some(lichess) = &s.puzzle.lichess {
+        lines.push(Line::styled(
+            format!(
+                "Lichess: popularity {}, played {} times",
+                lichess.popularity, lichess.plays
+            ),
+            Style::default().add_modifier(Modifier::DIM),
+        ));
+    }
     frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: true }), inner);
     // The rating and its history.
     let rating = &t.progress.puzzle_rating;
@@ -407,7 +423,7 @@ fn draw_solve(
     let mut by_motif: Vec<(&String, &[u32; 2])> = t.progress.puzzle_motifs.iter().collect();
     by_motif.sort_by_key(|(name, n)| (std::cmp::Reverse(n[0]), (*name).clone()));
     // The record keeps lichess's names; the player reads words.
-    let words = |name: &str| Motif::parse(name).map_or(name.to_string(), |m| m.words().into());
+    let words = motifs::words;
     let width = by_motif
         .iter()
         .map(|(name, _)| words(name).chars().count())
