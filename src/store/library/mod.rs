@@ -6,6 +6,8 @@
 pub mod import;
 pub mod reviews;
 pub mod folder;
+pub mod keep;
+pub mod bulk;
 
 use std::path::Path;
 use std::time::Duration;
