@@ -1,5 +1,5 @@
 //! `knightfall games`: the library of games from elsewhere (lichess, chess.com, any PGN):
-//! import files into it, and list it.
+//! import files into it, and list it; on its own, the library screen.
 
 use std::path::PathBuf;
 
@@ -14,9 +14,10 @@ use crate::store::library::import::Summary;
 /// Arguments of `games`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// What to do.
+    /// What to do; without it, the library opens on screen to choose a game to review (on a
+    /// terminal; elsewhere it is listed).
     #[command(subcommand)]
-    pub action: Action,
+    pub action: Option<Action>,
 }
 
 /// What `games` does.
@@ -38,8 +39,18 @@ pub enum Action {
 /// Runs `games`.
 pub fn run(args: &Args) -> Result<()> {
     let paths = Paths::get();
+    let Some(action) = &args.action else {
+        if std::io::IsTerminal::is_terminal(&std::io::stdout()) {
+            let review = super::review::Args::default();
+            let opts = super::board::tool_options(crate::store::load_settings(&paths)?, None);
+            return crate::tui::run_library(super::review::settings(&review), &opts);
+        }
+        return run(&Args {
+            action: Some(Action::List),
+        });
+    };
     let mut library = Library::open(&paths.library())?;
-    match &args.action {
+    match action {
         Action::Import { files } => {
             let mut summary = Summary::default();
             for file in files {

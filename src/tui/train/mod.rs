@@ -227,6 +227,7 @@ impl Train {
             | Action::Saved(_)
             | Action::Play(_)
             | Action::GameRead { .. }
+            | Action::Kept(..)
             | Action::Checked(..) => {}
         }
         fx

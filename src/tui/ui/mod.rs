@@ -14,6 +14,7 @@ pub mod review;
 pub mod setup;
 pub mod home;
 pub mod settings;
+pub mod library;
 pub mod train;
 
 use ratatui::Frame;
