@@ -7,6 +7,7 @@ pub mod job;
 pub(crate) mod terminal;
 pub mod event;
 pub mod service;
+pub(crate) mod review_all;
 pub mod screen;
 pub mod chrome;
 pub(crate) mod input;

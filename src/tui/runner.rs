@@ -19,6 +19,7 @@ use super::home::HomeScreen;
 use super::job::{BulkReport, EngineEvent};
 use super::library::LibraryScreen;
 use super::review::ReviewScreen;
+use super::review_all::ReviewAll;
 use super::screen::{Action, Drawn, Effect, Open, Tone};
 use super::service::Service;
 use super::settings::SettingsScreen;
@@ -28,7 +29,6 @@ use super::ui::{self, Palette};
 use crate::game::{Game, timestamp};
 use crate::player::Player;
 use crate::review::analyse;
-use crate::store::library::bulk::{self, Gate};
 use crate::store::library::{Library, keep};
 use crate::store::{self, Paths};
 
@@ -189,15 +189,9 @@ pub struct Runner {
     /// The library, opened when first needed.
     library: Option<Library>,
     /// The review of every game of the library, while it runs.
-    bulk: Option<BulkRun>,
+    bulk: Option<ReviewAll>,
     /// How it went, as last reported.
     bulk_report: Option<BulkReport>,
-}
-
-/// The review of every game of the library, on a thread of its own.
-struct BulkRun {
-    gate: std::sync::Arc<Gate>,
-    thread: std::thread::JoinHandle<()>,
 }
 
 impl Runner {
@@ -457,7 +451,7 @@ impl Runner {
                     if on {
                         replies.extend(self.start_review_all());
                     } else if let Some(run) = &self.bulk {
-                        run.gate.stop();
+                        run.stop();
                     }
                 }
                 Effect::ReadGame { place, listed } => replies.push(Action::GameRead {
@@ -785,40 +779,9 @@ impl Runner {
             threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
             tablebases: self.review.tablebases.clone(),
         };
-        let gate = std::sync::Arc::new(Gate::default());
-        let (tx, held) = (self.tx.clone(), gate.clone());
-        let spawned = std::thread::Builder::new()
-            .name("knightfall-review-all".into())
-            .spawn(move || {
-                // Its searching threads, started from this one, inherit it.
-                bulk::lowest_priority();
-                let send = |report: BulkReport| {
-                    let _ = tx.send(Event::Engine(EngineEvent::Bulk(Box::new(report))));
-                };
-                let ran = Library::open(&paths.library()).and_then(|mut library| {
-                    bulk::run(&mut library, &settings, &held, &mut |p| {
-                        send(BulkReport {
-                            progress: p.clone(),
-                            running: true,
-                            paused: held.paused(),
-                            error: None,
-                        })
-                    })
-                });
-                send(match ran {
-                    Ok(progress) => BulkReport {
-                        progress,
-                        ..BulkReport::default()
-                    },
-                    Err(e) => BulkReport {
-                        error: Some(format!("{e:#}")),
-                        ..BulkReport::default()
-                    },
-                });
-            });
-        match spawned {
-            Ok(thread) => {
-                self.bulk = Some(BulkRun { gate, thread });
+        match ReviewAll::start(paths, settings, self.tx.clone()) {
+            Ok(run) => {
+                self.bulk = Some(run);
                 None
             }
             Err(e) => Some(Action::Note(
@@ -837,7 +800,7 @@ impl Runner {
     fn bulk_reported(&mut self, mut report: BulkReport, now: Instant) {
         if !report.running {
             if let Some(run) = self.bulk.take() {
-                let _ = run.thread.join();
+                run.end();
             }
             if report.error.is_some()
                 && let Some(last) = &self.bulk_report
@@ -862,13 +825,9 @@ impl Runner {
     /// after; the library screens hear of it.
     fn pause_bulk(&mut self, now: Instant) {
         let playing = matches!(self.stack.last(), Some(Front::Game(app)) if !app.game.is_over());
-        let Some(run) = &self.bulk else {
-            return;
-        };
-        if run.gate.paused() == playing {
+        if !self.bulk.as_ref().is_some_and(|run| run.pause(playing)) {
             return;
         }
-        run.gate.pause(playing);
         if let Some(mut report) = self.bulk_report.clone() {
             report.paused = playing;
             self.bulk_reported(report, now);
@@ -878,9 +837,7 @@ impl Runner {
     /// Stops the review of every game, if it runs, and waits for it to keep what it found;
     /// a word on where it stopped.
     fn stop_bulk(&mut self) -> Option<String> {
-        let run = self.bulk.take()?;
-        run.gate.stop();
-        let _ = run.thread.join();
+        self.bulk.take()?.end();
         let games = self.bulk_report.as_ref().map(|r| &r.progress);
         Some(match games {
             Some(p) => format!(
