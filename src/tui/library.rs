@@ -395,3 +395,83 @@ impl Screen for LibraryScreen {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entry(id: i64, white: &str, black: &str, date: &str, tc: &str, opening: &str) -> Entry {
+        Entry {
+            id,
+            white: white.into(),
+            black: black.into(),
+            result: "1-0".into(),
+            date: date.into(),
+            time_control: tc.into(),
+            site: String::new(),
+            opening: opening.into(),
+            plies: 40,
+            review: None,
+        }
+    }
+
+    fn shown(screen: &LibraryScreen) -> Vec<i64> {
+        screen
+            .shown
+            .iter()
+            .map(|&i| screen.rows[i].entry.id)
+            .collect()
+    }
+
+    #[test]
+    fn every_word_must_match_somewhere_and_a_word_taken_back_widens_the_list() {
+        let mut screen = LibraryScreen::new(
+            vec![
+                entry(
+                    1,
+                    "Anna",
+                    "bob",
+                    "2024.03.01",
+                    "180+2",
+                    "C20 King's Pawn Game",
+                ),
+                entry(
+                    2,
+                    "carl",
+                    "anna",
+                    "2023.05.01",
+                    "600+0",
+                    "B20 Sicilian Defense",
+                ),
+                entry(
+                    3,
+                    "carl",
+                    "dora",
+                    "2024.01.09",
+                    "180+2",
+                    "B20 Sicilian Defense",
+                ),
+            ],
+            false,
+            Palette::default(),
+        );
+        let typed = |screen: &mut LibraryScreen, text: &str| {
+            screen.set_filter(text.to_string());
+            shown(screen)
+        };
+        assert_eq!(
+            typed(&mut screen, "anna"),
+            vec![1, 2],
+            "in either colour, any case"
+        );
+        assert_eq!(typed(&mut screen, "anna sicilian"), vec![2]);
+        assert_eq!(typed(&mut screen, "anna sicilian 2024"), Vec::<i64>::new());
+        assert_eq!(typed(&mut screen, "anna sicilian"), vec![2]);
+        assert_eq!(typed(&mut screen, "2024 180+2"), vec![1, 3]);
+        assert_eq!(typed(&mut screen, ""), vec![1, 2, 3]);
+        // The game chosen stays chosen while it is shown.
+        screen.selected = 2;
+        assert_eq!(typed(&mut screen, "carl"), vec![2, 3]);
+        assert_eq!(screen.chosen().map(|e| e.id), Some(3));
+    }
+}

@@ -207,9 +207,11 @@ fn the_review_of_every_game_runs_from_the_library_and_waits_while_a_game_is_play
         r.review_all()
             .is_some_and(|b| b.progress.positions_done > 0)
     });
-    let shown = screen(&mut r, 120, 40);
+    // At 80 columns too, the progress is whole, over two lines if need be.
+    let shown = screen(&mut r, 80, 24);
     assert!(shown.contains("Reviewing every game: "), "{shown}");
     assert!(shown.contains("of 5 games"), "{shown}");
+    assert!(shown.contains("(A stops)"), "{shown}");
     // Back to the game (the home screen was opened over it): the review waits.
     press(&mut r, KeyCode::Esc);
     press(&mut r, KeyCode::Esc);

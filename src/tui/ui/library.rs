@@ -93,6 +93,21 @@ fn review_words(status: Status, wide: bool) -> String {
     }
 }
 
+/// `text` on one line of `width`, or on two, broken after a comma, when it is longer.
+fn two_lines(text: &str, width: usize) -> Vec<String> {
+    if text.chars().count() <= width {
+        return vec![text.to_string()];
+    }
+    let head: String = text.chars().take(width).collect();
+    match head.rfind(", ") {
+        Some(at) => vec![
+            text[..=at].to_string(),
+            fit(text[at + 1..].trim_start(), width),
+        ],
+        None => vec![fit(text, width)],
+    }
+}
+
 /// `text` in exactly `width` cells: cut to fit, or padded.
 fn cell(text: &str, width: usize) -> String {
     let text = fit(text, width);
@@ -116,10 +131,9 @@ fn draw_list(frame: &mut Frame, area: Rect, screen: &LibraryScreen) {
     let width = usize::from(inner.width);
     let mut lines = Vec::new();
     if let Some(bulk) = &screen.bulk {
-        lines.push(Line::styled(
-            fit(&bulk_words(bulk), width),
-            fg(palette, Tui::Cyan),
-        ));
+        for line in two_lines(&bulk_words(bulk), width) {
+            lines.push(Line::styled(line, fg(palette, Tui::Cyan)));
+        }
     }
     if screen.rows.is_empty() {
         lines.push(Line::raw(""));
@@ -246,5 +260,23 @@ fn bulk_words(bulk: &BulkReport) -> String {
             "Every game reviewed: {} games; the search failed in {n} positions, their games left.",
             p.games_done
         ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::two_lines;
+
+    #[test]
+    fn a_long_progress_breaks_after_a_comma_and_keeps_its_end() {
+        let text = "Reviewing every game: 1 of 29 games, 36 of 2,276 positions, about 5 min left (A stops)";
+        assert_eq!(two_lines(text, 100), vec![text.to_string()]);
+        assert_eq!(
+            two_lines(text, 78),
+            vec![
+                "Reviewing every game: 1 of 29 games, 36 of 2,276 positions,".to_string(),
+                "about 5 min left (A stops)".to_string()
+            ]
+        );
     }
 }
