@@ -756,7 +756,7 @@ impl Runner {
         screen.bulk = self.bulk_report.clone();
         screen.empty = format!(
             "No games yet. Play one, or bring yours in with `knightfall games import FILE.pgn` \
-             (a lichess or chess.com export); the games folder is {}.",
+             (a lichess or chess.com export); f lists the files of the games folder, {}.",
             paths
                 .map(|p| p.data.display().to_string())
                 .unwrap_or_default()
