@@ -1,5 +1,6 @@
 //! `knightfall games`: the library of games from elsewhere (lichess, chess.com, any PGN):
-//! import files into it, list it, and export it, all of it or the games some filters take.
+//! import files into it, list it, and export it, all of it or the games some filters take;
+//! on its own, the library screen.
 
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -18,9 +19,10 @@ use crate::train::mistake::is_you;
 /// Arguments of `games`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// What to do.
+    /// What to do; without it, the library opens on screen to choose a game to review (on a
+    /// terminal; elsewhere it is listed).
     #[command(subcommand)]
-    pub action: Action,
+    pub action: Option<Action>,
 }
 
 /// What `games` does.
@@ -117,8 +119,18 @@ fn parse_color(text: &str) -> Result<shakmaty::Color, String> {
 /// Runs `games`.
 pub fn run(args: &Args) -> Result<()> {
     let paths = Paths::get();
+    let Some(action) = &args.action else {
+        if std::io::IsTerminal::is_terminal(&std::io::stdout()) {
+            let review = super::review::Args::default();
+            let opts = super::board::tool_options(crate::store::load_settings(&paths)?, None);
+            return crate::tui::run_library(super::review::settings(&review), &opts);
+        }
+        return run(&Args {
+            action: Some(Action::List(Which::default())),
+        });
+    };
     let mut library = Library::open(&paths.library())?;
-    match &args.action {
+    match action {
         Action::Import { files, names } => {
             if !names.is_empty() {
                 add_accounts(&paths, names)?;

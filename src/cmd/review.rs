@@ -1,5 +1,6 @@
 //! `knightfall review`: a game's review on the review screen, or (with `--out`, or when
-//! standard output is not a terminal) the game written back annotated.
+//! standard output is not a terminal) the game written back annotated; without a file, the
+//! library to choose a game from; with `--all`, every game of the library not reviewed yet.
 
 use crate::output::tell;
 use std::io::{IsTerminal, Write};
@@ -11,14 +12,18 @@ use anyhow::{Result, bail};
 use crate::engine::Control;
 use crate::review::analyse::{self, Settings};
 use crate::review::{DEFAULT_MOVETIME_MS, Review};
+use crate::store::library::bulk::{self, Gate};
+use crate::store::library::{Library, keep};
 use crate::store::listing::MAX_GAMES;
-use crate::store::{Listed, Paths, games_folder, read_games, review_cache};
+use crate::store::{Listed, Paths, games_folder, read_games};
 use crate::tablebase::Tablebases;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 /// Arguments of `review`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// The PGN file; without it, the games in the games folder are listed to choose from.
+    /// The PGN file; without it, the library opens to choose a game from (the games folder's
+    /// finished games and those imported).
     pub file: Option<PathBuf>,
     /// Which game of the file (from 1).
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=MAX_GAMES as u64))]
@@ -37,6 +42,11 @@ pub struct Args {
     /// Directories with more Syzygy tables (DIR[:DIR...]) on top of the built-in ones.
     #[arg(long, env = "SYZYGY_PATH")]
     pub syzygy: Option<String>,
+    /// Review every game of the library not reviewed yet, newest first, on every core at the
+    /// lowest priority, with a progress bar; each position found is kept at once, so Ctrl-C
+    /// loses nothing and the next run goes on from there.
+    #[arg(long, conflicts_with_all = ["file", "game", "out"])]
+    pub all: bool,
 }
 
 impl Default for Args {
@@ -49,6 +59,7 @@ impl Default for Args {
             out: None,
             threads: None,
             syzygy: None,
+            all: false,
         }
     }
 }
@@ -77,8 +88,16 @@ fn same_file(a: &std::path::Path, b: &std::path::Path) -> bool {
 
 /// Runs `review`.
 pub fn run(args: &Args) -> Result<()> {
+    if args.all {
+        return review_all(args);
+    }
     let paths = Paths::get();
     let screen = args.out.is_none() && std::io::stdout().is_terminal();
+    if screen && args.file.is_none() && args.game.is_none() {
+        let opts =
+            super::board::tool_options(crate::store::load_settings(&paths)?, args.syzygy.clone());
+        return crate::tui::run_library(settings(args), &opts);
+    }
     let listed = match &args.file {
         Some(file) => read_games(file)?,
         None => games_folder(&paths),
@@ -161,15 +180,19 @@ fn print_list(listed: &[Listed]) -> Result<()> {
     Ok(())
 }
 
-/// The `chosen` game reviewed (from the cache as far as it goes, the rest searched with its
-/// progress on standard error, then cached) as annotated PGN.
+/// The `chosen` game reviewed (from the library or the cache as far as they go, the rest
+/// searched with its progress on standard error, then kept) as annotated PGN.
 fn annotated(args: &Args, chosen: &Listed, paths: &Paths) -> Result<String> {
     // The annotated game says what its file said: no date or start time is made up for it.
     let game = chosen
         .load()
         .map_err(|why| anyhow::anyhow!("game {} cannot be reviewed: {why}", chosen.index))?;
-    let dir = paths.reviews();
-    let mut review = review_cache::cached(&dir, game, args.movetime);
+    // The library's review when the game is there (one of the games folder, or imported);
+    // a library not made yet is not made for this.
+    let mut library = Some(paths.library())
+        .filter(|file| file.exists())
+        .and_then(|file| Library::open(&file).ok());
+    let (mut review, id) = keep::known(library.as_ref(), paths, game, None, args.movetime);
     let total = review.evals.len();
     // A review the cache found at another time is finished at that time, as the screen does.
     let settings = Settings {
@@ -177,8 +200,8 @@ fn annotated(args: &Args, chosen: &Listed, paths: &Paths) -> Result<String> {
         ..settings(args)
     };
     let failed = search(&mut review, &settings);
-    if let Err(e) = review_cache::save(&dir, &review) {
-        tell!("warning: review not cached: {e:#}");
+    if let Err(e) = keep::keep(library.as_mut(), paths, &review, id) {
+        tell!("warning: review not kept: {e:#}");
     }
     if !failed.is_empty() {
         bail!(
@@ -243,4 +266,90 @@ fn progress(done: usize, total: usize, looked_again: usize) -> String {
         0 => format!("reviewing: position {done} of {total}"),
         n => format!("reviewing: position {done} of {total}, {n} looked at again"),
     }
+}
+
+/// `review --all`: every game of the library not reviewed yet, until the end or a signal
+/// (Ctrl-C, SIGTERM, SIGHUP) stops it; each position found is kept as it comes.
+fn review_all(args: &Args) -> Result<()> {
+    // First, before any thread starts: on Linux the threads started after inherit it.
+    bulk::lowest_priority();
+    let paths = Paths::get();
+    let mut library = Library::open(&paths.library())?;
+    library.index_folder(&paths)?;
+    let settings = settings(args);
+    let gate = Arc::new(Gate::default());
+    let signal = stop_on_signals(&gate)?;
+    let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
+    if !std::io::stderr().is_terminal() {
+        bar.set_draw_target(ProgressDrawTarget::hidden());
+    }
+    bar.set_style(
+        ProgressStyle::with_template(
+            "reviewing [{bar:30}] {pos}/{len} positions, {elapsed} gone, {msg}",
+        )
+        .unwrap_or_else(|_| ProgressStyle::default_bar())
+        .progress_chars("=> "),
+    );
+    let began = std::time::Instant::now();
+    let progress = bulk::run(&mut library, &settings, &gate, &mut |p| {
+        bar.set_length(p.positions);
+        bar.set_position(p.positions_done);
+        let mut msg = format!("game {} of {}", (p.games_done + 1).min(p.games), p.games);
+        if let Some(eta) = p.eta {
+            msg.push_str(&format!(", about {} left", bulk::duration_words(eta)));
+        }
+        bar.set_message(msg);
+    });
+    bar.finish_and_clear();
+    let progress = progress?;
+    if progress.games == 0 {
+        tell!(
+            "Every game of the library is reviewed ({} games).",
+            library.count()?
+        );
+        return Ok(());
+    }
+    let took = bulk::duration_words(began.elapsed());
+    if progress.stopped {
+        tell!(
+            "Stopped after {took}: {} of {} games reviewed, every position found kept; \
+             `knightfall review --all` goes on from there.",
+            progress.games_done,
+            progress.games
+        );
+    } else {
+        tell!(
+            "Reviewed {} games ({} positions) in {took}.",
+            progress.games_done,
+            progress.positions_done
+        );
+    }
+    if progress.failed > 0 {
+        tell!(
+            "The search failed in {} positions; their games stay to be reviewed.",
+            progress.failed
+        );
+    }
+    if let Some(signal) = signal.lock().ok().and_then(|s| *s) {
+        // As a shell expects of a command a signal ended.
+        std::process::exit(128 + signal);
+    }
+    Ok(())
+}
+
+/// Stops `gate` on Ctrl-C, SIGTERM or SIGHUP; what holds the signal that came, if one did.
+fn stop_on_signals(gate: &Arc<Gate>) -> Result<Arc<std::sync::Mutex<Option<i32>>>> {
+    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+    let came = Arc::new(std::sync::Mutex::new(None));
+    let mut signals = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP])?;
+    let (gate, held) = (gate.clone(), came.clone());
+    std::thread::spawn(move || {
+        if let Some(signal) = signals.forever().next() {
+            if let Ok(mut held) = held.lock() {
+                *held = Some(signal);
+            }
+            gate.stop();
+        }
+    });
+    Ok(came)
 }

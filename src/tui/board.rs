@@ -384,6 +384,7 @@ impl Board {
             | Action::Play(_)
             | Action::Trained(_)
             | Action::GameRead { .. }
+            | Action::Kept(..)
             | Action::Checked(..) => {}
         }
         fx

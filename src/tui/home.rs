@@ -1,6 +1,6 @@
 //! The first screen: everything Knightfall does, one key away. Play (the new-game screen, which
-//! offers the unfinished game), review the games kept, the analysis board, training, watching
-//! engines play, and the settings. Opened from a game, Esc goes back to it.
+//! offers the unfinished game), the library of games to review, the analysis board, training,
+//! watching engines play, and the settings. Opened from a game, Esc goes back to it.
 
 use std::time::Instant;
 
@@ -18,7 +18,7 @@ use crate::store::Unfinished;
 pub enum Item {
     /// A game against Knightfall or an engine (or the unfinished one).
     Play,
-    /// The games kept, to review.
+    /// The library of games, to review.
     Review,
     /// The analysis board.
     Board,
@@ -81,7 +81,7 @@ impl Item {
     pub fn about(self) -> &'static str {
         match self {
             Item::Play => "a game against Knightfall at your level, or an engine",
-            Item::Review => "your finished games, move by move, the mistakes found",
+            Item::Review => "the library: your games and those imported, move by move",
             Item::Board => "set up any line and let the engine think",
             Item::Train => "your mistakes again, puzzles, the endings to know",
             Item::Stats => "your accuracy over time, results, openings and mistakes",
@@ -153,7 +153,7 @@ pub const HOME_KEYS: &[KeyHelp<Command<HomeCommand>>] = &[
         shown: "r",
         word: "",
         label: "",
-        help: "review: the games kept, to choose one",
+        help: "review: the library of your games and those imported, to choose one",
         when: When::Always,
     },
     KeyHelp {

@@ -188,4 +188,20 @@ pub enum EngineEvent {
         /// Generation of the review.
         generation: u64,
     },
+    /// How the review of every game of the library is going.
+    Bulk(Box<BulkReport>),
+}
+
+/// How the review of every game of the library (see [`crate::store::library::bulk`]) is
+/// going, as the library screen shows it.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct BulkReport {
+    /// How far it is.
+    pub progress: crate::store::library::bulk::Progress,
+    /// Whether it is still under way (or ended: done, stopped or failed).
+    pub running: bool,
+    /// Whether it waits for the game being played to end.
+    pub paused: bool,
+    /// Why it failed, when it did.
+    pub error: Option<String>,
 }

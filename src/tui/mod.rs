@@ -7,11 +7,13 @@ pub mod job;
 pub(crate) mod terminal;
 pub mod event;
 pub mod service;
+pub(crate) mod review_all;
 pub mod screen;
 pub mod chrome;
 pub(crate) mod input;
 pub mod home;
 pub mod settings;
+pub mod library;
 pub mod setup;
 pub mod app;
 pub mod board;
@@ -243,6 +245,23 @@ pub(crate) fn run_board(tree: crate::line_tree::Tree, at: usize, opts: &Options)
     launch
         .over(Front::Board(Box::new(board)))
         .show(|r, now| r.start(now))
+}
+
+/// Runs the library screen until the player leaves it; reviews opened from it search with
+/// `settings`.
+pub(crate) fn run_library(
+    settings: crate::review::analyse::Settings,
+    opts: &Options,
+) -> Result<()> {
+    let t0 = Instant::now();
+    // Reviews search with players of their own; the service's serves nothing else here.
+    let player = Player::new(crate::engine::Config::default(), None, None);
+    let launch = Launch::with_player(opts, player, Vec::new(), settings, t0);
+    let t0 = launch.t0;
+    let mut runner = launch.runner();
+    launch::show(&mut runner, t0, |r, now| {
+        r.start_on(screen::Open::Games, now)
+    })
 }
 
 /// Runs the review screen over `listed` (game `chosen` at once, if given), searching with

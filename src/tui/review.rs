@@ -258,7 +258,7 @@ pub const REVIEW_KEYS: &[KeyHelp<Command<ReviewCommand>>] = &[
         shown: "q",
         word: "quit",
         label: "q quit",
-        help: "started on its own (knightfall review): leave the review",
+        help: "started on its own (knightfall review FILE): leave the review",
         when: When::Alone,
     },
     keys::exit(),
@@ -308,7 +308,9 @@ pub struct ReviewScreen {
     /// The settings' `name` and accounts: whose moves in a game from elsewhere are the
     /// person's.
     pub you: Vec<String>,
-    /// Found since the review was opened or last cached.
+    /// The id in the library of the game reviewed, when it was chosen there.
+    pub kept: Option<i64>,
+    /// Found since the review was opened or last kept.
     unsaved: bool,
     generation: u64,
 }
@@ -338,6 +340,7 @@ impl ReviewScreen {
             palette,
             settings,
             you: Vec::new(),
+            kept: None,
             unsaved: false,
             generation: 0,
         }
@@ -350,6 +353,14 @@ impl ReviewScreen {
             self.selected = i;
             self.open_selected(&mut fx);
         }
+        fx
+    }
+
+    /// The effects that open game `id` of the library, `game`, at once: the service sends what
+    /// the library knows of it, then searches the rest, and what it finds is kept there.
+    pub fn start_kept(&mut self, game: Game, id: i64) -> Vec<Effect> {
+        let mut fx = Vec::new();
+        self.open(game, Some(id), &mut fx);
         fx
     }
 
@@ -386,14 +397,16 @@ impl ReviewScreen {
     /// Opens the game read for the one chosen, or says why it cannot be.
     fn opened(&mut self, game: Result<Game, String>, fx: &mut Vec<Effect>) {
         match game {
-            Ok(game) => self.open(game, fx),
+            Ok(game) => self.open(game, None, fx),
             Err(why) => self.message = format!("That game cannot be reviewed: {why}"),
         }
     }
 
-    /// Opens `game` for review: the service sends the cached positions, then searches the rest.
-    fn open(&mut self, game: Game, fx: &mut Vec<Effect>) {
+    /// Opens `game` (game `kept` of the library, if known) for review: the service sends the
+    /// positions known, then searches the rest.
+    fn open(&mut self, game: Game, kept: Option<i64>, fx: &mut Vec<Effect>) {
         self.close(fx);
+        self.kept = kept;
         let review = Review::new(game, self.settings.movetime_ms);
         self.generation = next_generation();
         self.searching = true;
@@ -403,6 +416,7 @@ impl ReviewScreen {
             game: review.game.clone(),
             settings: self.settings.clone(),
             known: Vec::new(),
+            library: kept,
         })));
         self.ply = 0;
         self.show_better = false;
@@ -423,12 +437,15 @@ impl ReviewScreen {
         self.review = None;
     }
 
-    /// What must be kept when the screen goes: what the review found since it was cached.
+    /// What must be kept when the screen goes: what the review found since it was kept.
     pub(crate) fn farewell(&mut self) -> Vec<Effect> {
         match &self.review {
             Some(review) if self.unsaved && review.done() > 0 => {
                 self.unsaved = false;
-                vec![Effect::CacheReview(Box::new(review.clone()))]
+                vec![Effect::KeepReview {
+                    review: Box::new(review.clone()),
+                    id: self.kept,
+                }]
             }
             _ => Vec::new(),
         }
@@ -463,6 +480,7 @@ impl ReviewScreen {
                 }
             }
             Action::Click(_)
+            | Action::Kept(..)
             | Action::Tick
             | Action::Front
             | Action::Saved(_)

@@ -16,7 +16,10 @@ use super::app::App;
 use super::board::Board;
 use super::event::Event;
 use super::home::HomeScreen;
+use super::job::{BulkReport, EngineEvent};
+use super::library::LibraryScreen;
 use super::review::ReviewScreen;
+use super::review_all::ReviewAll;
 use super::screen::{Action, Drawn, Effect, Open, Tone};
 use super::service::Service;
 use super::settings::SettingsScreen;
@@ -27,6 +30,7 @@ use super::ui::{self, Palette};
 use crate::game::{Game, timestamp};
 use crate::player::Player;
 use crate::review::analyse;
+use crate::store::library::{Library, keep};
 use crate::store::{self, Paths};
 
 /// How often the clocks are looked at while they run.
@@ -59,6 +63,8 @@ pub enum Front {
     Settings(Box<SettingsScreen>),
     /// The player's statistics.
     Stats(Box<StatsScreen>),
+    /// The library.
+    Library(Box<LibraryScreen>),
 }
 
 impl Front {
@@ -72,6 +78,7 @@ impl Front {
             Front::Home(home) => home.update(action, now),
             Front::Settings(settings) => settings.update(action, now),
             Front::Stats(stats) => stats.update(action, now),
+            Front::Library(library) => library.update(action, now),
         }
     }
 
@@ -85,6 +92,7 @@ impl Front {
             Front::Home(home) => ui::home::draw(frame, home),
             Front::Settings(settings) => ui::settings::draw(frame, settings),
             Front::Stats(stats) => ui::stats::draw(frame, stats),
+            Front::Library(library) => ui::library::draw(frame, library),
         }
     }
 
@@ -111,6 +119,7 @@ impl Front {
             Front::Home(home) => Some(&mut home.palette),
             Front::Settings(settings) => Some(&mut settings.palette),
             Front::Stats(stats) => Some(&mut stats.palette),
+            Front::Library(library) => Some(&mut library.palette),
         }
     }
 
@@ -148,7 +157,8 @@ impl Front {
             | Front::Train(_)
             | Front::Home(_)
             | Front::Settings(_)
-            | Front::Stats(_) => false,
+            | Front::Stats(_)
+            | Front::Library(_) => false,
         }
     }
 }
@@ -183,6 +193,12 @@ pub struct Runner {
     /// The settings as last saved from the settings screen: a new-game screen opened after
     /// starts from their level and clock.
     chosen: Option<crate::store::settings::Settings>,
+    /// The library, opened when first needed.
+    library: Option<Library>,
+    /// The review of every game of the library, while it runs.
+    bulk: Option<ReviewAll>,
+    /// How it went, as last reported.
+    bulk_report: Option<BulkReport>,
 }
 
 impl Runner {
@@ -219,6 +235,9 @@ impl Runner {
             pressed: None,
             training: Vec::new(),
             chosen: None,
+            library: None,
+            bulk: None,
+            bulk_report: None,
         }
     }
 
@@ -275,11 +294,18 @@ impl Runner {
                 | Front::Train(_)
                 | Front::Home(_)
                 | Front::Settings(_)
-                | Front::Stats(_),
+                | Front::Stats(_)
+                | Front::Library(_),
             )
             | None => Vec::new(),
         };
         self.run_effects(fx, now)
+    }
+
+    /// Opens `open` as the first screen (a command that starts on the library); returns true
+    /// to quit.
+    pub(crate) fn start_on(&mut self, open: Open, now: Instant) -> bool {
+        self.open(open, now)
     }
 
     /// Starts a review screen on game `chosen` of its list; returns true to quit.
@@ -355,6 +381,10 @@ impl Runner {
                 _ => None,
             },
             Some(Event::Resize | Event::Redraw) => None,
+            Some(Event::Engine(EngineEvent::Bulk(report))) => {
+                self.bulk_reported(*report, now);
+                None
+            }
             Some(Event::Engine(e)) => Some(Action::Engine(e)),
             Some(Event::Checked(spec, result)) => Some(Action::Checked(spec, result)),
             Some(Event::Terminate) => return Step::Quit,
@@ -362,11 +392,9 @@ impl Runner {
         let Some(action) = action else {
             return Step::Continue;
         };
-        if self.apply(action, now) {
-            Step::Quit
-        } else {
-            Step::Continue
-        }
+        let quit = self.apply(action, now);
+        self.pause_bulk(now);
+        if quit { Step::Quit } else { Step::Continue }
     }
 
     /// Draws the screen in front and keeps what the frame measured.
@@ -389,10 +417,14 @@ impl Runner {
                 | Front::Setup(_)
                 | Front::Home(_)
                 | Front::Settings(_)
-                | Front::Stats(_) => {}
+                | Front::Stats(_)
+                | Front::Library(_) => {}
             }
         }
         self.service.stop();
+        if let Some(note) = self.stop_bulk() {
+            self.parting.push(note);
+        }
         let mut replies: Vec<Action> = fx.into_iter().flat_map(|e| self.carry(e)).collect();
         if !self.training.is_empty() {
             // Results whose save failed get a last try.
@@ -420,7 +452,17 @@ impl Runner {
                 Effect::Search(req) => self.service.start(req),
                 Effect::Stop => self.service.stop(),
                 Effect::NewGame => self.service.new_game(),
-                Effect::Review(job) => self.service.review(self.with_cache(job)),
+                Effect::Review(job) => {
+                    let job = self.with_known(job);
+                    self.service.review(job);
+                }
+                Effect::ReviewAll(on) => {
+                    if on {
+                        replies.extend(self.start_review_all());
+                    } else if let Some(run) = &self.bulk {
+                        run.stop();
+                    }
+                }
                 Effect::ReadGame { place, listed } => replies.push(Action::GameRead {
                     place,
                     game: listed.load().map(Box::new),
@@ -526,7 +568,8 @@ impl Runner {
                 self.stack.push(Front::Home(Box::new(home)));
                 Vec::new()
             }
-            Open::Games => {
+            Open::Games => return self.open_library(now),
+            Open::Files => {
                 let listed = self
                     .files
                     .as_ref()
@@ -539,13 +582,7 @@ impl Runner {
                         .map(|p| p.data.display().to_string())
                         .unwrap_or_default();
                     return self.apply(
-                        Action::Note(
-                            format!(
-                                "No finished games in {folder} yet: play one, or review a PGN \
-                                 file with `knightfall review FILE`."
-                            ),
-                            Tone::Info,
-                        ),
+                        Action::Note(format!("No games in {folder} yet."), Tone::Info),
                         now,
                     );
                 }
@@ -556,6 +593,35 @@ impl Runner {
                     },
                     now,
                 );
+            }
+            Open::Kept { id } => {
+                let game = self
+                    .library()
+                    .and_then(|library| library.game(id))
+                    .map_err(|e| format!("{e:#}"))
+                    .and_then(|game| game.ok_or_else(|| "it is no longer there".to_string()));
+                let game = match game {
+                    Ok(game) => game,
+                    Err(why) => {
+                        return self.apply(
+                            Action::Note(
+                                format!("That game cannot be reviewed: {why}"),
+                                Tone::Error,
+                            ),
+                            now,
+                        );
+                    }
+                };
+                let mut review =
+                    ReviewScreen::new(Vec::new(), self.review.clone(), self.palette, true);
+                review.you = self
+                    .files
+                    .as_ref()
+                    .map(store::training::your_names)
+                    .unwrap_or_default();
+                let fx = review.start_kept(game, id);
+                self.stack.push(Front::Review(Box::new(review)));
+                fx
             }
             Open::Settings => {
                 let loaded = match &self.files {
@@ -661,22 +727,160 @@ impl Runner {
         train
     }
 
-    /// A review job with what the cache knows filled in, at the time per position of the
-    /// review found there.
-    fn with_cache(
-        &self,
+    /// A review job with what is known of its game filled in (the library's review, or the
+    /// cache's: see [`keep::known`]), at the time per position of the review found.
+    fn with_known(
+        &mut self,
         mut job: Box<super::service::ReviewJob>,
     ) -> Box<super::service::ReviewJob> {
-        if let Some(paths) = &self.files {
-            let review = store::review_cache::cached(
-                &paths.reviews(),
-                job.game.clone(),
-                job.settings.movetime_ms,
-            );
-            job.settings.movetime_ms = review.movetime_ms;
-            job.known = review.evals;
-        }
+        let Some(paths) = self.files.clone() else {
+            return job;
+        };
+        let library = self.library().ok().map(|l| &*l);
+        let (review, id) = keep::known(
+            library,
+            &paths,
+            job.game.clone(),
+            job.library,
+            job.settings.movetime_ms,
+        );
+        job.settings.movetime_ms = review.movetime_ms;
+        job.known = review.evals;
+        job.library = id;
         job
+    }
+
+    /// The library, opened the first time it is asked for.
+    fn library(&mut self) -> anyhow::Result<&mut Library> {
+        if self.library.is_none() {
+            let Some(paths) = &self.files else {
+                anyhow::bail!("no files are kept here");
+            };
+            self.library = Some(Library::open(&paths.library())?);
+        }
+        self.library
+            .as_mut()
+            .ok_or_else(|| anyhow::anyhow!("the library is not open"))
+    }
+
+    /// Opens the library screen, the games folder's new games brought in first; returns true
+    /// to quit.
+    fn open_library(&mut self, now: Instant) -> bool {
+        let from_game = !self.stack.is_empty();
+        let paths = self.files.clone();
+        let listed = match &paths {
+            None => Ok(Vec::new()),
+            Some(paths) => self.library().and_then(|library| {
+                library.index_folder(paths)?;
+                library.list()
+            }),
+        };
+        let entries = match listed {
+            Ok(entries) => entries,
+            Err(e) => {
+                let note = format!("The library cannot be read: {e:#}");
+                if !from_game {
+                    self.parting.push(note);
+                    return true;
+                }
+                return self.apply(Action::Note(note, Tone::Error), now);
+            }
+        };
+        let mut screen = LibraryScreen::new(entries, from_game, self.palette);
+        screen.bulk = self.bulk_report.clone();
+        screen.empty = format!(
+            "No games yet. Play one, or bring yours in with `knightfall games import FILE.pgn` \
+             (a lichess or chess.com export); f lists the files of the games folder, {}.",
+            paths
+                .map(|p| p.data.display().to_string())
+                .unwrap_or_default()
+        );
+        self.stack.push(Front::Library(Box::new(screen)));
+        false
+    }
+
+    /// Starts the review of every game of the library on a thread of its own, at the default
+    /// time per position on every core; what to tell the screen when it cannot start.
+    fn start_review_all(&mut self) -> Option<Action> {
+        if self.bulk.is_some() {
+            return None;
+        }
+        let Some(paths) = self.files.clone() else {
+            return Some(Action::Note("No files are kept here.".into(), Tone::Error));
+        };
+        let settings = analyse::Settings {
+            movetime_ms: crate::review::DEFAULT_MOVETIME_MS,
+            threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            tablebases: self.review.tablebases.clone(),
+        };
+        match ReviewAll::start(paths, settings, self.tx.clone()) {
+            Ok(run) => {
+                self.bulk = Some(run);
+                None
+            }
+            Err(e) => Some(Action::Note(
+                format!("The review of every game cannot start: {e}"),
+                Tone::Error,
+            )),
+        }
+    }
+
+    /// How the review of every game of the library went, as last reported, if it was started.
+    pub fn review_all(&self) -> Option<&BulkReport> {
+        self.bulk_report.as_ref()
+    }
+
+    /// Takes a report of the review of every game: every library screen shows it.
+    fn bulk_reported(&mut self, mut report: BulkReport, now: Instant) {
+        if !report.running {
+            if let Some(run) = self.bulk.take() {
+                run.end();
+            }
+            if report.error.is_some()
+                && let Some(last) = &self.bulk_report
+            {
+                report.progress = last.progress.clone();
+            }
+        }
+        self.bulk_report = Some(report.clone());
+        self.tell_libraries(Action::Engine(EngineEvent::Bulk(Box::new(report))), now);
+    }
+
+    /// Gives `action` to every library screen, in front or below.
+    fn tell_libraries(&mut self, action: Action, now: Instant) {
+        for front in &mut self.stack {
+            if let Front::Library(library) = front {
+                library.update(action.clone(), now);
+            }
+        }
+    }
+
+    /// Pauses the review of every game while a game is played in front, and lets it go on
+    /// after; the library screens hear of it.
+    fn pause_bulk(&mut self, now: Instant) {
+        let playing = matches!(self.stack.last(), Some(Front::Game(app)) if !app.game.is_over());
+        if !self.bulk.as_ref().is_some_and(|run| run.pause(playing)) {
+            return;
+        }
+        if let Some(mut report) = self.bulk_report.clone() {
+            report.paused = playing;
+            self.bulk_reported(report, now);
+        }
+    }
+
+    /// Stops the review of every game, if it runs, and waits for it to keep what it found;
+    /// a word on where it stopped.
+    fn stop_bulk(&mut self) -> Option<String> {
+        self.bulk.take()?.end();
+        let games = self.bulk_report.as_ref().map(|r| &r.progress);
+        Some(match games {
+            Some(p) => format!(
+                "The review of every game stopped: {} of {} games done, every position found \
+                 kept; `knightfall review --all` goes on from there.",
+                p.games_done, p.games
+            ),
+            None => "The review of every game stopped.".to_string(),
+        })
     }
 
     /// Writes the settings screen's `settings` into the config file (its comments kept);
@@ -817,18 +1021,25 @@ impl Runner {
                     Err(e) => Action::Note(format!("Not saved: {e:#}"), Tone::Error),
                 })
             }
-            Effect::CacheReview(review) => store::review_cache::save(&paths.reviews(), &review)
-                .err()
-                .map(|e| {
-                    Action::Note(
-                        format!("The review could not be cached: {e:#}"),
+            Effect::KeepReview { review, id } => {
+                let library = self.library().ok();
+                match keep::keep(library, &paths, &review, id) {
+                    Ok(Some((id, status))) => {
+                        self.tell_libraries(Action::Kept(id, status), Instant::now());
+                        None
+                    }
+                    Ok(None) => None,
+                    Err(e) => Some(Action::Note(
+                        format!("The review could not be kept: {e:#}"),
                         Tone::Error,
-                    )
-                }),
+                    )),
+                }
+            }
             Effect::Search(_)
             | Effect::Stop
             | Effect::NewGame
             | Effect::Review(_)
+            | Effect::ReviewAll(_)
             | Effect::ReadGame { .. }
             | Effect::Open(_)
             | Effect::Play(_)
@@ -846,5 +1057,6 @@ impl Runner {
 impl Drop for Runner {
     fn drop(&mut self) {
         self.service.stop();
+        self.stop_bulk();
     }
 }

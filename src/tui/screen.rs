@@ -50,6 +50,8 @@ pub enum Action {
     /// Whether the engine [`Effect::CheckEngine`] asked about answered as a UCI engine, or why
     /// not.
     Checked(Box<crate::external::EngineSpec>, Result<(), String>),
+    /// Game `id` of the library: its review as the library now keeps it.
+    Kept(i64, crate::store::library::reviews::Status),
     /// Game `place` of the screen's list, read from its file as [`Effect::ReadGame`] asked, or
     /// why it cannot be reviewed.
     GameRead {
@@ -122,8 +124,17 @@ pub enum Effect {
         /// The PGN text.
         text: String,
     },
-    /// Keep what a review found, for next time.
-    CacheReview(Box<Review>),
+    /// Keep what a review found, for next time: in the library when the game is there (its id
+    /// there, when the screen knows it; else it is looked for), and in the review cache.
+    KeepReview {
+        /// The review.
+        review: Box<Review>,
+        /// The game's id in the library, when known.
+        id: Option<i64>,
+    },
+    /// Start the review of every game of the library not reviewed yet, in the background
+    /// (`true`), or stop it (`false`); [`EngineEvent::Bulk`] reports how it goes.
+    ReviewAll(bool),
     /// Read game `place` of a list from its file; [`Action::GameRead`] brings it back.
     ReadGame {
         /// Its place in the list.
@@ -156,8 +167,17 @@ pub enum Open {
     },
     /// The home screen over the game.
     Home,
-    /// The games kept in the games folder, to choose one to review.
+    /// The library (the games folder's finished games and those imported), to choose one to
+    /// review.
     Games,
+    /// The games folder's files (the analysis board's lines and games watched too), to choose
+    /// one to review.
+    Files,
+    /// The review of game `id` of the library, with what the library knows of it.
+    Kept {
+        /// Its id in the library.
+        id: i64,
+    },
     /// The settings screen, over the config file as it is.
     Settings,
     /// The analysis board over `tree`, at its node `at`.

@@ -36,8 +36,10 @@ pub struct ReviewJob {
     pub game: Game,
     /// How each position is searched (time, threads, tablebases).
     pub settings: analyse::Settings,
-    /// What is known already (from the cache), by ply.
+    /// What is known already (from the library or the cache), by ply.
     pub known: Vec<Option<PositionEval>>,
+    /// The game's id in the library, when the screen knows it (a game chosen there).
+    pub library: Option<i64>,
 }
 
 enum Job {

@@ -544,3 +544,112 @@ fn an_export_gives_the_games_back_with_their_reviews_and_reads_back_as_the_same_
         "{err}"
     );
 }
+
+/// A library of `n` short games (the first `n` of three), imported into `home`.
+fn short_games(tmp: &Path, home: &Path, n: usize) {
+    let games = [
+        "1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7#",
+        "1. d4 d5 2. c4 e6 3. Nc3 Nf6 4. Bg5 Be7 5. e3 O-O",
+        "1. e4 c5 2. Nf3 d6 3. d4 cxd4 4. Nxd4 Nf6 5. Nc3 a6",
+    ];
+    let text: String = games
+        .iter()
+        .take(n)
+        .enumerate()
+        .map(|(i, moves)| lichess_game(i + 1, moves))
+        .collect();
+    let file = tmp.join("short.pgn");
+    std::fs::write(&file, text).unwrap();
+    let (ok, _, err) = knightfall(home, &["games", "import", file.to_str().unwrap()]);
+    assert!(ok, "{err}");
+}
+
+#[test]
+fn review_all_reviews_every_game_once_and_a_second_run_finds_nothing_to_do() {
+    let tmp = tempfile::tempdir().unwrap();
+    let home = tmp.path().join("home");
+    short_games(tmp.path(), &home, 3);
+    let args = ["review", "--all", "--movetime", "20", "--threads", "1"];
+    let (ok, _, err) = knightfall(&home, &args);
+    assert!(ok, "{err}");
+    assert!(err.contains("Reviewed 3 games"), "{err}");
+    let (ok, out, err) = knightfall(&home, &["games", "list"]);
+    assert!(ok, "{err}");
+    // Each side's accuracy on every game.
+    for line in out.lines() {
+        let review = line.rsplit('\t').next().unwrap();
+        assert!(
+            review.split('/').all(|a| a.parse::<f64>().is_ok()),
+            "{line}"
+        );
+    }
+    let (ok, _, err) = knightfall(&home, &args);
+    assert!(ok, "{err}");
+    assert!(
+        err.contains("Every game of the library is reviewed (3 games)"),
+        "{err}"
+    );
+}
+
+/// A signal stops `review --all` at once, every position found kept; run again, it goes on
+/// from there.
+#[test]
+fn review_all_stopped_by_a_signal_goes_on_where_it_stopped() {
+    use knightfall::store::library::Library;
+    let tmp = tempfile::tempdir().unwrap();
+    let home = tmp.path().join("home");
+    short_games(tmp.path(), &home, 3);
+    let child = Command::new(env!("CARGO_BIN_EXE_knightfall"))
+        .args(["review", "--all", "--movetime", "150", "--threads", "1"])
+        .env("KNIGHTFALL_HOME", &home)
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let library = Library::open(&home.join("library.sqlite")).unwrap();
+    let statuses = || -> Vec<(bool, i64)> {
+        library
+            .list()
+            .unwrap()
+            .iter()
+            .map(|e| e.review.map_or((false, 0), |s| (s.complete(), s.done)))
+            .collect()
+    };
+    // Once the first game is kept whole and the next begun.
+    let end = std::time::Instant::now() + std::time::Duration::from_secs(120);
+    while !statuses().iter().any(|s| s.0) || statuses().iter().filter(|s| s.1 > 0).count() < 2 {
+        assert!(std::time::Instant::now() < end, "no game reviewed");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    // SAFETY: a signal to the child this test started.
+    unsafe { libc::kill(child.id() as i32, libc::SIGTERM) };
+    let stopped_at = std::time::Instant::now();
+    let out = child.wait_with_output().unwrap();
+    assert!(
+        stopped_at.elapsed() < std::time::Duration::from_secs(3),
+        "it took {:?} to stop",
+        stopped_at.elapsed()
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(128 + libc::SIGTERM), "{err}");
+    assert!(err.contains("Stopped after"), "{err}");
+    let kept = statuses();
+    assert!(kept.iter().filter(|s| s.0).count() < 3, "{kept:?}");
+    let found: i64 = kept.iter().map(|s| s.1).sum();
+    // Run again: the rest, no position searched twice.
+    let (ok, _, err) = knightfall(
+        &home,
+        &["review", "--all", "--movetime", "20", "--threads", "1"],
+    );
+    assert!(ok, "{err}");
+    let left = 3 - kept.iter().filter(|s| s.0).count();
+    assert!(err.contains(&format!("Reviewed {left} games")), "{err}");
+    let all: i64 = statuses().iter().map(|s| s.1).sum();
+    let searched: i64 = err
+        .split(" games (")
+        .nth(1)
+        .and_then(|s| s.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("{err}"));
+    assert_eq!(found + searched, all, "{err}");
+    assert!(statuses().iter().all(|s| s.0));
+}

@@ -33,6 +33,7 @@ mod tui_board;
 mod tui_headless;
 mod tui_home;
 mod tui_keys;
+mod tui_library;
 mod tui_pty;
 mod tui_render;
 mod tui_review;

@@ -57,6 +57,11 @@ fn the_home_screens_keys_are_the_key_docs() {
 }
 
 #[test]
+fn the_library_keys_are_the_key_docs() {
+    check("library", knightfall::tui::library::LIBRARY_KEYS, false);
+}
+
+#[test]
 fn the_settings_keys_are_the_key_docs() {
     check("settings", knightfall::tui::settings::SETTINGS_KEYS, false);
 }
@@ -104,6 +109,11 @@ fn the_readmes_short_table_names_only_real_keys() {
     shown.extend(REVIEW_KEYS.iter().map(|r| r.shown));
     shown.extend(SETUP_KEYS.iter().map(|r| r.shown));
     shown.extend(knightfall::tui::train::TRAIN_KEYS.iter().map(|r| r.shown));
+    shown.extend(
+        knightfall::tui::library::LIBRARY_KEYS
+            .iter()
+            .map(|r| r.shown),
+    );
     let known: Vec<&str> = shown.iter().flat_map(|s| s.split_whitespace()).collect();
     let rows: Vec<&str> = section
         .lines()

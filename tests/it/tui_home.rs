@@ -156,12 +156,14 @@ fn play_and_watch_from_the_home_screen_start_the_game_below() {
 }
 
 #[test]
-fn review_from_the_home_screen_lists_the_games_kept_or_says_there_are_none() {
+fn review_from_the_home_screen_opens_the_library_with_the_games_folders_games() {
     let home = temp_home("review");
     let mut r = runner(&home);
     press(&mut r, KeyCode::Char('r'));
     let none = screen(&mut r, 120, 40);
-    assert!(none.contains("No finished games"), "{none}");
+    assert!(none.contains("No games yet"), "{none}");
+    assert!(none.contains("knightfall games import"), "{none}");
+    press(&mut r, KeyCode::Esc);
     std::fs::write(
         home.join("games/20261101-120000.pgn"),
         "[Event \"Casual\"]\n[Date \"2026.11.01\"]\n[White \"Human\"]\n[Black \"Knightfall 0.1.0 (level 3)\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n",
@@ -172,11 +174,17 @@ fn review_from_the_home_screen_lists_the_games_kept_or_says_there_are_none() {
         "[Event \"Casual\"]\n[Date \"2026.11.02\"]\n[White \"Human\"]\n[Black \"Human\"]\n[Result \"1/2-1/2\"]\n\n1. e4 e5 1/2-1/2\n",
     )
     .unwrap();
+    // The games folder's new games are brought into the library as it opens, newest first.
     press(&mut r, KeyCode::Char('r'));
     let list = screen(&mut r, 120, 40);
-    assert!(list.contains("2026.11.01"), "{list}");
-    assert!(list.contains("  4 moves  "), "{list}");
-    assert!(list.contains("  1 move  "), "{list}");
+    assert!(list.contains("Library: 2 games"), "{list}");
+    let (newer, older) = (list.find("2026.11.02"), list.find("2026.11.01"));
+    assert!(newer.is_some() && newer < older, "{list}");
+    // `f`: the folder's files, as they are.
+    press(&mut r, KeyCode::Char('f'));
+    let files = screen(&mut r, 120, 40);
+    assert!(files.contains("  4 moves  "), "{files}");
+    assert!(files.contains("  1 move  "), "{files}");
     drop(r);
     let _ = std::fs::remove_dir_all(&home);
 }

@@ -15,6 +15,7 @@ use knightfall::game::Game;
 use knightfall::line_tree::Tree;
 use knightfall::review::analyse;
 use knightfall::store::Listed;
+use knightfall::store::library::Entry;
 use knightfall::store::library::stats::{Played, Record, Stats};
 use knightfall::store::settings::{Settings, Side};
 use knightfall::tablebase::Tablebases;
@@ -24,6 +25,7 @@ use knightfall::tui::board::{BOARD_KEYS, Board, BoardCommand};
 use knightfall::tui::chrome::command::{Command, Unknown};
 use knightfall::tui::chrome::keys::{KeyHelp, When};
 use knightfall::tui::home::{HOME_KEYS, HomeCommand, HomeScreen};
+use knightfall::tui::library::{LIBRARY_KEYS, LibraryCommand, LibraryScreen};
 use knightfall::tui::review::{REVIEW_KEYS, ReviewCommand, ReviewScreen};
 use knightfall::tui::screen::{Action, Effect, Palette};
 use knightfall::tui::settings::{SETTINGS_KEYS, SettingsCommand, SettingsScreen};
@@ -842,4 +844,93 @@ fn every_key_the_statistics_screen_handles_is_in_its_table() {
         ],
         &[],
     );
+}
+
+// The library screen.
+
+impl Probe for LibraryScreen {
+    type Own = LibraryCommand;
+    const TABLE: &'static [KeyHelp<Command<LibraryCommand>>] = LIBRARY_KEYS;
+    fn applies(&self, when: When) -> bool {
+        self.keys_apply(when)
+    }
+    fn command_for(&self, key: &KeyEvent) -> Option<Command<LibraryCommand>> {
+        LibraryScreen::command_for(self, key)
+    }
+    fn press(&mut self, key: KeyEvent) -> Vec<Effect> {
+        self.update(Action::Key(key), Instant::now())
+    }
+    fn typed(&self) -> String {
+        self.filter.clone()
+    }
+    fn message(&self) -> String {
+        format!("{:?}", self.message)
+    }
+    fn help_shown(&self) -> bool {
+        self.help.shown
+    }
+    fn draw(&self, frame: &mut ratatui::Frame) {
+        ui::library::draw(frame, self);
+    }
+}
+
+fn library(from_game: bool) -> LibraryScreen {
+    let entries = (0..3)
+        .map(|i| Entry {
+            id: i,
+            white: format!("white{i}"),
+            black: "black".into(),
+            result: "1-0".into(),
+            date: "2024.01.01".into(),
+            time_control: "180+2".into(),
+            site: String::new(),
+            opening: "C20 King's Pawn Game".into(),
+            plies: 20,
+            review: None,
+        })
+        .collect();
+    LibraryScreen::new(entries, from_game, palette())
+}
+
+fn library_alone() -> LibraryScreen {
+    library(false)
+}
+
+fn library_opened() -> LibraryScreen {
+    library(true)
+}
+
+fn library_typing() -> LibraryScreen {
+    let mut s = library(false);
+    s.press(event(KeyCode::Char('/'), false));
+    s.press(event(KeyCode::Char('w'), false));
+    assert_eq!(s.filter, "w");
+    s
+}
+
+fn library_filtered() -> LibraryScreen {
+    let mut s = library_typing();
+    s.press(event(KeyCode::Enter, false));
+    assert!(!s.typing && s.filter == "w");
+    s
+}
+
+#[test]
+fn every_key_the_library_screen_handles_is_in_its_table() {
+    check::<LibraryScreen>(
+        &[
+            ("alone", library_alone),
+            ("opened from another screen", library_opened),
+            ("typing words", library_typing),
+            ("narrowed, typing no more", library_filtered),
+        ],
+        &[],
+    );
+    // While typing, every letter is a word's, even `?`, `q`, `A` and `/`.
+    let mut s = library_typing();
+    for c in ['?', 'q', 'A', '/', 'k'] {
+        assert_eq!(s.command_for(&event(KeyCode::Char(c), false)), None);
+        s.press(event(KeyCode::Char(c), false));
+    }
+    assert_eq!(s.filter, "w?qA/k");
 }

@@ -963,6 +963,9 @@ fn a_review_left_half_done_is_kept_for_next_time() {
     }
     let script = format!("\"$KNIGHTFALL_BIN\" review --movetime 400{STTY_AFTER}");
     let mut s = start(&home, &script);
+    // Games not finished are not the library's: `f` lists the games folder's files.
+    s.wait_for_screen("the library", 20, |sc| sc.contains("No games yet"));
+    s.send(b"f");
     s.wait_for_screen("the list", 20, |sc| sc.contains("Review which game?"));
     s.send(b"\r");
     // A few positions in (of 15), back to the list, then quit.
@@ -973,6 +976,8 @@ fn a_review_left_half_done_is_kept_for_next_time() {
     });
     s.send(b"\x1b");
     s.wait_for_screen("the list again", 10, |sc| sc.contains("Review which game?"));
+    s.send(b"q");
+    s.wait_for_screen("the library again", 10, |sc| sc.contains("No games yet"));
     s.send(b"q");
     s.wait_for("the shell", 20, |s| s.text().contains("DONE"));
     assert!(s.text().contains("EXIT=0"), "{}", s.text());

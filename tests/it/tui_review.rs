@@ -112,7 +112,7 @@ fn a_chosen_game_is_reviewed_at_once_and_kept_when_done() {
         Instant::now(),
     );
     assert!(!s.searching);
-    let Some(Effect::CacheReview(review)) = fx.first() else {
+    let Some(Effect::KeepReview { review, .. }) = fx.first() else {
         panic!("the review is kept: {fx:?}");
     };
     assert!(review.is_complete());
@@ -179,7 +179,7 @@ fn a_failed_position_says_so_and_a_review_left_half_done_is_kept() {
     let fx = key(&mut s, KeyCode::Char('q'));
     assert!(matches!(fx.first(), Some(Effect::Stop)), "{fx:?}");
     let kept = fx.iter().find_map(|e| match e {
-        Effect::CacheReview(r) => Some(r.done()),
+        Effect::KeepReview { review: r, .. } => Some(r.done()),
         _ => None,
     });
     assert_eq!(kept, Some(1));
@@ -248,7 +248,7 @@ fn a_review_whose_search_fails_says_so_and_keeps_what_it_found() {
     let fx = key(&mut s, KeyCode::Char('q'));
     assert!(
         fx.iter()
-            .any(|e| matches!(e, Effect::CacheReview(r) if r.done() == 1)),
+            .any(|e| matches!(e, Effect::KeepReview { review: r, .. } if r.done() == 1)),
         "{fx:?}"
     );
 }

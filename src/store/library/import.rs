@@ -7,7 +7,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 
 use anyhow::Result;
-use rusqlite::params;
+use rusqlite::{OptionalExtension, params};
 use shakmaty::uci::UciMove;
 
 use super::Library;
@@ -189,6 +189,36 @@ impl Library {
         }
         bar.finish_and_clear();
         Ok(())
+    }
+}
+
+impl Library {
+    /// The id of `game` in the library, if it is there: a game of the games folder as
+    /// [`Library::index_folder`] brought it in (from the PGN Knightfall writes for it), or a
+    /// game imported (from the tags its file gave).
+    pub fn id_of(&self, game: &Game) -> Result<Option<i64>> {
+        let written = [
+            game.to_pgn(),
+            game.to_pgn_with(crate::game::pgn::Roster::AsRead, &[], &|_| Vec::new()),
+        ];
+        for text in written {
+            let Some(Ok(raw)) = raw::games(text.as_bytes()).next() else {
+                continue;
+            };
+            let row = Row::of(&raw, game);
+            let id = self
+                .conn
+                .query_row(
+                    "SELECT id FROM games WHERE identity = ?1",
+                    params![row.identity],
+                    |r| r.get(0),
+                )
+                .optional()?;
+            if id.is_some() {
+                return Ok(id);
+            }
+        }
+        Ok(None)
     }
 }
 

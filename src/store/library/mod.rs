@@ -13,6 +13,8 @@ pub mod mistakes;
 pub mod training;
 pub mod stats;
 pub mod puzzles;
+pub mod keep;
+pub mod bulk;
 
 use std::path::Path;
 use std::time::Duration;

@@ -169,7 +169,8 @@ impl App {
             | EngineEvent::ReviewTime { .. }
             | EngineEvent::Reviewed { .. }
             | EngineEvent::Judged { .. }
-            | EngineEvent::ReviewDone { .. } => {}
+            | EngineEvent::ReviewDone { .. }
+            | EngineEvent::Bulk(_) => {}
             EngineEvent::Identified { generation, name } => {
                 // A bare command's engine is named by what it says it is; a configured one
                 // keeps the name the player gave it.

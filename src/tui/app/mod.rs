@@ -314,6 +314,7 @@ impl App {
             Action::Graph { .. }
             | Action::Trained(_)
             | Action::GameRead { .. }
+            | Action::Kept(..)
             | Action::Checked(..) => {}
         }
         fx

@@ -15,6 +15,7 @@ pub mod setup;
 pub mod home;
 pub mod settings;
 pub mod stats;
+pub mod library;
 pub mod train;
 
 use ratatui::Frame;
