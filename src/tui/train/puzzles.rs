@@ -184,9 +184,9 @@ impl Imported {
         }
         if !library.puzzles_indexed()? {
             anyhow::bail!(
-                "the imported puzzles are being indexed (an import is under way, or one was \
-                 stopped: `knightfall puzzles import` again finishes it); the built-in set \
-                 meanwhile"
+                "The imported puzzles are being indexed (an import is under way, or one was \
+                 stopped: `knightfall puzzles import` again finishes it); the built-in ones \
+                 meanwhile."
             );
         }
         Ok(Some(Imported {
