@@ -117,8 +117,13 @@ pub fn run(args: &Args) -> Result<()> {
                 range: *rating,
             };
             if *imported {
-                let paths = Paths::get();
-                let library = Library::open(&paths.library())?;
+                let path = Paths::get().library();
+                if !path.exists() {
+                    bail!(
+                        "no puzzle is imported yet: `knightfall puzzles import FILE` imports lichess's"
+                    );
+                }
+                let library = Library::open(&path)?;
                 if let Some(theme) = theme {
                     filter.theme = Some(theme_named(theme, &library.puzzle_themes()?)?);
                 }

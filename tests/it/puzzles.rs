@@ -41,6 +41,9 @@ fn the_sample_is_imported_once_and_exported_with_lichess_columns() {
     let Some(sample) = sample() else { return };
     let tmp = tempfile::tempdir().unwrap();
     let home = tmp.path().join("home");
+    let (ok, _, err) = knightfall(&home, &["puzzles", "export", "--imported"]);
+    assert!(!ok);
+    assert!(err.contains("no puzzle is imported yet"), "{err}");
     let file = sample.to_str().unwrap();
     let (ok, _, err) = knightfall(&home, &["puzzles", "import", file]);
     assert!(ok, "{err}");

@@ -807,10 +807,7 @@ fn imported_puzzles_are_drawn_nearest_the_rating_by_lichess_theme_and_shown_with
     assert_eq!(t.imported.as_ref().unwrap().total, 100);
     let list = screen(&t, 120, 40);
     assert!(
-        list.contains(&format!(
-            "{} built-in puzzles and 100 from lichess",
-            t.puzzles.len()
-        )),
+        list.contains(&format!("{} built-in, 100 from lichess", t.puzzles.len())),
         "{list}"
     );
     // A theme only lichess's puzzles have, in words: the sample has 13 of them.

@@ -221,6 +221,8 @@ impl Library {
         if bulk {
             bar.set_position(stream.len);
             bar.set_message(format!("{source}: indexing"));
+            // The time gone goes on while the indexes are sorted, saying it has not stopped.
+            bar.enable_steady_tick(std::time::Duration::from_millis(500));
         }
         // Made again even when the import failed half-way, so what it imported is found.
         let indexed = self.index_puzzles();

@@ -184,9 +184,9 @@ impl Imported {
         }
         if !library.puzzles_indexed()? {
             anyhow::bail!(
-                "the imported puzzles are being indexed (an import is under way, or one was \
-                 stopped: `knightfall puzzles import` again finishes it); the built-in set \
-                 meanwhile"
+                "The imported puzzles are being indexed (an import is under way, or one was \
+                 stopped: `knightfall puzzles import` again finishes it); the built-in ones \
+                 meanwhile."
             );
         }
         Ok(Some(Imported {
@@ -200,7 +200,7 @@ impl Imported {
 
     /// Looks up the puzzles of `progress` tried since the last time.
     fn sync(&mut self, progress: &crate::train::progress::Progress) -> anyhow::Result<()> {
-        // The record only grows: as many as were looked up are those looked up.
+        // The record only grows: holding as many as were looked up, it holds no new one.
         if progress.puzzles.len() == self.looked_up.len() {
             return Ok(());
         }

@@ -166,7 +166,7 @@ fn draw_list(frame: &mut Frame, area: Rect, t: &Train) {
         _ if !t.filter.is_empty() => format!("{offered} puzzles let through the filter"),
         None => format!("{offered} puzzles from games between the levels"),
         Some(imported) => format!(
-            "{} built-in puzzles and {} from lichess",
+            "{} built-in, {} from lichess",
             t.puzzles.len(),
             imported.total
         ),
