@@ -125,12 +125,13 @@ fn thousands(n: u64) -> String {
     out
 }
 
-/// `2 h 10 min`, `5 min`, `40 s`.
+/// `2 h 10 min`, `25 min`, `8 min 38 s`, `40 s`.
 pub fn duration_words(d: Duration) -> String {
     let s = d.as_secs();
     match s {
         0..60 => format!("{s} s"),
-        60..3600 => format!("{} min", s.div_ceil(60)),
+        60..600 => format!("{} min {} s", s / 60, s % 60),
+        600..3600 => format!("{} min", s / 60),
         _ => format!("{} h {} min", s / 3600, (s % 3600) / 60),
     }
 }
@@ -376,7 +377,8 @@ mod tests {
     #[test]
     fn durations_read_in_a_few_words() {
         assert_eq!(duration_words(Duration::from_secs(40)), "40 s");
-        assert_eq!(duration_words(Duration::from_secs(290)), "5 min");
+        assert_eq!(duration_words(Duration::from_secs(518)), "8 min 38 s");
+        assert_eq!(duration_words(Duration::from_secs(1500)), "25 min");
         assert_eq!(duration_words(Duration::from_secs(7800)), "2 h 10 min");
         assert_eq!(thousands(1_107_663), "1,107,663");
         assert_eq!(thousands(960), "960");

@@ -269,13 +269,13 @@ mod tests {
 
     #[test]
     fn a_long_progress_breaks_after_a_comma_and_keeps_its_end() {
-        let text = "Reviewing every game: 1 of 29 games, 36 of 2,276 positions, about 5 min left (A stops)";
+        let text = "Reviewing every game: 1 of 29 games, 36 of 2,276 positions, about 25 min left (A stops)";
         assert_eq!(two_lines(text, 100), vec![text.to_string()]);
         assert_eq!(
             two_lines(text, 78),
             vec![
                 "Reviewing every game: 1 of 29 games, 36 of 2,276 positions,".to_string(),
-                "about 5 min left (A stops)".to_string()
+                "about 25 min left (A stops)".to_string()
             ]
         );
     }
