@@ -4,11 +4,11 @@ pub mod analyse;
 pub mod bench;
 pub mod book;
 pub mod eval;
-pub mod games;
 pub mod play;
 pub mod board;
 pub mod puzzles;
 pub mod review;
+pub mod games;
 pub mod tb;
 pub mod train;
 
