@@ -9,7 +9,7 @@ use crossterm::event::{KeyCode, KeyEvent};
 use super::chrome::command::{Command, Common};
 use super::chrome::help::Help;
 use super::chrome::keys::{self, KeyHelp, Keys, When, key};
-use super::chrome::run::{self, Screen};
+use super::chrome::run::{self, Boardless};
 use super::screen::{Action, Effect, Open, Palette, Tone};
 use crate::store::Unfinished;
 
@@ -317,30 +317,16 @@ impl HomeScreen {
 }
 
 /// The home screen, as the common commands see it: no board; at the start, going back leaves.
-impl Screen for HomeScreen {
-    fn help(&mut self) -> &mut Help {
-        &mut self.help
+impl Boardless for HomeScreen {
+    fn chrome(&mut self) -> (&mut Help, &mut Option<(String, Tone)>) {
+        (&mut self.help, &mut self.message)
     }
 
-    fn say(&mut self, text: String, tone: Tone) {
-        self.message = Some((text, tone));
-    }
-
-    fn theme(&self) -> crate::theme::Theme {
+    fn board_theme(&self) -> crate::theme::Theme {
         self.palette.theme
     }
 
-    fn flipped(&mut self) -> Option<&mut bool> {
-        None
-    }
-
-    fn leaving(&mut self, _fx: &mut Vec<Effect>) {}
-
-    fn back(&self) -> Effect {
-        if self.from_game {
-            Effect::Close
-        } else {
-            Effect::Quit
-        }
+    fn opened(&self) -> bool {
+        self.from_game
     }
 }

@@ -12,7 +12,7 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use super::chrome::command::{Command, Common};
 use super::chrome::help::Help;
 use super::chrome::keys::{self, KeyHelp, Keys, When, key};
-use super::chrome::run::{self, Screen};
+use super::chrome::run::{self, Boardless};
 use super::job::{BulkReport, EngineEvent};
 use super::screen::{Action, Effect, Open, Palette, Tone};
 use crate::store::library::Entry;
@@ -42,6 +42,8 @@ pub enum LibraryCommand {
     ReviewAll,
     /// The games folder's files.
     Files,
+    /// The player's statistics.
+    Stats,
 }
 
 const fn own(command: LibraryCommand) -> Command<LibraryCommand> {
@@ -126,6 +128,15 @@ pub const LIBRARY_KEYS: &[KeyHelp<Command<LibraryCommand>>] = &[
         word: "",
         label: "f files",
         help: "the games folder's files, the analysis board's lines and games watched too",
+        when: When::Choosing,
+    },
+    KeyHelp {
+        keys: Keys::All(&[key(KeyCode::Char('s'))], own(LibraryCommand::Stats)),
+        shown: "s",
+        word: "",
+        label: "s stats",
+        help: "your statistics: accuracy over time, results, openings, mistakes, best and worst \
+               games",
         when: When::Choosing,
     },
     // Not while typing: `?` is then a character of the words.
@@ -325,6 +336,7 @@ impl LibraryScreen {
                 fx.push(Effect::ReviewAll(!running));
             }
             LibraryCommand::Files => fx.push(Effect::Open(Box::new(Open::Files))),
+            LibraryCommand::Stats => fx.push(Effect::Open(Box::new(Open::Stats))),
         }
     }
 
@@ -368,31 +380,17 @@ impl LibraryScreen {
 }
 
 /// The library screen, as the common commands see it: no board; alone, going back leaves.
-impl Screen for LibraryScreen {
-    fn help(&mut self) -> &mut Help {
-        &mut self.help
+impl Boardless for LibraryScreen {
+    fn chrome(&mut self) -> (&mut Help, &mut Option<(String, Tone)>) {
+        (&mut self.help, &mut self.message)
     }
 
-    fn say(&mut self, text: String, tone: Tone) {
-        self.message = Some((text, tone));
-    }
-
-    fn theme(&self) -> crate::theme::Theme {
+    fn board_theme(&self) -> crate::theme::Theme {
         self.palette.theme
     }
 
-    fn flipped(&mut self) -> Option<&mut bool> {
-        None
-    }
-
-    fn leaving(&mut self, _fx: &mut Vec<Effect>) {}
-
-    fn back(&self) -> Effect {
-        if self.from_game {
-            Effect::Close
-        } else {
-            Effect::Quit
-        }
+    fn opened(&self) -> bool {
+        self.from_game
     }
 }
 

@@ -228,8 +228,7 @@ pub(crate) fn run_train(start: train::Start, opts: &Options) -> Result<()> {
 pub(crate) fn run_stats(stats: crate::store::library::stats::Stats, opts: &Options) -> Result<()> {
     // The player's book and tablebases serve the reviews opened from the screen.
     let launch = Launch::open(opts, Instant::now());
-    let paths = Paths::get();
-    let mut screen = stats::with_games(&paths, stats, launch.palette, false)?;
+    let mut screen = stats::StatsScreen::new(stats, launch.palette, false);
     screen.message = launch.note().map(|note| (note, Tone::Error));
     launch
         .over(Front::Stats(Box::new(screen)))

@@ -10,7 +10,7 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use super::chrome::command::{Command, Common};
 use super::chrome::help::Help;
 use super::chrome::keys::{self, KeyHelp, Keys, When, ctrl, key};
-use super::chrome::run::{self, Screen};
+use super::chrome::run::{self, Boardless, Screen};
 use super::screen::{Action, Effect, Palette, Tone};
 use crate::engine::strength::{LEVEL_ELO, MAX_LEVEL, label_for_elo};
 use crate::external::EngineSpec;
@@ -639,23 +639,18 @@ pub fn engine_spec(text: &str) -> Result<EngineSpec, String> {
     Ok(spec)
 }
 
-/// The settings screen, as the common commands see it: no board.
-impl Screen for SettingsScreen {
-    fn help(&mut self) -> &mut Help {
-        &mut self.help
+/// The settings screen, as the common commands see it: no board; back closes it.
+impl Boardless for SettingsScreen {
+    fn chrome(&mut self) -> (&mut Help, &mut Option<(String, Tone)>) {
+        (&mut self.help, &mut self.message)
     }
 
-    fn say(&mut self, text: String, tone: Tone) {
-        self.message = Some((text, tone));
-    }
-
-    fn theme(&self) -> Theme {
+    fn board_theme(&self) -> Theme {
         self.palette.theme
     }
 
-    fn flipped(&mut self) -> Option<&mut bool> {
-        None
+    fn opened(&self) -> bool {
+        // Settings always open from another screen.
+        true
     }
-
-    fn leaving(&mut self, _fx: &mut Vec<Effect>) {}
 }

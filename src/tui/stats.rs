@@ -10,11 +10,10 @@ use crossterm::event::{KeyCode, KeyEvent};
 use super::chrome::command::Command;
 use super::chrome::help::Help;
 use super::chrome::keys::{self, KeyHelp, Keys, When, key};
-use super::chrome::run::{self, Screen};
+use super::chrome::run::{self, Boardless};
 use super::screen::{Action, Effect, Open, Palette, Tone};
-use crate::store::library::Library;
+use crate::store::Paths;
 use crate::store::library::stats::{self as figures, Played, Stats};
-use crate::store::{Listed, Paths};
 
 /// A page of the screen.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -154,11 +153,9 @@ pub const STATS_KEYS: &[KeyHelp<Command<StatsCommand>>] = &[
 pub struct StatsScreen {
     /// The figures.
     pub stats: Stats,
-    /// The best games, then the worst, each ready to review, or why it cannot be.
-    pub games: Vec<Result<Listed, String>>,
     /// The page shown.
     pub page: Page,
-    /// The game chosen, in [`StatsScreen::games`].
+    /// The game chosen, in [`StatsScreen::listed`].
     pub chosen: usize,
     /// Opened from another screen (Esc goes back to it) rather than on its own.
     pub from_game: bool,
@@ -171,16 +168,10 @@ pub struct StatsScreen {
 }
 
 impl StatsScreen {
-    /// The screen over `stats`, with `games`, the best then the worst, to review.
-    pub fn new(
-        stats: Stats,
-        games: Vec<Result<Listed, String>>,
-        palette: Palette,
-        from_game: bool,
-    ) -> StatsScreen {
+    /// The screen over `stats`, whose best and worst games open from the library.
+    pub fn new(stats: Stats, palette: Palette, from_game: bool) -> StatsScreen {
         StatsScreen {
             stats,
-            games,
             page: Page::Accuracy,
             chosen: 0,
             from_game,
@@ -198,7 +189,7 @@ impl StatsScreen {
     /// Which rows of [`STATS_KEYS`] apply now.
     pub fn keys_apply(&self, when: When) -> bool {
         match when {
-            When::Choosing => self.page == Page::Games && !self.games.is_empty(),
+            When::Choosing => self.page == Page::Games && self.listed().next().is_some(),
             _ => keys::opened_or_alone(when, self.from_game),
         }
     }
@@ -229,7 +220,7 @@ impl StatsScreen {
 
     fn command(&mut self, command: StatsCommand, fx: &mut Vec<Effect>) {
         let pages = Page::ALL.len();
-        let games = self.games.len().max(1);
+        let games = self.listed().count().max(1);
         match command {
             StatsCommand::Next => self.page = Page::ALL[(self.page.index() + 1) % pages],
             StatsCommand::Previous => {
@@ -238,54 +229,34 @@ impl StatsScreen {
             StatsCommand::Go(page) => self.page = page,
             StatsCommand::Up => self.chosen = (self.chosen + games - 1) % games,
             StatsCommand::Down => self.chosen = (self.chosen + 1) % games,
-            StatsCommand::Review => match self.games.get(self.chosen) {
-                Some(Ok(listed)) => fx.push(Effect::Open(Box::new(Open::Review {
-                    listed: vec![listed.clone()],
-                    chosen: Some(0),
-                }))),
-                Some(Err(why)) => {
-                    self.message =
-                        Some((format!("That game cannot be reviewed: {why}"), Tone::Error));
+            // Opened as the library screen opens a game: its review is kept in the library.
+            StatsCommand::Review => {
+                if let Some(played) = self.listed().nth(self.chosen) {
+                    fx.push(Effect::Open(Box::new(Open::Kept { id: played.id })));
                 }
-                None => {}
-            },
+            }
         }
     }
 }
 
 /// The statistics screen, as the common commands see it: no board.
-impl Screen for StatsScreen {
-    fn help(&mut self) -> &mut Help {
-        &mut self.help
+impl Boardless for StatsScreen {
+    fn chrome(&mut self) -> (&mut Help, &mut Option<(String, Tone)>) {
+        (&mut self.help, &mut self.message)
     }
 
-    fn say(&mut self, text: String, tone: Tone) {
-        self.message = Some((text, tone));
-    }
-
-    fn theme(&self) -> crate::theme::Theme {
+    fn board_theme(&self) -> crate::theme::Theme {
         self.palette.theme
     }
 
-    fn flipped(&mut self) -> Option<&mut bool> {
-        None
-    }
-
-    fn leaving(&mut self, _fx: &mut Vec<Effect>) {}
-
-    fn back(&self) -> Effect {
-        if self.from_game {
-            Effect::Close
-        } else {
-            Effect::Quit
-        }
+    fn opened(&self) -> bool {
+        self.from_game
     }
 }
 
 /// The screen for the player named `player` (the settings' name when `None`), counted from
-/// the library at `paths`, with its best and worst games read to review; what to say instead
-/// when the library holds no finished game of theirs. Called by whatever opens the screen,
-/// which may read files, as the screen may not.
+/// the library at `paths`; what to say instead when the library holds no finished game of
+/// theirs. Called by whatever opens the screen, which may read files, as the screen may not.
 pub fn load(
     paths: &Paths,
     player: Option<&str>,
@@ -296,28 +267,5 @@ pub fn load(
     if stats.games() == 0 {
         return Ok(Err(figures::none(paths, player)));
     }
-    Ok(Ok(with_games(paths, stats, palette, from_game)?))
-}
-
-/// The screen over `stats`, its best and worst games read from the library at `paths`.
-pub fn with_games(
-    paths: &Paths,
-    stats: Stats,
-    palette: Palette,
-    from_game: bool,
-) -> anyhow::Result<StatsScreen> {
-    let library = Library::open(&paths.library())?;
-    let games = stats
-        .best
-        .iter()
-        .chain(&stats.worst)
-        .enumerate()
-        .map(|(i, played)| match library.game(played.id) {
-            // Listed under the library's file, which no key of the review screen deletes.
-            Ok(Some(game)) => Ok(Listed::of_game(paths.library(), i + 1, &game)),
-            Ok(None) => Err("it is no longer in the library".to_string()),
-            Err(e) => Err(format!("{e:#}")),
-        })
-        .collect();
-    Ok(StatsScreen::new(stats, games, palette, from_game))
+    Ok(Ok(StatsScreen::new(stats, palette, from_game)))
 }

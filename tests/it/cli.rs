@@ -1,6 +1,7 @@
 //! The commands run as a user would: `eval`, `analyse`, `bench`, and the refusals of `train`.
 
 use crate::common;
+use crate::common::knightfall_at;
 
 use std::process::Command;
 
@@ -912,20 +913,6 @@ fn an_ending_with_nothing_to_play_for_is_refused_for_what_it_is() {
     assert!(said.contains("like KQvK"), "{said}");
     // Nothing was written.
     assert_eq!(std::fs::read_dir(home.path()).unwrap().count(), 0);
-}
-
-/// `knightfall ARGS` with the games folder of `home`: success, standard output, standard error.
-fn knightfall_at(home: &std::path::Path, args: &[&str]) -> (bool, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_knightfall"))
-        .args(args)
-        .env("KNIGHTFALL_HOME", home)
-        .output()
-        .unwrap();
-    (
-        out.status.success(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
 }
 
 /// Three finished games in one file, as a lichess export writes them (White is `Ann`, `Bob`,

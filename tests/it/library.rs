@@ -2,21 +2,9 @@
 //! games imported from PGN once each, refusals named, the list printed, and two imports at once
 //! both kept (SQLite's locking).
 
+use crate::common::knightfall_at;
 use std::path::Path;
 use std::process::Command;
-
-fn knightfall(home: &Path, args: &[&str]) -> (bool, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_knightfall"))
-        .args(args)
-        .env("KNIGHTFALL_HOME", home)
-        .output()
-        .unwrap();
-    (
-        out.status.success(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
 
 /// A game in lichess's export style.
 fn lichess_game(n: usize, moves: &str) -> String {
@@ -45,7 +33,7 @@ fn games_are_imported_once_each_and_refusals_are_named() {
     text.push_str(&lichess_game(3, "1. e4 e5 2. Ke3"));
     std::fs::write(&file, text).unwrap();
     let file = file.to_str().unwrap();
-    let (ok, _, err) = knightfall(&home, &["games", "import", file]);
+    let (ok, _, err) = knightfall_at(&home, &["games", "import", file]);
     assert!(ok, "{err}");
     assert!(
         err.contains("imported 2, already there 0, refused 2"),
@@ -62,13 +50,13 @@ fn games_are_imported_once_each_and_refusals_are_named() {
     assert!(err.contains("game 4: move 3 (Ke3)"), "{err}");
     assert!(home.join("library.sqlite").exists());
     // Again: nothing added.
-    let (ok, _, err) = knightfall(&home, &["games", "import", file]);
+    let (ok, _, err) = knightfall_at(&home, &["games", "import", file]);
     assert!(ok, "{err}");
     assert!(
         err.contains("imported 0, already there 2, refused 2"),
         "{err}"
     );
-    let (ok, out, err) = knightfall(&home, &["games", "list"]);
+    let (ok, out, err) = knightfall_at(&home, &["games", "list"]);
     assert!(ok, "{err}");
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(lines.len(), 2, "{out}");
@@ -89,7 +77,7 @@ fn a_file_that_cannot_be_read_is_named_and_the_others_are_imported() {
     let home = tmp.path().join("home");
     let good = tmp.path().join("good.pgn");
     std::fs::write(&good, lichess_game(5, "1. d4 d5")).unwrap();
-    let (ok, _, err) = knightfall(
+    let (ok, _, err) = knightfall_at(
         &home,
         &["games", "import", "/dev/zero", good.to_str().unwrap()],
     );
@@ -133,7 +121,7 @@ fn two_imports_at_once_keep_every_game() {
             String::from_utf8_lossy(&out.stderr)
         );
     }
-    let (ok, out, _) = knightfall(&home, &["games", "list"]);
+    let (ok, out, _) = knightfall_at(&home, &["games", "list"]);
     assert!(ok);
     assert_eq!(out.lines().count(), 600);
 }
@@ -165,7 +153,7 @@ fn a_zstd_export_is_imported_as_the_plain_one_and_variants_are_refused_by_name()
     }
     let file = tmp.path().join("lichess_db.pgn.zst");
     std::fs::write(&file, zstd::encode_all(text.as_bytes(), 3).unwrap()).unwrap();
-    let (ok, _, err) = knightfall(&home, &["games", "import", file.to_str().unwrap()]);
+    let (ok, _, err) = knightfall_at(&home, &["games", "import", file.to_str().unwrap()]);
     assert!(ok, "{err}");
     assert!(
         err.contains("imported 30, already there 0, refused 3 (Chess960 3)"),
@@ -178,7 +166,7 @@ fn a_zstd_export_is_imported_as_the_plain_one_and_variants_are_refused_by_name()
     // The same games plain are the same games.
     let plain = tmp.path().join("lichess_db.pgn");
     std::fs::write(&plain, &text).unwrap();
-    let (ok, _, err) = knightfall(&home, &["games", "import", plain.to_str().unwrap()]);
+    let (ok, _, err) = knightfall_at(&home, &["games", "import", plain.to_str().unwrap()]);
     assert!(ok, "{err}");
     assert!(
         err.contains("imported 0, already there 30, refused 3"),
@@ -196,7 +184,7 @@ fn the_names_given_are_kept_as_accounts_in_the_config_with_its_comments() {
     let file = tmp.path().join("lichess.pgn");
     std::fs::write(&file, lichess_game(1, "1. e4 e5")).unwrap();
     let file = file.to_str().unwrap();
-    let (ok, _, err) = knightfall(
+    let (ok, _, err) = knightfall_at(
         &home,
         &[
             "games", "import", "--name", "anna1985", "--name", "Anna_C", file,
@@ -214,7 +202,7 @@ fn the_names_given_are_kept_as_accounts_in_the_config_with_its_comments() {
         "{text}"
     );
     // A name kept already, in another case, is not kept twice; no question is asked.
-    let (ok, _, err) = knightfall(&home, &["games", "import", "--name", "ANNA1985", file]);
+    let (ok, _, err) = knightfall_at(&home, &["games", "import", "--name", "ANNA1985", file]);
     assert!(ok, "{err}");
     assert!(!err.contains("--name"), "{err}");
     let again = std::fs::read_to_string(&config).unwrap();
@@ -228,7 +216,7 @@ fn without_a_name_and_not_on_a_terminal_the_player_in_most_games_is_named_with_h
     let file = tmp.path().join("lichess.pgn");
     let text: String = (0..3).map(|n| lichess_game(n, "1. e4 e5")).collect();
     std::fs::write(&file, text).unwrap();
-    let (ok, _, err) = knightfall(&home, &["games", "import", file.to_str().unwrap()]);
+    let (ok, _, err) = knightfall_at(&home, &["games", "import", file.to_str().unwrap()]);
     assert!(ok, "{err}");
     assert!(
         err.contains(
@@ -307,13 +295,13 @@ fn the_games_folder_is_in_the_library_with_its_reviews() {
         "[Event \"Knightfall game\"]\n[White \"Human\"]\n[Black \"Knightfall 0.1.0\"]\n[Result \"*\"]\n\n1. e4 *\n",
     )
     .unwrap();
-    let (ok, out, err) = knightfall(&home, &["games", "list"]);
+    let (ok, out, err) = knightfall_at(&home, &["games", "list"]);
     assert!(ok, "{err}");
     assert_eq!(out.lines().count(), 1, "{out}");
     assert!(out.contains("Human\tKnightfall 0.1.0\t0-1"), "{out}");
     assert!(out.trim_end().ends_with("unreviewed"), "{out}");
     // Reviewed by the review command (into the review cache): the library has the review.
-    let (ok, _, err) = knightfall(
+    let (ok, _, err) = knightfall_at(
         &home,
         &[
             "review",
@@ -328,7 +316,7 @@ fn the_games_folder_is_in_the_library_with_its_reviews() {
     );
     assert!(ok, "{err}");
     // The file is unchanged, but its review is new: the cache is looked at again.
-    let (ok, out, err) = knightfall(&home, &["games", "list"]);
+    let (ok, out, err) = knightfall_at(&home, &["games", "list"]);
     assert!(ok, "{err}");
     let review = out.trim_end().rsplit('\t').next().unwrap();
     assert!(review.contains('/'), "accuracies, not {review:?}: {out}");
@@ -353,13 +341,13 @@ fn a_game_the_file_evaluates_throughout_is_reviewed_from_those_evaluations_at_on
     )
     .unwrap();
     let file = file.to_str().unwrap();
-    let (ok, _, err) = knightfall(&home, &["games", "import", file]);
+    let (ok, _, err) = knightfall_at(&home, &["games", "import", file]);
     assert!(ok, "{err}");
     assert!(
         err.contains("imported 2, already there 0, reviewed from the file's evaluations 1"),
         "{err}"
     );
-    let (ok, out, err) = knightfall(&home, &["games", "list"]);
+    let (ok, out, err) = knightfall_at(&home, &["games", "list"]);
     assert!(ok, "{err}");
     let review_of = |opponent: &str| {
         let line = out.lines().find(|l| l.contains(opponent)).unwrap();
@@ -377,7 +365,7 @@ fn a_game_the_file_evaluates_throughout_is_reviewed_from_those_evaluations_at_on
     );
     assert_eq!(review_of("opponent2\t"), "unreviewed");
     // Again: nothing new, and the review is not made twice.
-    let (ok, _, err) = knightfall(&home, &["games", "import", file]);
+    let (ok, _, err) = knightfall_at(&home, &["games", "import", file]);
     assert!(ok, "{err}");
     assert!(
         err.contains("imported 0, already there 2, refused 0"),
@@ -423,7 +411,7 @@ fn filled_home(tmp: &Path) -> std::path::PathBuf {
         "180",
     ));
     std::fs::write(&file, text).unwrap();
-    let (ok, _, err) = knightfall(&home, &["games", "import", file.to_str().unwrap()]);
+    let (ok, _, err) = knightfall_at(&home, &["games", "import", file.to_str().unwrap()]);
     assert!(ok, "{err}");
     assert!(err.contains("imported 5"), "{err}");
     home
@@ -433,7 +421,7 @@ fn filled_home(tmp: &Path) -> std::path::PathBuf {
 fn listed(home: &Path, args: &[&str]) -> Vec<String> {
     let mut all = vec!["games", "list"];
     all.extend_from_slice(args);
-    let (ok, out, err) = knightfall(home, &all);
+    let (ok, out, err) = knightfall_at(home, &all);
     assert!(ok, "{args:?}: {err}");
     out.lines()
         .map(|l| {
@@ -449,7 +437,7 @@ fn the_list_takes_the_games_the_filters_give() {
     let home = filled_home(tmp.path());
     assert_eq!(listed(&home, &[]).len(), 5);
     // chess.com names no opening: the moves do.
-    let (_, out, _) = knightfall(&home, &["games", "list", "--player", "rook_lover"]);
+    let (_, out, _) = knightfall_at(&home, &["games", "list", "--player", "rook_lover"]);
     assert!(out.contains("\t0-1\tC44 Scotch Game\t600\t"), "{out}");
     assert_eq!(
         listed(&home, &["--player", "ANNA1985", "--color", "black"]),
@@ -486,9 +474,9 @@ fn the_list_takes_the_games_the_filters_give() {
     assert_eq!(listed(&home, &["--unreviewed", "--limit", "2"]).len(), 2);
     // A value is a value, never SQL.
     assert!(listed(&home, &["--player", "x' OR '1'='1"]).is_empty());
-    let (ok, _, err) = knightfall(&home, &["games", "list", "--result", "win"]);
+    let (ok, _, err) = knightfall_at(&home, &["games", "list", "--result", "win"]);
     assert!(!ok && err.contains("--player"), "{err}");
-    let (ok, _, err) = knightfall(&home, &["games", "list", "--since", "yesterday"]);
+    let (ok, _, err) = knightfall_at(&home, &["games", "list", "--since", "yesterday"]);
     assert!(!ok && err.contains("is not a date"), "{err}");
 }
 
@@ -496,7 +484,7 @@ fn the_list_takes_the_games_the_filters_give() {
 fn an_export_gives_the_games_back_with_their_reviews_and_reads_back_as_the_same_games() {
     let tmp = tempfile::tempdir().unwrap();
     let home = filled_home(tmp.path());
-    let (ok, pgn, err) = knightfall(&home, &["games", "export"]);
+    let (ok, pgn, err) = knightfall_at(&home, &["games", "export"]);
     assert!(ok, "{err}");
     assert!(
         err.contains("5 games written, 1 of them with their review"),
@@ -519,7 +507,7 @@ fn an_export_gives_the_games_back_with_their_reviews_and_reads_back_as_the_same_
         "{pgn}"
     );
     assert_eq!(pgn.matches("[%eval").count(), 6, "the one review's");
-    let (ok, some, _) = knightfall(
+    let (ok, some, _) = knightfall_at(
         &home,
         &["games", "export", "--player", "rook_lover", "--limit", "1"],
     );
@@ -529,7 +517,7 @@ fn an_export_gives_the_games_back_with_their_reviews_and_reads_back_as_the_same_
     let file = tmp.path().join("mine.pgn");
     std::fs::write(&file, &pgn).unwrap();
     let file = file.to_str().unwrap();
-    let (ok, _, err) = knightfall(&home, &["games", "import", file]);
+    let (ok, _, err) = knightfall_at(&home, &["games", "import", file]);
     assert!(ok, "{err}");
     assert!(
         err.contains("imported 0, already there 5, refused 0"),
@@ -537,7 +525,7 @@ fn an_export_gives_the_games_back_with_their_reviews_and_reads_back_as_the_same_
     );
     // Into another: the same games, the review again from its evaluations.
     let other = tmp.path().join("other");
-    let (ok, _, err) = knightfall(&other, &["games", "import", file]);
+    let (ok, _, err) = knightfall_at(&other, &["games", "import", file]);
     assert!(ok, "{err}");
     assert!(
         err.contains("imported 5, already there 0, reviewed from the file's evaluations 1"),
@@ -560,7 +548,7 @@ fn short_games(tmp: &Path, home: &Path, n: usize) {
         .collect();
     let file = tmp.join("short.pgn");
     std::fs::write(&file, text).unwrap();
-    let (ok, _, err) = knightfall(home, &["games", "import", file.to_str().unwrap()]);
+    let (ok, _, err) = knightfall_at(home, &["games", "import", file.to_str().unwrap()]);
     assert!(ok, "{err}");
 }
 
@@ -570,10 +558,10 @@ fn review_all_reviews_every_game_once_and_a_second_run_finds_nothing_to_do() {
     let home = tmp.path().join("home");
     short_games(tmp.path(), &home, 3);
     let args = ["review", "--all", "--movetime", "20", "--threads", "1"];
-    let (ok, _, err) = knightfall(&home, &args);
+    let (ok, _, err) = knightfall_at(&home, &args);
     assert!(ok, "{err}");
     assert!(err.contains("Reviewed 3 games"), "{err}");
-    let (ok, out, err) = knightfall(&home, &["games", "list"]);
+    let (ok, out, err) = knightfall_at(&home, &["games", "list"]);
     assert!(ok, "{err}");
     // Each side's accuracy on every game.
     for line in out.lines() {
@@ -583,7 +571,7 @@ fn review_all_reviews_every_game_once_and_a_second_run_finds_nothing_to_do() {
             "{line}"
         );
     }
-    let (ok, _, err) = knightfall(&home, &args);
+    let (ok, _, err) = knightfall_at(&home, &args);
     assert!(ok, "{err}");
     assert!(
         err.contains("Every game of the library is reviewed (3 games)"),
@@ -636,7 +624,7 @@ fn review_all_stopped_by_a_signal_goes_on_where_it_stopped() {
     assert!(kept.iter().filter(|s| s.0).count() < 3, "{kept:?}");
     let found: i64 = kept.iter().map(|s| s.1).sum();
     // Run again: the rest, no position searched twice.
-    let (ok, _, err) = knightfall(
+    let (ok, _, err) = knightfall_at(
         &home,
         &["review", "--all", "--movetime", "20", "--threads", "1"],
     );

@@ -3,23 +3,11 @@
 //! named by line, lichess's columns exported back as they came, and `train puzzles --id`
 //! refusing an id that is nowhere.
 
-use std::path::{Path, PathBuf};
+use crate::common::knightfall_at;
+use std::path::PathBuf;
 use std::process::Command;
 
 use crate::common::shared;
-
-fn knightfall(home: &Path, args: &[&str]) -> (bool, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_knightfall"))
-        .args(args)
-        .env("KNIGHTFALL_HOME", home)
-        .output()
-        .unwrap();
-    (
-        out.status.success(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
 
 /// The sample of lichess's puzzle database: 100 rows in its layout, DailyDate included.
 fn sample() -> Option<PathBuf> {
@@ -41,11 +29,11 @@ fn the_sample_is_imported_once_and_exported_with_lichess_columns() {
     let Some(sample) = sample() else { return };
     let tmp = tempfile::tempdir().unwrap();
     let home = tmp.path().join("home");
-    let (ok, _, err) = knightfall(&home, &["puzzles", "export", "--imported"]);
+    let (ok, _, err) = knightfall_at(&home, &["puzzles", "export", "--imported"]);
     assert!(!ok);
     assert!(err.contains("no puzzle is imported yet"), "{err}");
     let file = sample.to_str().unwrap();
-    let (ok, _, err) = knightfall(&home, &["puzzles", "import", file]);
+    let (ok, _, err) = knightfall_at(&home, &["puzzles", "import", file]);
     assert!(ok, "{err}");
     assert!(
         err.contains("imported 100, already there 0, refused 0"),
@@ -53,14 +41,14 @@ fn the_sample_is_imported_once_and_exported_with_lichess_columns() {
     );
     assert!(err.contains("holds 100 puzzles"), "{err}");
     // Again: nothing added.
-    let (ok, _, err) = knightfall(&home, &["puzzles", "import", file]);
+    let (ok, _, err) = knightfall_at(&home, &["puzzles", "import", file]);
     assert!(ok, "{err}");
     assert!(
         err.contains("imported 0, already there 100, refused 0"),
         "{err}"
     );
     // Back out: lichess's ten columns as the file had them, DailyDate left behind.
-    let (ok, out, err) = knightfall(&home, &["puzzles", "export", "--imported"]);
+    let (ok, out, err) = knightfall_at(&home, &["puzzles", "export", "--imported"]);
     assert!(ok, "{err}");
     let original: Vec<Vec<String>> = rows(&std::fs::read_to_string(&sample).unwrap())
         .into_iter()
@@ -72,7 +60,7 @@ fn the_sample_is_imported_once_and_exported_with_lichess_columns() {
     assert_eq!(original[0][9], "OpeningTags");
     assert_eq!(rows(&out), original);
     // Filtered by a theme in words and a rating range.
-    let (ok, out, err) = knightfall(
+    let (ok, out, err) = knightfall_at(
         &home,
         &[
             "puzzles",
@@ -94,7 +82,7 @@ fn the_sample_is_imported_once_and_exported_with_lichess_columns() {
     assert!(!wanted.is_empty());
     assert_eq!(got.len(), wanted.len() + 1, "{out}");
     assert!(got[1..].iter().zip(wanted).all(|(a, b)| a == b), "{out}");
-    let (ok, _, err) = knightfall(
+    let (ok, _, err) = knightfall_at(
         &home,
         &["puzzles", "export", "--imported", "--theme", "nonsense"],
     );
@@ -110,7 +98,7 @@ fn a_compressed_file_is_imported_as_its_text() {
     let packed = tmp.path().join("lichess_db_puzzle.csv.zst");
     let text = std::fs::read(&sample).unwrap();
     std::fs::write(&packed, zstd::encode_all(&text[..], 3).unwrap()).unwrap();
-    let (ok, _, err) = knightfall(&home, &["puzzles", "import", packed.to_str().unwrap()]);
+    let (ok, _, err) = knightfall_at(&home, &["puzzles", "import", packed.to_str().unwrap()]);
     assert!(ok, "{err}");
     assert!(
         err.contains("imported 100, already there 0, refused 0"),
@@ -132,7 +120,7 @@ fn bad_rows_are_named_by_line_and_the_rest_imported() {
     lines[4] = lines[4].replacen(",620,", ",six hundred,", 1);
     let file = tmp.path().join("bad.csv");
     std::fs::write(&file, lines.join("\n")).unwrap();
-    let (ok, _, err) = knightfall(&home, &["puzzles", "import", file.to_str().unwrap()]);
+    let (ok, _, err) = knightfall_at(&home, &["puzzles", "import", file.to_str().unwrap()]);
     assert!(ok, "{err}");
     assert!(
         err.contains("imported 2, already there 0, refused 3"),
@@ -159,7 +147,7 @@ fn a_file_without_a_column_a_puzzle_needs_is_refused_with_the_columns_named() {
         "PuzzleId,FEN,Rating,Themes\nx1,8/8/8/8/8/8/8/K6k w - - 0 1,1500,endgame\n",
     )
     .unwrap();
-    let (ok, _, err) = knightfall(&home, &["puzzles", "import", file.to_str().unwrap()]);
+    let (ok, _, err) = knightfall_at(&home, &["puzzles", "import", file.to_str().unwrap()]);
     assert!(ok, "{err}");
     assert!(err.contains("refused 1"), "{err}");
     assert!(
@@ -203,7 +191,7 @@ fn two_imports_at_once_keep_every_puzzle() {
         assert!(out.status.success(), "{err}");
         assert!(err.contains("imported 50, already there 0"), "{err}");
     }
-    let (ok, out, _) = knightfall(&home, &["puzzles", "export", "--imported"]);
+    let (ok, out, _) = knightfall_at(&home, &["puzzles", "export", "--imported"]);
     assert!(ok);
     assert_eq!(rows(&out).len(), 101);
 }
@@ -213,7 +201,7 @@ fn train_refuses_an_id_that_is_neither_built_in_nor_imported() {
     let Some(sample) = sample() else { return };
     let tmp = tempfile::tempdir().unwrap();
     let home = tmp.path().join("home");
-    let (ok, _, err) = knightfall(&home, &["train", "puzzles", "--id", "09lz3"]);
+    let (ok, _, err) = knightfall_at(&home, &["train", "puzzles", "--id", "09lz3"]);
     assert!(!ok);
     assert!(
         err.contains("no puzzle \"09lz3\" in the built-in set nor among the imported ones"),
@@ -221,9 +209,9 @@ fn train_refuses_an_id_that_is_neither_built_in_nor_imported() {
     );
     // No library is made just to look.
     assert!(!home.join("library.sqlite").exists());
-    let (ok, _, err) = knightfall(&home, &["puzzles", "import", sample.to_str().unwrap()]);
+    let (ok, _, err) = knightfall_at(&home, &["puzzles", "import", sample.to_str().unwrap()]);
     assert!(ok, "{err}");
-    let (ok, _, err) = knightfall(&home, &["train", "puzzles", "--id", "nope1"]);
+    let (ok, _, err) = knightfall_at(&home, &["train", "puzzles", "--id", "nope1"]);
     assert!(!ok);
     assert!(err.contains("no puzzle \"nope1\""), "{err}");
 }

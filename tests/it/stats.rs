@@ -3,8 +3,8 @@
 //! statistics screen, whose pages are drawn as snapshots, and a game of its best and worst
 //! opens on the review screen.
 
+use crate::common::knightfall_at;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::time::Instant;
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
@@ -158,23 +158,10 @@ fn home_with_games(name: &str) -> (tempfile::TempDir, PathBuf) {
     (tmp, home)
 }
 
-fn knightfall(home: &Path, args: &[&str]) -> (bool, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_knightfall"))
-        .args(args)
-        .env("KNIGHTFALL_HOME", home)
-        .output()
-        .unwrap();
-    (
-        out.status.success(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
-
 #[test]
 fn stats_piped_prints_the_players_figures_as_text() {
     let (_tmp, home) = home_with_games("piped");
-    let (ok, out, err) = knightfall(&home, &["stats", "--player", "ANNA"]);
+    let (ok, out, err) = knightfall_at(&home, &["stats", "--player", "ANNA"]);
     assert!(ok, "{err}");
     for line in [
         "Games of anna: 4 finished, 3 reviewed",
@@ -197,7 +184,7 @@ fn stats_piped_prints_the_players_figures_as_text() {
     }
     // The same with the name in the settings.
     std::fs::write(home.join("config.toml"), "name = \"anna\"\n").unwrap();
-    let (ok, named, err) = knightfall(&home, &["stats"]);
+    let (ok, named, err) = knightfall_at(&home, &["stats"]);
     assert!(ok, "{err}");
     assert_eq!(named, out);
 }
@@ -205,7 +192,7 @@ fn stats_piped_prints_the_players_figures_as_text() {
 #[test]
 fn stats_without_games_of_the_player_says_how_to_bring_them_in() {
     let tmp = tempfile::tempdir().unwrap();
-    let (ok, out, err) = knightfall(tmp.path(), &["stats"]);
+    let (ok, out, err) = knightfall_at(tmp.path(), &["stats"]);
     assert!(ok, "{err}");
     assert!(
         out.starts_with(
@@ -216,7 +203,7 @@ fn stats_without_games_of_the_player_says_how_to_bring_them_in() {
     );
     assert!(out.contains("--player NAME"), "{out}");
     let (_tmp, home) = home_with_games("nobody");
-    let (ok, out, _) = knightfall(&home, &["stats", "--player", "zed"]);
+    let (ok, out, _) = knightfall_at(&home, &["stats", "--player", "zed"]);
     assert!(ok);
     assert!(
         out.starts_with("No finished games of zed in the library."),
@@ -304,4 +291,20 @@ fn the_statistics_screen_shows_each_page_and_reviews_a_game_from_the_last() {
     // Esc: back to the home screen.
     press(&mut r, KeyCode::Esc);
     assert!(screen(&mut r, 80, 24).contains("Analysis board"));
+}
+
+#[test]
+fn the_library_opens_the_statistics_and_they_go_back_to_it() {
+    let (_tmp, home) = home_with_games("from-library");
+    std::fs::write(home.join("config.toml"), "name = \"anna\"\n").unwrap();
+    let mut r = runner(&home);
+    press(&mut r, KeyCode::Char('r'));
+    assert!(screen(&mut r, 80, 24).contains("s stats"));
+    press(&mut r, KeyCode::Char('s'));
+    let shown = screen(&mut r, 80, 24);
+    assert!(shown.contains("1 Accuracy"), "{shown}");
+    press(&mut r, KeyCode::Esc);
+    let back = screen(&mut r, 80, 24);
+    assert!(back.contains("s stats"), "{back}");
+    assert!(!back.contains("1 Accuracy"), "{back}");
 }

@@ -828,8 +828,7 @@ fn stats(from_game: bool, page: Page) -> StatsScreen {
         best: vec![played],
         ..Stats::default()
     };
-    let game = Listed::of_game("library.sqlite".into(), 1, &Game::new());
-    let mut screen = StatsScreen::new(stats, vec![Ok(game)], palette(), from_game);
+    let mut screen = StatsScreen::new(stats, palette(), from_game);
     screen.page = page;
     screen
 }

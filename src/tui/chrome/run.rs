@@ -27,6 +27,46 @@ pub(crate) trait Screen {
     }
 }
 
+/// A screen without a board, as the common commands see it: every such screen lends the
+/// same parts, so they are lent once, here.
+pub(crate) trait Boardless {
+    /// The help overlay and the message line.
+    fn chrome(&mut self) -> (&mut Help, &mut Option<(String, Tone)>);
+    /// The board's colour theme now, which the theme command changes for the screens below.
+    fn board_theme(&self) -> Theme;
+    /// Whether it was opened from another screen (back closes it) rather than on its own
+    /// (back leaves Knightfall).
+    fn opened(&self) -> bool;
+}
+
+impl<T: Boardless> Screen for T {
+    fn help(&mut self) -> &mut Help {
+        self.chrome().0
+    }
+
+    fn say(&mut self, text: String, tone: Tone) {
+        *self.chrome().1 = Some((text, tone));
+    }
+
+    fn theme(&self) -> Theme {
+        self.board_theme()
+    }
+
+    fn flipped(&mut self) -> Option<&mut bool> {
+        None
+    }
+
+    fn leaving(&mut self, _fx: &mut Vec<Effect>) {}
+
+    fn back(&self) -> Effect {
+        if self.opened() {
+            Effect::Close
+        } else {
+            Effect::Quit
+        }
+    }
+}
+
 /// Runs the common command `command` (with the argument typed after its word) for `screen`.
 pub(crate) fn run(
     screen: &mut impl Screen,

@@ -274,3 +274,18 @@ pub(crate) fn gone_within(pid: i32, secs: u64) -> bool {
     }
     true
 }
+
+/// Runs Knightfall with `args` and its files under `home`: whether it succeeded, its output and
+/// its errors.
+pub(crate) fn knightfall_at(home: &std::path::Path, args: &[&str]) -> (bool, String, String) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_knightfall"))
+        .args(args)
+        .env("KNIGHTFALL_HOME", home)
+        .output()
+        .unwrap();
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
