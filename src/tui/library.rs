@@ -110,7 +110,8 @@ pub const LIBRARY_KEYS: &[KeyHelp<Command<LibraryCommand>>] = &[
         shown: "Esc",
         word: "",
         label: "Esc clear",
-        help: "while typing: clear the words, the whole library again",
+        help: "while typing, or while the list is narrowed: clear the words, the whole library \
+               again (before Esc goes back)",
         when: When::Typing,
     },
     KeyHelp {
@@ -256,7 +257,9 @@ impl LibraryScreen {
     /// Which rows of [`LIBRARY_KEYS`] apply now.
     pub fn keys_apply(&self, when: When) -> bool {
         match when {
-            When::Typing => self.typing,
+            // Esc clears a narrowed list before it leaves: words typed are not lost to a key
+            // pressed once too often.
+            When::Typing => self.typing || !self.filter.is_empty(),
             When::Choosing => !self.typing,
             When::Opened | When::Alone => {
                 !self.typing && keys::opened_or_alone(when, self.from_game)

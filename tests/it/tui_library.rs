@@ -188,12 +188,21 @@ fn the_library_narrows_as_words_are_typed_and_a_review_comes_back_to_the_same_pl
     let kept = dora.review.expect("the review kept in the library");
     assert!(kept.done > 0);
     assert!(chosen(&back).contains(&kept.words()), "{back}");
-    // Esc while typing clears the words: every game again.
-    press(&mut r, KeyCode::Char('/'));
+    // Esc on a narrowed list clears the words first (every game again) rather than leave.
+    assert!(back.contains("Esc clear"), "{back}");
     press(&mut r, KeyCode::Esc);
     let cleared = screen(&mut r, 80, 24);
     assert!(cleared.contains("Library: 5 games"), "{cleared}");
     assert!(chosen(&cleared).contains("dora"), "{cleared}");
+    // Esc while typing clears the words too.
+    press(&mut r, KeyCode::Char('/'));
+    type_text(&mut r, "eve");
+    press(&mut r, KeyCode::Esc);
+    assert!(screen(&mut r, 80, 24).contains("Library: 5 games"));
+    // On the whole library, Esc goes back to the home screen.
+    press(&mut r, KeyCode::Esc);
+    let home = screen(&mut r, 80, 24);
+    assert!(home.contains("Analysis board"), "{home}");
 }
 
 #[test]

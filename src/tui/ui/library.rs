@@ -217,7 +217,7 @@ fn row_line(
         cell(&or_dash(&entry.time_control), cols.clock),
     );
     let (review, colour) = match entry.review {
-        None => (String::new(), Tui::Reset),
+        None => ("unreviewed".to_string(), Tui::DarkGray),
         Some(status) if status.complete() => (review_words(status, wide), Tui::Green),
         Some(status) => (review_words(status, wide), Tui::Yellow),
     };
