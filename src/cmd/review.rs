@@ -285,7 +285,7 @@ fn review_all(args: &Args) -> Result<()> {
     }
     bar.set_style(
         ProgressStyle::with_template(
-            "reviewing [{bar:30}] {pos}/{len} positions, {elapsed} gone, {msg}",
+            "reviewing [{bar:30}] {human_pos}/{human_len} positions, {elapsed} gone, {msg}",
         )
         .unwrap_or_else(|_| ProgressStyle::default_bar())
         .progress_chars("=> "),
@@ -294,7 +294,11 @@ fn review_all(args: &Args) -> Result<()> {
     let progress = bulk::run(&mut library, &settings, &gate, &mut |p| {
         bar.set_length(p.positions);
         bar.set_position(p.positions_done);
-        let mut msg = format!("game {} of {}", (p.games_done + 1).min(p.games), p.games);
+        let mut msg = format!(
+            "game {} of {}",
+            bulk::thousands((p.games_done + 1).min(p.games) as u64),
+            bulk::thousands(p.games as u64)
+        );
         if let Some(eta) = p.eta {
             msg.push_str(&format!(", about {} left", bulk::duration_words(eta)));
         }
@@ -312,16 +316,15 @@ fn review_all(args: &Args) -> Result<()> {
     let took = bulk::duration_words(began.elapsed());
     if progress.stopped {
         tell!(
-            "Stopped after {took}: {} of {} games reviewed, every position found kept; \
+            "Stopped after {took}: {} reviewed, every position found kept; \
              `knightfall review --all` goes on from there.",
-            progress.games_done,
-            progress.games
+            progress.games_words()
         );
     } else {
         tell!(
             "Reviewed {} games ({} positions) in {took}.",
-            progress.games_done,
-            progress.positions_done
+            bulk::thousands(progress.games_done as u64),
+            bulk::thousands(progress.positions_done)
         );
     }
     if progress.failed > 0 {

@@ -875,9 +875,9 @@ impl Runner {
         let games = self.bulk_report.as_ref().map(|r| &r.progress);
         Some(match games {
             Some(p) => format!(
-                "The review of every game stopped: {} of {} games done, every position found \
-                 kept; `knightfall review --all` goes on from there.",
-                p.games_done, p.games
+                "The review of every game stopped: {} done, every position found kept; \
+                 `knightfall review --all` goes on from there.",
+                p.games_words()
             ),
             None => "The review of every game stopped.".to_string(),
         })

@@ -1,4 +1,5 @@
-//! Reviewing the whole library: every game whose review is not complete, newest first, one
+//! Reviewing the whole library: the engine's move before each mistake of the reviews that
+//! came with their files, then every game whose review is not complete, newest first, one
 //! after another on every core at the lowest priority. Each position found is saved at once,
 //! so a review stopped at any moment (Ctrl-C, the player's key, the program's end) loses
 //! nothing it found, and the next one goes on from there. A [`Gate`] stops it, or pauses it
@@ -14,7 +15,7 @@ use anyhow::Result;
 use super::Library;
 use super::reviews::Status;
 use crate::engine::Control;
-use crate::review::analyse::{self, Settings};
+use crate::review::analyse::{self, PositionEval, Settings};
 
 /// Stops or pauses a bulk review from another thread.
 #[derive(Default)]
@@ -99,9 +100,8 @@ impl Progress {
     /// In a few words: `3 of 120 games, 250 of 9,600 positions, about 2 h 10 min left`.
     pub fn words(&self) -> String {
         let mut out = format!(
-            "{} of {} games, {} of {} positions",
-            thousands(self.games_done as u64),
-            thousands(self.games as u64),
+            "{}, {} of {} positions",
+            self.games_words(),
             thousands(self.positions_done),
             thousands(self.positions)
         );
@@ -110,10 +110,19 @@ impl Progress {
         }
         out
     }
+
+    /// The games done of all: `3 of 1,200 games`.
+    pub fn games_words(&self) -> String {
+        format!(
+            "{} of {} games",
+            thousands(self.games_done as u64),
+            thousands(self.games as u64)
+        )
+    }
 }
 
 /// `n` with its thousands apart: `9,600`.
-fn thousands(n: u64) -> String {
+pub fn thousands(n: u64) -> String {
     let digits = n.to_string();
     let mut out = String::new();
     for (i, c) in digits.chars().enumerate() {
@@ -153,17 +162,18 @@ pub fn lowest_priority() {
     }
 }
 
-/// Reviews every game of `library` whose review is not complete, newest first, searching
+/// Searches the engine's move before each mistake of the reviews that came with their files
+/// (a site's evaluations name none, and a mistake is trained against that move), then
+/// reviews every game of `library` whose review is not complete, newest first, searching
 /// with `settings` (a game begun before goes on at the time per position it began with),
-/// until all are done or `gate` stops it; each position found is saved at once and reported
-/// to `on_progress`. Returns how far it went.
+/// until all are done or `gate` stops it; each position found is saved at once and reported to
+/// `on_progress`. Returns how far it went.
 pub fn run(
     library: &mut Library,
     settings: &Settings,
     gate: &Gate,
     on_progress: &mut dyn FnMut(&Progress),
 ) -> Result<Progress> {
-    let ids = library.unreviewed()?;
     let left: HashMap<i64, u64> = library
         .list()?
         .into_iter()
@@ -172,22 +182,37 @@ pub fn run(
             (e.id, (e.plies + 1 - done).max(0) as u64)
         })
         .collect();
+    // Each game with the plies whose line alone is to be found (none: every position not
+    // known yet). The lines first: a few positions a game, and each a mistake to train.
+    let mut games = library.moves_to_find()?;
+    games.extend(library.unreviewed()?.into_iter().map(|id| (id, Vec::new())));
     let mut progress = Progress {
-        games: ids.len(),
-        positions: ids.iter().filter_map(|id| left.get(id)).sum(),
+        games: games.len(),
+        positions: games
+            .iter()
+            .map(|(id, lines)| match lines.len() {
+                0 => left.get(id).copied().unwrap_or(0),
+                n => n as u64,
+            })
+            .sum(),
         ..Progress::default()
     };
     on_progress(&progress);
     let mut active = Duration::ZERO;
-    'games: for id in ids {
+    'games: for (id, lines) in games {
         let Some((mut review, origin)) = library.review(id)? else {
             continue;
         };
         if review.done() == 0 {
             review.movetime_ms = settings.movetime_ms;
         }
+        // The lines of a file's review are searched as a review of ours searches.
         let settings = Settings {
-            movetime_ms: review.movetime_ms,
+            movetime_ms: if lines.is_empty() {
+                review.movetime_ms
+            } else {
+                settings.movetime_ms
+            },
             ..settings.clone()
         };
         let mut failed = 0;
@@ -198,7 +223,7 @@ pub fn run(
             };
             let began = Instant::now();
             let mut saved: Result<()> = Ok(());
-            let known = review.evals.clone();
+            let known = unknown_lines(&review.evals, &lines);
             let game = review.game.clone();
             analyse::analyse(&game, &settings, &known, &control, &mut |ply, eval| {
                 let eval = match eval {
@@ -211,10 +236,21 @@ pub fn run(
                 let Some(slot) = review.evals.get_mut(ply) else {
                     return;
                 };
-                if slot.is_none() {
-                    progress.positions_done += 1;
+                match slot {
+                    // The file's evaluation stays (the verdicts stand on it); the line is ours.
+                    Some(kept) if lines.contains(&ply) => {
+                        if kept.line.is_empty() {
+                            progress.positions_done += 1;
+                        }
+                        kept.line = eval.line;
+                        kept.depth = eval.depth;
+                    }
+                    Some(_) => *slot = Some(eval),
+                    None => {
+                        progress.positions_done += 1;
+                        *slot = Some(eval);
+                    }
                 }
-                *slot = Some(eval);
                 if saved.is_ok() {
                     saved = library.save_review(id, &review, origin);
                 }
@@ -245,6 +281,19 @@ pub fn run(
         on_progress(&progress);
     }
     Ok(progress)
+}
+
+/// What the search is to take as known in `evals`: all of it, but for the positions of
+/// `lines` whose line is not found yet.
+fn unknown_lines(evals: &[Option<PositionEval>], lines: &[usize]) -> Vec<Option<PositionEval>> {
+    evals
+        .iter()
+        .enumerate()
+        .map(|(ply, e)| match e {
+            Some(e) if lines.contains(&ply) && e.line.is_empty() => None,
+            e => e.clone(),
+        })
+        .collect()
 }
 
 /// The time the rest should take at the pace of `done` positions in `spent`.
@@ -337,6 +386,50 @@ mod tests {
         let rest = run(&mut library, &settings(), &Gate::default(), &mut |_| {}).unwrap();
         assert_eq!(rest.positions, (7 - kept.done) as u64);
         assert!(library.status(id).unwrap().unwrap().complete());
+    }
+
+    #[test]
+    fn a_files_review_gets_the_engines_move_before_each_mistake_and_keeps_its_evaluations() {
+        let dir = tempfile::tempdir().unwrap();
+        // Lichess's analysis names no better move: 3...Nf6?? lets the mate in.
+        let mut library = library_of(
+            dir.path(),
+            &[
+                "[White \"a\"]\n[Black \"anna\"]\n[Date \"2024.01.01\"]\n[Result \"1-0\"]\n\n\
+               1. e4 { [%eval 0.17] } 1... e5 { [%eval 0.19] } 2. Qh5 { [%eval -0.2] } \
+               2... Nc6 { [%eval -0.1] } 3. Bc4 { [%eval -0.25] } 3... Nf6 { [%eval #1] } \
+               4. Qxf7# 1-0",
+            ],
+        );
+        let anna = |name: &str| name == "anna";
+        assert!(
+            library.unreviewed().unwrap().is_empty(),
+            "reviewed from the file"
+        );
+        let (id, plies) = library.moves_to_find().unwrap().pop().unwrap();
+        assert_eq!(plies, vec![5], "3...Nf6");
+        assert!(
+            library.mistakes(anna).unwrap().is_empty(),
+            "no move to train against"
+        );
+        let (before, _) = library.review(id).unwrap().unwrap();
+        let progress = run(&mut library, &settings(), &Gate::default(), &mut |_| {}).unwrap();
+        assert_eq!((progress.games_done, progress.positions_done), (1, 1));
+        let mistakes = library.mistakes(anna).unwrap();
+        assert_eq!(mistakes.len(), 1, "{mistakes:?}");
+        let nf6 = &mistakes[0];
+        assert_eq!(nf6.played_san(), "Nf6??");
+        assert_ne!(nf6.best_san(), "Nf6");
+        // The file's evaluations and its verdicts stand; nothing is left to find.
+        let (after, origin) = library.review(id).unwrap().unwrap();
+        assert_eq!(origin, super::super::reviews::Origin::File);
+        let evals = |r: &crate::review::Review| -> Vec<_> {
+            r.evals.iter().map(|e| e.as_ref().map(|e| e.eval)).collect()
+        };
+        assert_eq!(evals(&after), evals(&before));
+        assert!(library.moves_to_find().unwrap().is_empty());
+        let again = run(&mut library, &settings(), &Gate::default(), &mut |_| {}).unwrap();
+        assert_eq!(again.games, 0);
     }
 
     #[test]

@@ -199,6 +199,55 @@ impl Library {
     }
 }
 
+impl Library {
+    /// The games whose review came with the file and whose mistakes and blunders have no
+    /// engine's move yet (a site's evaluations name none), newest first, each with the plies
+    /// of those moves: the positions before them are searched for a move to train.
+    pub fn moves_to_find(&self) -> Result<Vec<(i64, Vec<usize>)>> {
+        let mut stmt = self.conn.prepare(
+            "SELECT v.game_id, v.ply FROM verdicts v
+             JOIN reviews r ON r.game_id = v.game_id
+             JOIN games g ON g.id = v.game_id
+             WHERE r.origin = ?1 AND v.judgement >= 1
+               AND NOT EXISTS (SELECT 1 FROM drills d
+                               WHERE d.game_id = v.game_id AND d.ply = v.ply)
+             ORDER BY g.date DESC, g.id DESC, v.ply",
+        )?;
+        let rows = stmt.query_map(params![Origin::File.word()], |r| {
+            Ok((r.get::<_, i64>(0)?, r.get::<_, i64>(1)? as usize))
+        })?;
+        let mut games: Vec<(i64, Vec<usize>)> = Vec::new();
+        for row in rows {
+            let (id, ply) = row?;
+            match games.last_mut() {
+                Some((last, plies)) if *last == id => plies.push(ply),
+                _ => games.push((id, vec![ply])),
+            }
+        }
+        // A position searched before whose move was the one played (no drill) stays as it
+        // was: its line is kept, so it is not searched again.
+        let mut out = Vec::new();
+        for (id, plies) in games {
+            let Some((review, _)) = self.review(id)? else {
+                continue;
+            };
+            let plies: Vec<usize> = plies
+                .into_iter()
+                .filter(|&p| {
+                    review
+                        .evals
+                        .get(p)
+                        .is_some_and(|e| e.as_ref().is_some_and(|e| e.line.is_empty()))
+                })
+                .collect();
+            if !plies.is_empty() {
+                out.push((id, plies));
+            }
+        }
+        Ok(out)
+    }
+}
+
 /// Keeps what `review` knows of game `id` through `conn` (in a transaction of the caller's),
 /// replacing what was kept of it.
 pub(super) fn keep(

@@ -247,8 +247,8 @@ fn bulk_words(bulk: &BulkReport) -> String {
     }
     if p.stopped {
         return format!(
-            "Review of every game stopped: {} of {} games done, every position found kept (A goes on)",
-            p.games_done, p.games
+            "Review of every game stopped: {} done, every position found kept (A goes on)",
+            p.games_words()
         );
     }
     if p.games == 0 {
