@@ -197,9 +197,7 @@ impl Library {
         })?;
         Ok(rows.collect::<Result<Vec<_>, _>>()?)
     }
-}
 
-impl Library {
     /// The games whose review came with the file and whose mistakes and blunders have no
     /// engine's move yet (a site's evaluations name none), newest first, each with the plies
     /// of those moves: the positions before them are searched for a move to train.
