@@ -17,6 +17,7 @@ pub mod pgn;
 pub mod book;
 pub mod openings;
 pub mod game;
+pub mod motifs;
 pub mod line_tree;
 pub(crate) mod uci_info;
 pub mod external;

@@ -7,10 +7,10 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Result, bail};
 
+use crate::motifs::Motif;
 use crate::store::Paths;
 use crate::store::library::Library;
 use crate::store::library::import::Summary;
-use crate::train::motifs::Motif;
 use crate::train::puzzle::{CSV_HEADER, Filter, Generator, Puzzle, read_csv};
 
 /// The largest puzzle file read.
@@ -159,7 +159,7 @@ fn theme_named(wanted: &str, imported: &[String]) -> Result<String> {
     }
     match imported
         .iter()
-        .find(|name| crate::train::motifs::same(name, wanted))
+        .find(|name| crate::motifs::same(name, wanted))
     {
         Some(name) => Ok(name.clone()),
         None => bail!(
@@ -281,7 +281,7 @@ fn rate(file: &Path, out: &Path, nodes: u64) -> Result<()> {
     let count = puzzles.len();
     for (i, p) in puzzles.iter_mut().enumerate() {
         p.rating = generator.rate(p);
-        p.motifs = crate::train::motifs::of(&p.start(), &p.moves[1..]);
+        p.motifs = crate::motifs::of(&p.start(), &p.moves[1..]);
         crate::output::note(format_args!("\r{} of {count} rated", i + 1));
     }
     tell!();

@@ -188,7 +188,7 @@ fn promotion_san(san: &str) -> String {
 }
 
 /// A kind of piece in words: `knight`.
-fn role_word(role: Role) -> &'static str {
+pub fn role_word(role: Role) -> &'static str {
     match role {
         Role::Pawn => "pawn",
         Role::Knight => "knight",

@@ -9,6 +9,7 @@ pub mod phase;
 pub mod theory;
 pub mod analyse;
 pub mod from_file;
+pub mod why;
 
 use shakmaty::san::SanPlus;
 use shakmaty::{Color, Move, Position};
@@ -48,6 +49,20 @@ pub struct MoveNote {
     pub better: Option<String>,
     /// The engine's line from the position before the move.
     pub line: Vec<Move>,
+    /// Why it was bad, in a sentence with the line that shows it.
+    pub why: Option<why::Why>,
+}
+
+impl MoveNote {
+    /// What was wrong, in words: the concrete reason, or lichess's phrase for a mate, or the
+    /// verdict's word (`Blunder: hangs the knight on f5: 15...Bxf5`, `Mistake`).
+    pub fn what(&self) -> String {
+        let word = self.judgement.word();
+        match &self.why {
+            Some(w) if w.concrete() => format!("{word}: {}", w.text),
+            _ => self.reason.phrase().unwrap_or(word).to_string(),
+        }
+    }
 }
 
 impl Review {
@@ -119,6 +134,7 @@ impl Review {
             } else {
                 Vec::new()
             },
+            why: why::why(self, i),
         })
     }
 
@@ -184,8 +200,10 @@ impl Review {
                 tokens.push(format!("{{ {eval} }}"));
             }
             if let Some(n) = note {
-                let what = n.reason.phrase().unwrap_or(n.judgement.word());
-                let text = match &n.better {
+                let what = n.what();
+                // A missed move's sentence names it already.
+                let missed = n.why.as_ref().is_some_and(|w| w.kind == why::Kind::Missed);
+                let text = match n.better.as_ref().filter(|_| !missed) {
                     Some(san) => format!("{{ {what}. {san} was best. }}"),
                     None => format!("{{ {what}. }}"),
                 };

@@ -8,7 +8,6 @@ pub mod drill;
 pub mod mistake;
 pub mod rating;
 pub mod schedule;
-pub mod motifs;
 pub mod puzzle;
 pub mod progress;
 

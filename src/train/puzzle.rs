@@ -12,9 +12,9 @@ use std::sync::Arc;
 
 use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Move, Position};
 
-use super::motifs::{self, Motif};
 use crate::bot::Bot;
 use crate::engine::{Config, Control, Engine, Info, Limits};
+use crate::motifs::{self, Motif};
 use crate::review::analyse::eval_of;
 use crate::review::judge::{Eval, winning_chances};
 use crate::tablebase::Tablebases;

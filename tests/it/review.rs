@@ -263,11 +263,14 @@ fn annotated_pgn_has_an_eval_on_every_move_but_the_mate_and_marks_the_blunders()
     assert!(text.contains("Blunder. "), "{text}");
     assert!(flat.contains("was best. } (5. "), "{text}");
     // 7. Be2 allows mate in one from a lost position: lila softens that by how lost it was
-    // already (-7 to -10: a mistake; beyond: an inaccuracy).
+    // already (-7 to -10: a mistake; beyond: an inaccuracy). The comment says why, with the
+    // mate.
     assert!(
-        ["$2", "$6"].iter().any(|nag| flat.contains(&format!(
-            "7. Be2 {nag} {{ [%eval #-1] }} {{ Checkmate is now unavoidable."
-        ))),
+        [("$2", "Mistake"), ("$6", "Inaccuracy")]
+            .iter()
+            .any(|(nag, word)| flat.contains(&format!(
+                "7. Be2 {nag} {{ [%eval #-1] }} {{ {word}: allows mate in 1: 7... Nf3#."
+            ))),
         "{text}"
     );
     // Black made no bad move, and played better.

@@ -620,10 +620,11 @@ fn puzzles_are_filtered_by_motif_and_rating() {
         "{}",
         message(&t)
     );
-    assert!(t.offered().iter().all(|p| {
-        p.motifs
-            .contains(&knightfall::train::motifs::Motif::HangingPiece)
-    }));
+    assert!(
+        t.offered()
+            .iter()
+            .all(|p| { p.motifs.contains(&knightfall::motifs::Motif::HangingPiece) })
+    );
     type_line(&mut t, "filter 1200-1600");
     assert!(
         t.offered()
@@ -640,7 +641,7 @@ fn puzzles_are_filtered_by_motif_and_rating() {
     type_line(&mut t, "filter");
     assert_eq!(t.offered().len(), t.puzzles.len());
     // A puzzle on the board that the new filter would not choose gives way to one it would.
-    use knightfall::train::motifs::Motif;
+    use knightfall::motifs::Motif;
     let plain = t
         .puzzles
         .iter()
@@ -667,7 +668,7 @@ fn puzzles_are_filtered_by_motif_and_rating() {
 
 #[test]
 fn puzzle_themes_read_in_words_on_the_screen_and_in_the_filter() {
-    use knightfall::train::motifs::Motif;
+    use knightfall::motifs::Motif;
     let mut t = train();
     let mate_in_2 = t
         .puzzles
@@ -714,7 +715,7 @@ fn puzzle_themes_read_in_words_on_the_screen_and_in_the_filter() {
         "Ac6fT,6k1/4R3/1pp2r2/p5p1/PP3p2/5P1K/2r5/1R6 w - - 0 42,b4a5 f6h6 h3g4 c2c5,1748,",
     )
     .unwrap();
-    net.motifs = knightfall::train::motifs::of(&net.start(), &net.moves[1..]);
+    net.motifs = knightfall::motifs::of(&net.start(), &net.moves[1..]);
     t.puzzles.push(net);
     t.open_puzzle("Ac6fT");
     let p = &t.solve().unwrap().puzzle;

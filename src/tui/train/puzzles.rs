@@ -13,8 +13,8 @@ use std::collections::HashSet;
 
 use super::{OnBoard, Train};
 use crate::game::Game;
+use crate::motifs::{self, Motif};
 use crate::store::library::Library;
-use crate::train::motifs::{self, Motif};
 use crate::train::progress::Change;
 use crate::train::puzzle::{Filter, Puzzle};
 use crate::tui::job::{EngineEvent, Request, next_generation};

@@ -337,8 +337,7 @@ fn note_line(screen: &Screen) -> Line<'static> {
     let Some(note) = review.note(i) else {
         return Line::raw(format!("{san}{evals}"));
     };
-    let what = note.reason.phrase().unwrap_or(note.judgement.word());
-    let mut text = format!("{san}{}{evals} {what}.", note.judgement.symbol());
+    let mut text = format!("{san}{}{evals} {}.", note.judgement.symbol(), note.what());
     if let Some(better) = &note.better {
         let line = numbered_san(review.game.position_at(i), note.line.iter().take(6));
         if screen.show_better {

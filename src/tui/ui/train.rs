@@ -11,7 +11,7 @@ use shakmaty::Position as _;
 use super::board::{self, BoardView};
 use super::chrome::{Below, Chrome};
 use super::{bold, input as ui_input};
-use crate::train::motifs;
+use crate::motifs;
 use crate::train::{Difficulty, Drill, Goal, State};
 use crate::tui::chrome::keys;
 use crate::tui::input;

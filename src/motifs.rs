@@ -185,7 +185,7 @@ pub fn words(name: &str) -> String {
 use crate::game::pawns_worth as value;
 
 /// `color`'s material less the other side's, in pawns.
-fn balance(pos: &Chess, color: Color) -> i32 {
+pub fn balance(pos: &Chess, color: Color) -> i32 {
     let board = pos.board();
     let side = |c: Color| -> i32 {
         board
@@ -196,6 +196,43 @@ fn balance(pos: &Chess, color: Color) -> i32 {
             .sum()
     };
     side(color) - side(!color)
+}
+
+/// Where a tactic happens in a line: the move that makes it (its index in the line) and the
+/// squares it is about (the pieces forked; the pinned or skewered piece and the one behind;
+/// the piece a discovered attack or a trap wins).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Seen {
+    /// The index in the line of the move that makes it.
+    pub at: usize,
+    /// The squares it is about.
+    pub squares: Vec<Square>,
+}
+
+/// The tactics a line from `start` (the side to move first, then the replies) carries out:
+/// forks, pins, skewers, discovered attacks and trapped pieces, in that order, each with where
+/// it happens.
+pub fn tactics_in(start: &Chess, line: &[Move]) -> Vec<(Motif, Seen)> {
+    let mut positions = vec![start.clone()];
+    for m in line {
+        let mut next = positions[positions.len() - 1].clone();
+        next.play_unchecked(*m);
+        positions.push(next);
+    }
+    tactics(&positions, line)
+}
+
+fn tactics(positions: &[Chess], line: &[Move]) -> Vec<(Motif, Seen)> {
+    [
+        (Motif::Fork, fork(positions, line)),
+        (Motif::Pin, pin_or_skewer(positions, line, true)),
+        (Motif::Skewer, pin_or_skewer(positions, line, false)),
+        (Motif::DiscoveredAttack, discovered(positions, line)),
+        (Motif::TrappedPiece, trapped(positions, line)),
+    ]
+    .into_iter()
+    .filter_map(|(motif, seen)| Some((motif, seen?)))
+    .collect()
 }
 
 /// The motifs of a puzzle that starts at `start` (the solver to move) with `solution` (the
@@ -224,21 +261,11 @@ pub fn of(start: &Chess, solution: &[Move]) -> Vec<Motif> {
             found.push(Motif::BackRankMate);
         }
     }
-    if fork(&positions, solution) {
-        found.push(Motif::Fork);
-    }
-    if pin_or_skewer(&positions, solution, true) {
-        found.push(Motif::Pin);
-    }
-    if pin_or_skewer(&positions, solution, false) {
-        found.push(Motif::Skewer);
-    }
-    if discovered(&positions, solution) {
-        found.push(Motif::DiscoveredAttack);
-    }
-    if trapped(&positions, solution) {
-        found.push(Motif::TrappedPiece);
-    }
+    found.extend(
+        tactics(&positions, solution)
+            .into_iter()
+            .map(|(motif, _)| motif),
+    );
     if hanging(start, solution[0]) {
         found.push(Motif::HangingPiece);
     }
@@ -299,8 +326,8 @@ fn back_rank_mate(pos: &Chess) -> bool {
 }
 
 /// A solver move whose piece then attacks two of the opponent's pieces worth more than it (or
-/// the king), and a later solver move takes one of them.
-fn fork(positions: &[Chess], solution: &[Move]) -> bool {
+/// the king), and a later solver move takes one of them: the move and the pieces attacked.
+fn fork(positions: &[Chess], solution: &[Move]) -> Option<Seen> {
     for i in (0..solution.len()).step_by(2) {
         let m = solution[i];
         let after = &positions[i + 1];
@@ -336,10 +363,13 @@ fn fork(positions: &[Chess], solution: &[Move]) -> bool {
             .step_by(2)
             .any(|later| later.is_capture() && targets.contains(&later.to()));
         if wins_one {
-            return true;
+            return Some(Seen {
+                at: i,
+                squares: targets,
+            });
         }
     }
-    false
+    None
 }
 
 /// Whether a later solver move (after the one at `i`) takes on `sq`.
@@ -354,8 +384,9 @@ fn taken_later(solution: &[Move], i: usize, sq: Square) -> bool {
 /// A solver move that puts a line piece (bishop, rook, queen) on a line through two of the
 /// opponent's pieces, with nothing else between: a pin when the nearer one is the weaker and
 /// the farther is the king or stronger (the nearer is later taken), a skewer when the nearer
-/// is the king or the stronger (the farther is later taken).
-fn pin_or_skewer(positions: &[Chess], solution: &[Move], pin: bool) -> bool {
+/// is the king or the stronger (the farther is later taken): the move, the nearer piece and
+/// the farther.
+fn pin_or_skewer(positions: &[Chess], solution: &[Move], pin: bool) -> Option<Seen> {
     use shakmaty::attacks::{attacks, between};
     for i in (0..solution.len()).step_by(2) {
         let m = solution[i];
@@ -394,16 +425,19 @@ fn pin_or_skewer(positions: &[Chess], solution: &[Move], pin: bool) -> bool {
                     && taken_later(solution, i, far)
             };
             if found {
-                return true;
+                return Some(Seen {
+                    at: i,
+                    squares: vec![near, far],
+                });
             }
         }
     }
-    false
+    None
 }
 
 /// A solver move that uncovers an attack of a line piece behind it: on the king (a
-/// discovered check) or on a piece a later solver move takes.
-fn discovered(positions: &[Chess], solution: &[Move]) -> bool {
+/// discovered check) or on a piece a later solver move takes: the move and the piece attacked.
+fn discovered(positions: &[Chess], solution: &[Move]) -> Option<Seen> {
     use shakmaty::attacks::{attacks, between};
     for i in (0..solution.len()).step_by(2) {
         let m = solution[i];
@@ -430,17 +464,21 @@ fn discovered(positions: &[Chess], solution: &[Move]) -> bool {
                 let won =
                     board.role_at(t).is_some_and(|r| value(r) >= 3) && taken_later(solution, i, t);
                 if king || won {
-                    return true;
+                    return Some(Seen {
+                        at: i,
+                        squares: vec![t],
+                    });
                 }
             }
         }
     }
-    false
+    None
 }
 
 /// After a solver move (not a capture of it), an opponent piece worth a knight or more is
-/// attacked and every square it can go to is attacked too; a later solver move takes it.
-fn trapped(positions: &[Chess], solution: &[Move]) -> bool {
+/// attacked and every square it can go to is attacked too; a later solver move takes it: the
+/// move and the piece.
+fn trapped(positions: &[Chess], solution: &[Move]) -> Option<Seen> {
     for i in (0..solution.len()).step_by(2) {
         let after = &positions[i + 1];
         let board = after.board();
@@ -462,11 +500,14 @@ fn trapped(positions: &[Chess], solution: &[Move]) -> bool {
             let reach = shakmaty::attacks::attacks(sq, piece, board.occupied())
                 & !board.by_color(piece.color);
             if !reach.into_iter().any(|to| !attacked(to)) {
-                return true;
+                return Some(Seen {
+                    at: i,
+                    squares: vec![sq],
+                });
             }
         }
     }
-    false
+    None
 }
 
 /// The solver's last move is a quiet one among at least three: it gives no check, takes
@@ -532,8 +573,8 @@ fn mates_by_checks(pos: &Chess, moves: u32) -> bool {
     })
 }
 
-/// The solver's first move takes a piece (not a pawn) that nothing defended.
-fn hanging(start: &Chess, first: Move) -> bool {
+/// The first move takes a piece (not a pawn) that nothing defended.
+pub fn hanging(start: &Chess, first: Move) -> bool {
     let Some(taken) = first.capture() else {
         return false;
     };
@@ -548,7 +589,11 @@ fn hanging(start: &Chess, first: Move) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::train::mistake::parse_uci;
+    use shakmaty::uci::UciMove;
+
+    fn parse_uci(pos: &Chess, text: &str) -> Option<Move> {
+        UciMove::from_ascii(text.as_bytes()).ok()?.to_move(pos).ok()
+    }
 
     #[test]
     fn any_lichess_theme_reads_in_words_and_compares_by_its_letters() {

@@ -1,0 +1,692 @@
+//! Why a flagged move was bad, in one plain sentence with the line that shows it: the mate it
+//! allowed or missed, the tablebase result it threw away, the piece it hung, the fork, pin,
+//! skewer, discovered attack or trap it walked into, the pawn it let run, or the tactic it
+//! missed. Everything is read from the review's own lines: the opponent's best reply after the
+//! move (what the move allowed) and the engine's best line before it (what it missed), played
+//! out on the board a few moves until the captures stop. When nothing concrete applies, the
+//! sentence says what the evaluation sees.
+
+use shakmaty::san::SanPlus;
+use shakmaty::{Chess, Color, Move, Position, Role, Square};
+
+use super::Review;
+use super::judge::Eval;
+use crate::game::input::role_word;
+use crate::motifs::{self, Motif};
+use crate::pgn::numbered_san;
+
+/// How many plies of a line are played out at most to see what it wins.
+const WINDOW: usize = 8;
+
+/// What kind of thing went wrong, for counting.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Kind {
+    /// It let the opponent mate.
+    MateAllowed,
+    /// It missed a mate.
+    MateMissed,
+    /// It threw a tablebase win or draw away.
+    Tablebase,
+    /// It left a piece to be taken for nothing.
+    Hung,
+    /// It walked into a tactic: a fork, pin, skewer, discovered attack or trap.
+    Tactic,
+    /// It let a pawn promote.
+    Promotion,
+    /// It lost material in a sequence of captures.
+    Material,
+    /// It missed a tactic or material the engine's move won.
+    Missed,
+    /// Nothing concrete: only the evaluation says so.
+    Evaluation,
+}
+
+impl Kind {
+    /// In a few words, for a table.
+    pub fn words(self) -> &'static str {
+        match self {
+            Kind::MateAllowed => "allowed mate",
+            Kind::MateMissed => "missed mate",
+            Kind::Tablebase => "threw away a tablebase result",
+            Kind::Hung => "hung a piece",
+            Kind::Tactic => "walked into a tactic",
+            Kind::Promotion => "let a pawn promote",
+            Kind::Material => "lost material",
+            Kind::Missed => "missed a win of material",
+            Kind::Evaluation => "positional",
+        }
+    }
+}
+
+/// Why a move was bad.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Why {
+    /// The sentence, starting in lower case: `hangs the knight on f5: 15...Bxf5`.
+    pub text: String,
+    /// What kind of thing it was.
+    pub kind: Kind,
+}
+
+impl Why {
+    /// Whether it names something concrete (a mate, a piece, a line) rather than only what the
+    /// evaluation sees.
+    pub fn concrete(&self) -> bool {
+        self.kind != Kind::Evaluation
+    }
+}
+
+/// Why move `i` (from 0) of `review`'s game was bad, when both positions around it are known.
+/// Meant for the moves the review flags; for another it still says what the lines show.
+pub fn why(review: &Review, i: usize) -> Option<Why> {
+    let before = review.evals.get(i)?.as_ref()?;
+    let after = review.evals.get(i + 1)?.as_ref()?;
+    let game = &review.game;
+    let played = *game.moves().get(i)?;
+    let pos = game.position_at(i);
+    let next = game.position_at(i + 1);
+    let mover = pos.turn();
+    let best = before.line.first().copied().filter(|&m| m != played);
+    let san = |p: &Chess, m: Move| SanPlus::from_move(p.clone(), m).to_string();
+
+    // Mates first: nothing else matters beside them.
+    if let Some(n) = mate_for(after.eval, !mover) {
+        let what = match mate_for(before.eval, !mover) {
+            Some(m) if m > n => format!("brings the mate nearer, in {n} now, not {m}"),
+            Some(_) => format!("mate in {n} stays"),
+            None => format!("allows mate in {n}"),
+        };
+        return Some(Why {
+            text: with_line(what, next, &after.line, 2 * n as usize - 1),
+            kind: Kind::MateAllowed,
+        });
+    }
+    if let (Some(n), Some(_)) = (mate_for(before.eval, mover), best) {
+        return Some(Why {
+            text: with_line(
+                format!("misses mate in {n}"),
+                pos,
+                &before.line,
+                2 * n as usize - 1,
+            ),
+            kind: Kind::MateMissed,
+        });
+    }
+    if let Some(text) = tablebase(
+        before.eval,
+        after.eval,
+        mover,
+        &san(pos, played),
+        best.map(|b| san(pos, b)),
+    ) {
+        return Some(Why {
+            text,
+            kind: Kind::Tablebase,
+        });
+    }
+
+    // What the reply wins, against what the engine's move would have kept.
+    let start = motifs::balance(pos, mover);
+    let reply = Played::out(next, &after.line);
+    let after_reply = motifs::balance(&reply.end, mover);
+    let with_best = best.map(|_| Played::out(pos, &before.line));
+    let best_end = with_best
+        .as_ref()
+        .map_or(after_reply, |b| motifs::balance(&b.end, mover));
+    let worse = best_end - after_reply;
+
+    let (lost, missed_gain) = (start - after_reply, best_end - start);
+    // The larger of the two is the story: a pawn lost beside a queen not taken is the queen.
+    let missed_more = missed_gain >= 2 && missed_gain > lost;
+    if worse >= 1 && lost >= 1 && !missed_more && !reply.moves.is_empty() {
+        return Some(allowed(pos, next, &reply));
+    }
+    if let (Some(b), Some(best_line)) = (best, &with_best)
+        && worse >= 2
+    {
+        return Some(missed(pos, b, best_line));
+    }
+    // A pawn the reply runs through to promote.
+    if let Some(k) = reply.promotes(!mover) {
+        return Some(Why {
+            text: format!(
+                "lets the {}-pawn run: {} and it queens",
+                reply.moves[k].from().map_or('?', |sq| sq.file().char()),
+                numbered_san(next, &reply.moves[..=k])
+            ),
+            kind: Kind::Promotion,
+        });
+    }
+    let better = best.map(|b| san(pos, b));
+    let shown = |e: Eval| e.display();
+    Some(Why {
+        text: match better {
+            Some(b) => format!(
+                "the position goes from {} to {}, where {b} kept it",
+                shown(before.eval),
+                shown(after.eval)
+            ),
+            None => format!(
+                "the position goes from {} to {}",
+                shown(before.eval),
+                shown(after.eval)
+            ),
+        },
+        kind: Kind::Evaluation,
+    })
+}
+
+/// A line played out from a position: the moves (legal, at most [`WINDOW`], ending where the
+/// captures stop) and the position they lead to.
+struct Played {
+    moves: Vec<Move>,
+    end: Chess,
+    /// Every position from the start, the start first.
+    positions: Vec<Chess>,
+}
+
+impl Played {
+    fn out(start: &Chess, line: &[Move]) -> Played {
+        let mut positions = vec![start.clone()];
+        let mut moves = Vec::new();
+        for &m in line.iter().take(WINDOW) {
+            let pos = &positions[positions.len() - 1];
+            if !pos.is_legal(m) {
+                break;
+            }
+            let mut next = pos.clone();
+            next.play_unchecked(m);
+            positions.push(next);
+            moves.push(m);
+        }
+        // Back to where no capture comes next, so an exchange is counted whole.
+        let mut k = quiet_end(&moves, line);
+        // And back to the last capture or promotion: the quiet moves after it change nothing.
+        if let Some(last) = moves[..k]
+            .iter()
+            .rposition(|m| m.is_capture() || m.is_promotion())
+        {
+            k = last + 1;
+        }
+        moves.truncate(k);
+        positions.truncate(k + 1);
+        Played {
+            end: positions[k].clone(),
+            moves,
+            positions,
+        }
+    }
+
+    /// The index of a move of `side` in the line that promotes a pawn.
+    fn promotes(&self, side: Color) -> Option<usize> {
+        self.moves
+            .iter()
+            .enumerate()
+            .position(|(k, m)| m.is_promotion() && self.positions[k].turn() == side)
+    }
+}
+
+/// How much of `moves` (the legal start of `line`) to count: all of it when the line stops
+/// there or goes on quietly, else back to before the last run of captures that the line
+/// goes on with, so an exchange under way is not counted half done.
+fn quiet_end(moves: &[Move], line: &[Move]) -> usize {
+    let mut k = moves.len();
+    if line.get(k).is_none_or(|m| !m.is_capture()) {
+        return k;
+    }
+    while k > 0 && moves[k - 1].is_capture() {
+        k -= 1;
+    }
+    k
+}
+
+/// The mate in moves `side` has in `eval`, if any.
+fn mate_for(eval: Eval, side: Color) -> Option<i32> {
+    match eval {
+        Eval::Mate(n) if (n > 0) == side.is_white() && n != 0 => Some(n.abs()),
+        _ => None,
+    }
+}
+
+/// The most of a mating line shown: a long one reads as its start.
+const MATE_SHOWN: usize = 7;
+
+/// `text` with the line that shows it (at most `plies` of it, and no more than
+/// [`MATE_SHOWN`], a longer one cut with `…`), after a colon.
+fn with_line(text: String, from: &Chess, line: &[Move], plies: usize) -> String {
+    let plies = plies.max(1);
+    let shown = numbered_san(from, line.iter().take(plies.min(MATE_SHOWN)));
+    if shown.is_empty() {
+        text
+    } else if plies > MATE_SHOWN && line.len() > MATE_SHOWN {
+        format!("{text}: {shown} …")
+    } else {
+        format!("{text}: {shown}")
+    }
+}
+
+/// A tablebase win or draw that the move threw away, in words.
+fn tablebase(
+    before: Eval,
+    after: Eval,
+    mover: Color,
+    played: &str,
+    best: Option<String>,
+) -> Option<String> {
+    let won = |e: Eval| matches!(e, Eval::Tablebase(c) if c == mover);
+    let lost = |e: Eval| matches!(e, Eval::Tablebase(c) if c != mover);
+    let drawn = |e: Eval| matches!(e, Eval::TablebaseDraw(_));
+    let best = best.unwrap_or_else(|| "another move".to_string());
+    if won(before) && drawn(after) {
+        return Some(format!(
+            "throws away a tablebase win: {played} draws, {best} wins"
+        ));
+    }
+    if won(before) && lost(after) {
+        return Some(format!(
+            "throws away a tablebase win: {played} loses, {best} wins"
+        ));
+    }
+    if drawn(before) && lost(after) {
+        return Some(format!(
+            "turns a tablebase draw into a loss: {played} loses, {best} holds"
+        ));
+    }
+    None
+}
+
+/// What the opponent's reply (from `next`, the move from `pos` played) did: the piece the
+/// move hung, the tactic it walked into, or the material it lost.
+fn allowed(pos: &Chess, next: &Chess, reply: &Played) -> Why {
+    let mover = pos.turn();
+    let first = reply.moves[0];
+    let shown = |k: usize| numbered_san(next, &reply.moves[..=k]);
+    let whole = numbered_san(next, &reply.moves);
+    // A piece taken at once that nothing defended.
+    if motifs::hanging(next, first)
+        && let Some(role) = first.capture()
+    {
+        return Why {
+            text: format!(
+                "hangs the {} on {}: {}",
+                role_word(role),
+                first.to(),
+                shown(0)
+            ),
+            kind: Kind::Hung,
+        };
+    }
+    if let Some((motif, seen)) = motifs::tactics_in(next, &reply.moves).into_iter().next() {
+        let board = reply.positions[seen.at + 1].board();
+        let named = |sq: Square| {
+            board
+                .role_at(sq)
+                .map_or_else(|| format!("the piece on {sq}"), |r| piece_on(r, sq))
+        };
+        let by = numbered_san(&reply.positions[seen.at], &reply.moves[seen.at..=seen.at]);
+        let text = match motif {
+            Motif::Fork => format!(
+                "walks into a fork: {by} forks {}",
+                forked(board, &seen.squares)
+            ),
+            Motif::Pin => format!(
+                "walks into a pin: {by} pins and wins {}: {whole}",
+                named(seen.squares[0])
+            ),
+            Motif::Skewer => format!(
+                "walks into a skewer: {by} wins {} behind: {whole}",
+                named(seen.squares[1])
+            ),
+            Motif::DiscoveredAttack => format!(
+                "allows a discovered attack: {by} uncovers an attack on {}: {whole}",
+                named(seen.squares[0])
+            ),
+            _ => format!(
+                "lets {} be trapped: {whole}",
+                seen.squares
+                    .first()
+                    .map_or_else(String::new, |&sq| named(sq))
+            ),
+        };
+        return Why {
+            text,
+            kind: Kind::Tactic,
+        };
+    }
+    Why {
+        text: format!("{} after {whole}", loss_words(pos, &reply.end, mover)),
+        kind: Kind::Material,
+    }
+}
+
+/// What the engine's move `best` from `pos` would have won: the tactic or the material.
+fn missed(pos: &Chess, best: Move, line: &Played) -> Why {
+    let mover = pos.turn();
+    let best_san = numbered_san(pos, [best].iter());
+    let whole = numbered_san(pos, &line.moves);
+    if motifs::hanging(pos, best)
+        && let Some(role) = best.capture()
+    {
+        return Why {
+            text: format!(
+                "misses {best_san}, which takes the {} on {} for nothing",
+                role_word(role),
+                best.to()
+            ),
+            kind: Kind::Missed,
+        };
+    }
+    if let Some((motif, seen)) = motifs::tactics_in(pos, &line.moves).into_iter().next() {
+        let board = line.positions[seen.at + 1].board();
+        let by = numbered_san(pos, &line.moves[..=seen.at]);
+        let what = match motif {
+            Motif::Fork => format!("forks {}", forked(board, &seen.squares)),
+            Motif::Pin => format!("pins and wins {}", the(board.role_at(seen.squares[0]))),
+            Motif::Skewer => format!("skewers and wins {}", the(board.role_at(seen.squares[1]))),
+            Motif::DiscoveredAttack => format!(
+                "uncovers an attack on {}",
+                the(board.role_at(seen.squares[0]))
+            ),
+            _ => format!("traps {}", the(board.role_at(seen.squares[0]))),
+        };
+        return Why {
+            text: format!("misses {by}, which {what}"),
+            kind: Kind::Missed,
+        };
+    }
+    let won = gain_words(pos, &line.end, mover);
+    Why {
+        text: if won.is_empty() {
+            format!("misses {best_san}: {whole}")
+        } else {
+            format!("misses {best_san}, which wins {won}: {whole}")
+        },
+        kind: Kind::Missed,
+    }
+}
+
+/// The pieces each side has lost from `from` to `to` beyond what it took back in kind:
+/// (`side`'s, the other's), the most valuable first.
+fn losses(from: &Chess, to: &Chess, side: Color) -> (Vec<Role>, Vec<Role>) {
+    let count =
+        |pos: &Chess, c: Color, r: Role| (pos.board().by_color(c) & pos.board().by_role(r)).count();
+    let of = |c: Color| {
+        let mut out = Vec::new();
+        for r in [
+            Role::Queen,
+            Role::Rook,
+            Role::Bishop,
+            Role::Knight,
+            Role::Pawn,
+        ] {
+            let gone = count(from, c, r).saturating_sub(count(to, c, r));
+            out.extend(std::iter::repeat_n(r, gone));
+        }
+        out
+    };
+    let (mut mine, mut theirs) = (of(side), of(!side));
+    // Like for like is a trade, not a loss.
+    let mut i = 0;
+    while i < mine.len() {
+        if let Some(j) = theirs.iter().position(|&r| r == mine[i]) {
+            theirs.remove(j);
+            mine.remove(i);
+        } else {
+            i += 1;
+        }
+    }
+    (mine, theirs)
+}
+
+/// What `side` lost going from `from` to `to`, in words: `loses the exchange`, `loses the
+/// knight`, `loses two pawns`, `loses the bishop for a pawn`.
+fn loss_words(from: &Chess, to: &Chess, side: Color) -> String {
+    let (mine, theirs) = losses(from, to, side);
+    let minor = |r: &Role| matches!(r, Role::Bishop | Role::Knight);
+    if mine == [Role::Rook] && theirs.len() == 1 && theirs.iter().all(minor) {
+        return "loses the exchange".to_string();
+    }
+    let lost = material_list(&mine, true);
+    if theirs.is_empty() {
+        return format!("loses {lost}");
+    }
+    format!("loses {lost} for {}", material_list(&theirs, false))
+}
+
+/// What `side` won going from `from` to `to`, in words (empty when nothing).
+fn gain_words(from: &Chess, to: &Chess, side: Color) -> String {
+    let (mine, theirs) = losses(from, to, side);
+    let minor = |r: &Role| matches!(r, Role::Bishop | Role::Knight);
+    if theirs == [Role::Rook] && mine.len() == 1 && mine.iter().all(minor) {
+        return "the exchange".to_string();
+    }
+    if theirs.is_empty() {
+        return String::new();
+    }
+    let won = material_list(&theirs, true);
+    if mine.is_empty() {
+        won
+    } else {
+        format!("{won} for {}", material_list(&mine, false))
+    }
+}
+
+/// Pieces in words, the most valuable first: `the knight and a pawn`, `two pawns`; with
+/// `definite` a single piece is `the` one, else `a`.
+fn material_list(roles: &[Role], definite: bool) -> String {
+    let mut parts = Vec::new();
+    for r in [
+        Role::Queen,
+        Role::Rook,
+        Role::Bishop,
+        Role::Knight,
+        Role::Pawn,
+    ] {
+        let n = roles.iter().filter(|&&x| x == r).count();
+        let name = role_word(r);
+        match n {
+            0 => {}
+            1 if definite && r != Role::Pawn => parts.push(format!("the {name}")),
+            1 => parts.push(format!("a {name}")),
+            2 => parts.push(format!("two {name}s")),
+            3 => parts.push(format!("three {name}s")),
+            n => parts.push(format!("{n} {name}s")),
+        }
+    }
+    and_list(parts.into_iter())
+}
+
+/// `a`, `a and b`, `a, b and c`.
+fn and_list(items: impl Iterator<Item = String>) -> String {
+    let items: Vec<String> = items.collect();
+    match items.split_last() {
+        None => String::new(),
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
+    }
+}
+
+/// The pieces on `squares`, the king first, then the most valuable: `the king and the rook`.
+fn forked(board: &shakmaty::Board, squares: &[Square]) -> String {
+    let mut roles: Vec<Option<Role>> = squares.iter().map(|&sq| board.role_at(sq)).collect();
+    roles.sort_by_key(|r| {
+        std::cmp::Reverse(r.map_or(0, |r| {
+            if r == Role::King {
+                100
+            } else {
+                crate::game::pawns_worth(r)
+            }
+        }))
+    });
+    and_list(roles.into_iter().map(the))
+}
+
+/// `the queen`, or `a piece` for an empty square.
+fn the(role: Option<Role>) -> String {
+    role.map_or_else(
+        || "a piece".to_string(),
+        |r| format!("the {}", role_word(r)),
+    )
+}
+
+/// `the knight on f6`.
+fn piece_on(role: Role, sq: Square) -> String {
+    format!("the {} on {sq}", role_word(role))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::Game;
+    use crate::review::analyse::PositionEval;
+
+    /// A review of the game of `moves` (SAN, from the start) whose every position is evaluated
+    /// as `evals` says, with the engine's line there in SAN.
+    fn review(moves: &str, evals: &[(Eval, &str)]) -> Review {
+        let game = Game::from_pgn(&format!("{moves} *")).unwrap();
+        let mut review = Review::new(game, 100);
+        review.book_plies = 0;
+        for (ply, (eval, line)) in evals.iter().enumerate() {
+            let mut pos = review.game.position_at(ply).clone();
+            let mut moves = Vec::new();
+            for san in line.split_whitespace() {
+                let m = san
+                    .parse::<shakmaty::san::San>()
+                    .unwrap()
+                    .to_move(&pos)
+                    .unwrap();
+                pos.play_unchecked(m);
+                moves.push(m);
+            }
+            review.evals[ply] = Some(PositionEval {
+                eval: *eval,
+                line: moves,
+                depth: 10,
+            });
+        }
+        review
+    }
+
+    #[test]
+    fn a_piece_left_to_be_taken_is_hung_and_a_quiet_loss_is_the_evaluations() {
+        // 3...Nxe4?? takes a pawn the d-pawn guards: 4. dxe4 and the knight is gone.
+        let r = review(
+            "1. e4 e5 2. Bc4 Nf6 3. d3 Nxe4 4. dxe4 Bc5",
+            &[
+                (Eval::Cp(30), "e4"),
+                (Eval::Cp(30), "e5"),
+                (Eval::Cp(30), "Nf3"),
+                (Eval::Cp(30), "Nc6"),
+                (Eval::Cp(20), "Nc3"),
+                (Eval::Cp(20), "Bc5"),
+                (Eval::Cp(250), "dxe4"),
+                (Eval::Cp(250), "Bc5"),
+                (Eval::Cp(250), "Nf3"),
+            ],
+        );
+        let w = why(&r, 5).unwrap();
+        assert_eq!(w.kind, Kind::Hung, "{w:?}");
+        assert_eq!(w.text, "hangs the knight on e4: 4. dxe4");
+        // 4...Bc5, judged by the evaluation alone: nothing in the lines changes material.
+        let w = why(&r, 7).unwrap();
+        assert_eq!(w.kind, Kind::Evaluation, "{w:?}");
+        assert!(!w.concrete());
+    }
+
+    #[test]
+    fn a_queen_taken_for_nothing_and_the_move_that_takes_it() {
+        // 2. Qg4?? fxg4: White's queen, to a pawn; Black's 2...d6?? missed it, though White's
+        // best reply then takes a pawn: the queen is the story.
+        let r = review(
+            "1. e4 f5 2. Qg4 d6",
+            &[
+                (Eval::Cp(30), "e4"),
+                (Eval::Cp(60), "e5"),
+                (Eval::Cp(80), "exf5"),
+                (Eval::Cp(-900), "fxg4"),
+                (Eval::Cp(150), "Qxf5"),
+            ],
+        );
+        let w = why(&r, 2).unwrap();
+        assert_eq!(w.kind, Kind::Hung);
+        assert_eq!(w.text, "hangs the queen on g4: 2... fxg4");
+        let w = why(&r, 3).unwrap();
+        assert_eq!(w.kind, Kind::Missed);
+        assert_eq!(
+            w.text,
+            "misses 2... fxg4, which takes the queen on g4 for nothing"
+        );
+    }
+
+    #[test]
+    fn mates_allowed_and_missed_are_named_with_their_line() {
+        // Scholar's mate: 3...Nf6?? allows Qxf7#; 3...g6 held.
+        let r = review(
+            "1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7#",
+            &[
+                (Eval::Cp(30), "e4"),
+                (Eval::Cp(30), "e5"),
+                (Eval::Cp(30), "Qh5"),
+                (Eval::Cp(0), "Nc6"),
+                (Eval::Cp(20), "Bc4"),
+                (Eval::Cp(20), "g6"),
+                (Eval::Mate(1), "Qxf7#"),
+                (Eval::Checkmate(Color::White), ""),
+            ],
+        );
+        let w = why(&r, 5).unwrap();
+        assert_eq!(w.kind, Kind::MateAllowed);
+        assert_eq!(w.text, "allows mate in 1: 4. Qxf7#");
+        // Had White then played 4. Qf3 instead, the mate was missed.
+        let r = review(
+            "1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qf3",
+            &[
+                (Eval::Cp(30), "e4"),
+                (Eval::Cp(30), "e5"),
+                (Eval::Cp(30), "Qh5"),
+                (Eval::Cp(0), "Nc6"),
+                (Eval::Cp(20), "Bc4"),
+                (Eval::Cp(20), "g6"),
+                (Eval::Mate(1), "Qxf7#"),
+                (Eval::Cp(50), "Nd4"),
+            ],
+        );
+        let w = why(&r, 6).unwrap();
+        assert_eq!(w.kind, Kind::MateMissed);
+        assert_eq!(w.text, "misses mate in 1: 4. Qxf7#");
+    }
+
+    #[test]
+    fn a_knight_fork_is_named_with_what_it_forks() {
+        // 2...e5?? lets the knight in: 3. Nxc7+ forks the king and the rook.
+        let r = review(
+            "1. Nc3 d5 2. Nb5 e5",
+            &[
+                (Eval::Cp(20), "Nc3"),
+                (Eval::Cp(20), "d5"),
+                (Eval::Cp(20), "Nb5"),
+                (Eval::Cp(0), "Na6"),
+                (Eval::Cp(500), "Nxc7+ Kd7 Nxa8"),
+            ],
+        );
+        let w = why(&r, 3).unwrap();
+        assert_eq!(w.kind, Kind::Tactic, "{w:?}");
+        assert_eq!(
+            w.text,
+            "walks into a fork: 3. Nxc7+ forks the king and the rook"
+        );
+    }
+
+    #[test]
+    fn a_tablebase_win_thrown_away_says_which_move_won() {
+        let r = review(
+            "1. e4",
+            &[
+                (Eval::Tablebase(Color::White), "d4"),
+                (Eval::TablebaseDraw(None), ""),
+            ],
+        );
+        let w = why(&r, 0).unwrap();
+        assert_eq!(w.kind, Kind::Tablebase);
+        assert_eq!(w.text, "throws away a tablebase win: e4 draws, d4 wins");
+    }
+}
