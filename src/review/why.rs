@@ -68,6 +68,19 @@ pub struct Why {
 }
 
 impl Why {
+    /// The sentence as a drill of the move may give it before it is answered: what was
+    /// missed is the answer, so only that something was (`it misses mate in 2`, `it misses a
+    /// win`); the rest as it is, after `it` (`it hangs the knight on f5: 15...Bxf5`). Empty
+    /// when nothing concrete applies.
+    pub fn unspoiled(&self) -> String {
+        match self.kind {
+            Kind::Evaluation => String::new(),
+            Kind::Missed => "it misses a win".to_string(),
+            Kind::MateMissed => format!("it {}", self.text.split(':').next().unwrap_or(&self.text)),
+            _ => format!("it {}", self.text),
+        }
+    }
+
     /// Whether it names something concrete (a mate, a piece, a line) rather than only what the
     /// evaluation sees.
     pub fn concrete(&self) -> bool {
@@ -147,14 +160,7 @@ pub fn why(review: &Review, i: usize) -> Option<Why> {
     }
     // A pawn the reply runs through to promote.
     if let Some(k) = reply.promotes(!mover) {
-        return Some(Why {
-            text: format!(
-                "lets the {}-pawn run: {} and it queens",
-                reply.moves[k].from().map_or('?', |sq| sq.file().char()),
-                numbered_san(next, &reply.moves[..=k])
-            ),
-            kind: Kind::Promotion,
-        });
+        return Some(promotion(next, &reply, k));
     }
     let better = best.map(|b| san(pos, b));
     let shown = |e: Eval| e.display();
@@ -294,6 +300,35 @@ fn tablebase(
     None
 }
 
+/// The pawn the reply from `next` promotes with its move `k`.
+fn promotion(next: &Chess, reply: &Played, k: usize) -> Why {
+    Why {
+        text: format!(
+            "lets the {}-pawn run: {} and it queens",
+            reply.moves[k].from().map_or('?', |sq| sq.file().char()),
+            numbered_san(next, &reply.moves[..=k])
+        ),
+        kind: Kind::Promotion,
+    }
+}
+
+/// The first tactic the line played out from `from` carries out that wins a piece (not a
+/// pawn: a pin of one is no story beside what else the line wins).
+fn tactic(from: &Chess, line: &Played) -> Option<(Motif, motifs::Seen)> {
+    motifs::tactics_in(from, &line.moves)
+        .into_iter()
+        .find(|(motif, seen)| {
+            let board = line.positions[seen.at + 1].board();
+            let won = match motif {
+                Motif::Skewer => seen.squares.get(1),
+                Motif::Fork => return true,
+                _ => seen.squares.first(),
+            };
+            won.and_then(|&sq| board.role_at(sq))
+                .is_some_and(|r| r == Role::King || crate::game::pawns_worth(r) >= 3)
+        })
+}
+
 /// What the opponent's reply (from `next`, the move from `pos` played) did: the piece the
 /// move hung, the tactic it walked into, or the material it lost.
 fn allowed(pos: &Chess, next: &Chess, reply: &Played) -> Why {
@@ -315,7 +350,7 @@ fn allowed(pos: &Chess, next: &Chess, reply: &Played) -> Why {
             kind: Kind::Hung,
         };
     }
-    if let Some((motif, seen)) = motifs::tactics_in(next, &reply.moves).into_iter().next() {
+    if let Some((motif, seen)) = tactic(next, reply) {
         let board = reply.positions[seen.at + 1].board();
         let named = |sq: Square| {
             board
@@ -352,6 +387,9 @@ fn allowed(pos: &Chess, next: &Chess, reply: &Played) -> Why {
             kind: Kind::Tactic,
         };
     }
+    if let Some(k) = reply.promotes(!mover) {
+        return promotion(next, reply, k);
+    }
     Why {
         text: format!("{} after {whole}", loss_words(pos, &reply.end, mover)),
         kind: Kind::Material,
@@ -375,7 +413,7 @@ fn missed(pos: &Chess, best: Move, line: &Played) -> Why {
             kind: Kind::Missed,
         };
     }
-    if let Some((motif, seen)) = motifs::tactics_in(pos, &line.moves).into_iter().next() {
+    if let Some((motif, seen)) = tactic(pos, line) {
         let board = line.positions[seen.at + 1].board();
         let by = numbered_san(pos, &line.moves[..=seen.at]);
         let what = match motif {
@@ -444,6 +482,9 @@ fn loss_words(from: &Chess, to: &Chess, side: Color) -> String {
     let minor = |r: &Role| matches!(r, Role::Bishop | Role::Knight);
     if mine == [Role::Rook] && theirs.len() == 1 && theirs.iter().all(minor) {
         return "loses the exchange".to_string();
+    }
+    if mine.is_empty() {
+        return "loses material".to_string();
     }
     let lost = material_list(&mine, true);
     if theirs.is_empty() {

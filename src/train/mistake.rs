@@ -40,6 +40,9 @@ pub struct Mistake {
     pub judgement: Judgement,
     /// The games it was made in, the newest first.
     pub games: Vec<Seen>,
+    /// Why the move was bad, as the drill says it before it is answered (see
+    /// [`crate::review::why::Why::unspoiled`]); empty when the review said nothing concrete.
+    pub why: String,
 }
 
 /// One game a mistake was made in.
@@ -203,6 +206,9 @@ pub fn in_review(review: &Review) -> Vec<(usize, Mistake)> {
                 best,
                 before: before.eval,
                 judgement,
+                why: crate::review::why::why(review, i)
+                    .map(|w| w.unspoiled())
+                    .unwrap_or_default(),
                 games: vec![Seen {
                     date: game.date.clone(),
                     opponent: game.names[(!mover).fold_wb(0, 1)].clone(),

@@ -260,7 +260,7 @@ fn annotated_pgn_has_an_eval_on_every_move_but_the_mate_and_marks_the_blunders()
     // 5. Nxf7 throws the game away (the queen takes on g2 and the rook hangs): a blunder, with
     // the engine's move instead named and its line given as a variation.
     assert!(flat.contains("5. Nxf7 $4 { [%eval -"), "{text}");
-    assert!(text.contains("Blunder. "), "{text}");
+    assert!(text.contains("{ Blunder"), "{text}");
     assert!(flat.contains("was best. } (5. "), "{text}");
     // 7. Be2 allows mate in one from a lost position: lila softens that by how lost it was
     // already (-7 to -10: a mistake; beyond: an inaccuracy). The comment says why, with the

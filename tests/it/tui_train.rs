@@ -296,6 +296,7 @@ fn mistake(fen: &str, played: &str, best: &str, cp: i32) -> knightfall::train::m
             number: "5.".to_string(),
             played: parse(played),
         }],
+        why: String::new(),
     }
 }
 
@@ -495,6 +496,7 @@ fn an_answer_that_lets_the_win_slip_past_the_fifty_move_rule_is_wrong_by_the_tab
         before: Eval::Tablebase(shakmaty::Color::Black),
         judgement: Judgement::Blunder,
         games: Vec::new(),
+        why: String::new(),
     };
     let mut t = train();
     t.practise(vec![mistake]);

@@ -407,19 +407,20 @@ mod tests {
             "reviewed from the file"
         );
         let (id, plies) = library.moves_to_find().unwrap().pop().unwrap();
-        assert_eq!(plies, vec![5], "3...Nf6");
+        assert_eq!(plies, vec![5, 6], "3...Nf6, and the reply that mates");
         assert!(
             library.mistakes(anna).unwrap().is_empty(),
             "no move to train against"
         );
         let (before, _) = library.review(id).unwrap().unwrap();
         let progress = run(&mut library, &settings(), &Gate::default(), &mut |_| {}).unwrap();
-        assert_eq!((progress.games_done, progress.positions_done), (1, 1));
+        assert_eq!((progress.games_done, progress.positions_done), (1, 2));
         let mistakes = library.mistakes(anna).unwrap();
         assert_eq!(mistakes.len(), 1, "{mistakes:?}");
         let nf6 = &mistakes[0];
         assert_eq!(nf6.played_san(), "Nf6??");
         assert_ne!(nf6.best_san(), "Nf6");
+        assert_eq!(nf6.why, "it allows mate in 1: 4. Qxf7#");
         // The file's evaluations and its verdicts stand; nothing is left to find.
         let (after, origin) = library.review(id).unwrap().unwrap();
         assert_eq!(origin, super::super::reviews::Origin::File);

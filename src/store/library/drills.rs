@@ -21,8 +21,8 @@ pub(super) fn save(conn: &Connection, id: i64, review: &Review) -> Result<()> {
         return Ok(());
     }
     let mut insert = conn.prepare_cached(
-        "INSERT INTO drills (game_id, ply, white, fen, played, best, eval, judgement)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+        "INSERT INTO drills (game_id, ply, white, fen, played, best, eval, judgement, why)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
     )?;
     for (ply, m) in mistake::in_review(review) {
         let (kind, value) = review_cache::eval_words(m.before);
@@ -35,6 +35,7 @@ pub(super) fn save(conn: &Connection, id: i64, review: &Review) -> Result<()> {
             uci(m.best),
             format!("{kind} {value}"),
             m.judgement as u8,
+            m.why,
         ])?;
     }
     Ok(())
@@ -50,7 +51,7 @@ impl Library {
     pub(super) fn drills(&self, you: impl Fn(&str) -> bool) -> Result<Vec<Mistake>> {
         let mut stmt = self.conn.prepare(
             "SELECT d.white, d.fen, d.played, d.best, d.eval, d.judgement, g.white, g.black,
-                    g.date
+                    g.date, d.why
              FROM drills d JOIN games g ON g.id = d.game_id
              ORDER BY g.date DESC, g.id DESC, d.ply",
         )?;
@@ -73,6 +74,7 @@ impl Library {
                 continue;
             };
             found.push(Mistake {
+                why: r.get(9)?,
                 games: vec![Seen {
                     date: r.get(8)?,
                     opponent: names[theirs].clone(),
@@ -107,6 +109,7 @@ fn drill(
         },
         fen,
         games: Vec::new(),
+        why: String::new(),
     };
     Some((pos, m))
 }
@@ -117,7 +120,8 @@ mod tests {
     use crate::review::analyse::PositionEval;
     use crate::review::judge::Eval;
 
-    /// A library whose one game, Anna's, has its review kept: 3. Qxe5+?? where Bc4 was best.
+    /// A library whose one game, Anna's, has its review kept: 3. Qxe5+?? where Bc4 was best,
+    /// and Nxe5 took the queen.
     fn library_with_a_review(dir: &std::path::Path) -> Library {
         let mut library = Library::open(&dir.join("library.sqlite")).unwrap();
         let file = dir.join("g.pgn");
@@ -133,7 +137,11 @@ mod tests {
         let (mut review, _) = library.review(id).unwrap().unwrap();
         for (ply, cp) in [20, 25, 30, 0, 10, -900, -880].into_iter().enumerate() {
             let pos = review.game.position_at(ply);
-            let best = if ply == 4 { "f1c4" } else { "" };
+            let best = match ply {
+                4 => "f1c4",
+                5 => "c6e5",
+                _ => "",
+            };
             review.evals[ply] = Some(PositionEval {
                 eval: Eval::Cp(cp),
                 line: parse_uci(pos, best).into_iter().collect(),
@@ -160,6 +168,7 @@ mod tests {
         );
         assert_eq!(m.before, Eval::Cp(10));
         assert_eq!(m.source(), "2026.11.20 against Bob, move 3.");
+        assert_eq!(m.why, "it hangs the queen on e5: 3... Nxe5");
         // Bob's moves are not Anna's mistakes, whoever made a mistake among them.
         assert!(library.mistakes(|n| n == "Bob").unwrap().is_empty());
     }

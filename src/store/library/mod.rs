@@ -166,6 +166,12 @@ const MIGRATIONS: &[M<'static>] = &[
         );
         CREATE INDEX puzzle_themes_by_rating ON puzzle_themes(theme, rating, puzzle);",
     ),
+    // Why each mistake was bad, as its drill says it; the games whose mistakes were kept
+    // before are gone through once more to say it.
+    M::up(
+        "ALTER TABLE drills ADD COLUMN why TEXT NOT NULL DEFAULT '';
+        INSERT OR IGNORE INTO drills_to_find SELECT DISTINCT game_id FROM drills;",
+    ),
 ];
 
 /// How long a write waits for another Knightfall's to finish before it gives up.

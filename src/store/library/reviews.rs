@@ -200,7 +200,8 @@ impl Library {
 
     /// The games whose review came with the file and whose mistakes and blunders have no
     /// engine's move yet (a site's evaluations name none), newest first, each with the plies
-    /// of those moves: the positions before them are searched for a move to train.
+    /// of the positions to search: before each such move (the move to train) and after it
+    /// (the reply that shows why).
     pub fn moves_to_find(&self) -> Result<Vec<(i64, Vec<usize>)>> {
         let mut stmt = self.conn.prepare(
             "SELECT v.game_id, v.ply FROM verdicts v
@@ -223,21 +224,27 @@ impl Library {
             }
         }
         // A position searched before whose move was the one played (no drill) stays as it
-        // was: its line is kept, so it is not searched again.
+        // was: its line is kept, so it is not searched again. The position after the move is
+        // searched too: its line is the reply that shows why the move was bad.
         let mut out = Vec::new();
-        for (id, plies) in games {
+        for (id, flagged) in games {
             let Some((review, _)) = self.review(id)? else {
                 continue;
             };
-            let plies: Vec<usize> = plies
-                .into_iter()
-                .filter(|&p| {
-                    review
-                        .evals
-                        .get(p)
-                        .is_some_and(|e| e.as_ref().is_some_and(|e| e.line.is_empty()))
-                })
-                .collect();
+            let no_line = |p: usize| {
+                review
+                    .evals
+                    .get(p)
+                    .is_some_and(|e| e.as_ref().is_some_and(|e| e.line.is_empty()))
+            };
+            let mut plies = Vec::new();
+            for p in flagged.into_iter().filter(|&p| no_line(p)) {
+                plies.push(p);
+                if no_line(p + 1) {
+                    plies.push(p + 1);
+                }
+            }
+            plies.dedup();
             if !plies.is_empty() {
                 out.push((id, plies));
             }

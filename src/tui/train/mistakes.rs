@@ -77,8 +77,12 @@ impl Practice {
 
     /// What the panel asks.
     pub fn task(&self) -> String {
+        let why = match self.current.why.as_str() {
+            "" => String::new(),
+            why => format!(": {why}"),
+        };
         format!(
-            "You played {} here ({}). Find better.",
+            "You played {} here ({}){why}. Find better.",
             self.current.played_san(),
             self.current.judgement.word().to_lowercase()
         )
