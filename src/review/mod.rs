@@ -10,6 +10,7 @@ pub mod theory;
 pub mod analyse;
 pub mod from_file;
 pub mod why;
+pub mod summary;
 
 use shakmaty::san::SanPlus;
 use shakmaty::{Color, Move, Position};
@@ -190,7 +191,7 @@ impl Review {
         tags.push(("Annotator", annotator));
         // The game was read from a file: it is written back with the file's own tags and what
         // the review adds, nothing Knightfall would fill in for a game of its own.
-        self.game.to_pgn_with(Roster::AsRead, &tags, &|i| {
+        let pgn = self.game.to_pgn_with(Roster::AsRead, &tags, &|i| {
             let mut tokens = Vec::new();
             let note = self.note(i);
             if let Some(n) = &note {
@@ -216,6 +217,13 @@ impl Review {
                 }
             }
             tokens
-        })
+        });
+        // The summary leads the moves, as a comment of the game's own.
+        match (summary::summary(self), pgn.split_once("\n\n")) {
+            (Some(text), Some((tags, moves))) => {
+                format!("{tags}\n\n{{ {} }}\n{moves}", text.replace('}', ")"))
+            }
+            _ => pgn,
+        }
     }
 }

@@ -320,7 +320,10 @@ fn note_line(screen: &Screen) -> Line<'static> {
         return Line::raw("");
     };
     let Some(i) = screen.ply.checked_sub(1) else {
-        return Line::raw("The start position. → steps through the game.");
+        return Line::raw(match crate::review::summary::summary(review) {
+            Some(summary) => format!("{summary} → steps through the game."),
+            None => "The start position. → steps through the game.".to_string(),
+        });
     };
     let san = &review.game.sans()[i];
     let before = review.eval(i).map(|e| e.display());
