@@ -18,6 +18,10 @@ use crate::pgn::numbered_san;
 /// How many plies of a line are played out at most to see what it wins.
 const WINDOW: usize = 8;
 
+/// The centipawns of evaluation each pawn of material a line shows must cost, for the
+/// material to be the reason.
+const SEEN_CP: i32 = 60;
+
 /// What kind of thing went wrong, for counting.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Kind {
@@ -150,10 +154,15 @@ pub fn why(review: &Review, i: usize) -> Option<Why> {
     let (lost, missed_gain) = (start - after_reply, best_end - start);
     // The larger of the two is the story: a pawn lost beside a queen not taken is the queen.
     let missed_more = missed_gain >= 2 && missed_gain > lost;
-    if worse >= 1 && lost >= 1 && !missed_more && !reply.moves.is_empty() {
+    // The material the lines show is the story only when the evaluation sees most of it: a
+    // pawn given for play is not a pawn lost.
+    let drop = mover.fold_wb(1, -1) * (before.eval.ceiled_cp() - after.eval.ceiled_cp());
+    let seen = drop >= SEEN_CP * worse;
+    if seen && worse >= 1 && lost >= 1 && !missed_more && !reply.moves.is_empty() {
         return Some(allowed(pos, next, &reply));
     }
     if let (Some(b), Some(best_line)) = (best, &with_best)
+        && seen
         && worse >= 2
     {
         return Some(missed(pos, b, best_line));
