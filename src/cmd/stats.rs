@@ -246,6 +246,14 @@ pub fn report(stats: &Stats) -> String {
             errors as f64 * 100.0 / phases.moves as f64
         ));
     }
+    if !stats.kinds.is_empty() {
+        out.push_str("\nWhat went wrong in your mistakes and blunders\n");
+        let mut rows = vec![vec![String::new(), "moves".to_string()]];
+        for (kind, count) in &stats.kinds {
+            rows.push(vec![kind.words().to_string(), count.to_string()]);
+        }
+        out.push_str(&table(&rows));
+    }
 
     for (title, games) in [("Best games", &stats.best), ("Worst games", &stats.worst)] {
         if games.is_empty() {

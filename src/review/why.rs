@@ -46,6 +46,39 @@ pub enum Kind {
 }
 
 impl Kind {
+    /// Every kind, in the order tables list them.
+    pub const ALL: [Kind; 9] = [
+        Kind::MateAllowed,
+        Kind::MateMissed,
+        Kind::Tablebase,
+        Kind::Hung,
+        Kind::Tactic,
+        Kind::Promotion,
+        Kind::Material,
+        Kind::Missed,
+        Kind::Evaluation,
+    ];
+
+    /// The name it is kept under.
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::MateAllowed => "mate-allowed",
+            Kind::MateMissed => "mate-missed",
+            Kind::Tablebase => "tablebase",
+            Kind::Hung => "hung",
+            Kind::Tactic => "tactic",
+            Kind::Promotion => "promotion",
+            Kind::Material => "material",
+            Kind::Missed => "missed",
+            Kind::Evaluation => "evaluation",
+        }
+    }
+
+    /// The kind kept under `name`.
+    pub fn from_name(name: &str) -> Option<Kind> {
+        Kind::ALL.into_iter().find(|k| k.name() == name)
+    }
+
     /// In a few words, for a table.
     pub fn words(self) -> &'static str {
         match self {

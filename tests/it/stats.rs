@@ -177,6 +177,8 @@ fn stats_piped_prints_the_players_figures_as_text() {
         "  2024.03      2      59.5",
         "  opening                0         0         1         0.33",
         "  12.50 mistakes and blunders per 100 of your moves",
+        "What went wrong in your mistakes and blunders",
+        "  allowed mate",
         "Worst games, by your accuracy",
         "2024.03.05  Black  lost  vs carl  C20 King's Pawn Game: Wayward Queen Attack",
     ] {

@@ -5,6 +5,7 @@ use anyhow::Result;
 use rusqlite::params;
 
 use super::Library;
+use super::reviews::Origin;
 use crate::review::Review;
 use crate::train::mistake::Mistake;
 
@@ -19,8 +20,9 @@ impl Library {
         self.drills(you)
     }
 
-    /// Goes through the reviews kept before their mistakes were, a few at a time.
-    fn find_drills(&mut self) -> Result<()> {
+    /// Goes through the reviews kept before their mistakes (and why each was bad) were, a
+    /// few at a time, keeping each again.
+    pub(super) fn find_drills(&mut self) -> Result<()> {
         loop {
             let ids: Vec<i64> = {
                 let mut stmt = self
@@ -33,16 +35,16 @@ impl Library {
                 return Ok(());
             }
             // A game that cannot be read back has no mistakes to give.
-            let reviews: Vec<(i64, Option<Review>)> = ids
+            let reviews: Vec<(i64, Option<(Review, Origin)>)> = ids
                 .iter()
-                .map(|&id| (id, self.review(id).ok().flatten().map(|(r, _)| r)))
+                .map(|&id| (id, self.review(id).ok().flatten()))
                 .collect();
             let tx = self
                 .conn
                 .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
             for (id, review) in reviews {
-                if let Some(review) = review {
-                    super::drills::save(&tx, id, &review)?;
+                if let Some((review, origin)) = review {
+                    super::reviews::keep(&tx, id, &review, origin)?;
                 }
                 tx.execute("DELETE FROM drills_to_find WHERE game_id = ?1", params![id])?;
             }

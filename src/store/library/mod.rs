@@ -172,6 +172,12 @@ const MIGRATIONS: &[M<'static>] = &[
         "ALTER TABLE drills ADD COLUMN why TEXT NOT NULL DEFAULT '';
         INSERT OR IGNORE INTO drills_to_find SELECT DISTINCT game_id FROM drills;",
     ),
+    // What kind of thing went wrong in each flagged move, for the statistics; the reviews
+    // kept before are gone through once to say it.
+    M::up(
+        "ALTER TABLE verdicts ADD COLUMN kind TEXT NOT NULL DEFAULT '';
+        INSERT OR IGNORE INTO drills_to_find SELECT DISTINCT game_id FROM verdicts;",
+    ),
 ];
 
 /// How long a write waits for another Knightfall's to finish before it gives up.

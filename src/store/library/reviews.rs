@@ -286,8 +286,8 @@ pub(super) fn keep(
     conn.prepare_cached("DELETE FROM verdicts WHERE game_id = ?1")?
         .execute(params![id])?;
     let mut insert = conn.prepare_cached(
-        "INSERT INTO verdicts (game_id, ply, white, judgement, phase)
-         VALUES (?1, ?2, ?3, ?4, ?5)",
+        "INSERT INTO verdicts (game_id, ply, white, judgement, phase, kind)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
     )?;
     for v in verdicts(review) {
         insert.execute(params![
@@ -295,10 +295,27 @@ pub(super) fn keep(
             v.ply as i64,
             v.side == Color::White,
             v.judgement,
-            v.phase.word()
+            v.phase.word(),
+            kind_of(review, v.ply),
         ])?;
     }
     super::drills::save(conn, id, review)
+}
+
+/// What kind of thing went wrong in move `ply` of `review`, by name; empty when the review
+/// has no line there to say it (a file's evaluations alone say nothing of why).
+fn kind_of(review: &Review, ply: usize) -> &'static str {
+    let lined = |p: usize| {
+        review
+            .evals
+            .get(p)
+            .and_then(Option::as_ref)
+            .is_some_and(|e| !e.line.is_empty())
+    };
+    match crate::review::why::why(review, ply) {
+        Some(w) if w.concrete() || lined(ply) || lined(ply + 1) => w.kind.name(),
+        _ => "",
+    }
 }
 
 /// Whether game `id` has a complete review kept, read through `conn`.

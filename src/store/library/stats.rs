@@ -12,6 +12,7 @@ use rusqlite::params;
 
 use super::Library;
 use crate::review::phase::Phase;
+use crate::review::why::Kind;
 use crate::store::Paths;
 use crate::train::mistake::is_you;
 
@@ -272,6 +273,9 @@ pub struct Stats {
     pub months: Vec<Month>,
     /// Flagged moves by phase.
     pub phases: Phases,
+    /// The player's mistakes and blunders by what went wrong, the most first (those whose
+    /// kind no review said left out).
+    pub kinds: Vec<(Kind, i64)>,
     /// By speed, bullet first, the unknown last; only the speeds played.
     pub speeds: Vec<AtSpeed>,
     /// The reviewed games of highest accuracy, the best first.
@@ -345,6 +349,7 @@ impl Stats {
 pub fn load(paths: &Paths, player: Option<&str>) -> Result<Stats> {
     let mut library = Library::open(&paths.library())?;
     library.index_folder(paths)?;
+    library.find_drills()?;
     let yours = yours(paths, player);
     let names = library.names(|name| is_you(name, &yours))?;
     library.stats(&names)
@@ -459,6 +464,7 @@ impl Library {
             openings: self.openings()?,
             months: self.months()?,
             phases: self.phases()?,
+            kinds: self.kinds()?,
             speeds: self.speeds()?,
             ..Stats::default()
         };
@@ -550,6 +556,25 @@ impl Library {
             })
         })?;
         Ok(rows.collect::<Result<Vec<_>, _>>()?)
+    }
+
+    fn kinds(&self) -> Result<Vec<(Kind, i64)>> {
+        let mut stmt = self.conn.prepare(
+            "SELECT v.kind, count(*)
+             FROM temp.stats_games s JOIN main.verdicts v
+                 ON v.game_id = s.id AND v.white = s.white
+             WHERE s.reviewed AND v.judgement >= 1 GROUP BY v.kind",
+        )?;
+        let rows = stmt.query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?)))?;
+        let mut kinds = Vec::new();
+        for row in rows {
+            let (name, count) = row?;
+            if let Some(kind) = Kind::from_name(&name) {
+                kinds.push((kind, count));
+            }
+        }
+        kinds.sort_by_key(|&(kind, count)| (std::cmp::Reverse(count), kind.name()));
+        Ok(kinds)
     }
 
     fn phases(&self) -> Result<Phases> {

@@ -411,6 +411,15 @@ fn mistakes(frame: &mut Frame, area: Rect, screen: &StatsScreen) {
     let bars_area = (area.width >= table_w + 30)
         .then(|| Rect::new(area.x + table_w + 1, area.y, area.width - table_w - 1, 6).clamp(area));
     let speeds_area = Rect::new(area.x, area.y + 6, 66, speeds + 3).clamp(area);
+    // What went wrong: beside the speeds where there is room, else below them.
+    let kinds = screen.stats.kinds.len() as u16 + 3;
+    let kinds_area = if area.width >= 66 + 41 {
+        Rect::new(area.x + 67, area.y + 6, 40, kinds)
+    } else {
+        Rect::new(area.x, area.y + 6 + speeds + 3, 40, kinds)
+    }
+    .clamp(area);
+    by_kind(frame, kinds_area, screen);
     let all = [Phase::Opening, Phase::Middlegame, Phase::Endgame];
     let rows = all.map(|phase| {
         let [i, m, b] = phases.counts[phase as usize];
@@ -505,6 +514,23 @@ fn by_speed(frame: &mut Frame, area: Rect, screen: &StatsScreen) {
             "per 100 moves",
         ]))
         .block(titled("By speed (errors: mistakes and blunders)", area)),
+        area,
+    );
+}
+
+/// The player's mistakes and blunders by what went wrong, the most first.
+fn by_kind(frame: &mut Frame, area: Rect, screen: &StatsScreen) {
+    let kinds = &screen.stats.kinds;
+    if kinds.is_empty() || area.height < 4 {
+        return;
+    }
+    let rows = kinds
+        .iter()
+        .map(|(kind, count)| Row::new([Cell::from(kind.words()), num(count.to_string())]));
+    frame.render_widget(
+        Table::new(rows, [Constraint::Length(30), Constraint::Length(7)])
+            .header(heading(&["", "moves"]))
+            .block(titled("What went wrong", area)),
         area,
     );
 }
