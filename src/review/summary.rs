@@ -1,7 +1,7 @@
 //! A finished review in two or three sentences: who was better until the turning point (the
 //! flagged move that cost most), what that move did (see [`super::why`]), how the game ended
 //! against that, and each side's accuracy. "White was better until 23. Nxe5??, which hangs the
-//! knight on e5: 23... Qxe5; Black won. Accuracy: White 71.2%, Black 84.0%."
+//! knight on e5. Black won. Accuracy: White 71.2%, Black 84.0%."
 
 use shakmaty::{Color, Position};
 
@@ -39,9 +39,14 @@ pub fn summary(review: &Review) -> Option<String> {
             let number = format!("{}{dots} ", pos.fullmoves());
             let (judgement, _) = review.judgement(i)?;
             let san = &game.sans()[i];
+            // The reason without its line: the move itself shows the line.
             let what = why(review, i)
                 .filter(|w| w.concrete())
-                .map(|w| format!(", which {}", w.text))
+                .map(|w| {
+                    let short = w.text.split(": ").next().unwrap_or(&w.text);
+                    let short = short.split(" after ").next().unwrap_or(short);
+                    format!(", which {short}")
+                })
                 .unwrap_or_default();
             out.push(format!(
                 "{who} until {number}{san}{}{what}.",
@@ -132,8 +137,8 @@ mod tests {
         let text = summary(&review).unwrap();
         assert!(
             text.starts_with(
-                "The game was level until 3... Nf6??, which allows mate in 1: 4. Qxf7#. White won. \
-                 Accuracy: White"
+                "The game was level until 3... Nf6??, which allows mate in 1. White won. Accuracy: \
+                 White"
             ),
             "{text}"
         );

@@ -851,7 +851,7 @@ fn review_screen_fills_in_and_steps_to_the_blunders() {
     s.send(format!("\x1b[<0;{};{}M", col + 1, row + 3).as_bytes());
     // The start says the game in short: the turning point and each side's accuracy.
     s.wait_for_screen("the start", 10, |sc| {
-        sc.contains("steps through the game") && sc.contains("Accuracy: White")
+        sc.contains("until") && sc.contains("Accuracy: White")
     });
     s.send(b"q");
     s.wait_for("the shell", 20, |s| s.text().contains("DONE"));
