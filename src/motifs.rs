@@ -213,13 +213,18 @@ pub struct Seen {
 /// forks, pins, skewers, discovered attacks and trapped pieces, in that order, each with where
 /// it happens.
 pub fn tactics_in(start: &Chess, line: &[Move]) -> Vec<(Motif, Seen)> {
+    tactics(&walk(start, line), line)
+}
+
+/// Every position of `line` played from `start`, the start first.
+fn walk(start: &Chess, line: &[Move]) -> Vec<Chess> {
     let mut positions = vec![start.clone()];
     for m in line {
         let mut next = positions[positions.len() - 1].clone();
         next.play_unchecked(*m);
         positions.push(next);
     }
-    tactics(&positions, line)
+    positions
 }
 
 fn tactics(positions: &[Chess], line: &[Move]) -> Vec<(Motif, Seen)> {
@@ -240,12 +245,7 @@ fn tactics(positions: &[Chess], line: &[Move]) -> Vec<(Motif, Seen)> {
 pub fn of(start: &Chess, solution: &[Move]) -> Vec<Motif> {
     let solver = start.turn();
     // Every position of the solution, from the start.
-    let mut positions = vec![start.clone()];
-    for m in solution {
-        let mut next = positions[positions.len() - 1].clone();
-        next.play_unchecked(*m);
-        positions.push(next);
-    }
+    let positions = walk(start, solution);
     let end = &positions[positions.len() - 1];
     let solver_moves = solution.len().div_ceil(2);
     let mut found = Vec::new();

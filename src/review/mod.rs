@@ -93,6 +93,15 @@ impl Review {
         self.evals.get(ply)?.as_ref().map(|e| e.eval)
     }
 
+    /// Whether position `ply` is evaluated without a line: a file's evaluation, which names
+    /// no move.
+    pub fn lineless(&self, ply: usize) -> bool {
+        self.evals
+            .get(ply)
+            .and_then(Option::as_ref)
+            .is_some_and(|e| e.line.is_empty())
+    }
+
     /// Who made move `i` (from 0).
     pub fn mover(&self, i: usize) -> Color {
         self.game.position_at(i).turn()

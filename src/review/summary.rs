@@ -3,11 +3,12 @@
 //! against that, and each side's accuracy. "White was better until 23. Nxe5??, which hangs the
 //! knight on e5. Black won. Accuracy: White 71.2%, Black 84.0%."
 
-use shakmaty::{Color, Position};
+use shakmaty::Color;
 
 use super::Review;
 use super::judge::{Judgement, winning_chances};
 use super::why::why;
+use crate::pgn::numbered_san;
 
 /// White's winning chances (-1 to 1) under which neither side is called better.
 const LEVEL: f64 = 0.2;
@@ -18,7 +19,6 @@ pub fn summary(review: &Review) -> Option<String> {
         return None;
     }
     let game = &review.game;
-    let side = |c: Color| c.fold_wb("White", "Black");
     let mut out = Vec::new();
     match turning_point(review) {
         Some(i) => {
@@ -34,11 +34,8 @@ pub fn summary(review: &Review) -> Option<String> {
                 };
                 format!("{} was better", side(better))
             };
-            let pos = game.position_at(i);
-            let dots = if pos.turn().is_white() { "." } else { "..." };
-            let number = format!("{}{dots} ", pos.fullmoves());
+            let played = numbered_san(game.position_at(i), &game.moves()[i..=i]);
             let (judgement, _) = review.judgement(i)?;
-            let san = &game.sans()[i];
             // The reason without its line: the move itself shows the line.
             let what = why(review, i)
                 .filter(|w| w.concrete())
@@ -48,11 +45,8 @@ pub fn summary(review: &Review) -> Option<String> {
                     format!(", which {short}")
                 })
                 .unwrap_or_default();
-            out.push(format!(
-                "{who} until {number}{san}{}{what}.",
-                judgement.symbol()
-            ));
-            out.push(ending(game.outcome().map(|o| o.winner), !mover, &side));
+            out.push(format!("{who} until {played}{}{what}.", judgement.symbol()));
+            out.push(ending(game.outcome().map(|o| o.winner), !mover));
         }
         None => out.push("Neither side made a mistake.".to_string()),
     }
@@ -85,17 +79,18 @@ fn lost(review: &Review, i: usize) -> f64 {
 
 /// How the game ended against the side the turning point helped: `Black won.`, `Black could
 /// not make it count: a draw.`, `White came back and won.`
-fn ending(
-    winner: Option<Option<Color>>,
-    helped: Color,
-    side: &dyn Fn(Color) -> &'static str,
-) -> String {
+fn ending(winner: Option<Option<Color>>, helped: Color) -> String {
     match winner {
         Some(Some(w)) if w == helped => format!("{} won.", side(w)),
         Some(Some(w)) => format!("{} came back and won.", side(w)),
         Some(None) => format!("{} could not make it count: a draw.", side(helped)),
         None => "The game was not finished.".to_string(),
     }
+}
+
+/// `White` or `Black`.
+fn side(c: Color) -> &'static str {
+    c.fold_wb("White", "Black")
 }
 
 #[cfg(test)]

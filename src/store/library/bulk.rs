@@ -15,6 +15,7 @@ use anyhow::Result;
 use super::Library;
 use super::reviews::Status;
 use crate::engine::Control;
+use crate::review::Review;
 use crate::review::analyse::{self, PositionEval, Settings};
 
 /// Stops or pauses a bulk review from another thread.
@@ -223,7 +224,7 @@ pub fn run(
             };
             let began = Instant::now();
             let mut saved: Result<()> = Ok(());
-            let known = unknown_lines(&review.evals, &lines);
+            let known = unknown_lines(&review, &lines);
             let game = review.game.clone();
             analyse::analyse(&game, &settings, &known, &control, &mut |ply, eval| {
                 let eval = match eval {
@@ -283,17 +284,16 @@ pub fn run(
     Ok(progress)
 }
 
-/// What the search is to take as known in `evals`: all of it, but for the positions of
+/// What the search is to take as known of `review`: all of it, but for the positions of
 /// `lines` whose line is not found yet.
-fn unknown_lines(evals: &[Option<PositionEval>], lines: &[usize]) -> Vec<Option<PositionEval>> {
-    evals
-        .iter()
-        .enumerate()
-        .map(|(ply, e)| match e {
-            Some(e) if lines.contains(&ply) && e.line.is_empty() => None,
-            e => e.clone(),
-        })
-        .collect()
+fn unknown_lines(review: &Review, lines: &[usize]) -> Vec<Option<PositionEval>> {
+    let mut known = review.evals.clone();
+    for &ply in lines {
+        if review.lineless(ply) {
+            known[ply] = None;
+        }
+    }
+    known
 }
 
 /// The time the rest should take at the pace of `done` positions in `spent`.

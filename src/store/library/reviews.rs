@@ -231,16 +231,10 @@ impl Library {
             let Some((review, _)) = self.review(id)? else {
                 continue;
             };
-            let no_line = |p: usize| {
-                review
-                    .evals
-                    .get(p)
-                    .is_some_and(|e| e.as_ref().is_some_and(|e| e.line.is_empty()))
-            };
             let mut plies = Vec::new();
-            for p in flagged.into_iter().filter(|&p| no_line(p)) {
+            for p in flagged.into_iter().filter(|&p| review.lineless(p)) {
                 plies.push(p);
-                if no_line(p + 1) {
+                if review.lineless(p + 1) {
                     plies.push(p + 1);
                 }
             }
@@ -305,15 +299,11 @@ pub(super) fn keep(
 /// What kind of thing went wrong in move `ply` of `review`, by name; empty when the review
 /// has no line there to say it (a file's evaluations alone say nothing of why).
 fn kind_of(review: &Review, ply: usize) -> &'static str {
-    let lined = |p: usize| {
-        review
-            .evals
-            .get(p)
-            .and_then(Option::as_ref)
-            .is_some_and(|e| !e.line.is_empty())
-    };
+    // A why needs both positions known: known without a line is the file's alone.
     match crate::review::why::why(review, ply) {
-        Some(w) if w.concrete() || lined(ply) || lined(ply + 1) => w.kind.name(),
+        Some(w) if w.concrete() || !review.lineless(ply) || !review.lineless(ply + 1) => {
+            w.kind.name()
+        }
         _ => "",
     }
 }
