@@ -299,6 +299,8 @@ pub struct External {
     busy: bool,
     /// When it was asked to `quit`, if it was.
     quit_sent: Option<Instant>,
+    /// The lines it was last asked to search at once (UCI `MultiPV`).
+    multipv: u32,
 }
 
 impl External {
@@ -360,6 +362,7 @@ impl External {
             switch: switch.clone(),
             busy: true,
             quit_sent: None,
+            multipv: 1,
         };
         thread::Builder::new()
             .name("external-engine".into())
@@ -454,6 +457,13 @@ impl External {
                 line.push_str(&m.to_uci(CastlingMode::Standard).to_string());
             }
         }
+        // The analysis board asks for several lines; a game for one. Lines past those asked
+        // for (an engine configured with a MultiPV of its own) are not passed on.
+        let lines = limits.multipv.max(1);
+        if lines != self.multipv {
+            self.send(&format!("setoption name MultiPV value {lines}"))?;
+            self.multipv = lines;
+        }
         self.set_busy(true);
         self.send(&line)?;
         self.send(&go_line(limits))?;
@@ -510,7 +520,9 @@ impl External {
                         self.bad_move(&what)
                     });
             }
-            if let Some(info) = uci_info::read(&line, pos) {
+            if let Some(info) = uci_info::read(&line, pos)
+                && info.multipv <= lines
+            {
                 on_info(&info);
             }
         }

@@ -49,8 +49,9 @@ pub(crate) fn write_tablebase_move(score: i32, m: Move) -> String {
     )
 }
 
-/// A progress report from an `info` line that carries a score (other lines, and lines for
-/// secondary PV lines, give `None`). The PV, from `pos`, is kept up to its first illegal move.
+/// A progress report from an `info` line that carries a score (other lines give `None`), with
+/// the number of its line (`multipv`, 1 when the engine does not say). The PV, from `pos`, is
+/// kept up to its first illegal move.
 pub(crate) fn read(line: &str, pos: &Chess) -> Option<Info> {
     let mut words = line.split_whitespace();
     if words.next() != Some("info") {
@@ -79,8 +80,7 @@ pub(crate) fn read(line: &str, pos: &Chess) -> Option<Info> {
             "time" => info.time_ms = number(words.next())?.max(0) as u64,
             "hashfull" => info.hashfull = number(words.next())?.max(0) as u32,
             "tbhits" => info.tb_hits = number(words.next())?.max(0) as u64,
-            // Only the main line is shown; its number is skipped as an unknown word.
-            "multipv" if number(words.next()) != Some(1) => return None,
+            "multipv" => info.multipv = number(words.next())?.clamp(1, 500) as u32,
             "score" => {
                 let kind = words.next()?;
                 let n = number(words.next())?.clamp(-100_000, 100_000) as i32;
@@ -193,7 +193,7 @@ mod tests {
                 Some((1, 3, &["e2e4"])),
             ),
             ("info multipv 1 depth 4 score cp 5", Some((5, 4, &[]))),
-            ("info multipv 2 depth 4 score cp 5", None),
+            ("info multipv 2 depth 4 score cp 5", Some((5, 4, &[]))),
             ("info depth 4 nodes 100", None),
             ("info depth banana score cp 5", None),
             ("info score wdl 500 300 200", None),
@@ -207,6 +207,8 @@ mod tests {
             let expected = expected.map(|(score, depth, pv)| (score, depth, moves(&pos, pv)));
             assert_eq!(got, expected, "{line}");
         }
+        assert_eq!(read("info multipv 3 score cp 5", &pos).unwrap().multipv, 3);
+        assert_eq!(read("info score cp 5", &pos).unwrap().multipv, 1);
         let negative = read("info depth -3 nodes -1 time -5 score cp 0", &pos).unwrap();
         assert_eq!(
             (negative.depth, negative.nodes, negative.time_ms),

@@ -21,6 +21,10 @@ pub struct Args {
     /// Directories with more Syzygy tables (DIR[:DIR...]) on top of the built-in ones.
     #[arg(long, env = "SYZYGY_PATH")]
     pub syzygy: Option<String>,
+    /// Analyse with another UCI engine: uci:COMMAND (uci:/usr/games/stockfish) or a configured
+    /// engine's name; `knightfall` for Knightfall's own. Default: the config's analysis_engine.
+    #[arg(long, value_name = "ENGINE")]
+    pub engine: Option<String>,
 }
 
 /// Runs `board`.
@@ -48,7 +52,18 @@ pub fn run(args: &Args) -> Result<()> {
     while let Some(&c) = tree.node(at).children.first() {
         at = c;
     }
-    let settings = crate::store::load_settings(&crate::store::Paths::get())?;
+    let mut settings = crate::store::load_settings(&crate::store::Paths::get())?;
+    if let Some(engine) = &args.engine {
+        // Checked here, so a typo is told before the screen opens.
+        if let Some(spec) = settings
+            .engine_for_analysis(engine)
+            .map_err(|why| anyhow::anyhow!("{why}"))?
+        {
+            spec.check()
+                .map_err(|e| anyhow::anyhow!("the analysis engine cannot be used: {e}"))?;
+        }
+        settings.analysis_engine = engine.clone();
+    }
     crate::tui::run_board(tree, at, &tool_options(settings, args.syzygy.clone()))
 }
 

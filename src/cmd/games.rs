@@ -122,8 +122,10 @@ pub fn run(args: &Args) -> Result<()> {
     let Some(action) = &args.action else {
         if std::io::IsTerminal::is_terminal(&std::io::stdout()) {
             let review = super::review::Args::default();
-            let opts = super::board::tool_options(crate::store::load_settings(&paths)?, None);
-            return crate::tui::run_library(super::review::settings(&review), &opts);
+            let config = crate::store::load_settings(&paths)?;
+            let settings = super::review::settings(&review, &config)?;
+            let opts = super::board::tool_options(config, None);
+            return crate::tui::run_library(settings, &opts);
         }
         return run(&Args {
             action: Some(Action::List(Which::default())),

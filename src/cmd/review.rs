@@ -47,6 +47,11 @@ pub struct Args {
     /// loses nothing and the next run goes on from there.
     #[arg(long, conflicts_with_all = ["file", "game", "out"])]
     pub all: bool,
+    /// Review with another UCI engine: uci:COMMAND (uci:/usr/games/stockfish) or a configured
+    /// engine's name; `knightfall` for Knightfall's own. Default: the config's review_engine.
+    /// The tablebases still answer first.
+    #[arg(long, value_name = "ENGINE")]
+    pub engine: Option<String>,
 }
 
 impl Default for Args {
@@ -60,22 +65,33 @@ impl Default for Args {
             threads: None,
             syzygy: None,
             all: false,
+            engine: None,
         }
     }
 }
 
-/// The search settings for `args`.
-pub fn settings(args: &Args) -> Settings {
+/// The search settings for `args`, the engine taken from `config` when `--engine` does not
+/// name one.
+pub fn settings(args: &Args, config: &crate::store::settings::Settings) -> Result<Settings> {
+    let asked = args.engine.as_deref().unwrap_or(&config.review_engine);
+    let engine = config
+        .engine_for_analysis(asked)
+        .map_err(|why| anyhow::anyhow!("{why}"))?;
+    if let Some(spec) = &engine {
+        spec.check()
+            .map_err(|e| anyhow::anyhow!("the review engine cannot be used: {e}"))?;
+    }
     let tablebases = Tablebases::load(args.syzygy.as_deref().filter(|s| !s.trim().is_empty()));
     for warning in tablebases.warnings() {
         tell!("warning: {warning}");
     }
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    Settings {
+    Ok(Settings {
         movetime_ms: args.movetime,
         threads: args.threads.map_or(cores, |t| t as usize),
         tablebases: Some(Arc::new(tablebases)),
-    }
+        engine,
+    })
 }
 
 /// Whether `a` and `b` name the same existing file.
@@ -92,11 +108,12 @@ pub fn run(args: &Args) -> Result<()> {
         return review_all(args);
     }
     let paths = Paths::get();
+    let config = crate::store::load_settings(&paths)?;
     let screen = args.out.is_none() && std::io::stdout().is_terminal();
     if screen && args.file.is_none() && args.game.is_none() {
-        let opts =
-            super::board::tool_options(crate::store::load_settings(&paths)?, args.syzygy.clone());
-        return crate::tui::run_library(settings(args), &opts);
+        let review = settings(args, &config)?;
+        let opts = super::board::tool_options(config, args.syzygy.clone());
+        return crate::tui::run_library(review, &opts);
     }
     let listed = match &args.file {
         Some(file) => read_games(file)?,
@@ -116,9 +133,9 @@ pub fn run(args: &Args) -> Result<()> {
         if let Some(Err(why)) = place.map(|i| listed[i].load()) {
             bail!("game {} cannot be reviewed: {why}", place.unwrap_or(0) + 1);
         }
-        let opts =
-            super::board::tool_options(crate::store::load_settings(&paths)?, args.syzygy.clone());
-        return crate::tui::run_review(listed, place, settings(args), &opts);
+        let review = settings(args, &config)?;
+        let opts = super::board::tool_options(config, args.syzygy.clone());
+        return crate::tui::run_review(listed, place, review, &opts);
     }
     let Some(chosen) = place.map(|i| &listed[i]) else {
         if listed.is_empty() {
@@ -138,7 +155,7 @@ pub fn run(args: &Args) -> Result<()> {
             listed.len()
         );
     }
-    let text = annotated(args, chosen, &paths)?;
+    let text = annotated(args, chosen, &paths, settings(args, &config)?)?;
     match &args.out {
         Some(path) => crate::store::write_atomic(path, &text)?,
         None => crate::output::write(format_args!("{text}"))?,
@@ -182,7 +199,7 @@ fn print_list(listed: &[Listed]) -> Result<()> {
 
 /// The `chosen` game reviewed (from the library or the cache as far as they go, the rest
 /// searched with its progress on standard error, then kept) as annotated PGN.
-fn annotated(args: &Args, chosen: &Listed, paths: &Paths) -> Result<String> {
+fn annotated(args: &Args, chosen: &Listed, paths: &Paths, settings: Settings) -> Result<String> {
     // The annotated game says what its file said: no date or start time is made up for it.
     let game = chosen
         .load()
@@ -192,12 +209,19 @@ fn annotated(args: &Args, chosen: &Listed, paths: &Paths) -> Result<String> {
     let mut library = Some(paths.library())
         .filter(|file| file.exists())
         .and_then(|file| Library::open(&file).ok());
-    let (mut review, id) = keep::known(library.as_ref(), paths, game, None, args.movetime);
+    let (mut review, id) = keep::known(
+        library.as_ref(),
+        paths,
+        game,
+        None,
+        args.movetime,
+        settings.engine_name(),
+    );
     let total = review.evals.len();
     // A review the cache found at another time is finished at that time, as the screen does.
     let settings = Settings {
         movetime_ms: review.movetime_ms,
-        ..settings(args)
+        ..settings
     };
     let failed = search(&mut review, &settings);
     if let Err(e) = keep::keep(library.as_mut(), paths, &review, id) {
@@ -276,7 +300,7 @@ fn review_all(args: &Args) -> Result<()> {
     let paths = Paths::get();
     let mut library = Library::open(&paths.library())?;
     library.index_folder(&paths)?;
-    let settings = settings(args);
+    let settings = settings(args, &crate::store::load_settings(&paths)?)?;
     let gate = Arc::new(Gate::default());
     let signal = stop_on_signals(&gate)?;
     let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());

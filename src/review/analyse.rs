@@ -11,7 +11,8 @@ use shakmaty::{Chess, Color, Move, Position};
 
 use super::judge::{self, Eval};
 use super::theory;
-use crate::engine::{Config, Control, Limits, Reported, report};
+use crate::engine::{Config, Control, Info, Limits, Reported, report};
+use crate::external::{EngineSpec, External};
 use crate::game::Game;
 use crate::player::{Known, Player};
 use crate::tablebase::{RootMove, Tablebases, Wdl};
@@ -55,8 +56,115 @@ pub struct Settings {
     pub movetime_ms: u64,
     /// Worker threads (each with its own engine).
     pub threads: usize,
-    /// Tablebases for the search.
+    /// Tablebases for the search (answered before any engine is asked).
     pub tablebases: Option<Arc<Tablebases>>,
+    /// Another UCI engine to search with instead of Knightfall's own (one process a worker).
+    pub engine: Option<EngineSpec>,
+}
+
+impl Settings {
+    /// The name a review searched with these settings goes by (see [`super::Review::engine`]).
+    pub fn engine_name(&self) -> Option<String> {
+        self.engine.as_ref().map(|spec| spec.name.clone())
+    }
+}
+
+/// One worker's engine: Knightfall's own, or another engine's process (`None` once it has
+/// failed, until it is started again between passes).
+enum Worker {
+    Own(Player),
+    Other(Option<External>),
+}
+
+impl Worker {
+    /// Position `ply` of `game` evaluated as [`evaluate`] does, by this worker's engine.
+    fn evaluate(
+        &mut self,
+        game: &Game,
+        ply: usize,
+        keys: &[u64],
+        limits: &Limits,
+        cancel: &Control,
+        settings: &Settings,
+    ) -> Result<PositionEval, String> {
+        match self {
+            Worker::Own(player) => evaluate(
+                player,
+                game.position_at(ply),
+                &keys[..ply],
+                limits,
+                cancel,
+                &mut |_| {},
+            ),
+            Worker::Other(slot) => {
+                let name = settings.engine_name().unwrap_or_default();
+                let Some(engine) = slot.as_mut() else {
+                    return Err(format!("{name} is not running"));
+                };
+                let found = evaluate_external(engine, game, ply, settings, limits, cancel);
+                if found.is_err() {
+                    // Started again before the next pass; the rest of this one is missing.
+                    *slot = None;
+                }
+                found
+            }
+        }
+    }
+}
+
+/// Position `ply` of `game` as another engine sees it in `limits`: the board's result or the
+/// tablebases' verdict first, as for Knightfall's own search.
+fn evaluate_external(
+    engine: &mut External,
+    game: &Game,
+    ply: usize,
+    settings: &Settings,
+    limits: &Limits,
+    cancel: &Control,
+) -> Result<PositionEval, String> {
+    let pos = game.position_at(ply);
+    if let Some(eval) = known(pos, settings.tablebases.as_deref()) {
+        return Ok(eval);
+    }
+    let mut last: Option<Info> = None;
+    let best = engine
+        .go(
+            game.start_fen(),
+            &game.moves()[..ply],
+            pos,
+            limits,
+            cancel,
+            &mut |info| {
+                if info.multipv <= 1 {
+                    last = Some(info.clone());
+                }
+            },
+        )
+        .map_err(|e| e.to_string())?;
+    let info = last.ok_or_else(|| format!("{} gave no evaluation", engine.spec().name))?;
+    // The line is the one that led to the move it chose (its last report may be older).
+    let line = if info.pv.first() == Some(&best) {
+        info.pv
+    } else {
+        vec![best]
+    };
+    Ok(PositionEval {
+        eval: eval_of(info.score, pos.turn()),
+        line,
+        depth: info.depth,
+    })
+}
+
+/// Starts the workers' engines that are not running: on the caller's thread, which outlives
+/// them (an engine dies with the thread that started it). Why one could not start, if one
+/// could not.
+fn start_missing(workers: &mut [Worker], spec: Option<&EngineSpec>) -> Result<(), String> {
+    for worker in workers {
+        if let (Worker::Other(slot @ None), Some(spec)) = (worker, spec) {
+            *slot = Some(External::start(spec).map_err(|e| e.to_string())?);
+        }
+    }
+    Ok(())
 }
 
 /// How much longer the second look at a doubtful move's positions is than the first.
@@ -107,20 +215,35 @@ pub fn analyse(
         return;
     }
     let threads = settings.threads.clamp(1, todo.len().max(theory.len()));
-    let mut players: Vec<Player> = (0..threads)
-        .map(|_| Player::new(Config::default(), None, settings.tablebases.clone()))
+    let mut workers: Vec<Worker> = (0..threads)
+        .map(|_| match settings.engine {
+            None => Worker::Own(Player::new(
+                Config::default(),
+                None,
+                settings.tablebases.clone(),
+            )),
+            Some(_) => Worker::Other(None),
+        })
         .collect();
     let first = settings.movetime_ms.max(1);
     // The opening first: it is done in a moment, and the screen fills in from the start.
-    for (plies, limits) in [
+    let passes = [
         (&theory, Limits::depth(theory::BOOK_DEPTH)),
         (&todo, Limits::movetime(first)),
-    ] {
+    ];
+    for (k, (plies, limits)) in passes.iter().enumerate() {
+        if let Err(why) = start_missing(&mut workers, settings.engine.as_ref()) {
+            for &ply in passes[k..].iter().flat_map(|(plies, _)| plies.iter()) {
+                on_result(ply, Err(why.clone()));
+            }
+            return;
+        }
         search_all(
             game,
-            &mut players,
+            &mut workers,
             plies,
-            &limits,
+            limits,
+            settings,
             cancel,
             &mut |ply, eval| {
                 if let Ok(e) = &eval {
@@ -170,9 +293,17 @@ pub fn analyse(
         again.extend(new);
     }
     again.sort_unstable();
-    if !again.is_empty() {
+    if !again.is_empty() && start_missing(&mut workers, settings.engine.as_ref()).is_ok() {
         let limits = Limits::movetime(first * DOUBT_FACTOR);
-        search_all(game, &mut players, &again, &limits, cancel, on_result);
+        search_all(
+            game,
+            &mut workers,
+            &again,
+            &limits,
+            settings,
+            cancel,
+            on_result,
+        );
     }
 }
 
@@ -235,19 +366,20 @@ pub fn evaluate(
 /// end backwards. Each result goes to `on_result` as it comes.
 fn search_all(
     game: &Game,
-    players: &mut [Player],
+    workers: &mut [Worker],
     plies: &[usize],
     limits: &Limits,
+    settings: &Settings,
     cancel: &Control,
     on_result: &mut dyn FnMut(usize, Result<PositionEval, String>),
 ) {
     // The repetition keys of every position (the ones before position i are keys[..i]).
     let keys = game.keys();
-    let workers = players.len().min(plies.len());
+    let count = workers.len().min(plies.len());
     let (tx, rx) = unbounded::<(usize, Result<PositionEval, String>)>();
     thread::scope(|scope| {
-        for (k, player) in players.iter_mut().take(workers).enumerate() {
-            let stretch = &plies[k * plies.len() / workers..(k + 1) * plies.len() / workers];
+        for (k, worker) in workers.iter_mut().take(count).enumerate() {
+            let stretch = &plies[k * plies.len() / count..(k + 1) * plies.len() / count];
             let (tx, keys) = (tx.clone(), &keys);
             // A worker the system cannot start leaves its stretch unsearched; the review says
             // which positions are missing.
@@ -259,8 +391,7 @@ fn search_all(
                         if cancel.stop.load(Ordering::Relaxed) {
                             break;
                         }
-                        let pos = game.position_at(ply);
-                        let eval = evaluate(player, pos, &keys[..ply], limits, cancel, &mut |_| {});
+                        let eval = worker.evaluate(game, ply, keys, limits, cancel, settings);
                         if cancel.stop.load(Ordering::Relaxed) {
                             break;
                         }

@@ -37,6 +37,9 @@ pub struct Review {
     /// How many of the first moves are opening theory (see [`theory::book_plies`]): never
     /// judged.
     pub book_plies: usize,
+    /// The other UCI engine that searched the positions, by name; `None` for Knightfall's own
+    /// search. Evaluations of two engines are never mixed in one review.
+    pub engine: Option<String>,
 }
 
 /// What the review says about one move.
@@ -75,6 +78,7 @@ impl Review {
             game,
             evals: vec![None; positions],
             movetime_ms,
+            engine: None,
         }
     }
 
@@ -180,11 +184,19 @@ impl Review {
     /// side's accuracy in the headers.
     pub(crate) fn annotated_pgn(&self) -> String {
         self.annotated_pgn_by(format!(
-            "Knightfall {}, {} ms per position, blunders and close calls {} ms more",
-            env!("CARGO_PKG_VERSION"),
+            "{}, {} ms per position, blunders and close calls {} ms more",
+            self.searched_by(),
             self.movetime_ms,
             self.movetime_ms * analyse::DOUBT_FACTOR
         ))
+    }
+
+    /// The engine that searched the positions, as the annotated game and the screen name it.
+    pub fn searched_by(&self) -> String {
+        match &self.engine {
+            Some(name) => name.clone(),
+            None => format!("Knightfall {}", env!("CARGO_PKG_VERSION")),
+        }
     }
 
     /// [`Review::annotated_pgn`] with `annotator` as its `Annotator` tag: who evaluated the

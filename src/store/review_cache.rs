@@ -34,13 +34,14 @@ fn latest_path(dir: &Path, review: &Review) -> PathBuf {
     ))
 }
 
-/// The engine version, the start position and the moves.
+/// The engine (Knightfall's version, or the other engine's name), the start position and the
+/// moves.
 fn game_text(review: &Review) -> String {
-    let mut text = format!(
-        "{} {}",
-        env!("CARGO_PKG_VERSION"),
-        review.game.start_fen().unwrap_or("startpos")
-    );
+    let engine = match &review.engine {
+        Some(name) => format!("engine:{name}"),
+        None => env!("CARGO_PKG_VERSION").to_string(),
+    };
+    let mut text = format!("{engine} {}", review.game.start_fen().unwrap_or("startpos"));
     for m in review.game.moves() {
         let _ = write!(text, " {}", m.to_uci(CastlingMode::Standard));
     }

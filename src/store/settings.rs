@@ -137,6 +137,13 @@ pub struct Settings {
     /// in games from elsewhere, a player of any of these names is you, as one named `name` is.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub accounts: Vec<String>,
+    /// The engine reviews search with: empty (or `knightfall`) for Knightfall's own, else
+    /// `uci:COMMAND` or a configured engine's name.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub review_engine: String,
+    /// The engine the analysis board runs, as `review_engine` names one.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub analysis_engine: String,
 }
 
 fn is_zero(n: &usize) -> bool {
@@ -164,6 +171,8 @@ impl Default for Settings {
             theme: Theme::default(),
             name: String::new(),
             accounts: Vec::new(),
+            review_engine: String::new(),
+            analysis_engine: String::new(),
         }
     }
 }
@@ -211,6 +220,34 @@ impl Settings {
                 .find(|e| e.name.eq_ignore_ascii_case(name))
                 .cloned(),
             Side::Human | Side::Engine => None,
+        }
+    }
+
+    /// The engine `text` names for a review or the analysis board (`review_engine`,
+    /// `analysis_engine`, `--engine`): `None` for Knightfall's own (empty, `knightfall` or
+    /// `engine`), else `uci:COMMAND` or a configured engine. Only the name is checked here;
+    /// whether the program starts is seen when it is asked.
+    pub fn engine_for_analysis(&self, text: &str) -> Result<Option<EngineSpec>, String> {
+        if text.trim().is_empty() {
+            return Ok(None);
+        }
+        let side: Side = text.parse()?;
+        match side {
+            Side::Engine => Ok(None),
+            Side::Human => Err("a person cannot review: use knightfall, uci:COMMAND or a \
+                 configured engine's name"
+                .into()),
+            Side::Uci(_) | Side::Named(_) => self.engine_spec(&side).map(Some).ok_or_else(|| {
+                let known: Vec<&str> = self.engines.iter().map(|e| e.name.as_str()).collect();
+                format!(
+                    "no engine named {text:?}: use knightfall, uci:COMMAND{}",
+                    if known.is_empty() {
+                        ", or add it as [[engines]] in the config file".to_string()
+                    } else {
+                        format!(" or one of the configured engines: {}", known.join(", "))
+                    }
+                )
+            }),
         }
     }
 

@@ -286,6 +286,8 @@ pub struct Board {
     /// The system clock as the runner read it, which dates a saved tree by the events' time
     /// (`None`, as in tests: saved undated).
     pub wall: Option<WallClock>,
+    /// Another UCI engine to analyse with instead of Knightfall's own (`analysis_engine`).
+    pub engine: Option<crate::external::EngineSpec>,
     /// The time of the last action.
     now: Option<Instant>,
     generation: u64,
@@ -313,6 +315,7 @@ impl Board {
             flipped: false,
             palette,
             wall: None,
+            engine: None,
             now: None,
             generation: 0,
         }
@@ -433,7 +436,10 @@ impl Board {
             pos,
             history: self.game.history_keys().to_vec(),
             limits,
-            mover: Mover::Knightfall,
+            mover: match &self.engine {
+                Some(spec) => Mover::External(spec.clone()),
+                None => Mover::Knightfall,
+            },
             start_fen: self.game.start_fen().map(str::to_string),
             moves: self.game.moves().to_vec(),
         })));

@@ -39,6 +39,8 @@ pub(crate) struct Launch {
     pub bell: bool,
     /// The screens, the last in front.
     pub stack: Vec<Front>,
+    /// The engine the analysis board runs (`None`: Knightfall's own).
+    pub analysis: Option<crate::external::EngineSpec>,
 }
 
 impl Launch {
@@ -46,8 +48,8 @@ impl Launch {
     /// its warnings; reviews search with its tablebases; drawn with the settings' palette,
     /// keeping files in the games folder, no bell, no screens yet.
     pub(crate) fn open(opts: &Options, t0: Instant) -> Launch {
-        let (mut player, warnings) = open_player(opts);
-        let review = review_settings(opts, &mut player);
+        let (mut player, mut warnings) = open_player(opts);
+        let review = review_settings(opts, &mut player, &mut warnings);
         Launch::with_player(opts, player, warnings, review, t0)
     }
 
@@ -55,11 +57,21 @@ impl Launch {
     pub(crate) fn with_player(
         opts: &Options,
         player: Player,
-        warnings: Vec<String>,
+        mut warnings: Vec<String>,
         review: analyse::Settings,
         t0: Instant,
     ) -> Launch {
+        let analysis = opts
+            .settings
+            .engine_for_analysis(&opts.settings.analysis_engine)
+            .unwrap_or_else(|why| {
+                warnings.push(format!(
+                    "The analysis board runs Knightfall: analysis_engine: {why}"
+                ));
+                None
+            });
         Launch {
+            analysis,
             t0,
             player,
             warnings,
@@ -92,6 +104,7 @@ impl Launch {
             self.palette,
         );
         runner.bell = self.bell;
+        runner.analysis = self.analysis;
         runner
     }
 
@@ -156,9 +169,24 @@ fn open_player(opts: &Options) -> (Player, Vec<String>) {
 }
 
 /// How a review opened from a screen searches: the default time per position, every core the
-/// settings allow, and the tablebases `player` has (loaded once for both).
-fn review_settings(opts: &Options, player: &mut Player) -> analyse::Settings {
+/// settings allow, the tablebases `player` has (loaded once for both), and the settings'
+/// review engine (Knightfall's own, with a warning, when it names none that is known).
+fn review_settings(
+    opts: &Options,
+    player: &mut Player,
+    warnings: &mut Vec<String>,
+) -> analyse::Settings {
+    let engine = opts
+        .settings
+        .engine_for_analysis(&opts.settings.review_engine)
+        .unwrap_or_else(|why| {
+            warnings.push(format!(
+                "Reviews search with Knightfall: review_engine: {why}"
+            ));
+            None
+        });
     analyse::Settings {
+        engine,
         movetime_ms: crate::review::DEFAULT_MOVETIME_MS,
         threads: match opts.settings.threads {
             0 => crate::engine::Engine::max_threads(),

@@ -239,6 +239,7 @@ pub(crate) fn run_stats(stats: crate::store::library::stats::Stats, opts: &Optio
 pub(crate) fn run_board(tree: crate::line_tree::Tree, at: usize, opts: &Options) -> Result<()> {
     let launch = Launch::open(opts, Instant::now());
     let mut board = board::Board::new(tree, at, launch.palette, false);
+    board.engine = launch.analysis.clone();
     board.wall = Some(WallClock::read(Instant::now()));
     board.message = launch.note().map(|note| (note, Tone::Error));
     launch

@@ -407,7 +407,8 @@ impl ReviewScreen {
     fn open(&mut self, game: Game, kept: Option<i64>, fx: &mut Vec<Effect>) {
         self.close(fx);
         self.kept = kept;
-        let review = Review::new(game, self.settings.movetime_ms);
+        let mut review = Review::new(game, self.settings.movetime_ms);
+        review.engine = self.settings.engine_name();
         self.generation = next_generation();
         self.searching = true;
         self.failed = 0;
@@ -750,6 +751,7 @@ mod tests {
             movetime_ms: 100,
             threads: 1,
             tablebases: None,
+            engine: None,
         };
         let palette = Palette {
             no_color: false,

@@ -186,6 +186,8 @@ pub struct Runner {
     autosave_checked: bool,
     /// Whether the bell reaches a terminal (not in headless games and tests).
     pub bell: bool,
+    /// The engine the analysis board runs (`None`: Knightfall's own).
+    pub analysis: Option<crate::external::EngineSpec>,
     /// The board square the left button went down on, until it comes up.
     pressed: Option<shakmaty::Square>,
     /// Training results not saved yet (the last save failed): tried again with the next.
@@ -232,6 +234,7 @@ impl Runner {
             last_tick: std::cell::Cell::new(Instant::now()),
             autosave_checked: false,
             bell: false,
+            analysis: None,
             pressed: None,
             training: Vec::new(),
             chosen: None,
@@ -247,6 +250,7 @@ impl Runner {
             movetime_ms: crate::review::DEFAULT_MOVETIME_MS,
             threads: 1,
             tablebases: None,
+            engine: None,
         };
         Runner::new(
             vec![Front::Game(Box::new(app))],
@@ -642,6 +646,7 @@ impl Runner {
             }
             Open::Board { tree, at } => {
                 let mut board = Board::new(tree, at, self.palette, true);
+                board.engine = self.analysis.clone();
                 board.wall = Some(crate::game::WallClock::read(Instant::now()));
                 let fx = board.start();
                 self.stack.push(Front::Board(Box::new(board)));
@@ -743,6 +748,7 @@ impl Runner {
             job.game.clone(),
             job.library,
             job.settings.movetime_ms,
+            job.settings.engine_name(),
         );
         job.settings.movetime_ms = review.movetime_ms;
         job.known = review.evals;
@@ -812,6 +818,7 @@ impl Runner {
             movetime_ms: crate::review::DEFAULT_MOVETIME_MS,
             threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
             tablebases: self.review.tablebases.clone(),
+            engine: self.review.engine.clone(),
         };
         match ReviewAll::start(paths, settings, self.tx.clone()) {
             Ok(run) => {

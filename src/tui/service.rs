@@ -89,7 +89,16 @@ impl Service {
                         let served = panic::catch_unwind(AssertUnwindSafe(|| match &req.mover {
                             Mover::Knightfall => search(&mut player, &req, &control, &sink),
                             Mover::External(spec) => {
-                                let slot = &mut externals[crate::game::side(req.pos.turn())];
+                                // A game's engines by side; the analysis board's in the first.
+                                let slot = match req.purpose {
+                                    Purpose::Play => {
+                                        &mut externals[crate::game::side(req.pos.turn())]
+                                    }
+                                    _ => &mut externals[0],
+                                };
+                                if req.purpose == Purpose::Analyse {
+                                    sources(&mut player, &req, &sink);
+                                }
                                 external(slot, spec, &switch, &req, &control, &sink);
                             }
                         }));
@@ -223,7 +232,8 @@ impl<'a, F: Fn(EngineEvent)> Throttle<'a, F> {
 }
 
 /// Asks an external engine for its move, starting it first if it is not running (or runs
-/// another command); any failure forfeits the game for its side.
+/// another command); any failure forfeits the game for its side (in a game), or is reported
+/// as a failed search (the analysis board).
 fn external(
     slot: &mut Option<External>,
     spec: &EngineSpec,
@@ -248,11 +258,7 @@ fn external(
                 *slot = Some(e);
             }
             Err(e) => {
-                sink(EngineEvent::Forfeit {
-                    generation,
-                    message: e.to_string(),
-                    illegal: false,
-                });
+                sink(failure(req, &e));
                 return;
             }
         }
@@ -280,13 +286,42 @@ fn external(
         Err(e) => {
             // A broken engine is not asked again; the next game starts a fresh one.
             *slot = None;
-            sink(EngineEvent::Forfeit {
-                generation,
-                message: e.to_string(),
-                illegal: matches!(e, ExternalError::BadMove { .. }),
-            });
+            sink(failure(req, &e));
         }
     }
+}
+
+/// What an external engine's failure `e` on `req` means: a forfeit of its side in a game, a
+/// failed search elsewhere.
+fn failure(req: &Request, e: &ExternalError) -> EngineEvent {
+    let generation = req.generation;
+    match req.purpose {
+        Purpose::Play => EngineEvent::Forfeit {
+            generation,
+            message: e.to_string(),
+            illegal: matches!(e, ExternalError::BadMove { .. }),
+        },
+        _ => EngineEvent::Failed {
+            generation,
+            message: e.to_string(),
+        },
+    }
+}
+
+/// Tells the analysis board the book's moves and the tablebases' verdicts in `req`'s position:
+/// Knightfall's own, whichever engine searches.
+fn sources(player: &mut Player, req: &Request, sink: &impl Fn(EngineEvent)) {
+    sink(EngineEvent::Sources {
+        generation: req.generation,
+        book: player.book().map_or(Vec::new(), |b| {
+            b.moves(&req.pos).iter().map(|m| (m.mv, m.weight)).collect()
+        }),
+        tablebase: player
+            .engine_mut()
+            .tablebases()
+            .and_then(|t| t.rank_root_moves(&req.pos).ok())
+            .unwrap_or_default(),
+    });
 }
 
 /// Runs one request through the player, throttling its progress reports.
@@ -313,17 +348,7 @@ fn search(player: &mut Player, req: &Request, control: &Control, sink: &impl Fn(
         Purpose::Play | Purpose::Hint => Known::Allowed,
     };
     if req.purpose == Purpose::Analyse {
-        sink(EngineEvent::Sources {
-            generation,
-            book: player.book().map_or(Vec::new(), |b| {
-                b.moves(&req.pos).iter().map(|m| (m.mv, m.weight)).collect()
-            }),
-            tablebase: player
-                .engine_mut()
-                .tablebases()
-                .and_then(|t| t.rank_root_moves(&req.pos).ok())
-                .unwrap_or_default(),
-        });
+        sources(player, req, sink);
     }
     let mut throttle = Throttle::new(sink, generation);
     let decided = player.decide(

@@ -170,6 +170,7 @@ fn the_largest_claimed_blunder_is_searched_again() {
         movetime_ms: 40,
         threads: 1,
         tablebases: None,
+        engine: None,
     };
     let seen = reports(&game, &settings);
     let plies = game.moves().len();
@@ -203,6 +204,7 @@ fn tablebase_positions_are_answered_without_a_search_and_the_rest_searched() {
         tablebases: Some(std::sync::Arc::new(
             knightfall::tablebase::Tablebases::embedded(),
         )),
+        engine: None,
     };
     let seen = reports(&game, &settings);
     assert_eq!(seen.len(), 1);
@@ -591,6 +593,7 @@ fn book_moves_are_searched_briefly_and_never_judged() {
         movetime_ms: 50,
         threads: 2,
         tablebases: None,
+        engine: None,
     };
     let mut depths = vec![None; game.moves().len() + 1];
     analyse(
@@ -628,4 +631,105 @@ fn book_moves_are_searched_briefly_and_never_judged() {
     }
     assert!(!review.is_book(6));
     assert_eq!(review.judgement(6).map(|j| j.0), Some(Judgement::Blunder));
+}
+
+/// A UCI engine in a few lines of shell, written to `dir/name`, for the game 1. Nf3 Nf6: in
+/// each position it gives `score` (from the side to move's view) at depth 9 and a legal move,
+/// so whatever the review shows of it can only have come from it. The `--engine` naming it.
+fn scripted_reviewer(dir: &Path, name: &str, score: &str) -> String {
+    use std::os::unix::fs::PermissionsExt;
+    let file = dir.join(name);
+    std::fs::write(
+        &file,
+        format!(
+            "#!/bin/sh\nwhile read l; do case \"$l\" in uci) echo uciok;; isready) echo readyok;; \
+             position*g8f6*) m=e2e4;; position*moves*) m=e7e5;; position*) m=e2e4;; \
+             go*) echo \"info depth 9 score {score} pv $m\"; echo \"bestmove $m\";; \
+             quit) exit;; esac; done\n"
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o755)).unwrap();
+    format!("uci:{}", file.display())
+}
+
+#[test]
+fn another_engine_reviews_when_asked_and_its_review_is_its_own() {
+    let dir = temp_dir("other-engine");
+    let input = dir.join("two.pgn");
+    std::fs::write(&input, "[White \"a\"]\n[Black \"b\"]\n\n1. Nf3 Nf6 *\n").unwrap();
+    let out = dir.join("by-script.pgn");
+    let (i, o) = (input.to_str().unwrap(), out.to_str().unwrap());
+    let engine = scripted_reviewer(&dir, "first", "cp 123");
+    let run = review(
+        &dir,
+        &[i, "--movetime", "50", "--engine", &engine, "--out", o],
+    );
+    assert!(run.status.success(), "{run:?}");
+    let text = std::fs::read_to_string(&out).unwrap();
+    // Its scores, from White's view, and its name as the annotator.
+    assert!(text.contains("1. Nf3 { [%eval -1.23] }"), "{text}");
+    assert!(text.contains("1... Nf6 { [%eval 1.23] }"), "{text}");
+    assert!(
+        text.contains("[Annotator \"first, 50 ms per position"),
+        "{text}"
+    );
+    // Another engine's review is not taken for it, nor for Knightfall's own.
+    let other = scripted_reviewer(&dir, "second", "mate 3");
+    let run = review(
+        &dir,
+        &[i, "--movetime", "50", "--engine", &other, "--out", o],
+    );
+    assert!(run.status.success(), "{run:?}");
+    let text = std::fs::read_to_string(&out).unwrap();
+    assert!(text.contains("1. Nf3 { [%eval #-3] }"), "{text}");
+    let run = review(&dir, &[i, "--movetime", "50", "--out", o]);
+    assert!(run.status.success(), "{run:?}");
+    let text = std::fs::read_to_string(&out).unwrap();
+    assert!(!text.contains("1.23]") && !text.contains("#-3"), "{text}");
+    assert!(text.contains("[Annotator \"Knightfall "), "{text}");
+    // The first engine's review is found again, searched by nobody.
+    let run = review(
+        &dir,
+        &[i, "--movetime", "50", "--engine", &engine, "--out", o],
+    );
+    assert!(run.status.success(), "{run:?}");
+    assert!(
+        std::fs::read_to_string(&out)
+            .unwrap()
+            .contains("[%eval -1.23]")
+    );
+    assert!(
+        !String::from_utf8_lossy(&run.stderr).contains("reviewing:"),
+        "{run:?}"
+    );
+}
+
+#[test]
+fn an_engine_that_cannot_review_is_told_and_nothing_is_written() {
+    let dir = temp_dir("bad-engine");
+    let input = dir.join("one.pgn");
+    std::fs::write(&input, SHILLING).unwrap();
+    let out = dir.join("never.pgn");
+    let (i, o) = (input.to_str().unwrap(), out.to_str().unwrap());
+    for (engine, said) in [
+        ("nosuch", "no engine named \"nosuch\""),
+        ("uci:/no/such/engine", "no program /no/such/engine"),
+        ("uci:", "uci: needs the engine's command"),
+        ("human", "a person cannot review"),
+        // Starts, then dies on its first search: the review says the search failed.
+        (
+            "uci:sh -c 'while read l; do case \"$l\" in uci) echo uciok;; isready) echo readyok;; go*) exit 3;; esac; done'",
+            "the search failed",
+        ),
+    ] {
+        let run = review(
+            &dir,
+            &[i, "--movetime", "20", "--engine", engine, "--out", o],
+        );
+        assert!(!run.status.success(), "{engine}: {run:?}");
+        let stderr = String::from_utf8_lossy(&run.stderr);
+        assert!(stderr.contains(said), "{engine}: {stderr}");
+        assert!(!out.exists(), "{engine}");
+    }
 }

@@ -220,6 +220,7 @@ fn runner(home: &Path) -> Runner {
         movetime_ms: 20,
         threads: 1,
         tablebases: None,
+        engine: None,
     };
     let paths = Paths {
         config: home.join("config.toml"),

@@ -42,6 +42,7 @@ fn runner(home: &Path) -> Runner {
         movetime_ms: 50,
         threads: 1,
         tablebases: None,
+        engine: None,
     };
     let player = Player::new(knightfall::engine::Config::default(), None, None);
     let home_screen = HomeScreen::new(Vec::new(), false, Palette::default());

@@ -437,6 +437,7 @@ fn review(games: usize, from_game: bool, open: bool) -> ReviewScreen {
         movetime_ms: 100,
         threads: 1,
         tablebases: None,
+        engine: None,
     };
     let mut s = ReviewScreen::new(listed, settings, palette(), from_game);
     if open {

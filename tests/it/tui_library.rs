@@ -79,6 +79,7 @@ fn runner(home: &Path, from_game: bool) -> Runner {
         movetime_ms: 20,
         threads: 1,
         tablebases: None,
+        engine: None,
     };
     let player = Player::new(knightfall::engine::Config::default(), None, None);
     let home_screen = HomeScreen::new(Vec::new(), from_game, Palette::default());

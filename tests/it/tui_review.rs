@@ -39,6 +39,7 @@ fn screen(pgns: &[&str], from_game: bool) -> ReviewScreen {
         movetime_ms: 100,
         threads: 1,
         tablebases: None,
+        engine: None,
     };
     let palette = Palette {
         no_color: false,

@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 use anyhow::Result;
 
 use super::Library;
-use super::reviews::Status;
+use super::reviews::{Origin, Status};
 use crate::engine::Control;
 use crate::review::Review;
 use crate::review::analyse::{self, PositionEval, Settings};
@@ -204,6 +204,11 @@ pub fn run(
         let Some((mut review, origin)) = library.review(id)? else {
             continue;
         };
+        // A review begun by another engine is begun again by this one: one review, one engine.
+        if origin == Origin::Engine && review.engine != settings.engine_name() {
+            review = Review::new(review.game, settings.movetime_ms);
+            review.engine = settings.engine_name();
+        }
         if review.done() == 0 {
             review.movetime_ms = settings.movetime_ms;
         }
@@ -321,6 +326,7 @@ mod tests {
             movetime_ms: 5,
             threads: 1,
             tablebases: None,
+            engine: None,
         }
     }
 

@@ -16,17 +16,21 @@ fn id_of(library: &Library, game: &Game, id: Option<i64>) -> Option<i64> {
     id.or_else(|| library.id_of(game).ok().flatten())
 }
 
-/// What is known of `game`'s review (game `id` of `library`, when known), asked for at
-/// `movetime_ms` (a review found at another time keeps its own): the library's or the cache's,
-/// whichever knows more; and the game's id in the library, when it is there.
+/// What is known of `game`'s review (game `id` of `library`, when known) by `engine` (`None`:
+/// Knightfall's own search; see [`Review::engine`]), asked for at `movetime_ms` (a review
+/// found at another time keeps its own): the library's or the cache's, whichever knows more;
+/// and the game's id in the library, when it is there.
 pub fn known(
     library: Option<&Library>,
     paths: &Paths,
     game: Game,
     id: Option<i64>,
     movetime_ms: u64,
+    engine: Option<String>,
 ) -> (Review, Option<i64>) {
-    let cached = review_cache::cached(&paths.reviews(), game, movetime_ms);
+    let mut cached = Review::new(game, movetime_ms);
+    cached.engine = engine;
+    review_cache::load(&paths.reviews(), &mut cached);
     let Some(library) = library else {
         return (cached, id);
     };
@@ -34,9 +38,12 @@ pub fn known(
     let kept = id.and_then(|id| library.review(id).ok().flatten());
     match kept {
         Some((kept, _))
-            if kept.done() > cached.done() && kept.evals.len() == cached.evals.len() =>
+            if kept.engine == cached.engine
+                && kept.done() > cached.done()
+                && kept.evals.len() == cached.evals.len() =>
         {
             let mut review = Review::new(cached.game, kept.movetime_ms);
+            review.engine = kept.engine;
             review.evals = kept.evals;
             (review, id)
         }
@@ -61,8 +68,10 @@ pub fn keep(
     };
     let mut merged = review.clone();
     let mut origin = Origin::Engine;
+    // What another engine found is replaced, never mixed in: one review, one engine.
     if let Some((kept, was)) = library.review(id)?
         && kept.evals.len() == merged.evals.len()
+        && kept.engine == merged.engine
     {
         if kept.done() > 0 {
             origin = was;
@@ -118,7 +127,7 @@ mod tests {
         let (mut bulk, _) = library.review(id).unwrap().unwrap();
         bulk.evals[4] = eval(10);
         library.save_review(id, &bulk, Origin::Engine).unwrap();
-        let (mut screen, found) = known(Some(&library), &paths, game.clone(), None, 250);
+        let (mut screen, found) = known(Some(&library), &paths, game.clone(), None, 250, None);
         assert_eq!(found, Some(id), "the game is found by what it is");
         assert_eq!(screen.done(), 1);
         screen.evals[0] = eval(20);
@@ -128,8 +137,59 @@ mod tests {
             .unwrap();
         assert_eq!((kept, status.done), (id, 3));
         // Both read it back: the library as it keeps it, the cache as far as the screen went.
-        let (back, _) = known(Some(&library), &paths, game.clone(), None, 250);
+        let (back, _) = known(Some(&library), &paths, game.clone(), None, 250, None);
         assert_eq!(back.done(), 3);
         assert_eq!(review_cache::cached(&paths.reviews(), game, 250).done(), 3);
+    }
+
+    #[test]
+    fn a_review_by_another_engine_is_its_own_and_replaces_the_other_never_mixed() {
+        let dir = tempfile::tempdir().unwrap();
+        let paths = Paths {
+            config: dir.path().join("config.toml"),
+            data: dir.path().join("games"),
+            autosave: dir.path().join("games/current.pgn"),
+        };
+        let mut library = Library::open(&paths.library()).unwrap();
+        let file = dir.path().join("g.pgn");
+        std::fs::write(&file, "[White \"a\"]\n[Black \"b\"]\n\n1. d4 d5 *\n").unwrap();
+        library
+            .import(&file, &mut super::super::import::Summary::default())
+            .unwrap();
+        let id = library.list().unwrap()[0].id;
+        let game = library.game(id).unwrap().unwrap();
+        // Knightfall's review, half done.
+        let (mut own, _) = known(Some(&library), &paths, game.clone(), Some(id), 250, None);
+        own.evals[0] = eval(20);
+        own.evals[1] = eval(25);
+        keep(Some(&mut library), &paths, &own, Some(id)).unwrap();
+        // Asked of Stockfish, nothing is known: Knightfall's positions are not Stockfish's.
+        let sf = Some("stockfish".to_string());
+        let (mut other, _) = known(
+            Some(&library),
+            &paths,
+            game.clone(),
+            Some(id),
+            250,
+            sf.clone(),
+        );
+        assert_eq!((other.done(), other.engine.clone()), (0, sf.clone()));
+        other.evals[2] = eval(-40);
+        keep(Some(&mut library), &paths, &other, Some(id)).unwrap();
+        // The library keeps Stockfish's alone, named as such; the cache keeps both apart.
+        let (kept, origin) = library.review(id).unwrap().unwrap();
+        assert_eq!(
+            (kept.done(), kept.engine.clone(), origin),
+            (1, sf.clone(), Origin::Engine)
+        );
+        assert_eq!(kept.eval(2), Some(Eval::Cp(-40)));
+        let (mine, _) = known(Some(&library), &paths, game.clone(), Some(id), 250, None);
+        assert_eq!(
+            (mine.done(), mine.engine),
+            (2, None),
+            "the cache's own review"
+        );
+        let (theirs, _) = known(Some(&library), &paths, game, Some(id), 250, sf.clone());
+        assert_eq!((theirs.done(), theirs.engine), (1, sf));
     }
 }

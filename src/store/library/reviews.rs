@@ -132,19 +132,21 @@ impl Library {
         let Some(game) = self.game(id)? else {
             return Ok(None);
         };
-        let kept: Option<(String, i64, String)> = self
+        let kept: Option<(String, i64, String, String)> = self
             .conn
             .query_row(
-                "SELECT origin, movetime_ms, evals FROM reviews WHERE game_id = ?1",
+                "SELECT origin, movetime_ms, evals, engine FROM reviews WHERE game_id = ?1",
                 params![id],
-                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
             )
             .optional()?;
         Ok(Some(match kept {
-            Some((origin, movetime_ms, text)) => {
+            Some((origin, movetime_ms, text, engine)) => {
+                let origin = Origin::from_word(&origin);
                 let mut review = Review::new(game, movetime_ms.max(1) as u64);
+                review.engine = other_engine(origin, &engine);
                 review_cache::fill(&mut review, &text);
-                (review, Origin::from_word(&origin))
+                (review, origin)
             }
             None => (
                 Review::new(game, crate::review::DEFAULT_MOVETIME_MS),
@@ -266,7 +268,7 @@ pub(super) fn keep(
         id,
         origin.word(),
         match origin {
-            Origin::Engine => format!("Knightfall {}", env!("CARGO_PKG_VERSION")),
+            Origin::Engine => review.searched_by(),
             // Whatever engine the site ran: the file does not say.
             Origin::File => "the file's evaluations".to_string(),
         },
@@ -294,6 +296,17 @@ pub(super) fn keep(
         ])?;
     }
     super::drills::save(conn, id, review)
+}
+
+/// The other engine a review kept as `engine` by `origin` was searched by (see
+/// [`Review::engine`]): `None` for Knightfall's own and for a file's evaluations.
+fn other_engine(origin: Origin, engine: &str) -> Option<String> {
+    match origin {
+        Origin::Engine if !engine.starts_with("Knightfall ") && !engine.is_empty() => {
+            Some(engine.to_string())
+        }
+        _ => None,
+    }
 }
 
 /// What kind of thing went wrong in move `ply` of `review`, by name; empty when the review

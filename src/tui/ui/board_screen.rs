@@ -81,7 +81,10 @@ fn draw_board(frame: &mut Frame, area: Rect, b: &Board) -> Drawn {
 fn draw_lines(frame: &mut Frame, area: Rect, b: &Board) {
     let depth = b.lines.iter().flatten().map(|l| l.depth).max().unwrap_or(0);
     let title = format!(
-        " Engine: {} line{}, depth {depth}, {} nodes, {} nps ",
+        " {}: {} line{}, depth {depth}, {} nodes, {} nps ",
+        b.engine
+            .as_ref()
+            .map_or("Engine", |spec| spec.name.as_str()),
         b.lines_wanted,
         if b.lines_wanted == 1 { "" } else { "s" },
         human_count(b.nodes.0),

@@ -173,8 +173,12 @@ fn draw_summary(frame: &mut Frame, area: Rect, screen: &Screen, review: &Review)
         // near a verdict's threshold are being searched again, and their verdicts may change.
         lines.push(Line::raw("Checking blunders and close calls…"));
     } else {
+        let by = review
+            .engine
+            .as_ref()
+            .map_or(String::new(), |name| format!(" by {name}"));
         lines.push(Line::raw(format!(
-            "accuracy; {} ms a position",
+            "accuracy{by}; {} ms a position",
             review.movetime_ms
         )));
     }
