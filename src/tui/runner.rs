@@ -502,6 +502,14 @@ impl Runner {
                     replies.extend(self.save_config(&settings));
                     self.palette.theme = settings.theme;
                     self.palette.ascii = settings.ascii;
+                    // The next review and board search with the engines chosen now; a name no
+                    // longer known leaves the engine as it was.
+                    if let Ok(engine) = settings.engine_for_analysis(&settings.review_engine) {
+                        self.review.engine = engine;
+                    }
+                    if let Ok(engine) = settings.engine_for_analysis(&settings.analysis_engine) {
+                        self.analysis = engine;
+                    }
                     for front in &mut self.stack {
                         front.prefer(&settings);
                     }

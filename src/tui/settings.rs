@@ -42,6 +42,10 @@ pub enum Row {
     Threads,
     /// More Syzygy tables.
     Syzygy,
+    /// The engine reviews search with.
+    ReviewEngine,
+    /// The engine the analysis board runs.
+    AnalysisEngine,
     /// A configured engine, by its place in the list.
     Engine(usize),
     /// A new engine, typed as `NAME = COMMAND` or a command.
@@ -255,6 +259,8 @@ impl SettingsScreen {
             Row::ThinkTime,
             Row::Threads,
             Row::Syzygy,
+            Row::ReviewEngine,
+            Row::AnalysisEngine,
         ];
         rows.extend((0..self.settings.engines.len()).map(Row::Engine));
         rows.push(Row::AddEngine);
@@ -356,6 +362,13 @@ impl SettingsScreen {
                     && i < self.settings.engines.len()
                 {
                     let gone = self.settings.engines.remove(i);
+                    // Reviews and the board no longer name it: Knightfall's own again.
+                    let s = &mut self.settings;
+                    for chosen in [&mut s.review_engine, &mut s.analysis_engine] {
+                        if chosen.trim().eq_ignore_ascii_case(&gone.name) {
+                            chosen.clear();
+                        }
+                    }
                     self.row = self.row.min(self.rows().len() - 1);
                     self.save(format!("Removed {}.", gone.name), fx);
                 }
@@ -492,6 +505,10 @@ impl SettingsScreen {
                 // 0 is every core; then 1 up to the cores there are.
                 s.threads = turn(s.threads.min(self.cores), self.cores + 1, forward);
             }
+            Row::ReviewEngine => s.review_engine = next_engine(s, &s.review_engine, forward),
+            Row::AnalysisEngine => {
+                s.analysis_engine = next_engine(s, &s.analysis_engine, forward);
+            }
             Row::Name | Row::Syzygy | Row::AddEngine | Row::Engine(_) => return,
         }
         let later = if row == Row::Threads {
@@ -536,6 +553,8 @@ impl SettingsScreen {
             Row::Threads => s.threads.to_string(),
             Row::Syzygy if s.syzygy.is_empty() => "built-in only".to_string(),
             Row::Syzygy => s.syzygy.clone(),
+            Row::ReviewEngine => engine_words(&s.review_engine),
+            Row::AnalysisEngine => engine_words(&s.analysis_engine),
             Row::Engine(i) => s
                 .engines
                 .get(i)
@@ -546,6 +565,39 @@ impl SettingsScreen {
                 None => "NAME = COMMAND".to_string(),
             },
         }
+    }
+}
+
+/// The engine after (or before) `now` among Knightfall's own and the configured engines, for
+/// `review_engine` or `analysis_engine`; a `uci:` command of the player's own stays a choice.
+fn next_engine(s: &Settings, now: &str, forward: bool) -> String {
+    let mut choices: Vec<String> = std::iter::once(String::new())
+        .chain(s.engines.iter().map(|e| e.name.clone()))
+        .collect();
+    if !choices.iter().any(|c| c.eq_ignore_ascii_case(now.trim())) && !is_own(now) {
+        choices.push(now.to_string());
+    }
+    let i = choices
+        .iter()
+        .position(|c| c.eq_ignore_ascii_case(now.trim()) || c.is_empty() && is_own(now))
+        .unwrap_or(0);
+    choices[turn(i, choices.len(), forward)].clone()
+}
+
+/// Whether `text` names Knightfall's own engine for a review or the board.
+fn is_own(text: &str) -> bool {
+    matches!(
+        text.trim().to_ascii_lowercase().as_str(),
+        "" | "knightfall" | "engine"
+    )
+}
+
+/// How the review or analysis engine `text` shows.
+fn engine_words(text: &str) -> String {
+    if is_own(text) {
+        "Knightfall".to_string()
+    } else {
+        text.to_string()
     }
 }
 
@@ -563,6 +615,8 @@ pub fn row_name(row: Row) -> &'static str {
         Row::ThinkTime => "Engine time a move",
         Row::Threads => "Threads (level 10)",
         Row::Syzygy => "More tablebases",
+        Row::ReviewEngine => "Review engine",
+        Row::AnalysisEngine => "Analysis engine",
         Row::Engine(_) => "Engine",
         Row::AddEngine => "Add an engine",
     }
@@ -584,6 +638,8 @@ pub fn row_about(row: Row) -> &'static str {
         Row::ThinkTime => "the engine's time a move in games without a clock",
         Row::Threads => "search threads at full strength (from the next start)",
         Row::Syzygy => "folders with more Syzygy tables, DIR:DIR (from the next start)",
+        Row::ReviewEngine => "reviews search with Knightfall or an engine added below",
+        Row::AnalysisEngine => "the analysis board runs Knightfall or an engine added below",
         Row::Engine(_) => "an engine to play against; x removes it",
         Row::AddEngine => "Enter, then NAME = COMMAND (or the command alone), like sf = stockfish",
     }

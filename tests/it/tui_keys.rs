@@ -28,7 +28,7 @@ use knightfall::tui::home::{HOME_KEYS, HomeCommand, HomeScreen};
 use knightfall::tui::library::{LIBRARY_KEYS, LibraryCommand, LibraryScreen};
 use knightfall::tui::review::{REVIEW_KEYS, ReviewCommand, ReviewScreen};
 use knightfall::tui::screen::{Action, Effect, Palette};
-use knightfall::tui::settings::{SETTINGS_KEYS, SettingsCommand, SettingsScreen};
+use knightfall::tui::settings::{Row, SETTINGS_KEYS, SettingsCommand, SettingsScreen};
 use knightfall::tui::setup::{SETUP_KEYS, SetupCommand, SetupScreen};
 use knightfall::tui::stats::{Page, STATS_KEYS, StatsCommand, StatsScreen};
 use knightfall::tui::train::{TRAIN_KEYS, Train, TrainCommand};
@@ -683,6 +683,48 @@ fn every_key_the_settings_screen_handles_is_in_its_table() {
         s.press(event(KeyCode::Char(c), false));
     }
     assert_eq!(s.typing.as_deref(), Some("A?qxy"));
+}
+
+#[test]
+fn the_review_and_board_engines_step_through_knightfall_and_the_configured_ones() {
+    let mut s = settings_screen();
+    for row in [Row::ReviewEngine, Row::AnalysisEngine] {
+        s.row = s.rows().iter().position(|&r| r == row).unwrap();
+        assert_eq!(s.value(row), "Knightfall");
+        let fx = s.press(event(KeyCode::Right, false));
+        assert_eq!(s.value(row), "sf");
+        assert!(
+            fx.iter().any(|e| matches!(e, Effect::SaveConfig(_))),
+            "saved at once"
+        );
+        s.press(event(KeyCode::Right, false));
+        assert_eq!(s.value(row), "Knightfall");
+        s.press(event(KeyCode::Left, false));
+        assert_eq!(s.value(row), "sf");
+    }
+    assert_eq!(
+        (
+            s.settings.review_engine.as_str(),
+            s.settings.analysis_engine.as_str()
+        ),
+        ("sf", "sf")
+    );
+    // A `uci:` command of the player's own (from the config file) shows, and steps on.
+    s.settings.review_engine = "uci:/usr/games/stockfish".into();
+    assert_eq!(s.value(Row::ReviewEngine), "uci:/usr/games/stockfish");
+    s.row = s
+        .rows()
+        .iter()
+        .position(|&r| r == Row::ReviewEngine)
+        .unwrap();
+    s.press(event(KeyCode::Right, false));
+    assert_eq!(s.value(Row::ReviewEngine), "Knightfall");
+    // The engine removed is nobody's review or board engine any more.
+    let mut s = asked_to_remove();
+    s.settings.analysis_engine = "SF".into();
+    s.press(event(KeyCode::Char('y'), false));
+    assert!(s.settings.engines.is_empty());
+    assert_eq!(s.value(Row::AnalysisEngine), "Knightfall");
 }
 
 // Training.
