@@ -173,12 +173,13 @@ fn draw_summary(frame: &mut Frame, area: Rect, screen: &Screen, review: &Review)
         // near a verdict's threshold are being searched again, and their verdicts may change.
         lines.push(Line::raw("Checking blunders and close calls…"));
     } else {
+        // Another engine's name takes the word's place: the line has 35 columns at 80.
         let by = review
             .engine
             .as_ref()
-            .map_or(String::new(), |name| format!(" by {name}"));
+            .map_or("accuracy;".to_string(), |name| format!("by {name},"));
         lines.push(Line::raw(format!(
-            "accuracy{by}; {} ms a position",
+            "{by} {} ms a position",
             review.movetime_ms
         )));
     }
