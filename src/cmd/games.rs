@@ -179,7 +179,7 @@ pub fn run(args: &Args) -> Result<()> {
                             continue;
                         };
                         reviewed += 1;
-                        review.annotated_pgn_by(annotator(status.origin, review.movetime_ms))
+                        review.annotated_pgn_by(annotator(status.origin, &review))
                     }
                     None => match library.pgn(entry.id)? {
                         Some(pgn) => pgn,
@@ -257,10 +257,16 @@ fn offer_name(paths: &Paths, summary: &Summary) -> Result<()> {
 }
 
 /// The `Annotator` of an exported review: Knightfall's search, or the file's evaluations.
-fn annotator(origin: Origin, movetime_ms: u64) -> String {
-    let version = env!("CARGO_PKG_VERSION");
+fn annotator(origin: Origin, review: &crate::review::Review) -> String {
     match origin {
-        Origin::Engine => format!("Knightfall {version}, {movetime_ms} ms per position"),
-        Origin::File => format!("Knightfall {version}, from the evaluations of the file imported"),
+        Origin::Engine => format!(
+            "{}, {} ms per position",
+            review.searched_by(),
+            review.movetime_ms
+        ),
+        Origin::File => format!(
+            "Knightfall {}, from the evaluations of the file imported",
+            env!("CARGO_PKG_VERSION")
+        ),
     }
 }

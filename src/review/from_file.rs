@@ -110,6 +110,9 @@ mod tests {
         let (judgement, _) = review.judgement(5).unwrap();
         assert_eq!(judgement, crate::review::judge::Judgement::Blunder);
         assert!(review.accuracy()[1].is_some());
+        // Written back, it names the file's evaluations, not a search of 0 ms.
+        let pgn = review.annotated_pgn();
+        assert!(pgn.contains("[Annotator \"the file's evaluations\"]"), "{pgn}");
     }
 
     #[test]

@@ -183,6 +183,10 @@ impl Review {
     /// the better move on each flagged one with the engine's line as a variation, and each
     /// side's accuracy in the headers.
     pub(crate) fn annotated_pgn(&self) -> String {
+        if self.movetime_ms == 0 {
+            // A review that came with its file (lichess's analysis): no search of ours.
+            return self.annotated_pgn_by("the file's evaluations".to_string());
+        }
         self.annotated_pgn_by(format!(
             "{}, {} ms per position, blunders and close calls {} ms more",
             self.searched_by(),

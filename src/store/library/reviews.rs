@@ -143,7 +143,8 @@ impl Library {
         Ok(Some(match kept {
             Some((origin, movetime_ms, text, engine)) => {
                 let origin = Origin::from_word(&origin);
-                let mut review = Review::new(game, movetime_ms.max(1) as u64);
+                // 0 for a file's evaluations, which no search made.
+                let mut review = Review::new(game, movetime_ms.max(0) as u64);
                 review.engine = other_engine(origin, &engine);
                 review_cache::fill(&mut review, &text);
                 (review, origin)

@@ -178,10 +178,11 @@ fn draw_summary(frame: &mut Frame, area: Rect, screen: &Screen, review: &Review)
             .engine
             .as_ref()
             .map_or("accuracy;".to_string(), |name| format!("by {name},"));
-        lines.push(Line::raw(format!(
-            "{by} {} ms a position",
-            review.movetime_ms
-        )));
+        lines.push(Line::raw(match review.movetime_ms {
+            // A review that came with its file: no search made it.
+            0 => "accuracy: the file's evaluations".to_string(),
+            ms => format!("{by} {ms} ms a position"),
+        }));
     }
     frame.render_widget(Paragraph::new(lines), inner);
 }
