@@ -23,6 +23,7 @@ pub(crate) mod uci_info;
 pub mod external;
 pub mod player;
 pub mod search_thread;
+pub mod net;
 pub(crate) mod bot;
 pub mod uci;
 pub mod review;
