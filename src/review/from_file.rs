@@ -112,7 +112,10 @@ mod tests {
         assert!(review.accuracy()[1].is_some());
         // Written back, it names the file's evaluations, not a search of 0 ms.
         let pgn = review.annotated_pgn();
-        assert!(pgn.contains("[Annotator \"the file's evaluations\"]"), "{pgn}");
+        assert!(
+            pgn.contains("[Annotator \"the file's evaluations\"]"),
+            "{pgn}"
+        );
     }
 
     #[test]
