@@ -1,7 +1,9 @@
-//! Playing a friend over the network: the short code the players share ([`code`]) and the
-//! channel it opens between two Knightfalls ([`channel`]): a key agreed from the code by
-//! SPAKE2, every message after it sealed with ChaCha20-Poly1305, so a wrong code is refused
-//! and nobody on the path can read or change a move.
+//! Playing a friend over the network: the short code the players share ([`code`]), what the
+//! two sides say ([`message`]), and the channel the code opens between two Knightfalls
+//! ([`channel`]): a key agreed from the code by SPAKE2, every message after it sealed with
+//! ChaCha20-Poly1305, so a wrong code is refused and nobody on the path can read or change a
+//! move.
 
 pub mod code;
+pub mod message;
 pub mod channel;
