@@ -95,19 +95,32 @@ impl Direction {
     }
 }
 
-/// The channel once the handshake is done.
+/// The channel once the handshake is done: one half for each direction, which
+/// [`Channel::split`] gives to two threads (a game reads the other side's messages while the
+/// player's go out).
 pub struct Channel {
+    sending: Sending,
+    receiving: Receiving,
+}
+
+/// The half of a channel that seals and sends.
+pub struct Sending {
     stream: TcpStream,
-    send: Direction,
-    recv: Direction,
+    direction: Direction,
+}
+
+/// The half of a channel that receives and opens.
+pub struct Receiving {
+    stream: TcpStream,
+    direction: Direction,
 }
 
 impl std::fmt::Debug for Channel {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Channel")
-            .field("peer", &self.stream.peer_addr().ok())
-            .field("sent", &self.send.count)
-            .field("received", &self.recv.count)
+            .field("peer", &self.sending.stream.peer_addr().ok())
+            .field("sent", &self.sending.direction.count)
+            .field("received", &self.receiving.direction.count)
             .finish()
     }
 }
@@ -152,9 +165,14 @@ impl Channel {
             Role::Guest => (guest_key, host_key),
         };
         let mut channel = Channel {
-            stream,
-            send: Direction::new(&send),
-            recv: Direction::new(&recv),
+            receiving: Receiving {
+                stream: stream.try_clone()?,
+                direction: Direction::new(&recv),
+            },
+            sending: Sending {
+                stream,
+                direction: Direction::new(&send),
+            },
         };
         channel.send(CONFIRM)?;
         match channel.recv() {
@@ -166,15 +184,37 @@ impl Channel {
 
     /// Seals `message` and sends it.
     pub fn send(&mut self, message: &[u8]) -> Result<(), NetError> {
+        self.sending.send(message)
+    }
+
+    /// The next message, opened (see [`Receiving::recv`]).
+    pub fn recv(&mut self) -> Result<Vec<u8>, NetError> {
+        self.receiving.recv()
+    }
+
+    /// How long a read waits before it fails (`None`: for ever).
+    pub fn set_read_timeout(&self, timeout: Option<Duration>) -> Result<(), NetError> {
+        Ok(self.receiving.stream.set_read_timeout(timeout)?)
+    }
+
+    /// The two halves, for two threads.
+    pub fn split(self) -> (Sending, Receiving) {
+        (self.sending, self.receiving)
+    }
+}
+
+impl Sending {
+    /// Seals `message` and sends it.
+    pub fn send(&mut self, message: &[u8]) -> Result<(), NetError> {
         if message.len() > MAX_MESSAGE {
             return Err(NetError::TooLong(message.len()));
         }
         let sealed = self
-            .send
+            .direction
             .cipher
-            .encrypt(&self.send.nonce(), message)
+            .encrypt(&self.direction.nonce(), message)
             .map_err(|_| NetError::TooLong(message.len()))?;
-        self.send.count += 1;
+        self.direction.count += 1;
         let mut frame = Vec::with_capacity(4 + sealed.len());
         frame.extend_from_slice(&(sealed.len() as u32).to_be_bytes());
         frame.extend_from_slice(&sealed);
@@ -182,6 +222,13 @@ impl Channel {
         Ok(())
     }
 
+    /// Closes the connection both ways: the other side's read ends once it has what was sent.
+    pub fn close(&self) {
+        let _ = self.stream.shutdown(std::net::Shutdown::Both);
+    }
+}
+
+impl Receiving {
     /// The next message, opened; an error for a frame that does not open or is too large (its
     /// bytes are never read: the channel is then to be closed).
     pub fn recv(&mut self) -> Result<Vec<u8>, NetError> {
@@ -194,11 +241,11 @@ impl Channel {
         let mut sealed = vec![0u8; length];
         self.stream.read_exact(&mut sealed)?;
         let message = self
-            .recv
+            .direction
             .cipher
-            .decrypt(&self.recv.nonce(), sealed.as_slice())
+            .decrypt(&self.direction.nonce(), sealed.as_slice())
             .map_err(|_| NetError::Tampered)?;
-        self.recv.count += 1;
+        self.direction.count += 1;
         Ok(message)
     }
 
@@ -278,6 +325,33 @@ mod tests {
             host.send(&[0u8; MAX_MESSAGE + 1]),
             Err(NetError::TooLong(_))
         ));
+    }
+
+    #[test]
+    fn the_halves_of_a_channel_carry_each_way_from_two_threads_and_a_close_ends_the_wait() {
+        let code = Code::random();
+        let (host, guest) = pair(code, code);
+        let (mut to_guest, mut from_guest) = host.unwrap().split();
+        let (mut to_host, mut from_host) = guest.unwrap().split();
+        from_host.set_read_timeout(None).unwrap();
+        let reader = thread::spawn(move || {
+            let mut got = Vec::new();
+            while let Ok(m) = from_host.recv() {
+                got.push(m);
+            }
+            got
+        });
+        for n in 0..50u8 {
+            to_guest.send(&[n]).unwrap();
+            to_host.send(&[n, n]).unwrap();
+        }
+        for n in 0..50u8 {
+            assert_eq!(from_guest.recv().unwrap(), vec![n, n]);
+        }
+        // The host leaves: the guest's reader, waiting for ever, has every message, then ends.
+        to_guest.close();
+        let got = reader.join().unwrap();
+        assert_eq!(got, (0..50u8).map(|n| vec![n]).collect::<Vec<_>>());
     }
 
     #[test]
