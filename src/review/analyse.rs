@@ -112,8 +112,7 @@ impl Worker {
     }
 }
 
-/// Position `ply` of `game` as another engine sees it in `limits`: the board's result or the
-/// tablebases' verdict first, as for Knightfall's own search.
+/// Position `ply` of `game` as another engine sees it in `limits` (see [`evaluate_other`]).
 fn evaluate_external(
     engine: &mut External,
     game: &Game,
@@ -122,24 +121,40 @@ fn evaluate_external(
     limits: &Limits,
     cancel: &Control,
 ) -> Result<PositionEval, String> {
-    let pos = game.position_at(ply);
-    if let Some(eval) = known(pos, settings.tablebases.as_deref()) {
+    evaluate_other(
+        engine,
+        game.start_fen(),
+        &game.moves()[..ply],
+        game.position_at(ply),
+        settings.tablebases.as_deref(),
+        limits,
+        cancel,
+    )
+}
+
+/// `pos` (reached by `moves` from `start_fen`, or the usual start) as another engine sees it
+/// within `limits`: the board's result or the verdict of `tables` first, as for Knightfall's
+/// own search ([`evaluate`]), so a review and the training's check of an answer by another
+/// engine follow the same rules.
+pub fn evaluate_other(
+    engine: &mut External,
+    start_fen: Option<&str>,
+    moves: &[Move],
+    pos: &Chess,
+    tables: Option<&Tablebases>,
+    limits: &Limits,
+    cancel: &Control,
+) -> Result<PositionEval, String> {
+    if let Some(eval) = known(pos, tables) {
         return Ok(eval);
     }
     let mut last: Option<Info> = None;
     let best = engine
-        .go(
-            game.start_fen(),
-            &game.moves()[..ply],
-            pos,
-            limits,
-            cancel,
-            &mut |info| {
-                if info.multipv <= 1 {
-                    last = Some(info.clone());
-                }
-            },
-        )
+        .go(start_fen, moves, pos, limits, cancel, &mut |info| {
+            if info.multipv <= 1 {
+                last = Some(info.clone());
+            }
+        })
         .map_err(|e| e.to_string())?;
     let info = last.ok_or_else(|| format!("{} gave no evaluation", engine.spec().name))?;
     // The line is the one that led to the move it chose (its last report may be older).

@@ -453,7 +453,16 @@ impl Runner {
         let mut replies = Vec::new();
         for effect in fx {
             match effect {
-                Effect::Search(req) => self.service.start(req),
+                Effect::Search(mut req) => {
+                    // An answer to a mistake is judged by the engine reviews search with, as
+                    // the mistake was.
+                    if req.purpose == super::job::Purpose::Judge
+                        && let Some(spec) = &self.review.engine
+                    {
+                        req.mover = super::job::Mover::External(spec.clone());
+                    }
+                    self.service.start(req)
+                }
                 Effect::Stop => self.service.stop(),
                 Effect::NewGame => self.service.new_game(),
                 Effect::Review(job) => {

@@ -99,7 +99,12 @@ impl Service {
                                 if req.purpose == Purpose::Analyse {
                                     sources(&mut player, &req, &sink);
                                 }
-                                external(slot, spec, &switch, &req, &control, &sink);
+                                if req.purpose == Purpose::Judge {
+                                    let tables = player.engine_mut().tablebases().cloned();
+                                    judge(slot, spec, &switch, &req, tables, &control, &sink);
+                                } else {
+                                    external(slot, spec, &switch, &req, &control, &sink);
+                                }
                             }
                         }));
                         if let Err(payload) = served {
@@ -289,6 +294,52 @@ fn external(
             sink(failure(req, &e));
         }
     }
+}
+
+/// Evaluates `req`'s position with an external engine as a review by it would (the training's
+/// check of an answer to a mistake that engine flagged), starting it first if need be.
+fn judge(
+    slot: &mut Option<External>,
+    spec: &EngineSpec,
+    switch: &KillSwitch,
+    req: &Request,
+    tables: Option<Arc<crate::tablebase::Tablebases>>,
+    control: &Control,
+    sink: &impl Fn(EngineEvent),
+) {
+    if slot.as_ref().is_some_and(|e| e.spec() != spec) {
+        *slot = None;
+    }
+    if slot.is_none() {
+        match External::start_under(spec, switch) {
+            Ok(e) => *slot = Some(e),
+            Err(e) => {
+                sink(EngineEvent::Judged {
+                    generation: req.generation,
+                    eval: Err(e.to_string()),
+                });
+                return;
+            }
+        }
+    }
+    let Some(engine) = slot.as_mut() else { return };
+    let eval = analyse::evaluate_other(
+        engine,
+        req.start_fen.as_deref(),
+        &req.moves,
+        &req.pos,
+        tables.as_deref(),
+        &req.limits,
+        control,
+    );
+    if eval.is_err() {
+        // Started afresh when next asked.
+        *slot = None;
+    }
+    sink(EngineEvent::Judged {
+        generation: req.generation,
+        eval,
+    });
 }
 
 /// What an external engine's failure `e` on `req` means: a forfeit of its side in a game, a

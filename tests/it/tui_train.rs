@@ -869,3 +869,44 @@ fn imported_puzzles_are_drawn_nearest_the_rating_by_lichess_theme_and_shown_with
         message(&t)
     );
 }
+
+#[test]
+fn an_answer_is_judged_by_the_engine_reviews_search_with_the_tables_first() {
+    use knightfall::review::judge::Eval;
+    use knightfall::tui::job::{EngineEvent, Mover, Purpose, Request};
+    // A UCI engine in a line of shell: any position, Black to move after 1. e4, "cp 77".
+    let spec = knightfall::external::EngineSpec {
+        name: "scripted".into(),
+        command: "sh -c 'while read l; do case \"$l\" in uci) echo uciok;; isready) echo readyok;; go*) echo \"info depth 11 score cp 77 pv e7e5\"; echo \"bestmove e7e5\";; quit) exit;; esac; done'".into(),
+        options: Vec::new(),
+    };
+    let game = knightfall::game::Game::from_pgn("1. e4 *").unwrap();
+    let request = |game: &knightfall::game::Game, generation, start: Option<&str>| Request {
+        generation,
+        purpose: Purpose::Judge,
+        pos: game.position().clone(),
+        history: game.history_keys().to_vec(),
+        limits: knightfall::engine::Limits {
+            movetime: Some(200),
+            ..Default::default()
+        },
+        mover: Mover::External(spec.clone()),
+        start_fen: start.map(str::to_string),
+        moves: game.moves().to_vec(),
+    };
+    let EngineEvent::Judged { eval, .. } = judged_by_the_service(&request(&game, 7001, None))
+    else {
+        unreachable!()
+    };
+    let eval = eval.unwrap();
+    assert_eq!((eval.eval, eval.depth), (Eval::Cp(-77), 11), "{eval:?}");
+    // In an ending the tables know, they answer: the engine's "cp 77" is never asked.
+    let fen = "8/8/8/4k3/8/8/3QK3/8 w - - 0 1";
+    let ending = knightfall::game::Game::from_fen(fen).unwrap();
+    let EngineEvent::Judged { eval, .. } =
+        judged_by_the_service(&request(&ending, 7002, Some(fen)))
+    else {
+        unreachable!()
+    };
+    assert_eq!(eval.unwrap().eval, Eval::Tablebase(shakmaty::Color::White));
+}
