@@ -77,7 +77,9 @@ pub fn settings(args: &Args, config: &crate::store::settings::Settings) -> Resul
     let engine = config
         .engine_for_analysis(asked)
         .map_err(|why| anyhow::anyhow!("{why}"))?;
-    if let Some(spec) = &engine {
+    // One asked for on the command line is checked before anything opens; the config's is
+    // found wanting when it is asked to search, so that the library still opens without it.
+    if let (Some(spec), Some(_)) = (&engine, &args.engine) {
         spec.check()
             .map_err(|e| anyhow::anyhow!("the review engine cannot be used: {e}"))?;
     }

@@ -222,6 +222,8 @@ pub fn run(
             ..settings.clone()
         };
         let mut failed = 0;
+        let mut searched = 0;
+        let mut why_failed = String::new();
         loop {
             let Some(control) = gate.next_search() else {
                 progress.stopped = true;
@@ -234,11 +236,16 @@ pub fn run(
             analyse::analyse(&game, &settings, &known, &control, &mut |ply, eval| {
                 let eval = match eval {
                     Ok(eval) => eval,
-                    Err(_) => {
+                    Err(why) => {
                         failed += 1;
+                        why_failed = why;
                         return;
                     }
                 };
+                // Searched, not known from the board or the tables.
+                if eval.depth > 0 {
+                    searched += 1;
+                }
                 let Some(slot) = review.evals.get_mut(ply) else {
                     return;
                 };
@@ -281,6 +288,11 @@ pub fn run(
             if !control.stop.load(Ordering::Relaxed) {
                 break;
             }
+        }
+        // Another engine that could search nothing of a game (it does not start, or dies at
+        // once) would fail every game the same way: the review stops and says why.
+        if settings.engine.is_some() && failed > 0 && searched == 0 {
+            anyhow::bail!("the review engine could not search: {why_failed}");
         }
         progress.failed += failed;
         progress.games_done += 1;
@@ -372,6 +384,24 @@ mod tests {
             let status = entry.review.unwrap();
             assert!(status.accuracy.iter().all(Option::is_some), "{entry:?}");
         }
+    }
+
+    #[test]
+    fn another_engine_that_cannot_search_stops_the_review_with_its_reason() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut library = library_of(dir.path(), &GAMES);
+        let settings = Settings {
+            engine: Some(crate::external::EngineSpec::from_command("/no/such/engine")),
+            ..settings()
+        };
+        let error = run(&mut library, &settings, &Gate::default(), &mut |_| {}).unwrap_err();
+        assert!(
+            format!("{error:#}")
+                .contains("the review engine could not search: engine could not be started"),
+            "{error:#}"
+        );
+        // Nothing was taken for a review: every game is still to be reviewed.
+        assert_eq!(library.unreviewed().unwrap().len(), 3);
     }
 
     #[test]
