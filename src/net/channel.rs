@@ -265,6 +265,25 @@ fn directions(shared: &[u8]) -> ([u8; 32], [u8; 32]) {
     (host, guest)
 }
 
+/// Both ends of a handshake over loopback (the host's first), with the host's code and the
+/// guest's: for the tests of what runs on a channel.
+#[cfg(test)]
+pub(crate) fn loopback(
+    host: Code,
+    guest: Code,
+) -> (Result<Channel, NetError>, Result<Channel, NetError>) {
+    let wait = Duration::from_secs(10);
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("a loopback port");
+    let address = listener.local_addr().expect("its address");
+    let joiner = std::thread::spawn(move || {
+        let stream = TcpStream::connect(address).expect("connected");
+        Channel::handshake(stream, &guest, Role::Guest, wait)
+    });
+    let (stream, _) = listener.accept().expect("accepted");
+    let hosted = Channel::handshake(stream, &host, Role::Host, wait);
+    (hosted, joiner.join().expect("the guest's thread"))
+}
+
 #[cfg(test)]
 mod tests {
     #![allow(
@@ -278,19 +297,6 @@ mod tests {
     use super::*;
 
     const WAIT: Duration = Duration::from_secs(10);
-
-    /// Both ends of a handshake over loopback, the host's code and the guest's.
-    fn pair(host: Code, guest: Code) -> (Result<Channel, NetError>, Result<Channel, NetError>) {
-        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-        let address = listener.local_addr().unwrap();
-        let joiner = thread::spawn(move || {
-            let stream = TcpStream::connect(address).unwrap();
-            Channel::handshake(stream, &guest, Role::Guest, WAIT)
-        });
-        let (stream, _) = listener.accept().unwrap();
-        let hosted = Channel::handshake(stream, &host, Role::Host, WAIT);
-        (hosted, joiner.join().unwrap())
-    }
 
     /// A host's handshake against raw bytes: what the host makes of them.
     fn host_against(bytes: Vec<u8>, timeout: Duration) -> NetError {
@@ -313,7 +319,7 @@ mod tests {
     #[test]
     fn the_same_code_opens_a_channel_both_ways() {
         let code = Code::random();
-        let (host, guest) = pair(code, code);
+        let (host, guest) = loopback(code, code);
         let (mut host, mut guest) = (host.unwrap(), guest.unwrap());
         host.send(b"e2e4").unwrap();
         assert_eq!(guest.recv().unwrap(), b"e2e4");
@@ -330,7 +336,7 @@ mod tests {
     #[test]
     fn the_halves_of_a_channel_carry_each_way_from_two_threads_and_a_close_ends_the_wait() {
         let code = Code::random();
-        let (host, guest) = pair(code, code);
+        let (host, guest) = loopback(code, code);
         let (mut to_guest, mut from_guest) = host.unwrap().split();
         let (mut to_host, mut from_host) = guest.unwrap().split();
         from_host.set_read_timeout(None).unwrap();
@@ -356,7 +362,7 @@ mod tests {
 
     #[test]
     fn another_code_is_refused_on_both_sides() {
-        let (host, guest) = pair(
+        let (host, guest) = loopback(
             "7-maple-anchor".parse().unwrap(),
             "8-maple-anchor".parse().unwrap(),
         );
