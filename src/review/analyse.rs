@@ -97,8 +97,8 @@ impl Worker {
                 &mut |_| {},
             ),
             Worker::Other(slot) => {
-                let name = settings.engine_name().unwrap_or_default();
                 let Some(engine) = slot.as_mut() else {
+                    let name = settings.engine_name().unwrap_or_default();
                     return Err(format!("{name} is not running"));
                 };
                 let found = evaluate_external(engine, game, ply, settings, limits, cancel);

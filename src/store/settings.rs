@@ -237,18 +237,25 @@ impl Settings {
             Side::Human => Err("a person cannot review: use knightfall, uci:COMMAND or a \
                  configured engine's name"
                 .into()),
-            Side::Uci(_) | Side::Named(_) => self.engine_spec(&side).map(Some).ok_or_else(|| {
-                let known: Vec<&str> = self.engines.iter().map(|e| e.name.as_str()).collect();
-                format!(
-                    "no engine named {text:?}: use knightfall, uci:COMMAND{}",
-                    if known.is_empty() {
-                        ", or add it as [[engines]] in the config file".to_string()
-                    } else {
-                        format!(" or one of the configured engines: {}", known.join(", "))
-                    }
-                )
-            }),
+            Side::Uci(_) | Side::Named(_) => self
+                .engine_spec(&side)
+                .map(Some)
+                .ok_or_else(|| self.unknown_engine(text, "knightfall")),
         }
+    }
+
+    /// Why `name` names no engine: what may be named instead (`others`, then `uci:COMMAND`
+    /// and the configured engines).
+    fn unknown_engine(&self, name: &str, others: &str) -> String {
+        let known: Vec<&str> = self.engines.iter().map(|e| e.name.as_str()).collect();
+        format!(
+            "no engine named {name:?}: use {others}, uci:COMMAND{}",
+            if known.is_empty() {
+                ", or add it as [[engines]] in the config file".to_string()
+            } else {
+                format!(" or one of the configured engines: {}", known.join(", "))
+            }
+        )
     }
 
     /// Checks that both sides name players that exist (configured engines, programs found).
@@ -260,15 +267,7 @@ impl Settings {
             if let Side::Named(name) = side
                 && self.engine_spec(side).is_none()
             {
-                let known: Vec<&str> = self.engines.iter().map(|e| e.name.as_str()).collect();
-                return Err(format!(
-                    "no engine named {name:?}: use human, engine, uci:COMMAND{}",
-                    if known.is_empty() {
-                        ", or add it as [[engines]] in the config file".to_string()
-                    } else {
-                        format!(" or one of the configured engines: {}", known.join(", "))
-                    }
-                ));
+                return Err(self.unknown_engine(name, "human, engine"));
             }
         }
         Ok(())

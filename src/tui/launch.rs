@@ -61,15 +61,12 @@ impl Launch {
         review: analyse::Settings,
         t0: Instant,
     ) -> Launch {
-        let analysis = opts
-            .settings
-            .engine_for_analysis(&opts.settings.analysis_engine)
-            .unwrap_or_else(|why| {
-                warnings.push(format!(
-                    "The analysis board runs Knightfall: analysis_engine: {why}"
-                ));
-                None
-            });
+        let analysis = chosen_engine(
+            opts,
+            &opts.settings.analysis_engine,
+            "The analysis board runs Knightfall: analysis_engine",
+            &mut warnings,
+        );
         Launch {
             analysis,
             t0,
@@ -176,15 +173,12 @@ fn review_settings(
     player: &mut Player,
     warnings: &mut Vec<String>,
 ) -> analyse::Settings {
-    let engine = opts
-        .settings
-        .engine_for_analysis(&opts.settings.review_engine)
-        .unwrap_or_else(|why| {
-            warnings.push(format!(
-                "Reviews search with Knightfall: review_engine: {why}"
-            ));
-            None
-        });
+    let engine = chosen_engine(
+        opts,
+        &opts.settings.review_engine,
+        "Reviews search with Knightfall: review_engine",
+        warnings,
+    );
     analyse::Settings {
         engine,
         movetime_ms: crate::review::DEFAULT_MOVETIME_MS,
@@ -194,6 +188,22 @@ fn review_settings(
         },
         tablebases: player.engine_mut().tablebases().cloned(),
     }
+}
+
+/// The engine the setting `text` names for reviews or the board; Knightfall's own, with a
+/// warning led by `fallback`, when it names none that is known.
+fn chosen_engine(
+    opts: &Options,
+    text: &str,
+    fallback: &str,
+    warnings: &mut Vec<String>,
+) -> Option<crate::external::EngineSpec> {
+    opts.settings
+        .engine_for_analysis(text)
+        .unwrap_or_else(|why| {
+            warnings.push(format!("{fallback}: {why}"));
+            None
+        })
 }
 
 /// Timings written to `$KNIGHTFALL_TRACE` when set (`name microseconds` per line), for

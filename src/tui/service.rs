@@ -248,27 +248,13 @@ fn external(
     sink: &impl Fn(EngineEvent),
 ) {
     let generation = req.generation;
-    if slot.as_ref().is_some_and(|e| e.spec() != spec) {
-        *slot = None;
-    }
-    if slot.is_none() {
-        match External::start_under(spec, switch) {
-            Ok(e) => {
-                if let Some(name) = e.id_name() {
-                    sink(EngineEvent::Identified {
-                        generation,
-                        name: name.to_string(),
-                    });
-                }
-                *slot = Some(e);
-            }
-            Err(e) => {
-                sink(failure(req, &e));
-                return;
-            }
+    let engine = match started(slot, spec, switch, generation, sink) {
+        Ok(engine) => engine,
+        Err(e) => {
+            sink(failure(req, &e));
+            return;
         }
-    }
-    let Some(engine) = slot.as_mut() else { return };
+    };
     let mut throttle = Throttle::new(sink, generation);
     let moved = engine.go(
         req.start_fen.as_deref(),
@@ -296,6 +282,33 @@ fn external(
     }
 }
 
+/// The engine in `slot`, started first when it is not running or runs another command (its
+/// name is reported when it gives one).
+fn started<'a>(
+    slot: &'a mut Option<External>,
+    spec: &EngineSpec,
+    switch: &KillSwitch,
+    generation: u64,
+    sink: &impl Fn(EngineEvent),
+) -> Result<&'a mut External, ExternalError> {
+    if slot.as_ref().is_some_and(|e| e.spec() != spec) {
+        *slot = None;
+    }
+    match slot {
+        Some(engine) => Ok(engine),
+        None => {
+            let engine = External::start_under(spec, switch)?;
+            if let Some(name) = engine.id_name() {
+                sink(EngineEvent::Identified {
+                    generation,
+                    name: name.to_string(),
+                });
+            }
+            Ok(slot.insert(engine))
+        }
+    }
+}
+
 /// Evaluates `req`'s position with an external engine as a review by it would (the training's
 /// check of an answer to a mistake that engine flagged), starting it first if need be.
 fn judge(
@@ -307,22 +320,16 @@ fn judge(
     control: &Control,
     sink: &impl Fn(EngineEvent),
 ) {
-    if slot.as_ref().is_some_and(|e| e.spec() != spec) {
-        *slot = None;
-    }
-    if slot.is_none() {
-        match External::start_under(spec, switch) {
-            Ok(e) => *slot = Some(e),
-            Err(e) => {
-                sink(EngineEvent::Judged {
-                    generation: req.generation,
-                    eval: Err(e.to_string()),
-                });
-                return;
-            }
+    let engine = match started(slot, spec, switch, req.generation, sink) {
+        Ok(engine) => engine,
+        Err(e) => {
+            sink(EngineEvent::Judged {
+                generation: req.generation,
+                eval: Err(e.to_string()),
+            });
+            return;
         }
-    }
-    let Some(engine) = slot.as_mut() else { return };
+    };
     let eval = analyse::evaluate_other(
         engine,
         req.start_fen.as_deref(),

@@ -102,25 +102,29 @@ mod tests {
         })
     }
 
-    #[test]
-    fn a_review_kept_joins_what_the_library_found_meanwhile_and_reads_back() {
-        let dir = tempfile::tempdir().unwrap();
+    /// A library in `dir` holding the one game of `moves` (imported from `dir/g.pgn`), its
+    /// paths and the game's id.
+    fn library_of(dir: &std::path::Path, moves: &str) -> (Paths, Library, i64) {
         let paths = Paths {
-            config: dir.path().join("config.toml"),
-            data: dir.path().join("games"),
-            autosave: dir.path().join("games/current.pgn"),
+            config: dir.join("config.toml"),
+            data: dir.join("games"),
+            autosave: dir.join("games/current.pgn"),
         };
         let mut library = Library::open(&paths.library()).unwrap();
-        let file = dir.path().join("g.pgn");
-        std::fs::write(
-            &file,
-            "[White \"a\"]\n[Black \"b\"]\n\n1. e4 e5 2. Nf3 Nc6 *\n",
-        )
-        .unwrap();
+        let file = dir.join("g.pgn");
+        std::fs::write(&file, format!("[White \"a\"]\n[Black \"b\"]\n\n{moves}\n")).unwrap();
         library
             .import(&file, &mut super::super::import::Summary::default())
             .unwrap();
         let id = library.list().unwrap()[0].id;
+        (paths, library, id)
+    }
+
+    #[test]
+    fn a_review_kept_joins_what_the_library_found_meanwhile_and_reads_back() {
+        let dir = tempfile::tempdir().unwrap();
+        let (paths, mut library, id) = library_of(dir.path(), "1. e4 e5 2. Nf3 Nc6 *");
+        let file = dir.path().join("g.pgn");
         // The game as `review FILE` reads it, not knowing its id.
         let game = crate::store::read_games(&file).unwrap()[0].load().unwrap();
         // The screen found the first two positions; a bulk review meanwhile the last.
@@ -145,18 +149,7 @@ mod tests {
     #[test]
     fn a_review_by_another_engine_is_its_own_and_replaces_the_other_never_mixed() {
         let dir = tempfile::tempdir().unwrap();
-        let paths = Paths {
-            config: dir.path().join("config.toml"),
-            data: dir.path().join("games"),
-            autosave: dir.path().join("games/current.pgn"),
-        };
-        let mut library = Library::open(&paths.library()).unwrap();
-        let file = dir.path().join("g.pgn");
-        std::fs::write(&file, "[White \"a\"]\n[Black \"b\"]\n\n1. d4 d5 *\n").unwrap();
-        library
-            .import(&file, &mut super::super::import::Summary::default())
-            .unwrap();
-        let id = library.list().unwrap()[0].id;
+        let (paths, mut library, id) = library_of(dir.path(), "1. d4 d5 *");
         let game = library.game(id).unwrap().unwrap();
         // Knightfall's review, half done.
         let (mut own, _) = known(Some(&library), &paths, game.clone(), Some(id), 250, None);
