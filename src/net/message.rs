@@ -62,12 +62,24 @@ pub enum Message {
         /// The mover's time left after it.
         clock_ms: Option<u64>,
     },
-    /// An offer.
-    Offer(Offer),
-    /// The last offer accepted.
-    Accept,
-    /// The last offer declined.
-    Decline,
+    /// An offer, made when the game had this many plies: an answer, or a move, made after
+    /// another ply has no bearing on it.
+    Offer(Offer, u32),
+    /// The offer made at this ply accepted.
+    Accept(Offer, u32),
+    /// The offer made at this ply declined.
+    Decline(Offer, u32),
+    /// The host's count of the guest's clock after the guest's move `ply` (the host's clock
+    /// is the game's): the guest sets its own to it.
+    Clock {
+        /// The guest's move it follows.
+        ply: u32,
+        /// The guest's time left, milliseconds.
+        ms: u64,
+    },
+    /// The host's word that the side to move when the game had `ply` plies lost on time (a
+    /// move of the guest's that arrived after it does not count).
+    Flag(u32),
     /// The sender resigns.
     Resign,
     /// A line of chat (cleaned).
@@ -100,10 +112,11 @@ impl Message {
                 Some(ms) => write!(text, "move {ply} {uci} {ms}"),
                 None => write!(text, "move {ply} {uci} -"),
             },
-            Message::Offer(Offer::Draw) => write!(text, "offer draw"),
-            Message::Offer(Offer::Takeback) => write!(text, "offer takeback"),
-            Message::Accept => write!(text, "accept"),
-            Message::Decline => write!(text, "decline"),
+            Message::Offer(what, ply) => write!(text, "offer {} {ply}", offer_word(*what)),
+            Message::Accept(what, ply) => write!(text, "accept {} {ply}", offer_word(*what)),
+            Message::Decline(what, ply) => write!(text, "decline {} {ply}", offer_word(*what)),
+            Message::Clock { ply, ms } => write!(text, "clock {ply} {ms}"),
+            Message::Flag(ply) => write!(text, "flag {ply}"),
             Message::Resign => write!(text, "resign"),
             Message::Chat(line) => write!(text, "chat {}", clean(line, MAX_CHAT)),
             Message::Ping(n) => write!(text, "ping {n}"),
@@ -120,6 +133,17 @@ impl Message {
         let words: Vec<&str> = rest.split(' ').filter(|w| !w.is_empty()).collect();
         let bad = || format!("a message that makes no sense ({})", clean(verb, 20));
         let number = |w: &str| w.parse::<u64>().map_err(|_| bad());
+        let ply = |w: &str| {
+            u32::try_from(number(w)?)
+                .ok()
+                .filter(|&p| p < MAX_PLY)
+                .ok_or_else(bad)
+        };
+        let offer = |w: &str| match w {
+            "draw" => Ok(Offer::Draw),
+            "takeback" => Ok(Offer::Takeback),
+            _ => Err(bad()),
+        };
         let message = match (verb, words.as_slice()) {
             ("hello", _) => Message::Hello {
                 name: clean(rest, MAX_NAME),
@@ -141,11 +165,8 @@ impl Message {
                     _ => return Err(bad()),
                 },
             },
-            ("move", [ply, uci, clock]) => {
-                let ply = u32::try_from(number(ply)?)
-                    .ok()
-                    .filter(|&p| p < MAX_PLY)
-                    .ok_or_else(bad)?;
+            ("move", [n, uci, clock]) => {
+                let ply = ply(n)?;
                 let clock_ms = match *clock {
                     "-" => None,
                     ms => Some(number(ms)?)
@@ -159,10 +180,16 @@ impl Message {
                     clock_ms,
                 }
             }
-            ("offer", ["draw"]) => Message::Offer(Offer::Draw),
-            ("offer", ["takeback"]) => Message::Offer(Offer::Takeback),
-            ("accept", []) => Message::Accept,
-            ("decline", []) => Message::Decline,
+            ("offer", [what, n]) => Message::Offer(offer(what)?, ply(n)?),
+            ("accept", [what, n]) => Message::Accept(offer(what)?, ply(n)?),
+            ("decline", [what, n]) => Message::Decline(offer(what)?, ply(n)?),
+            ("clock", [n, ms]) => Message::Clock {
+                ply: ply(n)?,
+                ms: Some(number(ms)?)
+                    .filter(|&ms| ms <= MAX_CLOCK_MS)
+                    .ok_or_else(bad)?,
+            },
+            ("flag", [n]) => Message::Flag(ply(n)?),
             ("resign", []) => Message::Resign,
             ("chat", _) => Message::Chat(clean(rest, MAX_CHAT)),
             ("ping", [n]) => Message::Ping(number(n)?),
@@ -171,6 +198,14 @@ impl Message {
             _ => return Err(bad()),
         };
         Ok(message)
+    }
+}
+
+/// An offer as a message names it.
+fn offer_word(what: Offer) -> &'static str {
+    match what {
+        Offer::Draw => "draw",
+        Offer::Takeback => "takeback",
     }
 }
 
@@ -227,10 +262,12 @@ mod tests {
                 uci: "e7e8q".parse().unwrap(),
                 clock_ms: None,
             },
-            Message::Offer(Offer::Draw),
-            Message::Offer(Offer::Takeback),
-            Message::Accept,
-            Message::Decline,
+            Message::Offer(Offer::Draw, 12),
+            Message::Offer(Offer::Takeback, 3),
+            Message::Accept(Offer::Takeback, 3),
+            Message::Decline(Offer::Draw, 12),
+            Message::Clock { ply: 5, ms: 61_250 },
+            Message::Flag(40),
             Message::Resign,
             Message::Chat("good game!".into()),
             Message::Ping(7),
@@ -256,8 +293,13 @@ mod tests {
             b"start green 5+3 startpos",
             b"start white 5+x startpos",
             b"start white none not-a-fen",
-            b"offer cake",
+            b"offer cake 3",
+            b"offer draw",
             b"accept now",
+            b"accept draw x",
+            b"clock 5",
+            b"clock 5 99999999999",
+            b"flag",
             b"ping -1",
         ] {
             assert!(

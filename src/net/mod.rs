@@ -3,9 +3,10 @@
 //! ([`channel`]): a key agreed from the code by SPAKE2, every message after it sealed with
 //! ChaCha20-Poly1305, so a wrong code is refused and nobody on the path can read or change a
 //! move; then the other side as a game sees it ([`peer`]): its messages as they come, and
-//! the moment it is gone.
+//! the moment it is gone; and how the two find each other ([`meet`]).
 
 pub mod code;
 pub mod message;
 pub mod channel;
 pub mod peer;
+pub mod meet;

@@ -26,6 +26,9 @@ pub enum Side {
     Uci(String),
     /// An engine from the config file's `[[engines]]`, by name.
     Named(String),
+    /// A friend at another Knightfall, over the network, by the name they gave (never read
+    /// from a flag or the config file: `knightfall host` and `join` set it).
+    Friend(String),
 }
 
 impl Side {
@@ -73,6 +76,8 @@ impl fmt::Display for Side {
             Side::Engine => f.write_str("engine"),
             Side::Uci(cmd) => write!(f, "uci:{cmd}"),
             Side::Named(name) => f.write_str(name),
+            // A person played the side: what the config keeps of a game against a friend.
+            Side::Friend(_) => f.write_str("human"),
         }
     }
 }
@@ -219,7 +224,7 @@ impl Settings {
                 .iter()
                 .find(|e| e.name.eq_ignore_ascii_case(name))
                 .cloned(),
-            Side::Human | Side::Engine => None,
+            Side::Human | Side::Engine | Side::Friend(_) => None,
         }
     }
 
@@ -234,9 +239,11 @@ impl Settings {
         let side: Side = text.parse()?;
         match side {
             Side::Engine => Ok(None),
-            Side::Human => Err("a person cannot review: use knightfall, uci:COMMAND or a \
+            Side::Human | Side::Friend(_) => {
+                Err("a person cannot review: use knightfall, uci:COMMAND or a \
                  configured engine's name"
-                .into()),
+                    .into())
+            }
             Side::Uci(_) | Side::Named(_) => self
                 .engine_spec(&side)
                 .map(Some)
@@ -346,6 +353,7 @@ impl Settings {
             Side::Uci(_) | Side::Named(_) => self
                 .engine_spec(side)
                 .map_or_else(|| side.to_string(), |spec| spec.name),
+            Side::Friend(name) => name.clone(),
         }
     }
 }

@@ -1,0 +1,209 @@
+//! How two Knightfalls find each other: the host listens on a port (IPv6 and IPv4) and takes
+//! the first caller who knows the code; the guest connects to the address the host gave.
+//! Then each says who it is and the host says what game they play.
+
+use std::io;
+use std::net::{IpAddr, SocketAddr, TcpListener, TcpStream, ToSocketAddrs, UdpSocket};
+use std::time::Duration;
+
+use super::channel::{Channel, NetError, Role};
+use super::code::Code;
+use super::message::{Colour, Message};
+
+/// The port a host listens on unless told another.
+pub const DEFAULT_PORT: u16 = 7777;
+
+/// How long a caller has to finish the handshake, and the guest to reach the host: a peer
+/// that never speaks is given up after it.
+pub const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// The game as both sides start it, and who the other side is.
+#[derive(Debug)]
+pub struct Met {
+    /// The channel to the other side.
+    pub channel: Channel,
+    /// The name the other side gave.
+    pub name: String,
+    /// The guest's colour.
+    pub guest: Colour,
+    /// The time control (`MIN+INC`), none for an untimed game.
+    pub clock: Option<String>,
+    /// The start position's FEN, none for the usual one.
+    pub fen: Option<String>,
+}
+
+/// What the host sets up for the game.
+#[derive(Clone, Debug)]
+pub struct Terms {
+    /// The guest's colour.
+    pub guest: Colour,
+    /// The time control.
+    pub clock: Option<String>,
+    /// The start position.
+    pub fen: Option<String>,
+}
+
+/// Listens on `port` on every address of the machine: IPv6 and IPv4 together where the system
+/// allows it, IPv4 alone where it has no IPv6.
+pub fn listen(port: u16) -> io::Result<TcpListener> {
+    TcpListener::bind((std::net::Ipv6Addr::UNSPECIFIED, port))
+        .or_else(|_| TcpListener::bind((std::net::Ipv4Addr::UNSPECIFIED, port)))
+}
+
+/// The addresses a friend may reach this machine at on `port`: the one it goes out to the
+/// internet from (its address on the local network), for each of IPv4 and IPv6 it has.
+/// Nothing is sent to find them.
+pub fn addresses(port: u16) -> Vec<SocketAddr> {
+    let outward = |bind: &str, probe: &str| -> Option<IpAddr> {
+        let socket = UdpSocket::bind(bind).ok()?;
+        // A UDP "connect" only picks the route; no packet leaves.
+        socket.connect(probe).ok()?;
+        Some(socket.local_addr().ok()?.ip()).filter(|ip| !ip.is_unspecified())
+    };
+    [
+        outward("0.0.0.0:0", "192.0.2.1:9"),
+        outward("[::]:0", "[2001:db8::1]:9"),
+    ]
+    .into_iter()
+    .flatten()
+    .map(|ip| SocketAddr::new(ip, port))
+    .collect()
+}
+
+/// Why the host's caller was not taken.
+#[derive(Debug)]
+pub enum Refused {
+    /// The caller typed another code: the code is spent (a guess gets one try).
+    WrongCode(SocketAddr),
+    /// The caller was not a Knightfall speaking this protocol, or went away: the code still
+    /// holds.
+    Stranger(SocketAddr, NetError),
+}
+
+/// Waits on `listener` for one caller and runs the handshake with it: the channel, or why the
+/// caller was refused.
+pub fn accept(listener: &TcpListener, code: &Code) -> io::Result<Result<Channel, Refused>> {
+    let (stream, from) = listener.accept()?;
+    Ok(
+        match Channel::handshake(stream, code, Role::Host, HANDSHAKE_TIMEOUT) {
+            Ok(channel) => Ok(channel),
+            Err(NetError::WrongCode) => Err(Refused::WrongCode(from)),
+            Err(e) => Err(Refused::Stranger(from, e)),
+        },
+    )
+}
+
+/// Connects to the host at `address` (`HOST:PORT`, `[V6]:PORT`, or a host alone on the usual
+/// port) and runs the handshake with `code`.
+pub fn join(address: &str, code: &Code) -> Result<Channel, NetError> {
+    let with_port = if address.parse::<IpAddr>().is_ok() || !address.contains(':') {
+        // An address alone (IPv6 included, whose colons are no port) takes the usual port.
+        match address.parse::<IpAddr>() {
+            Ok(IpAddr::V6(v6)) => format!("[{v6}]:{DEFAULT_PORT}"),
+            _ => format!("{address}:{DEFAULT_PORT}"),
+        }
+    } else {
+        address.to_string()
+    };
+    let mut last = io::Error::new(
+        io::ErrorKind::NotFound,
+        format!("{address} names no address"),
+    );
+    for addr in with_port.to_socket_addrs()? {
+        match TcpStream::connect_timeout(&addr, HANDSHAKE_TIMEOUT) {
+            Ok(stream) => return Channel::handshake(stream, code, Role::Guest, HANDSHAKE_TIMEOUT),
+            Err(e) => last = e,
+        }
+    }
+    Err(NetError::Io(last))
+}
+
+/// The host's greeting on a fresh channel: its name and the game's terms out, the guest's
+/// name back.
+pub fn greet_guest(mut channel: Channel, name: &str, terms: &Terms) -> Result<Met, NetError> {
+    channel.send(&Message::Hello { name: name.into() }.encode())?;
+    channel.send(
+        &Message::Start {
+            guest: terms.guest,
+            clock: terms.clock.clone(),
+            fen: terms.fen.clone(),
+        }
+        .encode(),
+    )?;
+    let friend = match Message::decode(&channel.recv()?) {
+        Ok(Message::Hello { name }) => name,
+        _ => return Err(NetError::NotKnightfall),
+    };
+    Ok(Met {
+        channel,
+        name: friend,
+        guest: terms.guest,
+        clock: terms.clock.clone(),
+        fen: terms.fen.clone(),
+    })
+}
+
+/// The guest's greeting: its name out, the host's name and the game's terms back.
+pub fn greet_host(mut channel: Channel, name: &str) -> Result<Met, NetError> {
+    channel.send(&Message::Hello { name: name.into() }.encode())?;
+    let host = match Message::decode(&channel.recv()?) {
+        Ok(Message::Hello { name }) => name,
+        _ => return Err(NetError::NotKnightfall),
+    };
+    match Message::decode(&channel.recv()?) {
+        Ok(Message::Start { guest, clock, fen }) => Ok(Met {
+            channel,
+            name: host,
+            guest,
+            clock,
+            fen,
+        }),
+        _ => Err(NetError::NotKnightfall),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(
+        clippy::unwrap_used,
+        reason = "a test's helpers fail loudly, where the failure is"
+    )]
+
+    use super::*;
+
+    #[test]
+    fn a_guest_with_the_code_meets_the_host_and_a_wrong_code_is_told_apart() {
+        let listener = listen(0).unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let code = Code::random();
+        let other = std::iter::repeat_with(Code::random)
+            .find(|c| *c != code)
+            .unwrap();
+        let host = std::thread::spawn(move || {
+            // A stranger's bytes do not spend the code, a wrong code does.
+            let first = accept(&listener, &code).unwrap();
+            assert!(matches!(first, Err(Refused::Stranger(..))), "{first:?}");
+            let second = accept(&listener, &code).unwrap();
+            assert!(matches!(second, Err(Refused::WrongCode(_))), "{second:?}");
+            let channel = accept(&listener, &code).unwrap().unwrap();
+            let terms = Terms {
+                guest: Colour::Black,
+                clock: Some("5+3".into()),
+                fen: None,
+            };
+            greet_guest(channel, "Ana", &terms).unwrap().name
+        });
+        let address = format!("127.0.0.1:{port}");
+        {
+            use std::io::Write as _;
+            let mut stranger = TcpStream::connect(&address).unwrap();
+            stranger.write_all(b"GET / HTTP/1.1\r\n\r\n").unwrap();
+        }
+        assert!(matches!(join(&address, &other), Err(NetError::WrongCode)));
+        let met = greet_host(join(&address, &code).unwrap(), "Bob").unwrap();
+        assert_eq!(met.name, "Ana");
+        assert_eq!(met.guest, Colour::Black);
+        assert_eq!(met.clock.as_deref(), Some("5+3"));
+        assert_eq!(host.join().unwrap(), "Bob");
+    }
+}
