@@ -33,6 +33,10 @@ struct Cli {
 enum Command {
     /// Play a game in the terminal (human or engine on each side).
     Play(cmd::play::Args),
+    /// Play a friend at another Knightfall: wait for them here, with a code to tell them.
+    Host(cmd::friend::HostArgs),
+    /// Play a friend who hosts the game: `knightfall join CODE ADDRESS`.
+    Join(cmd::friend::JoinArgs),
     /// Watch the engine play itself; `--headless` plays games without a screen.
     Watch(cmd::play::WatchArgs),
     /// Review a game: every move judged, accuracy, an evaluation graph; `--out` writes the game
@@ -112,6 +116,8 @@ fn main() -> ExitCode {
         Some(Command::Book(args)) => cmd::book::run(&args),
         Some(Command::Tb(args)) => cmd::tb::run(&args),
         Some(Command::Play(args)) => cmd::play::run(&args, false),
+        Some(Command::Host(args)) => cmd::friend::host(&args),
+        Some(Command::Join(args)) => cmd::friend::join(&args),
         Some(Command::Watch(args)) => cmd::play::watch(&args),
         Some(Command::Review(args)) => cmd::review::run(&args),
         Some(Command::Board(args)) => cmd::board::run(&args),

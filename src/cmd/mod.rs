@@ -5,6 +5,7 @@ pub mod bench;
 pub mod book;
 pub mod eval;
 pub mod play;
+pub mod friend;
 pub mod board;
 pub mod puzzles;
 pub mod review;

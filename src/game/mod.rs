@@ -421,6 +421,18 @@ impl Game {
         Some(m)
     }
 
+    /// Sets the clock after move `ply` (from 0) to `left`, as the authority on the clocks
+    /// counted it; the clocks now follow from the moves' times. A move that is not there, or
+    /// a game without clocks, changes nothing.
+    pub(crate) fn set_clock_after(&mut self, ply: usize, left: Duration) {
+        if self.clocks.is_some()
+            && let Some(clk) = self.clk.get_mut(ply)
+        {
+            *clk = Some(left);
+            self.rewind_clocks();
+        }
+    }
+
     /// Sets each clock to its time after that side's last move, as the moves' times say.
     fn rewind_clocks(&mut self) {
         if let Some(clocks) = self.clocks.as_mut() {

@@ -387,6 +387,7 @@ impl Board {
             | Action::Play(_)
             | Action::Trained(_)
             | Action::GameRead { .. }
+            | Action::Peer(_)
             | Action::Kept(..)
             | Action::Checked(..) => {}
         }

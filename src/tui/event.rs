@@ -26,6 +26,8 @@ pub enum Event {
     /// An engine checked on a thread of its own (the handshake may take seconds): whether it
     /// answered as a UCI engine, or why not.
     Checked(Box<crate::external::EngineSpec>, Result<(), String>),
+    /// What the friend at the other Knightfall did, or that the link is gone.
+    Peer(crate::net::peer::PeerEvent),
 }
 
 /// Where terminal input and signals go: the screen in front (the game, then perhaps a review

@@ -73,6 +73,20 @@ pub struct Options {
 /// Runs the terminal game until the player quits; the board and reviews open over it and
 /// close back to it.
 pub fn run(opts: Options) -> Result<()> {
+    run_with(opts, None)
+}
+
+/// Runs the game against the friend at the other end of `peer`, who is `remote`.
+pub(crate) fn run_friend(
+    opts: Options,
+    peer: crate::net::peer::Peer,
+    remote: app::Remote,
+) -> Result<()> {
+    run_with(opts, Some((peer, remote)))
+}
+
+/// Runs the terminal game, against a friend when `friend` is given.
+fn run_with(opts: Options, friend: Option<(crate::net::peer::Peer, app::Remote)>) -> Result<()> {
     let t0 = Instant::now();
     let mut paths = Paths::get();
     let mut game = opts.game.clone().unwrap_or_default();
@@ -120,6 +134,19 @@ pub fn run(opts: Options) -> Result<()> {
             aside.display()
         ));
     }
+    let (peer, remote) = friend.unzip();
+    if let Some(remote) = remote {
+        let name = app.game.names[crate::game::side(remote.colour)].clone();
+        app.say(
+            format!(
+                "You play {} against {name}. Type a move; say TEXT chats; ? for help.",
+                app::color_name(!remote.colour)
+            ),
+            Tone::Info,
+        );
+        app.flipped = remote.colour == shakmaty::Color::White;
+        app.remote = Some(remote);
+    }
     let note = launch.note();
     if let Some(note) = &note {
         app.say(note.clone(), Tone::Error);
@@ -153,6 +180,9 @@ pub fn run(opts: Options) -> Result<()> {
         launch = launch.over(Front::Setup(Box::new(setup)));
     }
     let mut runner = launch.runner();
+    if let Some(peer) = peer {
+        runner.connect(peer);
+    }
     let result = launch::show(&mut runner, t0, |r, now| r.start(now));
     let Some(app) = runner.game() else {
         return result;

@@ -487,7 +487,8 @@ impl ReviewScreen {
             | Action::Saved(_)
             | Action::Play(_)
             | Action::Trained(_)
-            | Action::Checked(..) => {}
+            | Action::Checked(..)
+            | Action::Peer(_) => {}
         }
         fx
     }

@@ -201,6 +201,8 @@ pub struct Runner {
     bulk: Option<ReviewAll>,
     /// How it went, as last reported.
     bulk_report: Option<BulkReport>,
+    /// The link to the friend at another Knightfall, in a game against them.
+    peer: Option<crate::net::peer::Peer>,
 }
 
 impl Runner {
@@ -241,7 +243,25 @@ impl Runner {
             library: None,
             bulk: None,
             bulk_report: None,
+            peer: None,
         }
+    }
+
+    /// Plays the game against the friend at the other end of `peer`: what they do comes in
+    /// as events, what the game sends goes out through it.
+    pub(crate) fn connect(&mut self, peer: crate::net::peer::Peer) {
+        let (events, tx) = (peer.events().clone(), self.tx.clone());
+        // Ends when the link's reader does (after its last event) or the loop is gone.
+        let _ = std::thread::Builder::new()
+            .name("knightfall-friend".into())
+            .spawn(move || {
+                for event in events {
+                    if tx.send(Event::Peer(event)).is_err() {
+                        return;
+                    }
+                }
+            });
+        self.peer = Some(peer);
     }
 
     /// A runner for `app` alone, writing no files (headless games and tests).
@@ -391,6 +411,18 @@ impl Runner {
             }
             Some(Event::Engine(e)) => Some(Action::Engine(e)),
             Some(Event::Checked(spec, result)) => Some(Action::Checked(spec, result)),
+            // The friend's doings are the game's, whichever screen is in front.
+            Some(Event::Peer(event)) => {
+                let fx = match self.game_mut() {
+                    Some(app) => app.update(Action::Peer(event), now),
+                    None => Vec::new(),
+                };
+                return if self.run_effects(fx, now) {
+                    Step::Quit
+                } else {
+                    Step::Continue
+                };
+            }
             Some(Event::Terminate) => return Step::Quit,
         };
         let Some(action) = action else {
@@ -426,6 +458,10 @@ impl Runner {
             }
         }
         self.service.stop();
+        // The friend hears that this side left, not merely that the link broke.
+        if let Some(peer) = self.peer.take() {
+            let _ = peer.send(&crate::net::message::Message::Bye);
+        }
         if let Some(note) = self.stop_bulk() {
             self.parting.push(note);
         }
@@ -540,6 +576,16 @@ impl Runner {
                     }
                     replies.push(Action::Play(choice));
                 }
+                Effect::Send(message) => {
+                    if let Some(peer) = &self.peer
+                        && let Err(e) = peer.send(&message)
+                    {
+                        // Said to the game as the link's own loss is.
+                        let lost = crate::net::peer::PeerEvent::Lost(e.to_string());
+                        let _ = self.tx.send(Event::Peer(lost));
+                    }
+                }
+                Effect::HangUp => self.peer = None,
                 other => replies.extend(self.carry(other)),
             }
         }
@@ -565,6 +611,12 @@ impl Runner {
                     return false;
                 };
                 let mut settings = app.settings.clone();
+                // The friend's side is no choice for a new game: the engine takes it.
+                for side in [&mut settings.white, &mut settings.black] {
+                    if matches!(side, crate::store::settings::Side::Friend(_)) {
+                        *side = crate::store::settings::Side::Engine;
+                    }
+                }
                 if let Some(chosen) = &self.chosen {
                     settings.level = chosen.level;
                     (settings.white_level, settings.black_level) = (None, None);
@@ -962,7 +1014,19 @@ impl Runner {
         match effect {
             Effect::SaveSettings => {
                 let app = self.game()?;
-                store::save_settings(&paths, &app.settings)
+                // Against a friend only the bell and the evaluation are the player's to keep:
+                // the sides and the name are this game's.
+                let settings = match &app.remote {
+                    Some(_) => store::load_settings(&paths).map(|mut s| {
+                        s.sound = app.settings.sound;
+                        s.move_bell = app.settings.move_bell;
+                        s.show_eval = app.settings.show_eval;
+                        s
+                    }),
+                    None => Ok(app.settings.clone()),
+                };
+                settings
+                    .and_then(|s| store::save_settings(&paths, &s))
                     .err()
                     .map(|e| Action::Note(format!("Settings not saved: {e:#}"), Tone::Error))
             }
@@ -1073,7 +1137,9 @@ impl Runner {
             | Effect::SaveConfig(_)
             | Effect::CheckEngine(_)
             // Carried by `save_training`.
-            | Effect::SaveTraining(_) => None,
+            | Effect::SaveTraining(_)
+            | Effect::Send(_)
+            | Effect::HangUp => None,
         }
     }
 }

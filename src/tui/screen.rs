@@ -60,6 +60,8 @@ pub enum Action {
         /// The game, played through.
         game: Result<Box<Game>, String>,
     },
+    /// What the friend at the other Knightfall did, or that the link to them is gone.
+    Peer(crate::net::peer::PeerEvent),
 }
 
 /// What the new-game screen chose.
@@ -151,6 +153,11 @@ pub enum Effect {
     Open(Box<Open>),
     /// Close this screen; the one below comes back (or the program ends).
     Close,
+    /// Send this message to the friend at the other Knightfall; a failure comes back as
+    /// [`Action::Peer`] with the link lost.
+    Send(crate::net::message::Message),
+    /// Close the link to the friend (they broke the rules): they see it gone at once.
+    HangUp,
     /// Leave the program.
     Quit,
 }

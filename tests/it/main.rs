@@ -12,6 +12,7 @@ mod cli;
 mod deps;
 mod engine_processes;
 mod eval;
+mod friend;
 mod library;
 mod line_tree;
 mod memory;

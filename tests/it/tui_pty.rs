@@ -21,14 +21,14 @@ const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R 
 const ROWS: u16 = 32;
 const COLS: u16 = 100;
 
-struct Session {
+pub(crate) struct Session {
     output: Arc<Mutex<Vec<u8>>>,
     writer: Box<dyn Write + Send>,
-    child: Box<dyn portable_pty::Child + Send + Sync>,
+    pub(crate) child: Box<dyn portable_pty::Child + Send + Sync>,
     _master: Box<dyn portable_pty::MasterPty + Send>,
 }
 
-fn start(home: &Path, script: &str) -> Session {
+pub(crate) fn start(home: &Path, script: &str) -> Session {
     let pty = native_pty_system();
     let pair = pty
         .openpty(PtySize {
@@ -68,19 +68,24 @@ fn start(home: &Path, script: &str) -> Session {
 }
 
 impl Session {
-    fn text(&self) -> String {
+    pub(crate) fn text(&self) -> String {
         String::from_utf8_lossy(&self.output.lock().unwrap()).into_owned()
     }
 
     /// The screen as the terminal shows it now.
-    fn screen(&self) -> String {
+    pub(crate) fn screen(&self) -> String {
         let size = |n: u16| std::num::NonZero::new(n).unwrap();
         let mut parser = vt100::Parser::new(size(ROWS), size(COLS), 0);
         parser.process(&self.output.lock().unwrap());
         parser.screen().contents()
     }
 
-    fn wait_for_screen(&self, what: &str, secs: u64, cond: impl Fn(&str) -> bool) -> String {
+    pub(crate) fn wait_for_screen(
+        &self,
+        what: &str,
+        secs: u64,
+        cond: impl Fn(&str) -> bool,
+    ) -> String {
         let end = Instant::now() + Duration::from_secs(secs);
         loop {
             let screen = self.screen();
@@ -94,7 +99,7 @@ impl Session {
         }
     }
 
-    fn wait_for(&self, what: &str, secs: u64, cond: impl Fn(&Session) -> bool) {
+    pub(crate) fn wait_for(&self, what: &str, secs: u64, cond: impl Fn(&Session) -> bool) {
         let end = Instant::now() + Duration::from_secs(secs);
         while Instant::now() < end {
             if cond(self) {
@@ -105,7 +110,7 @@ impl Session {
         panic!("timed out waiting for {what}; output:\n{}", self.text());
     }
 
-    fn send(&mut self, bytes: &[u8]) {
+    pub(crate) fn send(&mut self, bytes: &[u8]) {
         self.writer.write_all(bytes).unwrap();
         self.writer.flush().unwrap();
     }
@@ -116,14 +121,14 @@ fn saved_plies(home: &Path) -> Option<usize> {
     Game::from_pgn(&text).ok().map(|g| g.ply())
 }
 
-fn temp_home(name: &str) -> std::path::PathBuf {
+pub(crate) fn temp_home(name: &str) -> std::path::PathBuf {
     let dir = std::env::temp_dir().join(format!("knightfall-pty-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     dir
 }
 
-const STTY_AFTER: &str = "; RC=$?; echo; echo EXIT=$RC; stty -a | tr ' ' '\\n' | grep -E '^-?(icanon|echo)$' | tr '\\n' ' '; echo; echo DONE";
+pub(crate) const STTY_AFTER: &str = "; RC=$?; echo; echo EXIT=$RC; stty -a | tr ' ' '\\n' | grep -E '^-?(icanon|echo)$' | tr '\\n' ' '; echo; echo DONE";
 
 #[test]
 fn play_reply_undo_quit_restores_terminal() {
@@ -360,7 +365,7 @@ fn the_watch_delay_costs_the_players_no_clock_time() {
 }
 
 /// The archived games (every PGN in the games folder but the autosave).
-fn archived(home: &Path) -> Vec<String> {
+pub(crate) fn archived(home: &Path) -> Vec<String> {
     let mut files: Vec<_> = std::fs::read_dir(home.join("games"))
         .map(|d| d.filter_map(|e| e.ok()).map(|e| e.path()).collect())
         .unwrap_or_default();

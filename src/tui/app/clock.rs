@@ -38,13 +38,16 @@ impl App {
     /// a new board (or after "play again"). An engine has nothing to read: its clock runs from
     /// its first `go`, so one that never answers loses on time like any other.
     pub fn first_move_free(&self) -> bool {
-        self.game.clocks().is_some() && self.game.ply() < 2 && !self.is_engine(self.game.turn())
+        let turn = self.game.turn();
+        self.game.clocks().is_some()
+            && self.game.ply() < 2
+            && (!self.is_engine(turn) || self.friend() == Some(turn))
     }
 
     /// Paused with nothing running, or held after a finished game was reopened: the clocks
     /// stand still.
     pub(super) fn clock_stopped(&self) -> bool {
-        self.watch.paused && self.search.pending.is_none() || self.clock.held
+        self.watch.paused && self.search.pending.is_none() || self.clock.held || self.link_lost()
     }
 
     /// Starts the side to move's thinking time from zero.
@@ -109,11 +112,14 @@ impl App {
         if self.game.is_over() {
             return;
         }
-        if self.game.clocks().is_some() && !self.clock_stopped() {
+        // Against a friend the host's clock is the game's: the guest waits for its word.
+        if self.game.clocks().is_some() && !self.clock_stopped() && self.keeps_time() {
             let turn = self.game.turn();
             // Engines get a little grace: their own time manager keeps them inside the clock, and
-            // the move's arrival is what counts.
-            let grace = if self.is_engine(turn) {
+            // the move's arrival is what counts. A friend's move has the network to cross.
+            let grace = if self.friend() == Some(turn) {
+                super::LAG_CAP
+            } else if self.is_engine(turn) {
                 Duration::from_millis(200)
             } else {
                 Duration::ZERO
@@ -124,6 +130,7 @@ impl App {
                     fx.push(Effect::Bell);
                 }
                 self.game.flag(turn);
+                self.tell_flag(fx);
                 self.drop_search(fx);
                 self.game_over(fx);
                 return;

@@ -57,6 +57,13 @@ impl App {
     /// Runs one of the game's own commands.
     fn command(&mut self, command: GameCommand, arg: Option<&str>, fx: &mut Vec<Effect>) {
         match command {
+            // Against a friend a draw and a takeback are asked of them.
+            GameCommand::Draw if self.remote.is_some() => {
+                self.offer_friend(crate::net::message::Offer::Draw, fx)
+            }
+            GameCommand::Undo if self.remote.is_some() => {
+                self.offer_friend(crate::net::message::Offer::Takeback, fx)
+            }
             GameCommand::Yes => self.yes_or_no(true, fx),
             GameCommand::No => self.yes_or_no(false, fx),
             GameCommand::Browse(to) => self.browse(to),
@@ -87,6 +94,11 @@ impl App {
                     self.ask(Confirm::Resign, "Resign this game? (y/n)");
                 }
             }
+            GameCommand::Say => match arg {
+                Some(text) if self.remote.is_some() => self.chat(text, fx),
+                _ if self.remote.is_some() => self.chat("", fx),
+                _ => self.say("say is for a game against a friend.", Tone::Error),
+            },
             GameCommand::Draw => {
                 // Against the engine an offer can end the game at once: it is asked first.
                 if self.person_vs_engine() && !self.game.is_over() {
@@ -171,7 +183,13 @@ impl App {
 
     /// The new-game screen, once a game under way is confirmed left.
     fn new_game(&mut self, fx: &mut Vec<Effect>) {
-        if self.game.is_over() || self.game.ply() == 0 {
+        if self.remote.is_some() && !self.game.is_over() {
+            self.say(
+                "A game against a friend is played out (or resigned, Ctrl-R); Ctrl-Q leaves it \
+                 as it stands.",
+                Tone::Error,
+            );
+        } else if self.game.is_over() || self.game.ply() == 0 {
             self.open_setup(fx);
         } else {
             self.ask(
@@ -243,6 +261,8 @@ impl App {
     fn hint(&mut self, fx: &mut Vec<Effect>) {
         if self.game.is_over() {
             self.say("The game is over.", Tone::Error);
+        } else if self.remote.is_some() {
+            self.say("No engine helps in a game against a friend.", Tone::Error);
         } else if !self.human_to_move() {
             self.say(
                 "The engine is to move; a hint is for your move.",
@@ -328,12 +348,16 @@ impl App {
         let Some(what) = self.offers.confirm.take() else {
             return;
         };
+        if let Confirm::Friend(offer) = what {
+            return self.answer_friend(offer, yes, fx);
+        }
         if !yes {
             self.say("Play on.", Tone::Info);
             return;
         }
         match what {
             Confirm::New => self.open_setup(fx),
+            Confirm::Friend(_) => {}
             Confirm::Draw => self.offer_draw(fx),
             Confirm::Resign => {
                 if self.game.is_over() {
@@ -347,6 +371,7 @@ impl App {
                     turn
                 };
                 self.game.resign(loser);
+                self.tell_resigned(fx);
                 self.end_now(fx);
             }
         }

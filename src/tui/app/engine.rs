@@ -52,6 +52,7 @@ impl App {
         if self.game.is_over()
             || self.watch.paused && !self.watch.step
             || !self.is_engine(self.game.turn())
+            || self.friend() == Some(self.game.turn())
             || self
                 .search
                 .pending

@@ -17,6 +17,10 @@ impl App {
         // The game left goes where games of its kind go, before the new players change that.
         self.put_away(fx);
         self.settings = choice.settings;
+        // A game chosen on the new-game screen is no longer against the friend.
+        if self.remote.take().is_some() {
+            fx.push(Effect::HangUp);
+        }
         let humans = [Color::White, Color::Black]
             .iter()
             .filter(|&&c| self.settings.side(c).is_human())
@@ -181,12 +185,30 @@ impl App {
 
     /// Plays `m`, charging the mover's clock `thought`.
     pub(super) fn play_move_after(&mut self, m: Move, thought: Duration, fx: &mut Vec<Effect>) {
-        let spent = self.game.clocks().map(|_| thought);
         let mover = self.game.turn();
+        let ply = self.game.ply();
+        let ours = self.remote.is_some() && self.friend() != Some(mover);
+        // The guest's own clock never flags it: the host's word decides, with the network's
+        // time allowed for.
+        let spent = self.game.clocks().map(|c| {
+            if ours && !self.keeps_time() {
+                thought.min(c.left(mover).saturating_sub(Duration::from_millis(1)))
+            } else {
+                thought
+            }
+        });
         let uci = m.to_uci(CastlingMode::Standard).to_string();
         if self.game.play(m, spent).is_err() {
             self.say(format!("{uci} is not legal here"), Tone::Error);
             return;
+        }
+        if ours {
+            if self.game.ply() > ply {
+                self.send_move(m, ply, fx);
+            } else {
+                // The host's own flag fell as it moved.
+                self.tell_flag(fx);
+            }
         }
         // What was said about the position before (a hint, an error) is stale now.
         if !self.line.fresh {
@@ -266,9 +288,11 @@ impl App {
 
     pub(super) fn announce_end(&mut self) {
         if let Some(o) = self.game.outcome() {
-            self.offers.ask_again = self.mode == Mode::Play;
+            self.offers.ask_again = self.mode == Mode::Play && self.remote.is_none();
             let ask = if self.offers.ask_again {
                 " Play again with the same settings? (y/n; r reviews this game)"
+            } else if self.remote.is_some() {
+                " r reviews this game; Ctrl-Q leaves."
             } else {
                 ""
             };

@@ -48,6 +48,8 @@ pub enum GameCommand {
     Sound,
     /// `fen`: the position's FEN.
     Fen,
+    /// `say TEXT`: a line of chat to the friend.
+    Say,
     /// `yes`: the answer to a question, or another game after one ended.
     Yes,
     /// `no`: the answer to a question.
@@ -99,6 +101,7 @@ impl FromStr for GameCommand {
             "eval" => GameCommand::Eval,
             "sound" => GameCommand::Sound,
             "fen" => GameCommand::Fen,
+            "say" | "chat" => GameCommand::Say,
             "yes" => GameCommand::Yes,
             "no" => GameCommand::No,
             _ => return Err(Unknown(word.to_string())),
@@ -170,7 +173,7 @@ pub const GAME_KEYS: &[KeyHelp<Command<GameCommand>>] = &[
         shown: "Ctrl-Z",
         word: "undo",
         label: "^Z undo",
-        help: "take back (your move and the engine's reply)",
+        help: "take back (your move and the engine's reply; a friend is asked first)",
         when: When::Always,
     },
     keys::flip(),
@@ -181,14 +184,14 @@ pub const GAME_KEYS: &[KeyHelp<Command<GameCommand>>] = &[
         word: "hint",
         label: "^T hint",
         help: "the engine's suggestion for your move",
-        when: When::Playing,
+        when: When::Engine,
     },
     KeyHelp {
         keys: Keys::All(&[ctrl('d')], own(GameCommand::Draw)),
         shown: "Ctrl-D",
         word: "draw",
         label: "^D draw",
-        help: "offer a draw (the engine judges by its score)",
+        help: "offer a draw (the engine judges by its score; a friend answers)",
         when: When::Playing,
     },
     KeyHelp {
@@ -237,7 +240,7 @@ pub const GAME_KEYS: &[KeyHelp<Command<GameCommand>>] = &[
         word: "line",
         label: "^V line",
         help: "show or hide the engine's expected line",
-        when: When::Playing,
+        when: When::Engine,
     },
     KeyHelp {
         keys: Keys::All(&[ctrl('g')], own(GameCommand::Eval)),
@@ -245,7 +248,7 @@ pub const GAME_KEYS: &[KeyHelp<Command<GameCommand>>] = &[
         word: "eval",
         label: "^G eval",
         help: "show or hide the evaluation (kept in the config)",
-        when: When::Playing,
+        when: When::Engine,
     },
     KeyHelp {
         keys: Keys::All(&[ctrl('o')], own(GameCommand::Sound)),
@@ -256,6 +259,14 @@ pub const GAME_KEYS: &[KeyHelp<Command<GameCommand>>] = &[
         when: When::Playing,
     },
     keys::fen(own(GameCommand::Fen), When::Always),
+    KeyHelp {
+        keys: Keys::None,
+        shown: "say TEXT",
+        word: "say",
+        label: "say chat",
+        help: "a line to your friend (Enter sends it)",
+        when: When::Friend,
+    },
     KeyHelp {
         keys: Keys::All(
             &[key(KeyCode::Char('y')), key(KeyCode::Char('Y'))],
@@ -329,6 +340,10 @@ impl App {
             When::Playing => self.mode == Mode::Play && !self.game.is_over(),
             When::Watching => self.mode == Mode::Watch && !self.game.is_over(),
             When::InGame => !self.game.is_over(),
+            When::Friend => self.remote.is_some() && !self.game.is_over(),
+            When::Engine => {
+                self.mode == Mode::Play && !self.game.is_over() && self.remote.is_none()
+            }
             When::Analysable => self.analysable(),
             When::Opened
             | When::Alone
@@ -342,7 +357,8 @@ impl App {
     /// Whether the game may be looked into on the analysis board now: on the clock against the
     /// engine the board would be a way to cheat it, so not before the game is over.
     pub(super) fn analysable(&self) -> bool {
-        self.game.is_over() || self.game.clocks().is_none() || !self.person_vs_engine()
+        self.game.is_over()
+            || self.remote.is_none() && (self.game.clocks().is_none() || !self.person_vs_engine())
     }
 
     /// The command `key` gives now, from [`GAME_KEYS`]; `None`: the key has no command here
@@ -425,6 +441,9 @@ impl App {
         let parsed = word.parse::<Command<GameCommand>>();
         // Typing anything but an answer answers a pending question with no.
         if !matches!(parsed, Ok(Command::Own(GameCommand::Yes | GameCommand::No))) {
+            if let Some(super::Confirm::Friend(offer)) = self.offers.confirm.take() {
+                self.answer_friend(offer, false, fx);
+            }
             self.offers.confirm = None;
         }
         if text.is_empty() {
@@ -446,6 +465,13 @@ impl App {
         }
         // A move typed while looking at an earlier position is meant for the game: back to it.
         self.view = None;
+        if self.link_lost() {
+            self.say(
+                "The link to your friend is lost: the game waits as it stands.",
+                Tone::Error,
+            );
+            return;
+        }
         let vs_engine = self.person_vs_engine();
         if !self.human_to_move() {
             if vs_engine {
@@ -453,7 +479,8 @@ impl App {
                 self.offers.premove = Some(text.to_string());
                 self.say(
                     format!(
-                        "Premove {text}: played after the engine's move if legal (Esc cancels)."
+                        "Premove {text}: played after {}'s move if legal (Esc cancels).",
+                        self.opponent_word()
                     ),
                     Tone::Info,
                 );

@@ -7,6 +7,7 @@ mod keys;
 mod commands;
 mod engine;
 mod flow;
+mod friend;
 
 pub use crate::store::settings::{Settings, Side};
 
@@ -19,6 +20,7 @@ pub use super::screen::{Action, Effect, Tone};
 use crate::game::{Game, WallClock};
 use crate::player::Source;
 use crate::tui::chrome::help::Help;
+pub use friend::{LAG_CAP, Remote};
 pub use keys::{Browse, GAME_KEYS, GameCommand};
 
 /// The engine accepts a draw offer when its score, from its own side, is at most this: it must
@@ -82,6 +84,8 @@ pub enum Confirm {
     Resign,
     /// Offer the engine a draw.
     Draw,
+    /// The friend's offer: accept it?
+    Friend(crate::net::message::Offer),
 }
 
 /// What the program does.
@@ -206,6 +210,8 @@ pub struct App {
     /// The system clock as read when the screen was built: it dates each game begun here by
     /// the events' time. Without it (a test) games are not dated.
     pub wall: Option<WallClock>,
+    /// The friend at another Knightfall and the link to them, in a game against a friend.
+    pub remote: Option<Remote>,
 }
 
 impl App {
@@ -250,6 +256,7 @@ impl App {
             },
             now,
             wall: None,
+            remote: None,
         };
         if app.game.clocks().is_none() {
             app.game.set_time_control(app.settings.time_control());
@@ -311,6 +318,7 @@ impl App {
                 self.say(format!("Analysis saved to {}", path.display()), Tone::Info)
             }
             Action::Play(choice) => self.play_choice(*choice, &mut fx),
+            Action::Peer(event) => self.on_peer(event, &mut fx),
             Action::Graph { .. }
             | Action::Trained(_)
             | Action::GameRead { .. }

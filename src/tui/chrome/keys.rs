@@ -98,6 +98,10 @@ pub enum When {
     /// The game may be looked into on another screen (the analysis board): not while a person
     /// plays the engine on the clock. Its key is still taken otherwise, to say why not.
     Analysable,
+    /// A game against a friend at another Knightfall, going on.
+    Friend,
+    /// A game going on with a person and an engine in it (not against a friend).
+    Engine,
     /// The input the screen takes Esc and Enter for: a clock typed on the new-game screen;
     /// training's input line on a board, or on the list while something is typed.
     Typing,

@@ -230,6 +230,7 @@ impl Train {
             | Action::Saved(_)
             | Action::Play(_)
             | Action::GameRead { .. }
+            | Action::Peer(_)
             | Action::Kept(..)
             | Action::Checked(..) => {}
         }

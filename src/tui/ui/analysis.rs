@@ -191,7 +191,7 @@ const HISTORY_INDENT: usize = 16;
 
 /// `text` in rows of at most `width` characters, broken at spaces (a word longer than a row
 /// has one to itself).
-fn wrap(text: &str, width: usize) -> Vec<String> {
+pub(crate) fn wrap(text: &str, width: usize) -> Vec<String> {
     let mut rows: Vec<String> = Vec::new();
     let mut row = String::new();
     for word in text.split(' ').filter(|w| !w.is_empty()) {

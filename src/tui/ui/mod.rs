@@ -10,6 +10,7 @@ pub mod input;
 pub(crate) mod chrome;
 pub mod board_screen;
 pub mod moves;
+pub mod chat;
 pub mod review;
 pub mod setup;
 pub mod home;
@@ -88,8 +89,22 @@ fn draw_game(frame: &mut Frame, main: Rect, app: &App) -> Drawn {
     if large_clocks {
         clock::draw_large(frame, side[1], app);
     }
-    analysis::draw(frame, side[2], app);
-    moves::draw(frame, side[3], app);
+    match &app.remote {
+        // Against a friend no engine thinks: the chat is under the moves, which take the rows
+        // they need, as many as leave the chat five.
+        Some(remote) => {
+            let below = side[2].union(side[3]);
+            let moves_h = moves::height_wanted(app).min(below.height.saturating_sub(5));
+            let parts =
+                Layout::vertical([Constraint::Length(moves_h), Constraint::Min(3)]).split(below);
+            moves::draw(frame, parts[0], app);
+            chat::draw(frame, parts[1], app, remote);
+        }
+        None => {
+            analysis::draw(frame, side[2], app);
+            moves::draw(frame, side[3], app);
+        }
+    }
     drawn
 }
 
