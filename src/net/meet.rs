@@ -84,6 +84,8 @@ pub enum Refused {
 /// caller was refused.
 pub fn accept(listener: &TcpListener, code: &Code) -> io::Result<Result<Channel, Refused>> {
     let (stream, from) = listener.accept()?;
+    // An IPv4 caller on the IPv6 socket is named as IPv4.
+    let from = SocketAddr::new(from.ip().to_canonical(), from.port());
     Ok(
         match Channel::handshake(stream, code, Role::Host, HANDSHAKE_TIMEOUT) {
             Ok(channel) => Ok(channel),

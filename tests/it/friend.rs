@@ -7,9 +7,15 @@
     reason = "a test's helpers fail loudly, where the failure is"
 )]
 
+use std::io::Write as _;
+use std::net::TcpStream;
 use std::path::Path;
+use std::time::Duration;
 
 use knightfall::game::Game;
+use knightfall::net::channel::{Channel, NetError, Role};
+use knightfall::net::meet;
+use knightfall::net::message::Message;
 
 use crate::tui_pty::{STTY_AFTER, Session, archived, start, temp_home};
 
@@ -119,4 +125,177 @@ fn two_knightfalls_play_a_game_over_loopback_and_keep_the_same_record() {
     assert_eq!(clocks(&a), clocks(&b));
     let _ = std::fs::remove_dir_all(&host_home);
     let _ = std::fs::remove_dir_all(&guest_home);
+}
+
+/// A host in a pty waiting for its guest, and the code and port it printed.
+fn hosting(name: &str) -> (Session, std::path::PathBuf, String, String) {
+    let home = temp_home(name);
+    let host = start(
+        &home,
+        &format!("\"$KNIGHTFALL_BIN\" host --port 0 --tc 5+3 --color white --name Ana{STTY_AFTER}"),
+    );
+    host.wait_for("the invitation", 20, |s| invitation(s).is_some());
+    let (code, port) = invitation(&host).unwrap();
+    (host, home, code, port)
+}
+
+/// A guest that is no Knightfall's game screen: the channel, with the raw stream beside it.
+fn hostile_guest(code: &str, port: &str) -> (Channel, TcpStream) {
+    let stream = TcpStream::connect(format!("127.0.0.1:{port}")).unwrap();
+    let raw = stream.try_clone().unwrap();
+    let channel = Channel::handshake(
+        stream,
+        &code.parse().unwrap(),
+        Role::Guest,
+        Duration::from_secs(10),
+    )
+    .unwrap();
+    let met = meet::greet_host(channel, "Mallory").unwrap();
+    (met.channel, raw)
+}
+
+/// The host, told of a peer that broke the rules, says so and goes on: it leaves cleanly on
+/// `quit` with the terminal restored.
+fn host_survives(mut host: Session, home: &Path, told: &str) {
+    host.wait_for_screen(told, 20, |s| s.contains(told));
+    type_line(&mut host, "quit");
+    host.wait_for("the shell", 20, |s| s.text().contains("DONE"));
+    let out = host.text();
+    assert!(out.contains("EXIT=0"), "{out}");
+    assert!(out.contains("icanon echo"), "terminal not restored: {out}");
+    assert!(!out.contains("panicked"), "{out}");
+    let _ = std::fs::remove_dir_all(home);
+}
+
+#[test]
+fn a_hostile_guest_is_disconnected_with_the_reason_and_the_host_goes_on() {
+    let mv = |ply, uci: &str| Message::Move {
+        ply,
+        uci: uci.parse().unwrap(),
+        clock_ms: Some(300_000),
+    };
+    // What each peer sends, and the words the host's screen says of it.
+    let cases: Vec<(&str, Vec<Message>, &str)> = vec![
+        ("illegal", vec![], "e2e5, which is not legal"),
+        ("out-of-turn", vec![mv(0, "e7e5")], "out of turn"),
+        (
+            "clock",
+            vec![Message::Clock {
+                ply: 0,
+                ms: 999_999,
+            }],
+            "only the host may set",
+        ),
+        ("flag", vec![Message::Flag(0)], "only the host may set"),
+        (
+            "restart",
+            vec![Message::Hello { name: "x".into() }],
+            "started the game again",
+        ),
+    ];
+    for (name, messages, told) in cases {
+        let (host, home, code, port) = hosting(&format!("hostile-{name}"));
+        let (mut channel, _raw) = hostile_guest(&code, &port);
+        host.wait_for_screen("the game", 20, |s| s.contains("You play White"));
+        let mut host = host;
+        if messages.is_empty() {
+            // The host moves; the guest answers with a move no rule allows.
+            type_line(&mut host, "e4");
+            host.wait_for_screen("the move", 20, |s| s.contains("1. e4"));
+            channel.send(&mv(1, "e2e5").encode()).unwrap();
+            host_survives(host, &home, told);
+            continue;
+        }
+        for m in messages {
+            channel.send(&m.encode()).unwrap();
+        }
+        host_survives(host, &home, told);
+    }
+}
+
+#[test]
+fn garbage_oversized_and_silent_guests_are_given_up_cleanly() {
+    // Bytes that are no sealed frame.
+    let (host, home, code, port) = hosting("hostile-garbage");
+    let (_channel, mut raw) = hostile_guest(&code, &port);
+    host.wait_for_screen("the game", 20, |s| s.contains("You play White"));
+    raw.write_all(&[0, 0, 0, 20]).unwrap();
+    raw.write_all(&[0x41; 20]).unwrap();
+    host_survives(host, &home, "changed or replayed");
+    // A frame longer than any message, told from its length alone.
+    let (host, home, code, port) = hosting("hostile-oversized");
+    let (_channel, mut raw) = hostile_guest(&code, &port);
+    host.wait_for_screen("the game", 20, |s| s.contains("You play White"));
+    raw.write_all(&u32::MAX.to_be_bytes()).unwrap();
+    host_survives(host, &home, "4294967295 bytes");
+    // A peer that says nothing at all after the greeting (no heartbeat either).
+    let (host, home, code, port) = hosting("hostile-silent");
+    let (_channel, _raw) = hostile_guest(&code, &port);
+    host.wait_for_screen("the game", 20, |s| s.contains("You play White"));
+    host_survives(host, &home, "no word from");
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig {
+        cases: 8,
+        ..proptest::prelude::ProptestConfig::default()
+    })]
+
+    /// Random messages, sealed as the channel seals them, from a guest that knew the code:
+    /// whatever they say, the host never panics, and leaves cleanly.
+    #[test]
+    fn random_frames_from_a_guest_never_break_the_host(
+        frames in proptest::collection::vec(proptest::collection::vec(proptest::prelude::any::<u8>(), 0..64), 1..8)
+    ) {
+        let (mut host, home, code, port) = hosting("hostile-random");
+        let (mut channel, _raw) = hostile_guest(&code, &port);
+        host.wait_for_screen("the game", 20, |s| s.contains("You play White"));
+        for frame in &frames {
+            if channel.send(frame).is_err() {
+                break;
+            }
+        }
+        // Time for the host to read them all; then it must still answer the keyboard.
+        std::thread::sleep(Duration::from_millis(300));
+        type_line(&mut host, "quit");
+        host.wait_for("the shell", 20, |s| s.text().contains("DONE"));
+        let out = host.text();
+        proptest::prop_assert!(out.contains("EXIT=0"), "{}", out);
+        proptest::prop_assert!(!out.contains("panicked"), "{}", out);
+        let _ = std::fs::remove_dir_all(&home);
+    }
+}
+
+#[test]
+fn a_wrong_code_spends_the_hosts_code_and_the_new_one_is_printed() {
+    let (host, home, code, port) = hosting("wrong-code");
+    let wrong = std::iter::repeat_with(knightfall::net::code::Code::random)
+        .map(|c| c.to_string())
+        .find(|c| *c != code)
+        .unwrap();
+    let try_code = |c: &str| {
+        let stream = TcpStream::connect(format!("127.0.0.1:{port}")).unwrap();
+        Channel::handshake(
+            stream,
+            &c.parse().unwrap(),
+            Role::Guest,
+            Duration::from_secs(10),
+        )
+    };
+    let spent = |s: &Session| s.text().matches("that code is spent").count();
+    assert!(matches!(try_code(&wrong), Err(NetError::WrongCode)));
+    host.wait_for("the new code", 20, |s| spent(s) == 1);
+    // The code is spent: the right one of before is refused now, and spends the next.
+    assert!(matches!(try_code(&code), Err(NetError::WrongCode)));
+    host.wait_for("the next code", 20, |s| spent(s) == 2);
+    let text = host.text();
+    let fresh = text
+        .lines()
+        .rfind(|l| l.contains("On this machine: knightfall join"))
+        .and_then(|l| l.split_whitespace().nth(5))
+        .unwrap()
+        .to_string();
+    assert_ne!(fresh, code);
+    let (_channel, _raw) = hostile_guest(&fresh, &port);
+    host_survives(host, &home, "You play White against Mallory");
 }

@@ -53,7 +53,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, remote: &Remote) {
             said.push(line);
         }
     }
-    if said.is_empty() {
+    if said.is_empty() && remote.lost.is_none() {
         said.push(Line::raw("say TEXT sends a line."));
     }
     // The newest lines stay in view.
