@@ -12,10 +12,11 @@ use shakmaty::Color;
 use crate::game::{Game, TimeControl};
 use crate::net::channel::{NetError, Role};
 use crate::net::code::Code;
-use crate::net::meet::{self, Met, Refused, Terms};
+use crate::net::meet::{self, History, Met, Refused, Terms};
 use crate::net::message::Colour;
 use crate::net::peer::Peer;
-use crate::store::Paths;
+use crate::net::record::{self, Seat};
+use crate::store::{Paths, Unfinished};
 use crate::tui::app::{Mode, Remote, Settings, Side};
 use crate::tui::{self, Options};
 
@@ -42,6 +43,10 @@ pub struct HostArgs {
     /// Time control MIN+INC (minutes + seconds, e.g. 5+3); none for an untimed game.
     #[arg(long)]
     pub tc: Option<String>,
+    /// Go on with the last game you hosted that did not end (the link broke, or a Knightfall
+    /// was stopped), with its clocks as they were; your friend joins with `join --resume`.
+    #[arg(long, conflicts_with_all = ["tc", "fen"])]
+    pub resume: bool,
     /// Your colour.
     #[arg(long, value_enum, default_value_t = HostColour::Random)]
     pub color: HostColour,
@@ -66,6 +71,10 @@ pub struct JoinArgs {
     pub code: String,
     /// The host's address, `HOST:PORT` (`[V6]:PORT` for IPv6; the port defaults to 7777).
     pub address: String,
+    /// Go on with the last game you joined that did not end; the host starts with
+    /// `host --resume`.
+    #[arg(long)]
+    pub resume: bool,
     /// The name your friend sees (default: the config file's `name`, else your login).
     #[arg(long)]
     pub name: Option<String>,
@@ -87,7 +96,13 @@ pub fn host(args: &HostArgs) -> Result<()> {
         Game::from_fen(fen)?;
     }
     needs_terminal()?;
-    let settings = crate::store::load_settings(&Paths::get())?;
+    let paths = Paths::get();
+    let left = if args.resume {
+        Some(left_game(&paths, Role::Host)?)
+    } else {
+        None
+    };
+    let settings = crate::store::load_settings(&paths)?;
     let name = player_name(args.name.as_deref(), &settings);
     let listener = meet::listen(args.port)
         .with_context(|| format!("could not listen on port {}", args.port))?;
@@ -111,31 +126,78 @@ pub fn host(args: &HostArgs) -> Result<()> {
             )),
         }
     };
-    let guest = match args.color {
-        HostColour::White => Colour::Black,
-        HostColour::Black => Colour::White,
-        HostColour::Random => {
-            if crate::rng::Rng::from_entropy().next_u64().is_multiple_of(2) {
-                Colour::White
-            } else {
-                Colour::Black
-            }
-        }
-    };
-    let terms = Terms {
-        guest,
-        clock,
-        fen: args.fen.clone(),
+    let terms = match &left {
+        // The game left goes on as it was, whatever the flags.
+        Some((Unfinished { game, .. }, seat)) => Terms {
+            guest: seat.guest,
+            clock: game.clocks().map(|c| c.tc.to_string()),
+            fen: game.start_fen().map(String::from),
+            id: seat.id.clone(),
+            history: record::history(game),
+        },
+        None => Terms {
+            guest: match args.color {
+                HostColour::White => Colour::Black,
+                HostColour::Black => Colour::White,
+                HostColour::Random => {
+                    if crate::rng::Rng::from_entropy().next_u64().is_multiple_of(2) {
+                        Colour::White
+                    } else {
+                        Colour::Black
+                    }
+                }
+            },
+            clock,
+            fen: args.fen.clone(),
+            id: record::new_id(),
+            history: Vec::new(),
+        },
     };
     let met = meet::greet_guest(channel, &name, &terms).context("the friend's greeting")?;
-    play(met, Role::Host, settings, name, args.ascii)
+    let moves = meet::merged(&terms.history, &met.history);
+    play(
+        met,
+        Role::Host,
+        &moves,
+        left.map(|(u, _)| u),
+        settings,
+        name,
+        args.ascii,
+    )
+}
+
+/// The last game against a friend this side played as `role` that did not end, with its
+/// seat.
+fn left_game(paths: &Paths, role: Role) -> Result<(Unfinished, Seat)> {
+    crate::store::unfinished(paths, None)
+        .into_iter()
+        .find_map(|u| {
+            let seat = Seat::of(&u.game).filter(|s| s.role == role)?;
+            Some((u, seat))
+        })
+        .with_context(|| {
+            format!(
+                "no unfinished game you {} to resume in {}",
+                match role {
+                    Role::Host => "hosted",
+                    Role::Guest => "joined",
+                },
+                paths.data.display()
+            )
+        })
 }
 
 /// `knightfall join`.
 pub fn join(args: &JoinArgs) -> Result<()> {
     let code: Code = args.code.parse().map_err(anyhow::Error::msg)?;
     needs_terminal()?;
-    let settings = crate::store::load_settings(&Paths::get())?;
+    let paths = Paths::get();
+    let left = if args.resume {
+        Some(left_game(&paths, Role::Guest)?)
+    } else {
+        None
+    };
+    let settings = crate::store::load_settings(&paths)?;
     let name = player_name(args.name.as_deref(), &settings);
     let channel = match meet::join(&args.address, &code) {
         Ok(channel) => channel,
@@ -145,12 +207,49 @@ pub fn join(args: &JoinArgs) -> Result<()> {
         ),
         Err(e) => return Err(e).with_context(|| format!("could not join {}", args.address)),
     };
-    let met = meet::greet_host(channel, &name).context("the host's greeting")?;
-    play(met, Role::Guest, settings, name, args.ascii)
+    let mine = |id: &str| -> History {
+        match &left {
+            Some((u, seat)) if seat.id == id => record::history(&u.game),
+            _ => Vec::new(),
+        }
+    };
+    let met = meet::greet_host(channel, &name, mine).context("the host's greeting")?;
+    let mut resumed = None;
+    let moves = match left {
+        Some((u, seat)) if seat.id == met.id => {
+            let moves = meet::merged(&met.history, &record::history(&u.game));
+            resumed = Some(u);
+            moves
+        }
+        Some(_) => bail!(
+            "the host started another game, not the one you left: ask your friend to start \
+             with `knightfall host --resume`"
+        ),
+        None => met.history.clone(),
+    };
+    play(
+        met,
+        Role::Guest,
+        &moves,
+        resumed,
+        settings,
+        name,
+        args.ascii,
+    )
 }
 
-/// Plays the game the two sides met for.
-fn play(met: Met, role: Role, mut settings: Settings, name: String, ascii: bool) -> Result<()> {
+/// Plays the game the two sides met for, from `moves` (the record both agreed on); a game
+/// `resumed` from an autosave keeps its date and tags, and leaves that file once this
+/// side's own autosave holds it.
+fn play(
+    met: Met,
+    role: Role,
+    moves: &History,
+    resumed: Option<Unfinished>,
+    mut settings: Settings,
+    name: String,
+    ascii: bool,
+) -> Result<()> {
     let guest = match met.guest {
         Colour::White => Color::White,
         Colour::Black => Color::Black,
@@ -168,10 +267,28 @@ fn play(met: Met, role: Role, mut settings: Settings, name: String, ascii: bool)
     settings.name = name;
     settings.tc = met.clock.clone().unwrap_or_default();
     settings.ascii |= ascii || !super::play::unicode_terminal();
-    let game = match &met.fen {
-        Some(fen) => Some(Game::from_fen(fen)?),
-        None => None,
+    let (game, from) = match resumed {
+        Some(Unfinished { path, mut game }) => {
+            while game.undo().is_some() {}
+            (game, Some(path))
+        }
+        None => {
+            let mut game = match &met.fen {
+                Some(fen) => Game::from_fen(fen)?,
+                None => Game::new(),
+            };
+            game.set_time_control(settings.time_control());
+            (game, None)
+        }
     };
+    let mut game = record::replay(game, moves)
+        .map_err(|why| anyhow::anyhow!("the game's record does not hold together: {why}"))?;
+    Seat {
+        id: met.id.clone(),
+        role,
+        guest: met.guest,
+    }
+    .mark(&mut game);
     let peer = Peer::start(met.channel, HEARTBEAT, SILENCE)?;
     tui::run_friend(
         Options {
@@ -179,8 +296,8 @@ fn play(met: Met, role: Role, mut settings: Settings, name: String, ascii: bool)
             home: false,
             setup: false,
             mode: Mode::Play,
-            game,
-            resumed_from: None,
+            game: Some(game),
+            resumed_from: from,
             start_fen: met.fen.clone(),
             think_ms: None,
             min_delay: Duration::ZERO,

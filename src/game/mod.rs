@@ -421,6 +421,11 @@ impl Game {
         Some(m)
     }
 
+    /// The mover's time left after move `ply` (from 0), when the clocks ran.
+    pub fn clock_after(&self, ply: usize) -> Option<Duration> {
+        self.clk.get(ply).copied().flatten()
+    }
+
     /// Sets the clock after move `ply` (from 0) to `left`, as the authority on the clocks
     /// counted it; the clocks now follow from the moves' times. A move that is not there, or
     /// a game without clocks, changes nothing.

@@ -10,6 +10,10 @@ use super::channel::{Channel, NetError, Role};
 use super::code::Code;
 use super::message::{Colour, Message};
 
+/// A game's moves with the mover's clock after each, in milliseconds, as the two sides
+/// exchange them to resume a game.
+pub type History = Vec<(shakmaty::uci::UciMove, Option<u64>)>;
+
 /// The port a host listens on unless told another.
 pub const DEFAULT_PORT: u16 = 7777;
 
@@ -30,6 +34,10 @@ pub struct Met {
     pub clock: Option<String>,
     /// The start position's FEN, none for the usual one.
     pub fen: Option<String>,
+    /// The game's name (see [`Message::Start`]).
+    pub id: String,
+    /// The moves so far as the other side keeps them (empty for a new game).
+    pub history: History,
 }
 
 /// What the host sets up for the game.
@@ -41,6 +49,10 @@ pub struct Terms {
     pub clock: Option<String>,
     /// The start position.
     pub fen: Option<String>,
+    /// The game's name.
+    pub id: String,
+    /// The moves so far as the host keeps them (empty for a new game).
+    pub history: History,
 }
 
 /// Listens on `port` on every address of the machine: IPv6 and IPv4 together where the system
@@ -126,14 +138,20 @@ pub fn greet_guest(mut channel: Channel, name: &str, terms: &Terms) -> Result<Me
     channel.send(&Message::Hello { name: name.into() }.encode())?;
     channel.send(
         &Message::Start {
+            id: terms.id.clone(),
             guest: terms.guest,
             clock: terms.clock.clone(),
             fen: terms.fen.clone(),
         }
         .encode(),
     )?;
+    channel.send(&Message::History(terms.history.clone()).encode())?;
     let friend = match Message::decode(&channel.recv()?) {
         Ok(Message::Hello { name }) => name,
+        _ => return Err(NetError::NotKnightfall),
+    };
+    let history = match Message::decode(&channel.recv()?) {
+        Ok(Message::History(moves)) => moves,
         _ => return Err(NetError::NotKnightfall),
     };
     Ok(Met {
@@ -142,25 +160,57 @@ pub fn greet_guest(mut channel: Channel, name: &str, terms: &Terms) -> Result<Me
         guest: terms.guest,
         clock: terms.clock.clone(),
         fen: terms.fen.clone(),
+        id: terms.id.clone(),
+        history,
     })
 }
 
-/// The guest's greeting: its name out, the host's name and the game's terms back.
-pub fn greet_host(mut channel: Channel, name: &str) -> Result<Met, NetError> {
+/// The guest's greeting: its name out, the host's name and the game's terms back, then the
+/// guest's moves of the game the host names (`mine` gives them from its name: none for a new
+/// game) out and the host's back.
+pub fn greet_host(
+    mut channel: Channel,
+    name: &str,
+    mine: impl FnOnce(&str) -> History,
+) -> Result<Met, NetError> {
     channel.send(&Message::Hello { name: name.into() }.encode())?;
     let host = match Message::decode(&channel.recv()?) {
         Ok(Message::Hello { name }) => name,
         _ => return Err(NetError::NotKnightfall),
     };
-    match Message::decode(&channel.recv()?) {
-        Ok(Message::Start { guest, clock, fen }) => Ok(Met {
-            channel,
-            name: host,
-            guest,
-            clock,
-            fen,
-        }),
-        _ => Err(NetError::NotKnightfall),
+    let Ok(Message::Start {
+        id,
+        guest,
+        clock,
+        fen,
+    }) = Message::decode(&channel.recv()?)
+    else {
+        return Err(NetError::NotKnightfall);
+    };
+    channel.send(&Message::History(mine(&id)).encode())?;
+    let history = match Message::decode(&channel.recv()?) {
+        Ok(Message::History(moves)) => moves,
+        _ => return Err(NetError::NotKnightfall),
+    };
+    Ok(Met {
+        channel,
+        name: host,
+        guest,
+        clock,
+        fen,
+        id,
+        history,
+    })
+}
+
+/// The game both sides go on with, from the host's moves and the guest's: the longer when
+/// one begins with the other (a move sent as the link broke is kept), the host's otherwise.
+pub fn merged(host: &History, guest: &History) -> History {
+    let same = |a: &History, b: &History| a.iter().zip(b).all(|(x, y)| x.0 == y.0);
+    if guest.len() > host.len() && same(host, guest) {
+        guest.clone()
+    } else {
+        host.clone()
     }
 }
 
@@ -172,6 +222,19 @@ mod tests {
     )]
 
     use super::*;
+
+    #[test]
+    fn the_longer_record_wins_when_it_goes_on_from_the_other_and_the_hosts_otherwise() {
+        let h = |moves: &[&str]| -> History {
+            moves.iter().map(|m| (m.parse().unwrap(), None)).collect()
+        };
+        let (a, ab, ac) = (h(&["e2e4"]), h(&["e2e4", "e7e5"]), h(&["e2e4", "c7c5"]));
+        assert_eq!(merged(&a, &ab), ab);
+        assert_eq!(merged(&ab, &a), ab);
+        assert_eq!(merged(&ab, &ac), ab);
+        assert_eq!(merged(&h(&[]), &ac), ac);
+        assert_eq!(merged(&ab, &h(&["d2d4", "d7d5", "c2c4"])), ab);
+    }
 
     #[test]
     fn a_guest_with_the_code_meets_the_host_and_a_wrong_code_is_told_apart() {
@@ -192,6 +255,8 @@ mod tests {
                 guest: Colour::Black,
                 clock: Some("5+3".into()),
                 fen: None,
+                id: "abc123".into(),
+                history: vec![("e2e4".parse().unwrap(), Some(1000))],
             };
             greet_guest(channel, "Ana", &terms).unwrap().name
         });
@@ -202,8 +267,13 @@ mod tests {
             stranger.write_all(b"GET / HTTP/1.1\r\n\r\n").unwrap();
         }
         assert!(matches!(join(&address, &other), Err(NetError::WrongCode)));
-        let met = greet_host(join(&address, &code).unwrap(), "Bob").unwrap();
+        let met = greet_host(join(&address, &code).unwrap(), "Bob", |id| {
+            assert_eq!(id, "abc123");
+            Vec::new()
+        })
+        .unwrap();
         assert_eq!(met.name, "Ana");
+        assert_eq!(met.history.len(), 1);
         assert_eq!(met.guest, Colour::Black);
         assert_eq!(met.clock.as_deref(), Some("5+3"));
         assert_eq!(host.join().unwrap(), "Bob");

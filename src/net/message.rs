@@ -45,6 +45,8 @@ pub enum Message {
     /// The game the host sets up: the guest's colour, the clock (`MIN+INC`, or none), and the
     /// start (a FEN, or none for the usual one).
     Start {
+        /// The game's name, the same on both sides, so that a game resumed is the one left.
+        id: String,
         /// The guest's colour.
         guest: Colour,
         /// The time control, as `TimeControl::parse` reads it.
@@ -62,6 +64,9 @@ pub enum Message {
         /// The mover's time left after it.
         clock_ms: Option<u64>,
     },
+    /// The game's moves so far as the sender keeps them, with the mover's clock after each
+    /// (milliseconds): sent by both sides after the greeting, empty for a new game.
+    History(Vec<(UciMove, Option<u64>)>),
     /// An offer, made when the game had this many plies: an answer, or a move, made after
     /// another ply has no bearing on it.
     Offer(Offer, u32),
@@ -98,9 +103,14 @@ impl Message {
         let mut text = String::new();
         let _ = match self {
             Message::Hello { name } => write!(text, "hello {}", clean(name, MAX_NAME)),
-            Message::Start { guest, clock, fen } => write!(
+            Message::Start {
+                id,
+                guest,
+                clock,
+                fen,
+            } => write!(
                 text,
-                "start {} {} {}",
+                "start {id} {} {} {}",
                 match guest {
                     Colour::White => "white",
                     Colour::Black => "black",
@@ -116,6 +126,16 @@ impl Message {
             Message::Accept(what, ply) => write!(text, "accept {} {ply}", offer_word(*what)),
             Message::Decline(what, ply) => write!(text, "decline {} {ply}", offer_word(*what)),
             Message::Clock { ply, ms } => write!(text, "clock {ply} {ms}"),
+            Message::History(moves) => {
+                let _ = write!(text, "history");
+                for (uci, ms) in moves {
+                    let _ = match ms {
+                        Some(ms) => write!(text, " {uci}:{ms}"),
+                        None => write!(text, " {uci}:-"),
+                    };
+                }
+                Ok(())
+            }
             Message::Flag(ply) => write!(text, "flag {ply}"),
             Message::Resign => write!(text, "resign"),
             Message::Chat(line) => write!(text, "chat {}", clean(line, MAX_CHAT)),
@@ -148,7 +168,10 @@ impl Message {
             ("hello", _) => Message::Hello {
                 name: clean(rest, MAX_NAME),
             },
-            ("start", [guest, clock, fen @ ..]) if !fen.is_empty() => Message::Start {
+            ("start", [id, guest, clock, fen @ ..]) if !fen.is_empty() => Message::Start {
+                id: Some(id.to_string())
+                    .filter(|id| is_game_id(id))
+                    .ok_or_else(bad)?,
                 guest: match *guest {
                     "white" => Colour::White,
                     "black" => Colour::Black,
@@ -190,6 +213,22 @@ impl Message {
                     .ok_or_else(bad)?,
             },
             ("flag", [n]) => Message::Flag(ply(n)?),
+            ("history", moves) if moves.len() < MAX_PLY as usize => Message::History(
+                moves
+                    .iter()
+                    .map(|m| {
+                        let (uci, ms) = m.split_once(':').ok_or_else(bad)?;
+                        let ms = match ms {
+                            "-" => None,
+                            ms => Some(number(ms)?)
+                                .filter(|&ms| ms <= MAX_CLOCK_MS)
+                                .map(Some)
+                                .ok_or_else(bad)?,
+                        };
+                        Ok((uci.parse().map_err(|_| bad())?, ms))
+                    })
+                    .collect::<Result<_, String>>()?,
+            ),
             ("resign", []) => Message::Resign,
             ("chat", _) => Message::Chat(clean(rest, MAX_CHAT)),
             ("ping", [n]) => Message::Ping(number(n)?),
@@ -199,6 +238,11 @@ impl Message {
         };
         Ok(message)
     }
+}
+
+/// Whether `id` may name a game: one to 32 lowercase hexadecimal digits.
+pub fn is_game_id(id: &str) -> bool {
+    (1..=32).contains(&id.len()) && id.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
 }
 
 /// An offer as a message names it.
@@ -242,12 +286,19 @@ mod tests {
             Message::Hello {
                 name: "anna1985".into(),
             },
+            Message::History(Vec::new()),
+            Message::History(vec![
+                ("e2e4".parse().unwrap(), Some(299_000)),
+                ("e7e5".parse().unwrap(), None),
+            ]),
             Message::Start {
+                id: "0123abcd".into(),
                 guest: Colour::Black,
                 clock: Some("5+3".into()),
                 fen: None,
             },
             Message::Start {
+                id: "ff".into(),
                 guest: Colour::White,
                 clock: None,
                 fen: Some("8/8/8/4k3/8/8/3QK3/8 w - - 0 1".into()),
@@ -290,9 +341,14 @@ mod tests {
             b"move 10000 e2e4 100",
             b"move 1 e9e4 100",
             b"move 1 e2e4 99999999999",
-            b"start green 5+3 startpos",
-            b"start white 5+x startpos",
-            b"start white none not-a-fen",
+            b"start ab green 5+3 startpos",
+            b"start ab white 5+x startpos",
+            b"start ab white none not-a-fen",
+            b"start white 5+3 startpos",
+            b"start AB white 5+3 startpos",
+            b"history e2e4",
+            b"history e2e4:x",
+            b"history e9e4:100",
             b"offer cake 3",
             b"offer draw",
             b"accept now",

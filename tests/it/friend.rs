@@ -150,7 +150,7 @@ fn hostile_guest(code: &str, port: &str) -> (Channel, TcpStream) {
         Duration::from_secs(10),
     )
     .unwrap();
-    let met = meet::greet_host(channel, "Mallory").unwrap();
+    let met = meet::greet_host(channel, "Mallory", |_| Vec::new()).unwrap();
     (met.channel, raw)
 }
 
@@ -298,4 +298,96 @@ fn a_wrong_code_spends_the_hosts_code_and_the_new_one_is_printed() {
     assert_ne!(fresh, code);
     let (_channel, _raw) = hostile_guest(&fresh, &port);
     host_survives(host, &home, "You play White against Mallory");
+}
+
+/// A host in `home` started with `flags`, waiting, with the code and port it printed.
+fn host_in(home: &Path, flags: &str) -> (Session, String, String) {
+    let host = start(
+        home,
+        &format!("\"$KNIGHTFALL_BIN\" host --port 0 --name Ana {flags}{STTY_AFTER}"),
+    );
+    host.wait_for("the invitation", 20, |s| invitation(s).is_some());
+    let (code, port) = invitation(&host).unwrap();
+    (host, code, port)
+}
+
+/// The guest in `home`, joining the host at `port` with `code` and `flags`.
+fn guest_in(home: &Path, code: &str, port: &str, flags: &str) -> Session {
+    start(
+        home,
+        &format!("\"$KNIGHTFALL_BIN\" join {code} 127.0.0.1:{port} --name Bob {flags}{STTY_AFTER}"),
+    )
+}
+
+/// The game in `home`'s autosave.
+fn autosaved(home: &Path) -> Game {
+    Game::from_pgn(&std::fs::read_to_string(home.join("games/current.pgn")).unwrap()).unwrap()
+}
+
+#[test]
+fn a_host_killed_mid_game_comes_back_with_resume_and_the_game_goes_on_with_its_clocks() {
+    let (host_home, guest_home) = (temp_home("resume-host"), temp_home("resume-guest"));
+    let (mut host, code, port) = host_in(&host_home, "--tc 5+3 --color white");
+    let mut guest = guest_in(&guest_home, &code, &port, "");
+    sees(&host, "You play White against Bob");
+    type_line(&mut host, "e4");
+    sees(&guest, "1. e4");
+    type_line(&mut guest, "e5");
+    sees(&host, "1. e4       e5");
+    type_line(&mut host, "Nf3");
+    sees(&guest, "2. Nf3");
+    // The guest's autosave has the move and the host's clock for it.
+    guest.wait_for("the autosave", 20, |_| {
+        std::fs::read_to_string(guest_home.join("games/current.pgn"))
+            .is_ok_and(|t| t.contains("Nf3"))
+    });
+    let before = autosaved(&guest_home);
+    let pid = host.child.process_id().unwrap();
+    assert!(
+        std::process::Command::new("pkill")
+            .args(["-KILL", "-P", &pid.to_string()])
+            .status()
+            .unwrap()
+            .success()
+    );
+    sees(&guest, "Link lost");
+    type_line(&mut guest, "quit");
+    guest.wait_for("the guest's shell", 20, |s| s.text().contains("DONE"));
+
+    let (mut host, code, port) = host_in(&host_home, "--resume");
+    let mut guest = guest_in(&guest_home, &code, &port, "--resume");
+    sees(&host, "You play White against Bob");
+    sees(&guest, "2. Nf3");
+    type_line(&mut guest, "Nc6");
+    sees(&host, "2. Nf3      Nc6");
+    type_line(&mut host, "resign");
+    sees(&host, "Resign this game?");
+    host.send(b"y");
+    sees(&guest, "Black wins");
+    type_line(&mut host, "quit");
+    type_line(&mut guest, "quit");
+    for s in [&host, &guest] {
+        s.wait_for("the shell", 20, |s| s.text().contains("DONE"));
+        assert!(s.text().contains("EXIT=0"), "{}", s.text());
+    }
+    let (a, b) = (kept(&host_home), kept(&guest_home));
+    assert_eq!(a.sans(), ["e4", "e5", "Nf3", "Nc6"]);
+    assert_eq!(a.sans(), b.sans());
+    for ply in 0..3 {
+        assert_eq!(
+            a.clock_after(ply),
+            before.clock_after(ply),
+            "move {}",
+            ply + 1
+        );
+        assert_eq!(
+            b.clock_after(ply),
+            before.clock_after(ply),
+            "move {}",
+            ply + 1
+        );
+    }
+    assert_eq!(a.clock_after(3), b.clock_after(3));
+    let _ = std::fs::remove_dir_all(&host_home);
+    let _ = std::fs::remove_dir_all(&guest_home);
 }

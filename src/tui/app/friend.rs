@@ -185,9 +185,11 @@ impl App {
             Message::Clock { .. } | Message::Flag(_) => {
                 self.cut("sent a clock only the host may set", fx)
             }
-            Message::Hello { .. } | Message::Start { .. } | Message::Ping(_) | Message::Pong(_) => {
-                self.cut("started the game again in the middle of it", fx)
-            }
+            Message::Hello { .. }
+            | Message::Start { .. }
+            | Message::History(_)
+            | Message::Ping(_)
+            | Message::Pong(_) => self.cut("started the game again in the middle of it", fx),
         }
     }
 
@@ -486,10 +488,15 @@ impl App {
         if self.game.is_over() {
             self.say(format!("{name} is gone ({why})."), Tone::Info);
         } else {
+            let again = if self.keeps_time() {
+                "knightfall host --resume"
+            } else {
+                "knightfall join --resume CODE ADDRESS"
+            };
             self.say(
                 format!(
                     "The link to {name} is lost ({why}); the clocks stopped and the game is \
-                     kept as it stands."
+                     kept: Ctrl-Q, then `{again}` goes on with it."
                 ),
                 Tone::Error,
             );
