@@ -391,3 +391,77 @@ fn a_host_killed_mid_game_comes_back_with_resume_and_the_game_goes_on_with_its_c
     let _ = std::fs::remove_dir_all(&host_home);
     let _ = std::fs::remove_dir_all(&guest_home);
 }
+
+/// Not a test: the time a move takes from one side to the other on loopback, printed for
+/// `docs/NETWORK.md` (`cargo test --release --test it friend::move_round_trip -- --ignored
+/// --nocapture`). The host is the real program in a pty; the guest is the library's peer, so
+/// the guest's side costs no screen.
+#[test]
+#[ignore = "a measurement, run by hand"]
+fn move_round_trip_on_loopback() {
+    use knightfall::net::peer::{Peer, PeerEvent};
+    use std::time::Instant;
+    // The Breyer Ruy Lopez: twenty plies, none repeated.
+    let game = [
+        "e4", "e5", "Nf3", "Nc6", "Bb5", "a6", "Ba4", "Nf6", "O-O", "Be7", "Re1", "b5", "Bb3",
+        "d6", "c3", "O-O", "h3", "Nb8", "d4", "Nbd7",
+    ];
+    let (mut out, mut back) = (Vec::new(), Vec::new());
+    for round in 0..5 {
+        let (mut host, home, code, port) = hosting(&format!("round-trip-{round}"));
+        let (channel, _raw) = hostile_guest(&code, &port);
+        let peer = Peer::start(channel, Duration::from_secs(1), Duration::from_secs(5)).unwrap();
+        host.wait_for_screen("the game", 20, |s| s.contains("You play White"));
+        let mut board = Game::new();
+        for (ply, pair) in game.chunks(2).enumerate() {
+            // The host's move: Enter in its terminal to the message at the guest.
+            let t0 = Instant::now();
+            type_line(&mut host, pair[0]);
+            loop {
+                match peer.events().recv().unwrap() {
+                    PeerEvent::Message(Message::Move { .. }) => break,
+                    PeerEvent::Message(_) => {}
+                    PeerEvent::Lost(why) => panic!("{why}"),
+                }
+            }
+            out.push(t0.elapsed());
+            board.play_text(pair[0], None).unwrap();
+            // The guest's move: sent to the host's screen drawing it.
+            let m = board.play_text(pair[1], None).unwrap();
+            let mark = host.text().len();
+            let t0 = Instant::now();
+            peer.send(&Message::Move {
+                ply: u32::try_from(2 * ply + 1).unwrap(),
+                uci: m.to_uci(shakmaty::CastlingMode::Standard),
+                clock_ms: None,
+            })
+            .unwrap();
+            while !host.text()[mark..].contains(pair[1]) {
+                std::thread::sleep(Duration::from_micros(200));
+                assert!(
+                    t0.elapsed() < Duration::from_secs(10),
+                    "{} not shown",
+                    pair[1]
+                );
+            }
+            back.push(t0.elapsed());
+        }
+        drop(peer);
+        type_line(&mut host, "quit");
+        host.wait_for("the shell", 20, |s| s.text().contains("DONE"));
+        let _ = std::fs::remove_dir_all(&home);
+    }
+    let show = |what: &str, v: &mut Vec<Duration>| {
+        v.sort();
+        let ms = |d: Duration| d.as_secs_f64() * 1000.0;
+        println!(
+            "{what}: {} moves, median {:.2} ms, 90th percentile {:.2} ms, most {:.2} ms",
+            v.len(),
+            ms(v[v.len() / 2]),
+            ms(v[v.len() * 9 / 10]),
+            ms(v[v.len() - 1])
+        );
+    };
+    show("host's Enter to the message at the guest", &mut out);
+    show("guest's message to the host's screen showing it", &mut back);
+}

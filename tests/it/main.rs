@@ -30,6 +30,7 @@ mod stats;
 mod tablebase;
 mod terms;
 mod tui_app;
+mod tui_friend;
 mod tui_board;
 mod tui_headless;
 mod tui_home;
