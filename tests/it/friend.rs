@@ -465,3 +465,135 @@ fn move_round_trip_on_loopback() {
     show("host's Enter to the message at the guest", &mut out);
     show("guest's message to the host's screen showing it", &mut back);
 }
+
+/// The time each move of `color` was charged in `game` (its clock before, plus the
+/// increment, less its clock after), from its second move on.
+fn charged(game: &Game, color: shakmaty::Color) -> Vec<Duration> {
+    use shakmaty::Position as _;
+    let inc = Duration::from_secs(3);
+    let mut before = Duration::from_secs(300);
+    let mut out = Vec::new();
+    for ply in 0..game.ply() {
+        if game.position_at(ply).turn() != color {
+            continue;
+        }
+        let after = game.clock_after(ply).unwrap();
+        if ply >= 2 {
+            out.push((before + inc).saturating_sub(after));
+        }
+        before = after;
+    }
+    out
+}
+
+#[test]
+fn across_a_slow_link_the_guest_is_not_charged_the_network_and_both_keep_the_same_clocks() {
+    let (host_home, guest_home) = (temp_home("slow-host"), temp_home("slow-guest"));
+    let (mut host, code, port) = host_in(&host_home, "--tc 5+3 --color white");
+    let proxy = crate::common::proxy::Proxy::start(port.parse().unwrap());
+    let mut guest = guest_in(&guest_home, &code, &proxy.port.to_string(), "");
+    sees(&host, "You play White against Bob");
+    sees(&guest, "You play Black against Ana");
+    proxy.delay(Duration::from_millis(150), Duration::from_millis(50));
+    let game = [
+        "e4", "e5", "Nf3", "Nc6", "Bc4", "Nf6", "d3", "Be7", "O-O", "O-O",
+    ];
+    let mut shown = String::new();
+    for (ply, san) in game.iter().enumerate() {
+        let (mover, other) = if ply % 2 == 0 {
+            (&mut host, &guest)
+        } else {
+            (&mut guest, &host)
+        };
+        type_line(mover, san);
+        shown = if ply % 2 == 0 {
+            format!("{}. {san}", ply / 2 + 1)
+        } else {
+            format!("{shown:<12}{san}")
+        };
+        let wanted = shown.clone();
+        other.wait_for_screen(&wanted, 30, |s| s.contains(&wanted));
+    }
+    type_line(&mut host, "resign");
+    sees(&host, "Resign this game?");
+    host.send(b"y");
+    sees(&guest, "Black wins");
+    type_line(&mut host, "quit");
+    type_line(&mut guest, "quit");
+    for s in [&host, &guest] {
+        s.wait_for("the shell", 30, |s| s.text().contains("DONE"));
+    }
+    let (a, b) = (kept(&host_home), kept(&guest_home));
+    assert_eq!(a.sans(), game);
+    assert_eq!(a.sans(), b.sans());
+    for ply in 0..game.len() {
+        assert_eq!(a.clock_after(ply), b.clock_after(ply), "move {}", ply + 1);
+    }
+    // Both sides' moves are typed as soon as the other's shows: without the compensation each
+    // of the guest's would cost it a round trip (200 ms at the least) more than the host's.
+    let mean = |v: Vec<Duration>| v.iter().sum::<Duration>() / u32::try_from(v.len()).unwrap();
+    let (host_mean, guest_mean) = (
+        mean(charged(&a, shakmaty::Color::White)),
+        mean(charged(&a, shakmaty::Color::Black)),
+    );
+    println!("charged a move over 150 ms +- 50 each way: host {host_mean:?}, guest {guest_mean:?}");
+    assert!(
+        guest_mean < host_mean + Duration::from_millis(150),
+        "the guest was charged {guest_mean:?} a move, the host {host_mean:?}"
+    );
+    let _ = std::fs::remove_dir_all(&host_home);
+    let _ = std::fs::remove_dir_all(&guest_home);
+}
+
+#[test]
+fn a_link_cut_while_a_move_is_on_its_way_resumes_with_the_move() {
+    let (host_home, guest_home) = (temp_home("cut-host"), temp_home("cut-guest"));
+    let (mut host, code, port) = host_in(&host_home, "--tc 5+3 --color white");
+    let proxy = crate::common::proxy::Proxy::start(port.parse().unwrap());
+    let mut guest = guest_in(&guest_home, &code, &proxy.port.to_string(), "");
+    sees(&host, "You play White against Bob");
+    type_line(&mut host, "e4");
+    sees(&guest, "1. e4");
+    type_line(&mut guest, "e5");
+    sees(&host, "1. e4       e5");
+    type_line(&mut host, "Nf3");
+    sees(&guest, "2. Nf3");
+    // The guest's move leaves it and never arrives: the link breaks under it.
+    proxy.swallow_guest();
+    type_line(&mut guest, "Nc6");
+    sees(&guest, "2. Nf3      Nc6");
+    guest.wait_for("the guest's autosave", 20, |_| {
+        std::fs::read_to_string(guest_home.join("games/current.pgn"))
+            .is_ok_and(|t| t.contains("Nc6"))
+    });
+    proxy.cut();
+    sees(&host, "Link lost");
+    sees(&guest, "Link lost");
+    assert_eq!(autosaved(&host_home).ply(), 3);
+    type_line(&mut host, "quit");
+    type_line(&mut guest, "quit");
+    for s in [&host, &guest] {
+        s.wait_for("the shell", 20, |s| s.text().contains("DONE"));
+    }
+
+    let (mut host, code, port) = host_in(&host_home, "--resume");
+    let mut guest = guest_in(&guest_home, &code, &port, "--resume");
+    sees(&host, "2. Nf3      Nc6");
+    type_line(&mut host, "Bb5");
+    sees(&guest, "3. Bb5");
+    type_line(&mut guest, "resign");
+    sees(&guest, "Resign this game?");
+    guest.send(b"y");
+    sees(&host, "White wins");
+    type_line(&mut host, "quit");
+    type_line(&mut guest, "quit");
+    for s in [&host, &guest] {
+        s.wait_for("the shell", 20, |s| s.text().contains("DONE"));
+    }
+    let (a, b) = (kept(&host_home), kept(&guest_home));
+    assert_eq!(a.sans(), ["e4", "e5", "Nf3", "Nc6", "Bb5"]);
+    assert_eq!(a.sans(), b.sans());
+    assert_eq!(a.clock_after(3), b.clock_after(3));
+    let _ = std::fs::remove_dir_all(&host_home);
+    let _ = std::fs::remove_dir_all(&guest_home);
+}

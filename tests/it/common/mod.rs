@@ -1,5 +1,7 @@
 //! Helpers shared by the integration tests.
 
+pub(crate) mod proxy;
+
 use std::path::PathBuf;
 
 use shakmaty::fen::Fen;
