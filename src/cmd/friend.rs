@@ -12,18 +12,13 @@ use shakmaty::Color;
 use crate::game::{Game, TimeControl};
 use crate::net::channel::{NetError, Role};
 use crate::net::code::Code;
-use crate::net::meet::{self, History, Met, Refused, Terms};
+use crate::net::meet::{self, History, Met, Redial, Refused, Terms};
 use crate::net::message::Colour;
-use crate::net::peer::Peer;
+use crate::net::peer::{HEARTBEAT, Peer, SILENCE};
 use crate::net::record::{self, Seat};
 use crate::store::{Paths, Unfinished};
 use crate::tui::app::{Mode, Remote, Settings, Side};
 use crate::tui::{self, Options};
-
-/// How often each side says it is there.
-const HEARTBEAT: Duration = Duration::from_secs(1);
-/// How long a silent link is given before it counts as lost.
-const SILENCE: Duration = Duration::from_secs(5);
 
 /// The host's colour.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
@@ -155,9 +150,13 @@ pub fn host(args: &HostArgs) -> Result<()> {
     };
     let met = meet::greet_guest(channel, &name, &terms).context("the friend's greeting")?;
     let moves = meet::merged(&terms.history, &met.history);
+    let seat = Sitting {
+        role: Role::Host,
+        redial: Redial::Host(listener, code),
+    };
     play(
         met,
-        Role::Host,
+        seat,
         &moves,
         left.map(|(u, _)| u),
         settings,
@@ -227,15 +226,11 @@ pub fn join(args: &JoinArgs) -> Result<()> {
         ),
         None => met.history.clone(),
     };
-    play(
-        met,
-        Role::Guest,
-        &moves,
-        resumed,
-        settings,
-        name,
-        args.ascii,
-    )
+    let seat = Sitting {
+        role: Role::Guest,
+        redial: Redial::Guest(args.address.clone(), code),
+    };
+    play(met, seat, &moves, resumed, settings, name, args.ascii)
 }
 
 /// Plays the game the two sides met for, from `moves` (the record both agreed on); a game
@@ -243,7 +238,7 @@ pub fn join(args: &JoinArgs) -> Result<()> {
 /// side's own autosave holds it.
 fn play(
     met: Met,
-    role: Role,
+    Sitting { role, redial }: Sitting,
     moves: &History,
     resumed: Option<Unfinished>,
     mut settings: Settings,
@@ -308,7 +303,14 @@ fn play(
         },
         peer,
         Remote::new(role, friend),
+        redial,
     )
+}
+
+/// This side's part in the game and its way back to the other.
+struct Sitting {
+    role: Role,
+    redial: Redial,
 }
 
 /// The command the host tells the friend, with the addresses this machine has.

@@ -397,6 +397,17 @@ impl Game {
         }
     }
 
+    /// The other side left a game over the network and did not come back: the one left
+    /// takes the win (`winner`) or calls it a draw (`None`).
+    pub(crate) fn left(&mut self, winner: Option<Color>) {
+        if !self.is_over() {
+            self.outcome = Some(Outcome {
+                winner,
+                reason: Reason::Left,
+            });
+        }
+    }
+
     /// The players agree to a draw.
     pub(crate) fn agree_draw(&mut self) {
         if !self.is_over() {

@@ -29,6 +29,9 @@ pub enum Reason {
     Forfeit,
     /// An engine crashed or stopped answering.
     Abandoned,
+    /// A friend over the network left the game and did not come back: the one left claimed
+    /// the win, or called it a draw.
+    Left,
     /// The result came from a PGN file without a rule that explains it here.
     Recorded,
     /// A flag fell before both sides had made their first move: as on lichess the game is
@@ -51,6 +54,7 @@ impl Reason {
             Reason::TimeInsufficient => "time out against insufficient material",
             Reason::Forfeit => "forfeit",
             Reason::Abandoned => "engine failure",
+            Reason::Left => "the other side left",
             Reason::Recorded => "as recorded",
             Reason::Aborted => "aborted on time before both sides had moved",
         }
@@ -108,6 +112,7 @@ impl Outcome {
             Reason::TimeInsufficient => won("on time against insufficient material"),
             Reason::Forfeit => won("by forfeit (illegal move)"),
             Reason::Abandoned => won("by forfeit (engine failure)"),
+            Reason::Left => won("as the other side left"),
             Reason::Recorded => won("as recorded"),
             Reason::Aborted => ABORTED.to_string(),
         }

@@ -4,6 +4,9 @@
 
 use std::io;
 use std::net::{IpAddr, SocketAddr, TcpListener, TcpStream, ToSocketAddrs, UdpSocket};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::thread::{self, JoinHandle};
 use std::time::Duration;
 
 use super::channel::{Channel, NetError, Role};
@@ -211,6 +214,164 @@ pub fn merged(host: &History, guest: &History) -> History {
         guest.clone()
     } else {
         host.clone()
+    }
+}
+
+/// The wrong codes a host takes while it waits for its friend to come back, before its door
+/// stays shut for the game.
+const WRONG_TRIES: u32 = 3;
+
+/// How often a guest whose link broke calls the host again.
+const REDIAL: Duration = Duration::from_secs(2);
+
+/// How a side finds the other again when the link breaks: the host listens on, the guest
+/// calls again, both with the game's code.
+#[derive(Debug)]
+pub enum Redial {
+    /// The host's listener.
+    Host(TcpListener, Code),
+    /// The host's address.
+    Guest(String, Code),
+}
+
+/// The way back to the friend while a game is on: shut while the link holds, open once it
+/// broke (the host takes a caller with the game's code, the guest calls every two seconds),
+/// shut again when the friend is back. What it finds goes to `back`: a channel, or a word for
+/// the player.
+pub struct Door {
+    open: Arc<AtomicBool>,
+    stop: Arc<AtomicBool>,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl std::fmt::Debug for Door {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Door").finish_non_exhaustive()
+    }
+}
+
+impl Door {
+    /// The door for `redial`, shut.
+    pub fn start(
+        redial: Redial,
+        back: impl Fn(Result<Channel, String>) + Send + 'static,
+    ) -> io::Result<Door> {
+        let open = Arc::new(AtomicBool::new(false));
+        let stop = Arc::new(AtomicBool::new(false));
+        let (o, s) = (open.clone(), stop.clone());
+        let thread = match redial {
+            Redial::Host(listener, code) => {
+                listener.set_nonblocking(true)?;
+                thread::Builder::new()
+                    .name("knightfall-door".into())
+                    .spawn(move || listen_again(&listener, &code, &o, &s, &back))?
+            }
+            Redial::Guest(address, code) => thread::Builder::new()
+                .name("knightfall-redial".into())
+                .spawn(move || call_again(&address, &code, &o, &s, &back))?,
+        };
+        Ok(Door {
+            open,
+            stop,
+            thread: Some(thread),
+        })
+    }
+
+    /// Opens the door (the link broke) or shuts it (the friend is back, or the game over).
+    pub fn set_open(&self, open: bool) {
+        self.open.store(open, Ordering::SeqCst);
+    }
+}
+
+impl Drop for Door {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::SeqCst);
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}
+
+/// Waits `step` in short sleeps, less if `stop` is set meanwhile.
+fn pause(step: Duration, stop: &AtomicBool) {
+    let mut waited = Duration::ZERO;
+    while waited < step && !stop.load(Ordering::SeqCst) {
+        thread::sleep(Duration::from_millis(50));
+        waited += Duration::from_millis(50);
+    }
+}
+
+fn listen_again(
+    listener: &TcpListener,
+    code: &Code,
+    open: &AtomicBool,
+    stop: &AtomicBool,
+    back: &dyn Fn(Result<Channel, String>),
+) {
+    let mut wrong = 0;
+    while !stop.load(Ordering::SeqCst) {
+        let (stream, from) = match listener.accept() {
+            Ok(caller) => caller,
+            Err(_) => {
+                pause(Duration::from_millis(100), stop);
+                continue;
+            }
+        };
+        // A caller while the friend is there, or once the door is shut for good, is turned
+        // away unheard.
+        if !open.load(Ordering::SeqCst)
+            || wrong >= WRONG_TRIES
+            || stream.set_nonblocking(false).is_err()
+        {
+            continue;
+        }
+        match Channel::handshake(stream, code, Role::Host, HANDSHAKE_TIMEOUT) {
+            Ok(channel) => {
+                open.store(false, Ordering::SeqCst);
+                back(Ok(channel));
+            }
+            Err(NetError::WrongCode) => {
+                wrong += 1;
+                let from = from.ip().to_canonical();
+                back(Err(if wrong >= WRONG_TRIES {
+                    format!("{from} tried a wrong code: no one else is let in for this game")
+                } else {
+                    format!("{from} tried a wrong code")
+                }));
+            }
+            Err(_) => {}
+        }
+    }
+}
+
+fn call_again(
+    address: &str,
+    code: &Code,
+    open: &AtomicBool,
+    stop: &AtomicBool,
+    back: &dyn Fn(Result<Channel, String>),
+) {
+    while !stop.load(Ordering::SeqCst) {
+        if open.load(Ordering::SeqCst) {
+            match join(address, code) {
+                Ok(channel) => {
+                    open.store(false, Ordering::SeqCst);
+                    back(Ok(channel));
+                }
+                Err(NetError::WrongCode) => {
+                    // The host has another code now (it was started again): calling on is
+                    // no use.
+                    open.store(false, Ordering::SeqCst);
+                    back(Err(
+                        "the host refused the game's code: it was started again, so \
+                              join with its new code"
+                            .into(),
+                    ));
+                }
+                Err(_) => {}
+            }
+        }
+        pause(REDIAL, stop);
     }
 }
 

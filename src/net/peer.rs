@@ -13,6 +13,11 @@ use crossbeam_channel::{Receiver, bounded};
 use super::channel::{Channel, NetError, Sending};
 use super::message::Message;
 
+/// How often each side of a game says it is there.
+pub const HEARTBEAT: Duration = Duration::from_secs(1);
+/// How long a silent link is given before it counts as lost.
+pub const SILENCE: Duration = Duration::from_secs(5);
+
 /// Messages held for the game before the reader waits for it to take them: the other side
 /// cannot fill the memory by sending faster than the game reads.
 const EVENTS_AHEAD: usize = 256;
@@ -24,6 +29,8 @@ pub enum PeerEvent {
     Message(Message),
     /// The link is gone, and why; nothing comes after it.
     Lost(String),
+    /// A new link to the other side, after one was lost (its messages follow).
+    Back,
 }
 
 /// A game's link to the other side.

@@ -95,7 +95,8 @@ pub fn history(game: &Game) -> History {
 /// `start` with `moves` played on it, each side's clock as the moves say; why not, for a
 /// move that is not legal where it comes.
 pub fn replay(mut game: Game, moves: &History) -> Result<Game, String> {
-    for (ply, (uci, ms)) in moves.iter().enumerate() {
+    for (uci, ms) in moves {
+        let ply = game.ply();
         let m = uci
             .to_move(game.position())
             .map_err(|_| format!("move {} ({uci}) is not legal there", ply + 1))?;

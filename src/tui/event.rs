@@ -28,6 +28,9 @@ pub enum Event {
     Checked(Box<crate::external::EngineSpec>, Result<(), String>),
     /// What the friend at the other Knightfall did, or that the link is gone.
     Peer(crate::net::peer::PeerEvent),
+    /// The way back to the friend found them (a channel to start the link again on, taken
+    /// once), or has a word for the player.
+    Door(Result<std::sync::Arc<std::sync::Mutex<Option<crate::net::channel::Channel>>>, String>),
 }
 
 /// Where terminal input and signals go: the screen in front (the game, then perhaps a review

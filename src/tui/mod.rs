@@ -81,12 +81,20 @@ pub(crate) fn run_friend(
     opts: Options,
     peer: crate::net::peer::Peer,
     remote: app::Remote,
+    redial: crate::net::meet::Redial,
 ) -> Result<()> {
-    run_with(opts, Some((peer, remote)))
+    run_with(opts, Some((peer, remote, redial)))
 }
 
 /// Runs the terminal game, against a friend when `friend` is given.
-fn run_with(opts: Options, friend: Option<(crate::net::peer::Peer, app::Remote)>) -> Result<()> {
+fn run_with(
+    opts: Options,
+    friend: Option<(
+        crate::net::peer::Peer,
+        app::Remote,
+        crate::net::meet::Redial,
+    )>,
+) -> Result<()> {
     let t0 = Instant::now();
     let mut paths = Paths::get();
     let mut game = opts.game.clone().unwrap_or_default();
@@ -134,7 +142,10 @@ fn run_with(opts: Options, friend: Option<(crate::net::peer::Peer, app::Remote)>
             aside.display()
         ));
     }
-    let (peer, remote) = friend.unzip();
+    let (peer, remote, redial) = match friend {
+        Some((peer, remote, redial)) => (Some(peer), Some(remote), Some(redial)),
+        None => (None, None, None),
+    };
     if let Some(remote) = remote {
         let name = app.game.names[crate::game::side(remote.colour)].clone();
         app.say(
@@ -182,6 +193,9 @@ fn run_with(opts: Options, friend: Option<(crate::net::peer::Peer, app::Remote)>
     let mut runner = launch.runner();
     if let Some(peer) = peer {
         runner.connect(peer);
+    }
+    if let Some(redial) = redial {
+        runner.redial(redial);
     }
     let result = launch::show(&mut runner, t0, |r, now| r.start(now));
     let Some(app) = runner.game() else {

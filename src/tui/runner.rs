@@ -203,6 +203,8 @@ pub struct Runner {
     bulk_report: Option<BulkReport>,
     /// The link to the friend at another Knightfall, in a game against them.
     peer: Option<crate::net::peer::Peer>,
+    /// The way back to the friend when the link breaks.
+    door: Option<crate::net::meet::Door>,
 }
 
 impl Runner {
@@ -244,7 +246,18 @@ impl Runner {
             bulk: None,
             bulk_report: None,
             peer: None,
+            door: None,
         }
+    }
+
+    /// Keeps a way back to the friend (`redial`), opened when the link breaks.
+    pub(crate) fn redial(&mut self, redial: crate::net::meet::Redial) {
+        let tx = self.tx.clone();
+        let back = move |found: Result<crate::net::channel::Channel, String>| {
+            let found = found.map(|c| std::sync::Arc::new(std::sync::Mutex::new(Some(c))));
+            let _ = tx.send(Event::Door(found));
+        };
+        self.door = crate::net::meet::Door::start(redial, back).ok();
     }
 
     /// Plays the game against the friend at the other end of `peer`: what they do comes in
@@ -413,15 +426,38 @@ impl Runner {
             Some(Event::Checked(spec, result)) => Some(Action::Checked(spec, result)),
             // The friend's doings are the game's, whichever screen is in front.
             Some(Event::Peer(event)) => {
+                if let (crate::net::peer::PeerEvent::Lost(_), Some(door)) = (&event, &self.door) {
+                    door.set_open(true);
+                }
                 let fx = match self.game_mut() {
                     Some(app) => app.update(Action::Peer(event), now),
                     None => Vec::new(),
                 };
-                return if self.run_effects(fx, now) {
-                    Step::Quit
-                } else {
-                    Step::Continue
+                return self.after_peer(fx, now);
+            }
+            Some(Event::Door(found)) => {
+                let action = match found {
+                    Ok(slot) => {
+                        let channel = slot.lock().ok().and_then(|mut c| c.take());
+                        let peer = channel.and_then(|c| {
+                            use crate::net::peer::{HEARTBEAT, Peer, SILENCE};
+                            Peer::start(c, HEARTBEAT, SILENCE).ok()
+                        });
+                        match peer {
+                            Some(peer) => {
+                                self.connect(peer);
+                                Action::Peer(crate::net::peer::PeerEvent::Back)
+                            }
+                            None => return Step::Continue,
+                        }
+                    }
+                    Err(note) => Action::Note(note, Tone::Error),
                 };
+                let fx = match self.game_mut() {
+                    Some(app) => app.update(action, now),
+                    None => Vec::new(),
+                };
+                return self.after_peer(fx, now);
             }
             Some(Event::Terminate) => return Step::Quit,
         };
@@ -430,6 +466,16 @@ impl Runner {
         };
         let quit = self.apply(action, now);
         self.pause_bulk(now);
+        if quit { Step::Quit } else { Step::Continue }
+    }
+
+    /// Carries out what the game asked after its friend's doings; a finished game needs no
+    /// way back to the friend.
+    fn after_peer(&mut self, fx: Vec<Effect>, now: Instant) -> Step {
+        let quit = self.run_effects(fx, now);
+        if self.game().is_none_or(|app| app.game.is_over()) {
+            self.door = None;
+        }
         if quit { Step::Quit } else { Step::Continue }
     }
 
@@ -585,7 +631,11 @@ impl Runner {
                         let _ = self.tx.send(Event::Peer(lost));
                     }
                 }
-                Effect::HangUp => self.peer = None,
+                // A friend who broke the rules is not let back in.
+                Effect::HangUp => {
+                    self.peer = None;
+                    self.door = None;
+                }
                 other => replies.extend(self.carry(other)),
             }
         }

@@ -170,7 +170,10 @@ fn a_move_against_the_rules_hangs_up_and_stops_the_clocks() {
         assert!(fx.iter().any(|e| matches!(e, Effect::HangUp)), "{bad:?}");
         assert!(app.link_lost(), "{bad:?}");
         assert_eq!(app.game.ply(), 1);
-        assert!(!app.needs_ticks(), "{bad:?}: the clocks stand still");
+        // The clocks stand still: long past the time left, nobody's flag falls.
+        app.update(Action::Tick, t0 + 1000 * S);
+        assert!(!app.game.is_over(), "{bad:?}: the clocks stand still");
+        assert!(app.thinking_time() <= S, "{bad:?}");
         // Nothing is played or sent while the link is gone.
         let fx = typed(&mut app, "d4", t0 + 2 * S);
         assert!(sent(&fx).is_empty());
@@ -213,4 +216,68 @@ fn offers_are_answered_by_the_other_side_and_a_takeback_undoes_the_askers_move()
     );
     assert_eq!(sent(&fx), [Message::Accept(Offer::Draw, 3)]);
     assert!(app.game.is_over());
+}
+
+#[test]
+fn the_one_left_may_end_the_game_once_the_wait_is_over_and_a_friend_back_plays_on() {
+    use knightfall::game::Reason;
+    use knightfall::tui::app::LINK_WAIT;
+    let t0 = Instant::now();
+    let lost = |app: &mut App, at| {
+        app.update(
+            Action::Peer(PeerEvent::Lost(
+                "the other side closed the connection".into(),
+            )),
+            at,
+        )
+    };
+    let mut app = friend_game(Role::Guest, Color::White, t0);
+    from_friend(&mut app, friend_move(0, "e2e4", Some(303_000)), t0);
+    lost(&mut app, t0 + S);
+    assert!(app.needs_ticks(), "the wait counts down");
+    typed(&mut app, "claim", t0 + 60 * S);
+    assert!(!app.game.is_over(), "claimed before the wait was over");
+    // The friend comes back in time: play goes on, nothing claimed.
+    app.update(Action::Peer(PeerEvent::Back), t0 + 90 * S);
+    assert!(!app.link_lost());
+    let fx = typed(&mut app, "e5", t0 + 91 * S);
+    assert!(matches!(sent(&fx)[..], [Message::Move { ply: 1, .. }]));
+    // Gone again, for good: after the wait the win may be claimed.
+    lost(&mut app, t0 + 100 * S);
+    app.update(Action::Tick, t0 + 100 * S + LINK_WAIT);
+    typed(&mut app, "claim", t0 + 101 * S + LINK_WAIT);
+    let o = app.game.outcome().expect("the game ended");
+    assert_eq!((o.winner, o.reason), (Some(Color::Black), Reason::Left));
+    // Or called a draw.
+    let mut app = friend_game(Role::Host, Color::Black, t0);
+    typed(&mut app, "d4", t0);
+    lost(&mut app, t0);
+    typed(&mut app, "draw", t0 + LINK_WAIT + S);
+    let o = app.game.outcome().expect("the game ended");
+    assert_eq!((o.winner, o.reason), (None, Reason::Left));
+}
+
+#[test]
+fn after_a_new_link_the_longer_record_is_played_on_both_sides() {
+    let t0 = Instant::now();
+    let mut app = friend_game(Role::Host, Color::Black, t0);
+    typed(&mut app, "e4", t0);
+    from_friend(&mut app, friend_move(1, "e7e5", Some(303_000)), t0);
+    typed(&mut app, "Nf3", t0 + S);
+    app.update(Action::Peer(PeerEvent::Lost("silence".into())), t0 + 2 * S);
+    let fx = app.update(Action::Peer(PeerEvent::Back), t0 + 3 * S);
+    assert!(matches!(&sent(&fx)[..], [Message::History(h)] if h.len() == 3));
+    // The guest had answered before the link broke: its move is played here.
+    let theirs = vec![
+        ("e2e4".parse().unwrap(), Some(303_000)),
+        ("e7e5".parse().unwrap(), Some(303_000)),
+        ("g1f3".parse().unwrap(), Some(302_000)),
+        ("b8c6".parse().unwrap(), Some(304_500)),
+    ];
+    from_friend(&mut app, Message::History(theirs), t0 + 3 * S);
+    assert_eq!(app.game.sans(), ["e4", "e5", "Nf3", "Nc6"]);
+    assert_eq!(left(&app, Color::Black), 304_500 * MS);
+    // A second record, unasked, is a rule broken.
+    let fx = from_friend(&mut app, Message::History(Vec::new()), t0 + 4 * S);
+    assert!(fx.iter().any(|e| matches!(e, Effect::HangUp)));
 }

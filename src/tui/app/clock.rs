@@ -10,6 +10,10 @@ use super::{App, Effect};
 impl App {
     /// Whether a tick is needed to keep the screen current (clocks running, a delay pending).
     pub fn needs_ticks(&self) -> bool {
+        // The wait for a friend whose link broke counts down.
+        if self.link_lost() && !self.game.is_over() {
+            return true;
+        }
         !self.game.is_over()
             && !self.clock_stopped()
             && (self.game.clocks().is_some()
@@ -112,6 +116,7 @@ impl App {
         if self.game.is_over() {
             return;
         }
+        self.waiting();
         // Against a friend the host's clock is the game's: the guest waits for its word.
         if self.game.clocks().is_some() && !self.clock_stopped() && self.keeps_time() {
             let turn = self.game.turn();

@@ -94,6 +94,7 @@ impl App {
                     self.ask(Confirm::Resign, "Resign this game? (y/n)");
                 }
             }
+            GameCommand::Claim => self.end_left(true, fx),
             GameCommand::Say => match arg {
                 Some(text) if self.remote.is_some() => self.chat(text, fx),
                 _ if self.remote.is_some() => self.chat("", fx),

@@ -17,6 +17,9 @@ use crate::net::peer::PeerEvent;
 /// measured less this.
 pub const LAG_CAP: Duration = Duration::from_millis(500);
 
+/// How long the one left waits for a friend whose link broke before the game may be claimed.
+pub const LINK_WAIT: Duration = Duration::from_secs(120);
+
 /// The lines of chat kept.
 const CHAT_KEPT: usize = 100;
 
@@ -29,6 +32,12 @@ pub struct Remote {
     pub colour: Color,
     /// Why the link is gone, once it is.
     pub lost: Option<String>,
+    /// When it went (on the events' clock).
+    pub lost_at: Option<std::time::Instant>,
+    /// The wait for the friend is over and the player was told so.
+    pub waited: bool,
+    /// The link is back and the friend's record of the game is awaited.
+    resync: bool,
     /// The player's offer waiting for the friend's answer, with the ply it was made at.
     pub offered: Option<(Offer, usize)>,
     /// The friend's offer waiting for the player's answer.
@@ -44,6 +53,9 @@ impl Remote {
             role,
             colour,
             lost: None,
+            lost_at: None,
+            waited: false,
+            resync: false,
             offered: None,
             asked: None,
             chat: Vec::new(),
@@ -128,6 +140,7 @@ impl App {
         }
         match event {
             PeerEvent::Lost(why) => self.lose_link(why),
+            PeerEvent::Back => self.link_back(fx),
             PeerEvent::Message(message) => self.on_message(message, fx),
         }
     }
@@ -184,6 +197,9 @@ impl App {
             Message::Bye => self.lose_link(format!("{name} left")),
             Message::Clock { .. } | Message::Flag(_) => {
                 self.cut("sent a clock only the host may set", fx)
+            }
+            Message::History(theirs) if self.remote.as_ref().is_some_and(|r| r.resync) => {
+                self.resync(&theirs, fx)
             }
             Message::Hello { .. }
             | Message::Start { .. }
@@ -395,6 +411,9 @@ impl App {
             return self.say("The game is over.", Tone::Error);
         }
         if self.link_lost() {
+            if what == Offer::Draw {
+                return self.end_left(false, fx);
+            }
             return self.say(
                 "The link to your friend is gone: nobody can answer.",
                 Tone::Error,
@@ -477,8 +496,10 @@ impl App {
             self.clock.paused_spent = self.thinking_time();
         }
         let name = self.friend_name();
+        let now = self.now;
         if let Some(remote) = self.remote.as_mut() {
             remote.lost = Some(why.clone());
+            remote.lost_at = Some(now);
             remote.offered = None;
             remote.asked = None;
         }
@@ -501,6 +522,126 @@ impl App {
                 Tone::Error,
             );
         }
+    }
+
+    /// The friend is back on a new link: the clocks go on once the two records agree, each
+    /// side sending its own.
+    fn link_back(&mut self, fx: &mut Vec<Effect>) {
+        let name = self.friend_name();
+        if let Some(remote) = self.remote.as_mut() {
+            remote.lost = None;
+            remote.lost_at = None;
+            remote.waited = false;
+            remote.resync = true;
+        }
+        fx.push(Effect::Send(Message::History(crate::net::record::history(
+            &self.game,
+        ))));
+        self.unfreeze_clock();
+        self.say(format!("{name} is back: play on."), Tone::Info);
+    }
+
+    /// The friend's record after a new link: the game goes on from the longer record when it
+    /// continues the other (a move sent as the link broke is kept), the host's otherwise.
+    fn resync(&mut self, theirs: &crate::net::meet::History, fx: &mut Vec<Effect>) {
+        use crate::net::meet::merged;
+        if let Some(remote) = self.remote.as_mut() {
+            remote.resync = false;
+        }
+        let mine = crate::net::record::history(&self.game);
+        let agreed = if self.keeps_time() {
+            merged(&mine, theirs)
+        } else {
+            merged(theirs, &mine)
+        };
+        let common = mine
+            .iter()
+            .zip(&agreed)
+            .take_while(|(a, b)| a.0 == b.0)
+            .count();
+        if common == mine.len() && agreed.len() == mine.len() {
+            return;
+        }
+        let Ok(game) = crate::net::record::replay(
+            {
+                let mut game = self.game.clone();
+                while game.ply() > common {
+                    game.undo();
+                }
+                game
+            },
+            &agreed[common..].to_vec(),
+        ) else {
+            return self.cut("sent a record of the game that does not hold together", fx);
+        };
+        self.game = game;
+        self.view = None;
+        self.offers.premove = None;
+        self.after_change(fx);
+    }
+
+    /// How long the player still waits for a friend whose link broke; none once the wait is
+    /// over (or the link is there).
+    pub fn wait_left(&self) -> Option<Duration> {
+        let at = self.remote.as_ref()?.lost_at?;
+        LINK_WAIT
+            .checked_sub(self.now.saturating_duration_since(at))
+            .filter(|d| !d.is_zero())
+    }
+
+    /// Whether the player may end the game the friend left: the link is gone, the wait over.
+    fn may_claim(&self) -> bool {
+        self.link_lost() && !self.game.is_over() && self.wait_left().is_none()
+    }
+
+    /// The time passes while the link is gone: once the wait is over the player is told what
+    /// they may do.
+    pub(super) fn waiting(&mut self) {
+        if self.may_claim() && self.remote.as_ref().is_some_and(|r| !r.waited) {
+            if let Some(remote) = self.remote.as_mut() {
+                remote.waited = true;
+            }
+            let name = self.friend_name();
+            self.say(
+                format!(
+                    "{name} has been gone {}:{:02}: claim takes the win, draw calls it a draw, \
+                     or wait on.",
+                    LINK_WAIT.as_secs() / 60,
+                    LINK_WAIT.as_secs() % 60
+                ),
+                Tone::Info,
+            );
+        }
+    }
+
+    /// `claim` (`win`) or `draw` after the wait: the game ends for the one left.
+    pub(super) fn end_left(&mut self, win: bool, fx: &mut Vec<Effect>) {
+        if self.remote.is_none() {
+            return self.say(
+                "claim is for a game against a friend who left.",
+                Tone::Error,
+            );
+        }
+        if self.game.is_over() {
+            return self.say("The game is over.", Tone::Error);
+        }
+        if !self.link_lost() {
+            return self.say("Your friend is here: play on.", Tone::Error);
+        }
+        if let Some(left) = self.wait_left() {
+            let name = self.friend_name();
+            return self.say(
+                format!(
+                    "{name} may come back: {}:{:02} more before the game may be ended.",
+                    left.as_secs() / 60,
+                    left.as_secs() % 60
+                ),
+                Tone::Error,
+            );
+        }
+        let me = !self.friend().unwrap_or(Color::White);
+        self.game.left(win.then_some(me));
+        self.end_now(fx);
     }
 
     /// The friend broke the rules (`what` they did): the link is closed, the game kept.

@@ -50,6 +50,8 @@ pub enum GameCommand {
     Fen,
     /// `say TEXT`: a line of chat to the friend.
     Say,
+    /// `claim`: the win, once a friend whose link broke has been gone long enough.
+    Claim,
     /// `yes`: the answer to a question, or another game after one ended.
     Yes,
     /// `no`: the answer to a question.
@@ -102,6 +104,7 @@ impl FromStr for GameCommand {
             "sound" => GameCommand::Sound,
             "fen" => GameCommand::Fen,
             "say" | "chat" => GameCommand::Say,
+            "claim" => GameCommand::Claim,
             "yes" => GameCommand::Yes,
             "no" => GameCommand::No,
             _ => return Err(Unknown(word.to_string())),
@@ -265,6 +268,14 @@ pub const GAME_KEYS: &[KeyHelp<Command<GameCommand>>] = &[
         word: "say",
         label: "say chat",
         help: "a line to your friend (Enter sends it)",
+        when: When::Friend,
+    },
+    KeyHelp {
+        keys: Keys::None,
+        shown: "claim",
+        word: "claim",
+        label: "",
+        help: "the win, when your friend has been gone 2:00 (draw: a draw)",
         when: When::Friend,
     },
     KeyHelp {

@@ -20,7 +20,7 @@ pub use super::screen::{Action, Effect, Tone};
 use crate::game::{Game, WallClock};
 use crate::player::Source;
 use crate::tui::chrome::help::Help;
-pub use friend::{LAG_CAP, Remote};
+pub use friend::{LAG_CAP, LINK_WAIT, Remote};
 pub use keys::{Browse, GAME_KEYS, GameCommand};
 
 /// The engine accepts a draw offer when its score, from its own side, is at most this: it must

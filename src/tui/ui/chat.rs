@@ -18,9 +18,17 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, remote: &Remote) {
     let width = usize::from(inner.width).max(1);
     let palette = app.palette();
     let friend = app.game.names[crate::game::side(remote.colour)].clone();
+    let wait = match app.wait_left() {
+        Some(left) if !app.game.is_over() => format!(
+            "; waiting {}:{:02} for {friend}",
+            left.as_secs() / 60,
+            left.as_secs() % 60
+        ),
+        _ => String::new(),
+    };
     let state = match &remote.lost {
         Some(why) => Span::styled(
-            format!("Link lost: {why}"),
+            format!("Link lost: {why}{wait}"),
             fg(palette, Tui::Red).add_modifier(ratatui::style::Modifier::BOLD),
         ),
         None => Span::styled(format!("Playing {friend} over the network"), bold()),

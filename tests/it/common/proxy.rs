@@ -22,7 +22,8 @@ struct Controls {
     swallow_up: AtomicBool,
 }
 
-/// A relay listening on loopback for the guest, passing on to the host.
+/// A relay listening on loopback for the guest, passing on to the host: each guest that
+/// calls gets a connection of its own to the host.
 pub(crate) struct Proxy {
     /// The port the guest joins.
     pub(crate) port: u16,
@@ -31,7 +32,7 @@ pub(crate) struct Proxy {
 }
 
 impl Proxy {
-    /// A relay to the host at `host_port`, taking one guest.
+    /// A relay to the host at `host_port`.
     pub(crate) fn start(host_port: u16) -> Proxy {
         let listener = TcpListener::bind("127.0.0.1:0").expect("a port");
         let port = listener.local_addr().expect("its address").port();
@@ -39,21 +40,23 @@ impl Proxy {
         let streams = Arc::new(std::sync::Mutex::new(Vec::new()));
         let (c, s) = (controls.clone(), streams.clone());
         thread::spawn(move || {
-            let Ok((guest, _)) = listener.accept() else {
-                return;
-            };
-            let Ok(host) = TcpStream::connect(("127.0.0.1", host_port)) else {
-                return;
-            };
-            let _ = guest.set_nodelay(true);
-            let _ = host.set_nodelay(true);
-            if let (Ok(g), Ok(h)) = (guest.try_clone(), host.try_clone()) {
-                s.lock().expect("not poisoned").extend([g, h]);
-            }
-            let (g2, h2) = (guest.try_clone(), host.try_clone());
-            if let (Ok(g2), Ok(h2)) = (g2, h2) {
-                pump(guest, h2, c.clone(), true);
-                pump(host, g2, c, false);
+            for guest in listener.incoming() {
+                let Ok(guest) = guest else {
+                    return;
+                };
+                let Ok(host) = TcpStream::connect(("127.0.0.1", host_port)) else {
+                    return;
+                };
+                let _ = guest.set_nodelay(true);
+                let _ = host.set_nodelay(true);
+                if let (Ok(g), Ok(h)) = (guest.try_clone(), host.try_clone()) {
+                    s.lock().expect("not poisoned").extend([g, h]);
+                }
+                let (g2, h2) = (guest.try_clone(), host.try_clone());
+                if let (Ok(g2), Ok(h2)) = (g2, h2) {
+                    pump(guest, h2, c.clone(), true);
+                    pump(host, g2, c.clone(), false);
+                }
             }
         });
         Proxy {
@@ -75,11 +78,12 @@ impl Proxy {
         self.controls.swallow_up.store(true, Ordering::SeqCst);
     }
 
-    /// Cuts the link both ways at once.
+    /// Cuts the link both ways at once; a guest that calls again is let through.
     pub(crate) fn cut(&self) {
-        for stream in self.streams.lock().expect("not poisoned").iter() {
+        for stream in self.streams.lock().expect("not poisoned").drain(..) {
             let _ = stream.shutdown(Shutdown::Both);
         }
+        self.controls.swallow_up.store(false, Ordering::SeqCst);
     }
 }
 
