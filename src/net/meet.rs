@@ -149,11 +149,11 @@ pub fn greet_guest(mut channel: Channel, name: &str, terms: &Terms) -> Result<Me
         .encode(),
     )?;
     channel.send(&Message::History(terms.history.clone()).encode())?;
-    let friend = match Message::decode(&channel.recv()?) {
+    let friend = match next(&mut channel)? {
         Ok(Message::Hello { name }) => name,
         _ => return Err(NetError::NotKnightfall),
     };
-    let history = match Message::decode(&channel.recv()?) {
+    let history = match next(&mut channel)? {
         Ok(Message::History(moves)) => moves,
         _ => return Err(NetError::NotKnightfall),
     };
@@ -168,6 +168,19 @@ pub fn greet_guest(mut channel: Channel, name: &str, terms: &Terms) -> Result<Me
     })
 }
 
+/// The next message on `channel` that is not a ping or its answer (a Knightfall that was
+/// already playing pings from the moment its link is new).
+fn next(channel: &mut Channel) -> Result<Result<Message, String>, NetError> {
+    // A few pings at most come first; a stream of them is no greeting.
+    for _ in 0..16 {
+        match Message::decode(&channel.recv()?) {
+            Ok(Message::Ping(_) | Message::Pong(_)) => {}
+            other => return Ok(other),
+        }
+    }
+    Err(NetError::NotKnightfall)
+}
+
 /// The guest's greeting: its name out, the host's name and the game's terms back, then the
 /// guest's moves of the game the host names (`mine` gives them from its name: none for a new
 /// game) out and the host's back.
@@ -177,7 +190,7 @@ pub fn greet_host(
     mine: impl FnOnce(&str) -> History,
 ) -> Result<Met, NetError> {
     channel.send(&Message::Hello { name: name.into() }.encode())?;
-    let host = match Message::decode(&channel.recv()?) {
+    let host = match next(&mut channel)? {
         Ok(Message::Hello { name }) => name,
         _ => return Err(NetError::NotKnightfall),
     };
@@ -186,12 +199,12 @@ pub fn greet_host(
         guest,
         clock,
         fen,
-    }) = Message::decode(&channel.recv()?)
+    }) = next(&mut channel)?
     else {
         return Err(NetError::NotKnightfall);
     };
     channel.send(&Message::History(mine(&id)).encode())?;
-    let history = match Message::decode(&channel.recv()?) {
+    let history = match next(&mut channel)? {
         Ok(Message::History(moves)) => moves,
         _ => return Err(NetError::NotKnightfall),
     };

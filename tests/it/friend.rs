@@ -592,3 +592,42 @@ fn a_link_cut_while_a_move_is_on_its_way_comes_back_by_itself_with_the_move() {
     let _ = std::fs::remove_dir_all(&host_home);
     let _ = std::fs::remove_dir_all(&guest_home);
 }
+
+#[test]
+fn a_guest_killed_mid_game_joins_the_waiting_host_again_with_the_games_code() {
+    let (host_home, guest_home) = (temp_home("rejoin-host"), temp_home("rejoin-guest"));
+    let (mut host, code, port) = host_in(&host_home, "--tc 5+3 --color white");
+    let mut guest = guest_in(&guest_home, &code, &port, "");
+    sees(&host, "You play White against Bob");
+    type_line(&mut host, "e4");
+    sees(&guest, "1. e4");
+    type_line(&mut guest, "e5");
+    sees(&host, "1. e4       e5");
+    let pid = guest.child.process_id().unwrap();
+    assert!(
+        std::process::Command::new("pkill")
+            .args(["-KILL", "-P", &pid.to_string()])
+            .status()
+            .unwrap()
+            .success()
+    );
+    sees(&host, "waiting");
+    // The host waits with its door open; the guest comes back with the code it had.
+    let mut guest = guest_in(&guest_home, &code, &port, "--resume");
+    sees(&host, "Bob is back");
+    sees(&guest, "1. e4       e5");
+    type_line(&mut host, "Nf3");
+    sees(&guest, "2. Nf3");
+    type_line(&mut guest, "say back again");
+    sees(&host, "Bob: back again");
+    type_line(&mut host, "quit");
+    type_line(&mut guest, "quit");
+    for s in [&host, &guest] {
+        s.wait_for("the shell", 20, |s| s.text().contains("DONE"));
+        assert!(s.text().contains("EXIT=0"), "{}", s.text());
+    }
+    assert_eq!(autosaved(&host_home).sans(), ["e4", "e5", "Nf3"]);
+    assert_eq!(autosaved(&guest_home).sans(), ["e4", "e5", "Nf3"]);
+    let _ = std::fs::remove_dir_all(&host_home);
+    let _ = std::fs::remove_dir_all(&guest_home);
+}

@@ -198,9 +198,15 @@ impl App {
             Message::Clock { .. } | Message::Flag(_) => {
                 self.cut("sent a clock only the host may set", fx)
             }
-            Message::History(theirs) if self.remote.as_ref().is_some_and(|r| r.resync) => {
-                self.resync(&theirs, fx)
+            // A new link's greeting: the name again, the host's terms (the same game, or it
+            // is another's), then the record.
+            Message::Hello { .. } if self.resyncing() => {}
+            Message::Start { id, .. } if self.resyncing() && !host => {
+                if crate::net::record::Seat::of(&self.game).is_none_or(|s| s.id != id) {
+                    self.cut("came back with another game", fx);
+                }
             }
+            Message::History(theirs) if self.resyncing() => self.resync(&theirs, fx),
             Message::Hello { .. }
             | Message::Start { .. }
             | Message::History(_)
@@ -516,8 +522,8 @@ impl App {
             };
             self.say(
                 format!(
-                    "The link to {name} is lost ({why}); the clocks stopped and the game is \
-                     kept: Ctrl-Q, then `{again}` goes on with it."
+                    "The link to {name} is lost ({why}); the clocks stopped until {name} is \
+                     back. The game is kept: `{again}` goes on with it later."
                 ),
                 Tone::Error,
             );
@@ -534,11 +540,32 @@ impl App {
             remote.waited = false;
             remote.resync = true;
         }
+        // The greeting a Knightfall started again expects (see `meet::greet_guest` and
+        // `greet_host`): the host's name, its terms and record; the guest's name and record.
+        let me = !self.friend().unwrap_or(Color::White);
+        fx.push(Effect::Send(Message::Hello {
+            name: self.game.names[crate::game::side(me)].clone(),
+        }));
+        if self.keeps_time()
+            && let Some(seat) = crate::net::record::Seat::of(&self.game)
+        {
+            fx.push(Effect::Send(Message::Start {
+                id: seat.id,
+                guest: seat.guest,
+                clock: self.game.clocks().map(|c| c.tc.to_string()),
+                fen: self.game.start_fen().map(String::from),
+            }));
+        }
         fx.push(Effect::Send(Message::History(crate::net::record::history(
             &self.game,
         ))));
         self.unfreeze_clock();
         self.say(format!("{name} is back: play on."), Tone::Info);
+    }
+
+    /// Whether a new link's greeting is under way.
+    fn resyncing(&self) -> bool {
+        self.remote.as_ref().is_some_and(|r| r.resync)
     }
 
     /// The friend's record after a new link: the game goes on from the longer record when it
