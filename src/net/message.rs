@@ -23,6 +23,8 @@ pub enum Offer {
     Draw,
     /// Taking back the last move.
     Takeback,
+    /// Another game, the colours swapped (once a game is over).
+    Rematch,
 }
 
 /// A colour, as the host tells the guest its own.
@@ -162,6 +164,7 @@ impl Message {
         let offer = |w: &str| match w {
             "draw" => Ok(Offer::Draw),
             "takeback" => Ok(Offer::Takeback),
+            "rematch" => Ok(Offer::Rematch),
             _ => Err(bad()),
         };
         let message = match (verb, words.as_slice()) {
@@ -250,6 +253,7 @@ fn offer_word(what: Offer) -> &'static str {
     match what {
         Offer::Draw => "draw",
         Offer::Takeback => "takeback",
+        Offer::Rematch => "rematch",
     }
 }
 
@@ -316,6 +320,7 @@ mod tests {
             Message::Offer(Offer::Draw, 12),
             Message::Offer(Offer::Takeback, 3),
             Message::Accept(Offer::Takeback, 3),
+            Message::Offer(Offer::Rematch, 40),
             Message::Decline(Offer::Draw, 12),
             Message::Clock { ply: 5, ms: 61_250 },
             Message::Flag(40),

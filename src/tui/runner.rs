@@ -469,11 +469,11 @@ impl Runner {
         if quit { Step::Quit } else { Step::Continue }
     }
 
-    /// Carries out what the game asked after its friend's doings; a finished game needs no
-    /// way back to the friend.
+    /// Carries out what the game asked after its friend's doings; a game no longer against
+    /// the friend needs no way back to them.
     fn after_peer(&mut self, fx: Vec<Effect>, now: Instant) -> Step {
         let quit = self.run_effects(fx, now);
-        if self.game().is_none_or(|app| app.game.is_over()) {
+        if self.game().is_none_or(|app| app.remote.is_none()) {
             self.door = None;
         }
         if quit { Step::Quit } else { Step::Continue }

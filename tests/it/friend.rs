@@ -631,3 +631,55 @@ fn a_guest_killed_mid_game_joins_the_waiting_host_again_with_the_games_code() {
     let _ = std::fs::remove_dir_all(&host_home);
     let _ = std::fs::remove_dir_all(&guest_home);
 }
+
+#[test]
+fn after_a_game_a_rematch_swaps_the_colours_and_both_keep_both_games() {
+    let (host_home, guest_home) = (temp_home("rematch-host"), temp_home("rematch-guest"));
+    let (mut host, code, port) = host_in(&host_home, "--tc 5+3 --color white");
+    let mut guest = guest_in(&guest_home, &code, &port, "");
+    sees(&host, "You play White against Bob");
+    type_line(&mut host, "f3");
+    sees(&guest, "1. f3");
+    type_line(&mut guest, "e5");
+    sees(&host, "1. f3       e5");
+    type_line(&mut host, "g4");
+    sees(&guest, "2. g4");
+    type_line(&mut guest, "Qh4#");
+    sees(&host, "Black wins (checkmate)");
+    sees(&guest, "y asks for a rematch");
+    guest.send(b"y");
+    sees(&host, "Bob offers a rematch, you with Black: play? (y/n)");
+    host.send(b"y");
+    sees(&host, "Rematch: you play Black against Bob.");
+    sees(&guest, "Rematch: you play White against Ana.");
+    type_line(&mut guest, "d4");
+    sees(&host, "1. d4");
+    type_line(&mut host, "resign");
+    sees(&host, "Resign this game?");
+    host.send(b"y");
+    sees(&guest, "White wins (resignation)");
+    type_line(&mut host, "quit");
+    type_line(&mut guest, "quit");
+    for s in [&host, &guest] {
+        s.wait_for("the shell", 20, |s| s.text().contains("DONE"));
+        assert!(s.text().contains("EXIT=0"), "{}", s.text());
+    }
+    for home in [&host_home, &guest_home] {
+        let games: Vec<Game> = archived(home)
+            .iter()
+            .map(|t| Game::from_pgn(t).unwrap())
+            .collect();
+        assert_eq!(games.len(), 2, "{}", home.display());
+        let mut names: Vec<_> = games.iter().map(|g| g.names.clone()).collect();
+        names.sort();
+        assert_eq!(
+            names,
+            [
+                ["Ana".to_string(), "Bob".to_string()],
+                ["Bob".to_string(), "Ana".to_string()]
+            ]
+        );
+    }
+    let _ = std::fs::remove_dir_all(&host_home);
+    let _ = std::fs::remove_dir_all(&guest_home);
+}

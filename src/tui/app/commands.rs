@@ -121,6 +121,9 @@ impl App {
     fn yes_or_no(&mut self, yes: bool, fx: &mut Vec<Effect>) {
         if self.offers.confirm.is_some() {
             self.answer(yes, fx);
+        } else if self.offers.ask_again && yes && self.remote.is_some() {
+            self.offers.ask_again = false;
+            self.offer_friend(crate::net::message::Offer::Rematch, fx);
         } else if self.offers.ask_again && yes {
             let game = self.fresh_game();
             self.begin_game(game, fx);

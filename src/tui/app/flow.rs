@@ -288,11 +288,11 @@ impl App {
 
     pub(super) fn announce_end(&mut self) {
         if let Some(o) = self.game.outcome() {
-            self.offers.ask_again = self.mode == Mode::Play && self.remote.is_none();
-            let ask = if self.offers.ask_again {
+            self.offers.ask_again = self.mode == Mode::Play;
+            let ask = if self.remote.is_some() {
+                " y asks for a rematch (colours swapped), r reviews this game, Ctrl-Q leaves."
+            } else if self.offers.ask_again {
                 " Play again with the same settings? (y/n; r reviews this game)"
-            } else if self.remote.is_some() {
-                " r reviews this game; Ctrl-Q leaves."
             } else {
                 ""
             };

@@ -9,7 +9,7 @@ use shakmaty::{CastlingMode, Color, Position as _};
 
 use super::{App, Confirm, Effect, Tone};
 use crate::net::channel::Role;
-use crate::net::message::{Message, Offer};
+use crate::net::message::{Colour, Message, Offer};
 use crate::net::peer::PeerEvent;
 
 /// The most network time a move is not charged for (lichess's compensation, capped): a
@@ -38,6 +38,8 @@ pub struct Remote {
     pub waited: bool,
     /// The link is back and the friend's record of the game is awaited.
     resync: bool,
+    /// A rematch is agreed and the host's terms for it are awaited (the guest).
+    rematch: bool,
     /// The player's offer waiting for the friend's answer, with the ply it was made at.
     pub offered: Option<(Offer, usize)>,
     /// The friend's offer waiting for the player's answer.
@@ -56,6 +58,7 @@ impl Remote {
             lost_at: None,
             waited: false,
             resync: false,
+            rematch: false,
             offered: None,
             asked: None,
             chat: Vec::new(),
@@ -75,6 +78,7 @@ fn offer_name(what: Offer) -> &'static str {
     match what {
         Offer::Draw => "a draw",
         Offer::Takeback => "to take back a move",
+        Offer::Rematch => "a rematch",
     }
 }
 
@@ -200,6 +204,11 @@ impl App {
             }
             // A new link's greeting: the name again, the host's terms (the same game, or it
             // is another's), then the record.
+            Message::Start { id, .. }
+                if !host && self.remote.as_ref().is_some_and(|r| r.rematch) =>
+            {
+                self.rematch(Some(id), fx)
+            }
             Message::Hello { .. } if self.resyncing() => {}
             Message::Start { id, .. } if self.resyncing() && !host => {
                 if crate::net::record::Seat::of(&self.game).is_none_or(|s| s.id != id) {
@@ -302,7 +311,8 @@ impl App {
     /// The friend offers a draw or a takeback at `ply`: an offer from another ply is stale
     /// and goes unanswered (the move that crossed it answers it).
     fn friend_offers(&mut self, what: Offer, ply: usize, fx: &mut Vec<Effect>) {
-        if self.game.is_over() || ply != self.game.ply() {
+        // A rematch is offered once the game is over, the rest while it goes on.
+        if self.game.is_over() != (what == Offer::Rematch) || ply != self.game.ply() {
             return;
         }
         let name = self.friend_name();
@@ -326,6 +336,10 @@ impl App {
         let question = match what {
             Offer::Draw => format!("{name} offers a draw: accept? (y/n)"),
             Offer::Takeback => format!("{name} asks to take back their last move: allow? (y/n)"),
+            Offer::Rematch => format!(
+                "{name} offers a rematch, you with {}: play? (y/n)",
+                super::color_name(self.friend().unwrap_or(Color::White))
+            ),
         };
         self.offers.confirm = Some(Confirm::Friend(what));
         self.say(question, Tone::Info);
@@ -337,7 +351,7 @@ impl App {
             .remote
             .as_ref()
             .is_some_and(|r| r.offered == Some((what, ply)));
-        if !waiting || ply != self.game.ply() || self.game.is_over() {
+        if !waiting || ply != self.game.ply() || self.game.is_over() != (what == Offer::Rematch) {
             return;
         }
         if let Some(remote) = self.remote.as_mut() {
@@ -373,6 +387,14 @@ impl App {
     /// An offer both sides agreed to, made by `by`.
     fn agreed(&mut self, what: Offer, by: Color, fx: &mut Vec<Effect>) {
         match what {
+            // The host sets the new game up; the guest waits for its terms.
+            Offer::Rematch if self.keeps_time() => self.rematch(None, fx),
+            Offer::Rematch => {
+                if let Some(remote) = self.remote.as_mut() {
+                    remote.rematch = true;
+                }
+                self.say("Rematch agreed: the host sets it up...", Tone::Info);
+            }
             Offer::Draw => {
                 self.game.agree_draw();
                 self.end_now(fx);
@@ -397,6 +419,56 @@ impl App {
         }
     }
 
+    /// The next game, the colours swapped, on the same clock: named by the host (`id` none),
+    /// which tells the guest its terms, or by the host's word (`id`, the guest).
+    fn rematch(&mut self, id: Option<String>, fx: &mut Vec<Effect>) {
+        let Some(seat) = crate::net::record::Seat::of(&self.game) else {
+            return self.say("This game has no record of its own to follow.", Tone::Error);
+        };
+        let host = id.is_none();
+        let id = id.unwrap_or_else(crate::net::record::new_id);
+        let guest = match seat.guest {
+            Colour::White => Colour::Black,
+            Colour::Black => Colour::White,
+        };
+        let friend = match self.remote.as_mut() {
+            Some(remote) => {
+                remote.rematch = false;
+                remote.offered = None;
+                remote.asked = None;
+                remote.colour = !remote.colour;
+                remote.colour
+            }
+            None => return,
+        };
+        std::mem::swap(&mut self.settings.white, &mut self.settings.black);
+        let mut game = self.fresh_game();
+        crate::net::record::Seat {
+            id: id.clone(),
+            role: seat.role,
+            guest,
+        }
+        .mark(&mut game);
+        if host {
+            fx.push(Effect::Send(Message::Start {
+                id,
+                guest,
+                clock: game.clocks().map(|c| c.tc.to_string()),
+                fen: game.start_fen().map(String::from),
+            }));
+        }
+        self.flipped = friend == Color::White;
+        self.begin_game(game, fx);
+        let name = self.friend_name();
+        self.say(
+            format!(
+                "Rematch: you play {} against {name}.",
+                super::color_name(!friend)
+            ),
+            Tone::Info,
+        );
+    }
+
     /// The plies a takeback `by` a side undoes: its last move, and the reply to it if there is
     /// one (as lichess does); none when it has not moved.
     fn takeback_plies(&self, by: Color) -> usize {
@@ -413,8 +485,15 @@ impl App {
 
     /// The player offers the friend a draw (or accepts the friend's).
     pub(super) fn offer_friend(&mut self, what: Offer, fx: &mut Vec<Effect>) {
-        if self.game.is_over() {
-            return self.say("The game is over.", Tone::Error);
+        if self.game.is_over() != (what == Offer::Rematch) {
+            return self.say(
+                if what == Offer::Rematch {
+                    "A rematch is for when the game is over."
+                } else {
+                    "The game is over."
+                },
+                Tone::Error,
+            );
         }
         if self.link_lost() {
             if what == Offer::Draw {
