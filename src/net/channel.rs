@@ -52,7 +52,7 @@ pub enum Role {
 pub enum NetError {
     /// The connection failed, timed out or was closed.
     #[error("the connection failed: {0}")]
-    Io(#[from] io::Error),
+    Io(io::Error),
     /// The other side is not a Knightfall speaking this protocol.
     #[error("the other side is not Knightfall")]
     NotKnightfall,
@@ -71,6 +71,14 @@ pub enum NetError {
     /// A message too large to send.
     #[error("a message of {0} bytes is more than the channel carries")]
     TooLong(usize),
+}
+
+/// The cause is said in the message itself, not again as a source (a command's error would
+/// name it twice).
+impl From<io::Error> for NetError {
+    fn from(e: io::Error) -> NetError {
+        NetError::Io(e)
+    }
 }
 
 /// One direction's key and the count of frames it sealed or opened.

@@ -683,3 +683,51 @@ fn after_a_game_a_rematch_swaps_the_colours_and_both_keep_both_games() {
     let _ = std::fs::remove_dir_all(&host_home);
     let _ = std::fs::remove_dir_all(&guest_home);
 }
+
+#[test]
+fn a_hostile_host_cannot_reach_the_guests_terminal_and_is_disconnected_for_an_illegal_move() {
+    use knightfall::net::code::Code;
+    use knightfall::net::message::Colour;
+    let home = temp_home("hostile-host");
+    let listener = meet::listen(0).unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let code = Code::random();
+    let mallory = std::thread::spawn(move || {
+        let channel = meet::accept(&listener, &code).unwrap().unwrap();
+        let terms = meet::Terms {
+            guest: Colour::Black,
+            clock: Some("5+3".into()),
+            fen: None,
+            id: "bad".replace("bad", "badc0de"),
+            history: Vec::new(),
+        };
+        let mut met = meet::greet_guest(channel, "Mallory\u{1b}[31m", &terms).unwrap();
+        met.channel
+            .send(&Message::Chat("hi\u{1b}[2J\u{7} there\u{202e}".into()).encode())
+            .unwrap();
+        std::thread::sleep(Duration::from_millis(500));
+        let illegal = Message::Move {
+            ply: 0,
+            uci: "e2e5".parse().unwrap(),
+            clock_ms: None,
+        };
+        met.channel.send(&illegal.encode()).unwrap();
+        std::thread::sleep(Duration::from_millis(500));
+    });
+    let mut guest = guest_in(&home, &code.to_string(), &port.to_string(), "");
+    sees(&guest, "Mallory[31m vs Bob");
+    sees(&guest, "Mallory[31m: hi[2J there");
+    assert!(
+        !guest.text().contains("\u{1b}[31m"),
+        "an escape sequence reached the terminal"
+    );
+    sees(&guest, "not legal");
+    // Nothing to wait for from a side that broke the rules: the win may be claimed at once.
+    type_line(&mut guest, "claim");
+    sees(&guest, "Black wins (the other side left)");
+    type_line(&mut guest, "quit");
+    guest.wait_for("the shell", 20, |s| s.text().contains("DONE"));
+    assert!(guest.text().contains("EXIT=0"), "{}", guest.text());
+    mallory.join().unwrap();
+    let _ = std::fs::remove_dir_all(&home);
+}

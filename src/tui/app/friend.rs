@@ -754,7 +754,19 @@ impl App {
     fn cut(&mut self, what: &str, fx: &mut Vec<Effect>) {
         fx.push(Effect::HangUp);
         let name = self.friend_name();
-        self.lose_link(format!("{name}'s Knightfall {what}: disconnected"));
+        let why = format!("{name}'s Knightfall {what}: disconnected");
+        self.lose_link(why.clone());
+        // No way back is kept for a side that broke the rules: nothing to wait for.
+        if let Some(remote) = self.remote.as_mut() {
+            remote.lost_at = None;
+            remote.waited = true;
+        }
+        if !self.game.is_over() {
+            self.say(
+                format!("{why}. claim takes the win, draw calls it a draw; the game is kept."),
+                Tone::Error,
+            );
+        }
     }
 }
 
