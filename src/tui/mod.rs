@@ -148,9 +148,21 @@ fn run_with(
     };
     if let Some(remote) = remote {
         let name = app.game.names[crate::game::side(remote.colour)].clone();
+        let going_on = match app.game.ply() {
+            0 => String::new(),
+            _ => {
+                use shakmaty::Position as _;
+                let at = app.game.position();
+                format!(
+                    " The game goes on at move {}, {} to play.",
+                    at.fullmoves(),
+                    app::color_name(at.turn())
+                )
+            }
+        };
         app.say(
             format!(
-                "You play {} against {name}. Type a move; say TEXT chats; ? for help.",
+                "You play {} against {name}.{going_on} Type a move; say TEXT chats; ? for help.",
                 app::color_name(!remote.colour)
             ),
             Tone::Info,

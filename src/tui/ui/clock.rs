@@ -35,8 +35,10 @@ pub(crate) fn reading(app: &App, color: Color) -> Option<Reading> {
     if color == turn {
         left = left.saturating_sub(app.thinking_time());
     }
-    // A clock that waits for its side's first move is not running yet.
-    let running = color == turn && !app.first_move_free() && app.game.outcome().is_none();
+    // A clock that waits for its side's first move is not running yet, nor one stopped while
+    // the link to a friend is down.
+    let running =
+        color == turn && !app.first_move_free() && app.game.outcome().is_none() && !app.link_lost();
     let low = left < app.low_time().unwrap_or_default();
     Some(Reading { left, running, low })
 }
