@@ -1064,18 +1064,19 @@ impl Runner {
         match effect {
             Effect::SaveSettings => {
                 let app = self.game()?;
-                // Against a friend only the bell and the evaluation are the player's to keep:
-                // the sides and the name are this game's.
-                let settings = match &app.remote {
-                    Some(_) => store::load_settings(&paths).map(|mut s| {
+                store::save_settings(&paths, &app.settings)
+                    .err()
+                    .map(|e| Action::Note(format!("Settings not saved: {e:#}"), Tone::Error))
+            }
+            Effect::SaveSwitches => {
+                let app = self.game()?;
+                store::load_settings(&paths)
+                    .map(|mut s| {
                         s.sound = app.settings.sound;
                         s.move_bell = app.settings.move_bell;
                         s.show_eval = app.settings.show_eval;
                         s
-                    }),
-                    None => Ok(app.settings.clone()),
-                };
-                settings
+                    })
                     .and_then(|s| store::save_settings(&paths, &s))
                     .err()
                     .map(|e| Action::Note(format!("Settings not saved: {e:#}"), Tone::Error))

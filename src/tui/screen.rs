@@ -109,6 +109,10 @@ pub enum Effect {
     Save(Option<String>),
     /// Write the settings to the config file.
     SaveSettings,
+    /// Write the game's switches (the bells, the evaluation) to the config file, the rest as
+    /// the file has it: a game's sides and clock given by flags, or a friend's, are this
+    /// game's alone.
+    SaveSwitches,
     /// Write these settings (the settings screen's) to the config file, and draw and play with
     /// them from now on: the look and the sound at once, the defaults for the next game.
     SaveConfig(Box<Settings>),

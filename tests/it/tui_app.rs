@@ -450,7 +450,7 @@ fn the_bell_rings_at_low_time_and_flag_fall_and_on_moves_only_when_asked() {
     let fx = app.update(done(generation, Purpose::Play, Some(m), 0), at(1));
     assert_eq!(bells(&fx), 1, "the engine moved");
     let fx = app.update(ctrl('o'), at(2));
-    assert!(fx.iter().any(|e| matches!(e, Effect::SaveSettings)));
+    assert!(fx.iter().any(|e| matches!(e, Effect::SaveSwitches)));
     assert!(!app.settings.sound);
     let fx = type_line(&mut app, "Nf3");
     let (generation, _) = search_of(&fx).unwrap();

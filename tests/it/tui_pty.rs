@@ -2366,3 +2366,35 @@ fn train_opens_an_imported_puzzle_by_its_id_and_draws_imported_ones() {
     assert!(s.text().contains("EXIT=0"), "{}", s.text());
     let _ = std::fs::remove_dir_all(&home);
 }
+
+#[test]
+fn a_switch_turned_in_a_game_started_by_flags_keeps_the_flags_out_of_the_config() {
+    let home = temp_home("switches");
+    let script =
+        format!("\"$KNIGHTFALL_BIN\" play --white human --black human --tc 1+0{STTY_AFTER}");
+    let mut s = start(&home, &script);
+    s.wait_for("the first frame", 20, |s| s.text().contains("move>"));
+    // Ctrl-O: the bell off, kept in the config.
+    s.send(b"\x0f");
+    s.wait_for_screen("the bell", 20, |screen| {
+        screen.contains("bell at low time is off")
+    });
+    s.send(b"quit\r");
+    s.wait_for("the shell", 20, |s| s.text().contains("DONE"));
+    let config = std::fs::read_to_string(home.join("config.toml")).unwrap();
+    let kept = |key: &str| {
+        config
+            .lines()
+            .find(|l| l.starts_with(&format!("{key} =")))
+            .map(str::to_string)
+    };
+    assert_eq!(kept("sound").as_deref(), Some("sound = false"), "{config}");
+    // The flags were for that game alone.
+    assert_ne!(
+        kept("black").as_deref(),
+        Some("black = \"human\""),
+        "{config}"
+    );
+    assert_ne!(kept("tc").as_deref(), Some("tc = \"1+0\""), "{config}");
+    let _ = std::fs::remove_dir_all(&home);
+}

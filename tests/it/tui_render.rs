@@ -156,7 +156,7 @@ fn the_evaluation_is_hidden_against_the_engine_until_asked_for_and_says_whose_it
         Instant::now(),
     );
     assert!(
-        fx.iter().any(|e| matches!(e, Effect::SaveSettings)),
+        fx.iter().any(|e| matches!(e, Effect::SaveSwitches)),
         "{fx:?}"
     );
     assert!(app.settings.show_eval);

@@ -141,7 +141,7 @@ impl App {
     /// off (kept in the config).
     fn toggle_sound(&mut self, fx: &mut Vec<Effect>) {
         self.settings.sound = !self.settings.sound;
-        fx.push(Effect::SaveSettings);
+        fx.push(Effect::SaveSwitches);
         let what = if self.settings.sound { "on" } else { "off" };
         self.say(format!("The bell at low time is {what} (^O)."), Tone::Info);
     }
@@ -149,7 +149,7 @@ impl App {
     /// The evaluation against the engine, shown or hidden (kept in the config).
     fn toggle_eval(&mut self, fx: &mut Vec<Effect>) {
         self.settings.show_eval = !self.settings.show_eval;
-        fx.push(Effect::SaveSettings);
+        fx.push(Effect::SaveSwitches);
         let what = if self.settings.show_eval {
             "shown"
         } else {
