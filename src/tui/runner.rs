@@ -426,7 +426,9 @@ impl Runner {
             Some(Event::Checked(spec, result)) => Some(Action::Checked(spec, result)),
             // The friend's doings are the game's, whichever screen is in front.
             Some(Event::Peer(event)) => {
-                if let (crate::net::peer::PeerEvent::Lost(_), Some(door)) = (&event, &self.door) {
+                if let (crate::net::peer::PeerEvent::Lost(_), Some(door)) = (&event, &self.door)
+                    && self.game().is_some_and(App::calls_back)
+                {
                     door.set_open(true);
                 }
                 let fx = match self.game_mut() {

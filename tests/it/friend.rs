@@ -731,3 +731,40 @@ fn a_hostile_host_cannot_reach_the_guests_terminal_and_is_disconnected_for_an_il
     mallory.join().unwrap();
     let _ = std::fs::remove_dir_all(&home);
 }
+
+#[test]
+fn a_guest_whose_host_quit_does_not_spend_the_code_of_the_host_started_again() {
+    let (host_home, guest_home) = (temp_home("quit-host"), temp_home("quit-guest"));
+    let (mut host, code, port) = host_in(&host_home, "--tc 5+3 --color white");
+    let mut guest = guest_in(&guest_home, &code, &port, "");
+    sees(&host, "You play White against Bob");
+    type_line(&mut host, "e4");
+    sees(&guest, "1. e4");
+    type_line(&mut host, "quit");
+    host.wait_for("the host's shell", 20, |s| s.text().contains("DONE"));
+    sees(&guest, "Ana left");
+    // The host comes back with a new code; the guest, still playing, does not call it with
+    // the old one (which would spend the new).
+    let (host, code, port) = host_in(&host_home, "--resume");
+    std::thread::sleep(Duration::from_secs(3));
+    assert!(
+        !host.text().contains("that code is spent"),
+        "{}",
+        host.text()
+    );
+    type_line(&mut guest, "quit");
+    guest.wait_for("the guest's shell", 20, |s| s.text().contains("DONE"));
+    let mut guest = guest_in(&guest_home, &code, &port, "--resume");
+    sees(&host, "You play White against Bob");
+    type_line(&mut guest, "e5");
+    sees(&host, "1. e4       e5");
+    let mut host = host;
+    type_line(&mut host, "quit");
+    type_line(&mut guest, "quit");
+    for s in [&host, &guest] {
+        s.wait_for("the shell", 20, |s| s.text().contains("DONE"));
+        assert!(s.text().contains("EXIT=0"), "{}", s.text());
+    }
+    let _ = std::fs::remove_dir_all(&host_home);
+    let _ = std::fs::remove_dir_all(&guest_home);
+}

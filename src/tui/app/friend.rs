@@ -40,6 +40,8 @@ pub struct Remote {
     resync: bool,
     /// A rematch is agreed and the host's terms for it are awaited (the guest).
     rematch: bool,
+    /// The friend said they were leaving (quit), not merely lost.
+    pub left: bool,
     /// The player's offer waiting for the friend's answer, with the ply it was made at.
     pub offered: Option<(Offer, usize)>,
     /// The friend's offer waiting for the player's answer.
@@ -59,6 +61,7 @@ impl Remote {
             waited: false,
             resync: false,
             rematch: false,
+            left: false,
             offered: None,
             asked: None,
             chat: Vec::new(),
@@ -107,6 +110,15 @@ impl App {
     /// Whether the link to the friend is gone (the clocks stand still then).
     pub fn link_lost(&self) -> bool {
         self.remote.as_ref().is_some_and(|r| r.lost.is_some())
+    }
+
+    /// Whether this side should look for the friend again now the link is gone: not a guest
+    /// whose host quit, which comes back (if it does) with a new code that calling with the
+    /// old one would spend.
+    pub fn calls_back(&self) -> bool {
+        self.remote
+            .as_ref()
+            .is_some_and(|r| r.role == Role::Host || !r.left)
     }
 
     /// Whether this side's clock is the game's: not the guest's.
@@ -198,7 +210,12 @@ impl App {
                 self.game.flag(turn);
                 self.end_now(fx);
             }
-            Message::Bye => self.lose_link(format!("{name} left")),
+            Message::Bye => {
+                self.lose_link(format!("{name} left"));
+                if let Some(remote) = self.remote.as_mut() {
+                    remote.left = true;
+                }
+            }
             Message::Clock { .. } | Message::Flag(_) => {
                 self.cut("sent a clock only the host may set", fx)
             }
@@ -618,6 +635,7 @@ impl App {
             remote.lost_at = None;
             remote.waited = false;
             remote.resync = true;
+            remote.left = false;
         }
         // The greeting a Knightfall started again expects (see `meet::greet_guest` and
         // `greet_host`): the host's name, its terms and record; the guest's name and record.
