@@ -9,7 +9,7 @@ use anyhow::{Context, Result, bail};
 use clap::{Args as ClapArgs, ValueEnum};
 use shakmaty::Color;
 
-use crate::game::{Game, TimeControl};
+use crate::game::Game;
 use crate::net::channel::{NetError, Role};
 use crate::net::code::Code;
 use crate::net::meet::{self, History, Met, Redial, Refused, Terms};
@@ -80,25 +80,20 @@ pub struct JoinArgs {
 
 /// `knightfall host`.
 pub fn host(args: &HostArgs) -> Result<()> {
-    let clock = match args.tc.as_deref().map(str::trim) {
-        None | Some("" | "none" | "0" | "0+0") => None,
-        Some(tc) => {
-            TimeControl::parse(tc).map_err(anyhow::Error::msg)?;
-            Some(tc.to_string())
-        }
-    };
+    super::play::check_tc(&args.tc)?;
+    let clock = args
+        .tc
+        .as_deref()
+        .map(super::play::tc_setting)
+        .filter(|tc| !tc.is_empty());
     if let Some(fen) = &args.fen {
         Game::from_fen(fen)?;
     }
-    needs_terminal()?;
-    let paths = Paths::get();
-    let left = if args.resume {
-        Some(left_game(&paths, Role::Host)?)
-    } else {
-        None
-    };
-    let settings = crate::store::load_settings(&paths)?;
-    let name = player_name(args.name.as_deref(), &settings);
+    let Ready {
+        left,
+        settings,
+        name,
+    } = prepare(args.resume, Role::Host, args.name.as_deref())?;
     let listener = meet::listen(args.port)
         .with_context(|| format!("could not listen on port {}", args.port))?;
     let port = listener.local_addr()?.port();
@@ -165,6 +160,33 @@ pub fn host(args: &HostArgs) -> Result<()> {
     )
 }
 
+/// What either side reads before it meets the other, once the terminal is there: the game it
+/// left as `role` (when it resumes one), the settings, and the name the friend sees (`name`
+/// the flag's).
+fn prepare(resume: bool, role: Role, name: Option<&str>) -> Result<Ready> {
+    needs_terminal()?;
+    let paths = Paths::get();
+    let left = if resume {
+        Some(left_game(&paths, role)?)
+    } else {
+        None
+    };
+    let settings = crate::store::load_settings(&paths)?;
+    let name = player_name(name, &settings);
+    Ok(Ready {
+        left,
+        settings,
+        name,
+    })
+}
+
+/// What a side has read before it meets the other (see [`prepare`]).
+struct Ready {
+    left: Option<(Unfinished, Seat)>,
+    settings: Settings,
+    name: String,
+}
+
 /// The last game against a friend this side played as `role` that did not end, with its
 /// seat.
 fn left_game(paths: &Paths, role: Role) -> Result<(Unfinished, Seat)> {
@@ -189,15 +211,11 @@ fn left_game(paths: &Paths, role: Role) -> Result<(Unfinished, Seat)> {
 /// `knightfall join`.
 pub fn join(args: &JoinArgs) -> Result<()> {
     let code: Code = args.code.parse().map_err(anyhow::Error::msg)?;
-    needs_terminal()?;
-    let paths = Paths::get();
-    let left = if args.resume {
-        Some(left_game(&paths, Role::Guest)?)
-    } else {
-        None
-    };
-    let settings = crate::store::load_settings(&paths)?;
-    let name = player_name(args.name.as_deref(), &settings);
+    let Ready {
+        left,
+        settings,
+        name,
+    } = prepare(args.resume, Role::Guest, args.name.as_deref())?;
     let channel = match meet::join(&args.address, &code) {
         Ok(channel) => channel,
         Err(NetError::WrongCode) => bail!(

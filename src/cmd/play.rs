@@ -150,7 +150,7 @@ pub struct WatchArgs {
     pub sources: SourceArgs,
 }
 
-fn check_tc(tc: &Option<String>) -> Result<()> {
+pub(super) fn check_tc(tc: &Option<String>) -> Result<()> {
     if let Some(tc) = tc
         && !untimed(tc)
     {
@@ -165,7 +165,7 @@ fn untimed(tc: &str) -> bool {
 }
 
 /// The settings' time control for a `--tc` value.
-fn tc_setting(tc: &str) -> String {
+pub(super) fn tc_setting(tc: &str) -> String {
     if untimed(tc) {
         String::new()
     } else {

@@ -113,14 +113,11 @@ pub fn accept(listener: &TcpListener, code: &Code) -> io::Result<Result<Channel,
 /// Connects to the host at `address` (`HOST:PORT`, `[V6]:PORT`, or a host alone on the usual
 /// port) and runs the handshake with `code`.
 pub fn join(address: &str, code: &Code) -> Result<Channel, NetError> {
-    let with_port = if address.parse::<IpAddr>().is_ok() || !address.contains(':') {
-        // An address alone (IPv6 included, whose colons are no port) takes the usual port.
-        match address.parse::<IpAddr>() {
-            Ok(IpAddr::V6(v6)) => format!("[{v6}]:{DEFAULT_PORT}"),
-            _ => format!("{address}:{DEFAULT_PORT}"),
-        }
-    } else {
-        address.to_string()
+    // An address alone (IPv6 included, whose colons are no port) takes the usual port.
+    let with_port = match address.parse::<IpAddr>() {
+        Ok(ip) => SocketAddr::new(ip, DEFAULT_PORT).to_string(),
+        Err(_) if !address.contains(':') => format!("{address}:{DEFAULT_PORT}"),
+        Err(_) => address.to_string(),
     };
     let mut last = io::Error::new(
         io::ErrorKind::NotFound,

@@ -85,11 +85,15 @@ pub fn history(game: &Game) -> History {
         .map(|(ply, m)| {
             (
                 m.to_uci(CastlingMode::Standard),
-                game.clock_after(ply)
-                    .map(|d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX)),
+                game.clock_after(ply).map(millis),
             )
         })
         .collect()
+}
+
+/// A clock as the messages carry it: whole milliseconds.
+pub fn millis(d: Duration) -> u64 {
+    u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
 }
 
 /// `start` with `moves` played on it, each side's clock as the moves say; why not, for a

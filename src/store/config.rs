@@ -49,6 +49,14 @@ pub(crate) fn unknown_keys(paths: &Paths) -> Vec<String> {
         .collect()
 }
 
+/// Changes only what `change` changes in the settings as the config file has them (a game's
+/// own sides and clock, given by flags or a friend's, stay out of it).
+pub(crate) fn amend_settings(paths: &Paths, change: impl FnOnce(&mut Settings)) -> Result<()> {
+    let mut settings = load_settings(paths)?;
+    change(&mut settings);
+    save_settings(paths, &settings)
+}
+
 /// Writes the settings into the config file, keeping whatever else the player wrote there.
 pub(crate) fn save_settings(paths: &Paths, settings: &Settings) -> Result<()> {
     let text = read(paths)?.unwrap_or_default();

@@ -16,7 +16,7 @@ pub mod library;
 pub mod training;
 
 pub(crate) use atomic::{append_whole, save_as, write_atomic};
-pub(crate) use config::{load_settings, save_settings, unknown_keys};
+pub(crate) use config::{amend_settings, load_settings, save_settings, unknown_keys};
 pub use games::{AutosaveSlot, Unfinished};
 pub(crate) use games::{
     archive, keep_damaged_autosave, keep_replaced_autosave, release_adopted, resume_game,

@@ -431,11 +431,7 @@ impl Runner {
                 {
                     door.set_open(true);
                 }
-                let fx = match self.game_mut() {
-                    Some(app) => app.update(Action::Peer(event), now),
-                    None => Vec::new(),
-                };
-                return self.after_peer(fx, now);
+                return self.tell_game(Action::Peer(event), now);
             }
             Some(Event::Door(found)) => {
                 let action = match found {
@@ -455,11 +451,7 @@ impl Runner {
                     }
                     Err(note) => Action::Note(note, Tone::Error),
                 };
-                let fx = match self.game_mut() {
-                    Some(app) => app.update(action, now),
-                    None => Vec::new(),
-                };
-                return self.after_peer(fx, now);
+                return self.tell_game(action, now);
             }
             Some(Event::Terminate) => return Step::Quit,
         };
@@ -471,9 +463,13 @@ impl Runner {
         if quit { Step::Quit } else { Step::Continue }
     }
 
-    /// Carries out what the game asked after its friend's doings; a game no longer against
-    /// the friend needs no way back to them.
-    fn after_peer(&mut self, fx: Vec<Effect>, now: Instant) -> Step {
+    /// Applies what the friend did (or the way back to them found) to the game, whichever
+    /// screen is in front; a game no longer against the friend needs no way back to them.
+    fn tell_game(&mut self, action: Action, now: Instant) -> Step {
+        let fx = match self.game_mut() {
+            Some(app) => app.update(action, now),
+            None => Vec::new(),
+        };
         let quit = self.run_effects(fx, now);
         if self.game().is_none_or(|app| app.remote.is_none()) {
             self.door = None;
@@ -1071,31 +1067,20 @@ impl Runner {
                     .map(|e| Action::Note(format!("Settings not saved: {e:#}"), Tone::Error))
             }
             Effect::SaveSwitches => {
-                let app = self.game()?;
-                store::load_settings(&paths)
-                    .map(|mut s| {
-                        s.sound = app.settings.sound;
-                        s.move_bell = app.settings.move_bell;
-                        s.show_eval = app.settings.show_eval;
-                        s
-                    })
-                    .and_then(|s| store::save_settings(&paths, &s))
-                    .err()
-                    .map(|e| Action::Note(format!("Settings not saved: {e:#}"), Tone::Error))
+                let now = &self.game()?.settings;
+                store::amend_settings(&paths, |s| {
+                    s.sound = now.sound;
+                    s.move_bell = now.move_bell;
+                    s.show_eval = now.show_eval;
+                })
+                .err()
+                .map(|e| Action::Note(format!("Settings not saved: {e:#}"), Tone::Error))
             }
-            Effect::Theme(theme) => {
-                // Only the theme changes: the rest of the config stays as the file has it (a
-                // watched game's sides, or flags given for one game, are not the player's
-                // settings).
-                store::load_settings(&paths)
-                    .map(|mut s| {
-                        s.theme = theme;
-                        s
-                    })
-                    .and_then(|s| store::save_settings(&paths, &s))
-                    .err()
-                    .map(|e| Action::Note(format!("Theme not kept: {e:#}"), Tone::Error))
-            }
+            // Only the theme changes: a watched game's sides, or flags given for one game, are
+            // not the player's settings.
+            Effect::Theme(theme) => store::amend_settings(&paths, |s| s.theme = theme)
+                .err()
+                .map(|e| Action::Note(format!("Theme not kept: {e:#}"), Tone::Error)),
             Effect::Archive(game, kind) => store::archive(&game, &paths, kind)
                 .err()
                 .map(|e| Action::Note(format!("The game was not saved: {e:#}"), Tone::Error)),

@@ -42,6 +42,27 @@ fn sees(s: &Session, text: &str) {
     s.wait_for_screen(text, 20, |screen| screen.contains(text));
 }
 
+/// Both sides leave (`quit`); their shells are back when this returns.
+fn both_quit(host: &mut Session, guest: &mut Session, secs: u64) {
+    type_line(host, "quit");
+    type_line(guest, "quit");
+    for s in [&*host, &*guest] {
+        s.wait_for("the shell", secs, |s| s.text().contains("DONE"));
+    }
+}
+
+/// Kills the program in `s` as `kill -9` does (the shell around it lives on).
+fn kill_hard(s: &mut Session) {
+    let pid = s.child.process_id().unwrap();
+    assert!(
+        std::process::Command::new("pkill")
+            .args(["-KILL", "-P", &pid.to_string()])
+            .status()
+            .unwrap()
+            .success()
+    );
+}
+
 /// The game kept in `home`'s games folder.
 fn kept(home: &Path) -> Game {
     let games = archived(home);
@@ -100,10 +121,8 @@ fn two_knightfalls_play_a_game_over_loopback_and_keep_the_same_record() {
     sees(&host, "White wins (checkmate)");
     sees(&guest, "White wins (checkmate)");
 
-    type_line(&mut host, "quit");
-    type_line(&mut guest, "quit");
+    both_quit(&mut host, &mut guest, 20);
     for s in [&host, &guest] {
-        s.wait_for("the shell", 20, |s| s.text().contains("DONE"));
         let out = s.text();
         assert!(out.contains("EXIT=0"), "{out}");
         assert!(out.contains("icanon echo"), "terminal not restored: {out}");
@@ -130,12 +149,7 @@ fn two_knightfalls_play_a_game_over_loopback_and_keep_the_same_record() {
 /// A host in a pty waiting for its guest, and the code and port it printed.
 fn hosting(name: &str) -> (Session, std::path::PathBuf, String, String) {
     let home = temp_home(name);
-    let host = start(
-        &home,
-        &format!("\"$KNIGHTFALL_BIN\" host --port 0 --tc 5+3 --color white --name Ana{STTY_AFTER}"),
-    );
-    host.wait_for("the invitation", 20, |s| invitation(s).is_some());
-    let (code, port) = invitation(&host).unwrap();
+    let (host, code, port) = host_in(&home, "--tc 5+3 --color white");
     (host, home, code, port)
 }
 
@@ -342,14 +356,7 @@ fn a_host_killed_mid_game_comes_back_with_resume_and_the_game_goes_on_with_its_c
             .is_ok_and(|t| t.contains("Nf3"))
     });
     let before = autosaved(&guest_home);
-    let pid = host.child.process_id().unwrap();
-    assert!(
-        std::process::Command::new("pkill")
-            .args(["-KILL", "-P", &pid.to_string()])
-            .status()
-            .unwrap()
-            .success()
-    );
+    kill_hard(&mut host);
     sees(&guest, "Link lost");
     type_line(&mut guest, "quit");
     guest.wait_for("the guest's shell", 20, |s| s.text().contains("DONE"));
@@ -364,10 +371,8 @@ fn a_host_killed_mid_game_comes_back_with_resume_and_the_game_goes_on_with_its_c
     sees(&host, "Resign this game?");
     host.send(b"y");
     sees(&guest, "Black wins");
-    type_line(&mut host, "quit");
-    type_line(&mut guest, "quit");
+    both_quit(&mut host, &mut guest, 20);
     for s in [&host, &guest] {
-        s.wait_for("the shell", 20, |s| s.text().contains("DONE"));
         assert!(s.text().contains("EXIT=0"), "{}", s.text());
     }
     let (a, b) = (kept(&host_home), kept(&guest_home));
@@ -519,11 +524,7 @@ fn across_a_slow_link_the_guest_is_not_charged_the_network_and_both_keep_the_sam
     sees(&host, "Resign this game?");
     host.send(b"y");
     sees(&guest, "Black wins");
-    type_line(&mut host, "quit");
-    type_line(&mut guest, "quit");
-    for s in [&host, &guest] {
-        s.wait_for("the shell", 30, |s| s.text().contains("DONE"));
-    }
+    both_quit(&mut host, &mut guest, 30);
     let (a, b) = (kept(&host_home), kept(&guest_home));
     assert_eq!(a.sans(), game);
     assert_eq!(a.sans(), b.sans());
@@ -578,11 +579,7 @@ fn a_link_cut_while_a_move_is_on_its_way_comes_back_by_itself_with_the_move() {
     sees(&guest, "Resign this game?");
     guest.send(b"y");
     sees(&host, "White wins");
-    type_line(&mut host, "quit");
-    type_line(&mut guest, "quit");
-    for s in [&host, &guest] {
-        s.wait_for("the shell", 20, |s| s.text().contains("DONE"));
-    }
+    both_quit(&mut host, &mut guest, 20);
     let (a, b) = (kept(&host_home), kept(&guest_home));
     assert_eq!(a.sans(), ["e4", "e5", "Nf3", "Nc6", "Bb5"]);
     assert_eq!(a.sans(), b.sans());
@@ -603,14 +600,7 @@ fn a_guest_killed_mid_game_joins_the_waiting_host_again_with_the_games_code() {
     sees(&guest, "1. e4");
     type_line(&mut guest, "e5");
     sees(&host, "1. e4       e5");
-    let pid = guest.child.process_id().unwrap();
-    assert!(
-        std::process::Command::new("pkill")
-            .args(["-KILL", "-P", &pid.to_string()])
-            .status()
-            .unwrap()
-            .success()
-    );
+    kill_hard(&mut guest);
     sees(&host, "waiting");
     // The host waits with its door open; the guest comes back with the code it had.
     let mut guest = guest_in(&guest_home, &code, &port, "--resume");
@@ -620,10 +610,8 @@ fn a_guest_killed_mid_game_joins_the_waiting_host_again_with_the_games_code() {
     sees(&guest, "2. Nf3");
     type_line(&mut guest, "say back again");
     sees(&host, "Bob: back again");
-    type_line(&mut host, "quit");
-    type_line(&mut guest, "quit");
+    both_quit(&mut host, &mut guest, 20);
     for s in [&host, &guest] {
-        s.wait_for("the shell", 20, |s| s.text().contains("DONE"));
         assert!(s.text().contains("EXIT=0"), "{}", s.text());
     }
     assert_eq!(autosaved(&host_home).sans(), ["e4", "e5", "Nf3"]);
@@ -658,10 +646,8 @@ fn after_a_game_a_rematch_swaps_the_colours_and_both_keep_both_games() {
     sees(&host, "Resign this game?");
     host.send(b"y");
     sees(&guest, "White wins (resignation)");
-    type_line(&mut host, "quit");
-    type_line(&mut guest, "quit");
+    both_quit(&mut host, &mut guest, 20);
     for s in [&host, &guest] {
-        s.wait_for("the shell", 20, |s| s.text().contains("DONE"));
         assert!(s.text().contains("EXIT=0"), "{}", s.text());
     }
     for home in [&host_home, &guest_home] {
@@ -759,10 +745,8 @@ fn a_guest_whose_host_quit_does_not_spend_the_code_of_the_host_started_again() {
     type_line(&mut guest, "e5");
     sees(&host, "1. e4       e5");
     let mut host = host;
-    type_line(&mut host, "quit");
-    type_line(&mut guest, "quit");
+    both_quit(&mut host, &mut guest, 20);
     for s in [&host, &guest] {
-        s.wait_for("the shell", 20, |s| s.text().contains("DONE"));
         assert!(s.text().contains("EXIT=0"), "{}", s.text());
     }
     let _ = std::fs::remove_dir_all(&host_home);

@@ -137,13 +137,13 @@ impl App {
         let clock_ms = self
             .game
             .clocks()
-            .map(|c| u64::try_from(c.left(mover).as_millis()).unwrap_or(u64::MAX));
+            .map(|c| crate::net::record::millis(c.left(mover)));
         // Both sides keep the clock as the message carries it, to the millisecond.
         if let Some(ms) = clock_ms {
             self.game.set_clock_after(ply, Duration::from_millis(ms));
         }
         fx.push(Effect::Send(Message::Move {
-            ply: u32::try_from(ply).unwrap_or(u32::MAX),
+            ply: wire(ply),
             uci: m.to_uci(CastlingMode::Standard),
             clock_ms,
         }));
@@ -188,13 +188,7 @@ impl App {
                 let ply = ply as usize;
                 // Only the player's own moves have their clock set by the host.
                 if ply < self.game.ply() && Some(self.game.position_at(ply).turn()) == me {
-                    self.game.set_clock_after(ply, Duration::from_millis(ms));
-                    fx.push(Effect::Autosave);
-                    // A game that ended on the player's move is kept again with the host's
-                    // count.
-                    if self.game.is_over() {
-                        fx.push(Effect::Archive(Box::new(self.game.clone()), self.kept_as()));
-                    }
+                    self.host_counted(ply, ms, fx);
                 }
             }
             Message::Flag(ply) if !host => {
@@ -273,13 +267,11 @@ impl App {
             self.play_move_after(m, spent, fx);
             if self.game.ply() == ply {
                 // The move came after the flag fell: the host's clock says so.
-                fx.push(Effect::Send(Message::Flag(
-                    u32::try_from(ply).unwrap_or(u32::MAX),
-                )));
+                fx.push(Effect::Send(Message::Flag(wire(ply))));
             } else if let Some(c) = self.game.clocks() {
                 fx.push(Effect::Send(Message::Clock {
-                    ply: u32::try_from(ply).unwrap_or(u32::MAX),
-                    ms: u64::try_from(c.left(colour).as_millis()).unwrap_or(u64::MAX),
+                    ply: wire(ply),
+                    ms: crate::net::record::millis(c.left(colour)),
                 }));
             }
         } else {
@@ -299,12 +291,18 @@ impl App {
                     .clocks()
                     .is_some_and(|c| c.left(colour).as_millis() != u128::from(ms))
             {
-                self.game.set_clock_after(ply, Duration::from_millis(ms));
-                fx.push(Effect::Autosave);
-                if self.game.is_over() {
-                    fx.push(Effect::Archive(Box::new(self.game.clone()), self.kept_as()));
-                }
+                self.host_counted(ply, ms, fx);
             }
+        }
+    }
+
+    /// The guest keeps the host's count of the clock after move `ply`, in the autosave and,
+    /// for a game that ended on it, in the game kept.
+    fn host_counted(&mut self, ply: usize, ms: u64, fx: &mut Vec<Effect>) {
+        self.game.set_clock_after(ply, Duration::from_millis(ms));
+        fx.push(Effect::Autosave);
+        if self.game.is_over() {
+            fx.push(Effect::Archive(Box::new(self.game.clone()), self.kept_as()));
         }
     }
 
