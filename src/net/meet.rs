@@ -99,6 +99,9 @@ pub enum Refused {
 /// caller was refused.
 pub fn accept(listener: &TcpListener, code: &Code) -> io::Result<Result<Channel, Refused>> {
     let (stream, from) = listener.accept()?;
+    // A listener looked at without waiting may hand out a stream that does not wait either
+    // (on some systems); the handshake waits, with its own time limit.
+    stream.set_nonblocking(false)?;
     // An IPv4 caller on the IPv6 socket is named as IPv4.
     let from = SocketAddr::new(from.ip().to_canonical(), from.port());
     Ok(

@@ -147,28 +147,8 @@ fn run_with(
         None => (None, None, None),
     };
     if let Some(remote) = remote {
-        let name = app.game.names[crate::game::side(remote.colour)].clone();
-        let going_on = match app.game.ply() {
-            0 => String::new(),
-            _ => {
-                use shakmaty::Position as _;
-                let at = app.game.position();
-                format!(
-                    " The game goes on at move {}, {} to play.",
-                    at.fullmoves(),
-                    app::color_name(at.turn())
-                )
-            }
-        };
-        app.say(
-            format!(
-                "You play {} against {name}.{going_on} Type a move; say TEXT chats; ? for help.",
-                app::color_name(!remote.colour)
-            ),
-            Tone::Info,
-        );
-        app.flipped = remote.colour == shakmaty::Color::White;
         app.remote = Some(remote);
+        app.welcome_friend();
     }
     let note = launch.note();
     if let Some(note) = &note {

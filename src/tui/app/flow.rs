@@ -116,7 +116,7 @@ impl App {
     }
 
     /// Keeps a game left unfinished for another in its own file, marked abandoned (once).
-    fn put_away(&mut self, fx: &mut Vec<Effect>) {
+    pub(super) fn put_away(&mut self, fx: &mut Vec<Effect>) {
         if !self.game.is_over() && !self.game.is_abandoned() && self.game.ply() > 0 {
             self.game.abandon();
             fx.push(Effect::Archive(Box::new(self.game.clone()), self.kept_as()));

@@ -8,6 +8,7 @@ mod commands;
 mod engine;
 mod flow;
 mod friend;
+pub mod seat;
 
 pub use crate::store::settings::{Settings, Side};
 
