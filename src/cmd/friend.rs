@@ -196,13 +196,7 @@ fn play(
 fn told(news: &News) -> String {
     match news {
         News::Listening { code, port } => invitation(code, *port),
-        News::WrongCode(from) => format!(
-            "Someone at {from} tried a wrong code: that code is spent, so a guess gets one try."
-        ),
-        News::Stranger(from, why) => format!(
-            "A connection from {from} was turned away ({why}); the code still holds. Still \
-             waiting."
-        ),
+        other => other.said(),
     }
 }
 

@@ -31,6 +31,25 @@ pub enum News {
     Stranger(SocketAddr, String),
 }
 
+impl News {
+    /// The news in a sentence for the player.
+    pub fn said(&self) -> String {
+        match self {
+            News::Listening { code, port } => {
+                format!("Waiting for your friend with the code {code} on port {port}.")
+            }
+            News::WrongCode(from) => format!(
+                "Someone at {from} tried a wrong code: that code is spent, so a guess gets one \
+                 try."
+            ),
+            News::Stranger(from, why) => format!(
+                "A connection from {from} was turned away ({why}); the code still holds. Still \
+                 waiting."
+            ),
+        }
+    }
+}
+
 /// How long the host's wait for a caller sleeps between looks, and so how soon it sees that
 /// the wait is called off.
 const LOOK: Duration = Duration::from_millis(50);

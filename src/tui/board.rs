@@ -388,6 +388,7 @@ impl Board {
             | Action::Trained(_)
             | Action::GameRead { .. }
             | Action::Peer(_)
+            | Action::Meeting(_)
             | Action::Kept(..)
             | Action::Checked(..) => {}
         }

@@ -31,6 +31,10 @@ pub enum Event {
     /// The way back to the friend found them (a channel to start the link again on, taken
     /// once), or has a word for the player.
     Door(Result<std::sync::Arc<std::sync::Mutex<Option<crate::net::channel::Channel>>>, String>),
+    /// The wait for the friend has news for the player.
+    News(crate::net::meeting::News),
+    /// The wait for the friend is over: the game met for (taken once), or why not.
+    Met(crate::net::meeting::Handed),
 }
 
 /// Where terminal input and signals go: the screen in front (the game, then perhaps a review

@@ -18,6 +18,8 @@ use crate::store::Unfinished;
 pub enum Item {
     /// A game against Knightfall or an engine (or the unfinished one).
     Play,
+    /// A game against a friend at another Knightfall.
+    Friend,
     /// The library of games, to review.
     Review,
     /// The analysis board.
@@ -36,8 +38,9 @@ pub enum Item {
 
 impl Item {
     /// Every item, in the order shown.
-    pub const ALL: [Item; 8] = [
+    pub const ALL: [Item; 9] = [
         Item::Play,
+        Item::Friend,
         Item::Review,
         Item::Board,
         Item::Train,
@@ -67,6 +70,7 @@ impl Item {
     pub fn name(self) -> &'static str {
         match self {
             Item::Play => "Play",
+            Item::Friend => "Play a friend",
             Item::Review => "Review",
             Item::Board => "Analysis board",
             Item::Train => "Train",
@@ -81,6 +85,7 @@ impl Item {
     pub fn about(self) -> &'static str {
         match self {
             Item::Play => "a game against Knightfall at your level, or an engine",
+            Item::Friend => "host or join a game with a friend at another Knightfall",
             Item::Review => "the library: your games and those imported, move by move",
             Item::Board => "set up any line and let the engine think",
             Item::Train => "your mistakes again, puzzles, the endings to know",
@@ -146,6 +151,14 @@ pub const HOME_KEYS: &[KeyHelp<Command<HomeCommand>>] = &[
         word: "",
         label: "",
         help: "play: the new-game screen (it offers an unfinished game too)",
+        when: When::Always,
+    },
+    KeyHelp {
+        keys: Keys::All(&[key(KeyCode::Char('f'))], go(Item::Friend)),
+        shown: "f",
+        word: "",
+        label: "",
+        help: "play a friend at another Knightfall: host a game, or join theirs",
         when: When::Always,
     },
     KeyHelp {
@@ -294,6 +307,12 @@ impl HomeScreen {
             Item::Play => Open::Setup {
                 resume: self.resume.clone(),
                 watch: false,
+            },
+            Item::Friend => Open::Friend {
+                resume: self.resume.clone(),
+                chosen: None,
+                you: None,
+                clock: None,
             },
             Item::Watch => Open::Setup {
                 resume: Vec::new(),

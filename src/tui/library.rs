@@ -270,13 +270,7 @@ impl LibraryScreen {
 
     /// The command `key` gives now; `None` for a letter while typing: it is typed.
     pub fn command_for(&self, key: &KeyEvent) -> Option<Command<LibraryCommand>> {
-        if self.typing
-            && !key.modifiers.contains(KeyModifiers::CONTROL)
-            && matches!(key.code, KeyCode::Char(_))
-        {
-            return None;
-        }
-        keys::lookup(LIBRARY_KEYS, key, |w| self.keys_apply(w))
+        keys::while_typing(LIBRARY_KEYS, key, self.typing, |w| self.keys_apply(w))
     }
 
     /// Applies one action and returns what the runner must do.

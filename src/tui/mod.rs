@@ -15,6 +15,7 @@ pub mod home;
 pub mod settings;
 pub mod library;
 pub mod setup;
+pub mod friend;
 pub mod app;
 pub mod board;
 pub mod review;

@@ -488,7 +488,8 @@ impl ReviewScreen {
             | Action::Play(_)
             | Action::Trained(_)
             | Action::Checked(..)
-            | Action::Peer(_) => {}
+            | Action::Peer(_)
+            | Action::Meeting(_) => {}
         }
         fx
     }

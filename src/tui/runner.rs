@@ -15,6 +15,7 @@ use ratatui::Frame;
 use super::app::App;
 use super::board::Board;
 use super::event::Event;
+use super::friend::FriendScreen;
 use super::home::HomeScreen;
 use super::job::{BulkReport, EngineEvent};
 use super::library::LibraryScreen;
@@ -32,6 +33,8 @@ use crate::player::Player;
 use crate::review::analyse;
 use crate::store::library::{Library, keep};
 use crate::store::{self, Paths};
+
+mod meeting;
 
 /// How often the clocks are looked at while they run.
 const TICK: Duration = Duration::from_millis(100);
@@ -65,6 +68,8 @@ pub enum Front {
     Stats(Box<StatsScreen>),
     /// The library.
     Library(Box<LibraryScreen>),
+    /// The friend screen.
+    Friend(Box<FriendScreen>),
 }
 
 impl Front {
@@ -79,6 +84,7 @@ impl Front {
             Front::Settings(settings) => settings.update(action, now),
             Front::Stats(stats) => stats.update(action, now),
             Front::Library(library) => library.update(action, now),
+            Front::Friend(friend) => friend.update(action, now),
         }
     }
 
@@ -93,6 +99,7 @@ impl Front {
             Front::Settings(settings) => ui::settings::draw(frame, settings),
             Front::Stats(stats) => ui::stats::draw(frame, stats),
             Front::Library(library) => ui::library::draw(frame, library),
+            Front::Friend(friend) => ui::friend::draw(frame, friend),
         }
     }
 
@@ -120,6 +127,7 @@ impl Front {
             Front::Settings(settings) => Some(&mut settings.palette),
             Front::Stats(stats) => Some(&mut stats.palette),
             Front::Library(library) => Some(&mut library.palette),
+            Front::Friend(friend) => Some(&mut friend.palette),
         }
     }
 
@@ -158,7 +166,8 @@ impl Front {
             | Front::Home(_)
             | Front::Settings(_)
             | Front::Stats(_)
-            | Front::Library(_) => false,
+            | Front::Library(_)
+            | Front::Friend(_) => false,
         }
     }
 }
@@ -205,6 +214,8 @@ pub struct Runner {
     peer: Option<crate::net::peer::Peer>,
     /// The way back to the friend when the link breaks.
     door: Option<crate::net::meet::Door>,
+    /// The wait for the friend the friend screen started, while it goes on.
+    meeting: Option<meeting::Waiting>,
 }
 
 impl Runner {
@@ -247,6 +258,7 @@ impl Runner {
             bulk_report: None,
             peer: None,
             door: None,
+            meeting: None,
         }
     }
 
@@ -332,7 +344,8 @@ impl Runner {
                 | Front::Home(_)
                 | Front::Settings(_)
                 | Front::Stats(_)
-                | Front::Library(_),
+                | Front::Library(_)
+                | Front::Friend(_),
             )
             | None => Vec::new(),
         };
@@ -453,6 +466,8 @@ impl Runner {
                 };
                 return self.tell_game(action, now);
             }
+            Some(Event::News(news)) => Some(self.heard(news)),
+            Some(Event::Met(handed)) => return self.met(&handed, now),
             Some(Event::Terminate) => return Step::Quit,
         };
         let Some(action) = action else {
@@ -498,7 +513,8 @@ impl Runner {
                 | Front::Home(_)
                 | Front::Settings(_)
                 | Front::Stats(_)
-                | Front::Library(_) => {}
+                | Front::Library(_)
+                | Front::Friend(_) => {}
             }
         }
         self.service.stop();
@@ -578,6 +594,10 @@ impl Runner {
                     if self.stack.is_empty() {
                         return self.part(replies);
                     }
+                    // The wait for the friend ends with the screen that waits.
+                    if !self.stack.iter().any(|f| matches!(f, Front::Friend(_))) {
+                        self.meeting = None;
+                    }
                     replies.push(Action::Front);
                 }
                 Effect::Theme(theme) => {
@@ -629,6 +649,8 @@ impl Runner {
                         let _ = self.tx.send(Event::Peer(lost));
                     }
                 }
+                Effect::Meet(meet) => replies.extend(self.meet(*meet)),
+                Effect::CallOff => self.meeting = None,
                 // A friend who broke the rules is not let back in.
                 Effect::HangUp => {
                     self.peer = None;
@@ -682,6 +704,20 @@ impl Runner {
                     setup.watch();
                 }
                 self.stack.push(Front::Setup(Box::new(setup)));
+                Vec::new()
+            }
+            Open::Friend {
+                resume,
+                chosen,
+                you,
+                clock,
+            } => {
+                let Some(app) = self.game() else {
+                    return false;
+                };
+                let clock = clock.unwrap_or_else(|| app.settings.tc.clone());
+                let screen = FriendScreen::new(resume, chosen, you, clock, self.palette);
+                self.stack.push(Front::Friend(Box::new(screen)));
                 Vec::new()
             }
             Open::Home => {
@@ -1177,7 +1213,9 @@ impl Runner {
             // Carried by `save_training`.
             | Effect::SaveTraining(_)
             | Effect::Send(_)
-            | Effect::HangUp => None,
+            | Effect::HangUp
+            | Effect::Meet(_)
+            | Effect::CallOff => None,
         }
     }
 }

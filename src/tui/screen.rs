@@ -62,6 +62,51 @@ pub enum Action {
     },
     /// What the friend at the other Knightfall did, or that the link to them is gone.
     Peer(crate::net::peer::PeerEvent),
+    /// What the wait for the friend ([`Effect::Meet`]) brought.
+    Meeting(Heard),
+}
+
+/// What the wait for the friend brought, for the screen waiting.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Heard {
+    /// The host listens with `code` on `port`, reachable at `addresses`.
+    Invite {
+        /// The code the friend types.
+        code: crate::net::code::Code,
+        /// The port listened on.
+        port: u16,
+        /// This machine's addresses on the port.
+        addresses: Vec<std::net::SocketAddr>,
+    },
+    /// Something the player should know while the wait goes on (a wrong code, a stranger).
+    Note(String),
+    /// The wait is over without the friend: why.
+    Failed(String),
+}
+
+/// How to meet the friend.
+#[derive(Clone, Debug)]
+pub enum Meet {
+    /// Host: listen on `port` for the friend.
+    Host {
+        /// The port.
+        port: u16,
+        /// The guest's colour (`None`: drawn at random).
+        guest: Option<crate::net::message::Colour>,
+        /// The clock, `MIN+INC` (empty for none).
+        clock: String,
+        /// The game left unfinished to go on with, if any: its colours and clock hold.
+        left: Option<Unfinished>,
+    },
+    /// Join the host at `address` with `code`.
+    Join {
+        /// The code the host's Knightfall showed.
+        code: crate::net::code::Code,
+        /// The host's address.
+        address: String,
+        /// The game left unfinished to go on with, if any.
+        left: Option<Unfinished>,
+    },
 }
 
 /// What the new-game screen chose.
@@ -162,6 +207,11 @@ pub enum Effect {
     Send(crate::net::message::Message),
     /// Close the link to the friend (they broke the rules): they see it gone at once.
     HangUp,
+    /// Wait for the friend in the background as `Meet` says; [`Action::Meeting`] tells what
+    /// happens, and once the two have met the game below plays against the friend.
+    Meet(Box<Meet>),
+    /// Stop waiting for the friend.
+    CallOff,
     /// Leave the program.
     Quit,
 }
@@ -178,6 +228,17 @@ pub enum Open {
     },
     /// The home screen over the game.
     Home,
+    /// The friend screen over the game: host or join a game against a friend.
+    Friend {
+        /// The unfinished games it offers to resume (those against a friend).
+        resume: Vec<Unfinished>,
+        /// The one named first, if any.
+        chosen: Option<usize>,
+        /// The host's colour (`None`: drawn at random).
+        you: Option<shakmaty::Color>,
+        /// The host's clock; `None`: the game's settings'.
+        clock: Option<String>,
+    },
     /// The library (the games folder's finished games and those imported), to choose one to
     /// review.
     Games,

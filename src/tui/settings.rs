@@ -289,15 +289,9 @@ impl SettingsScreen {
 
     /// The command `key` gives now; `None` while typing: the key is typed.
     pub fn command_for(&self, key: &KeyEvent) -> Option<Command<SettingsCommand>> {
-        let typed = self.typing.as_deref().unwrap_or("");
-        // While typing, a letter is text, even an empty line's first.
-        if self.typing.is_some()
-            && !key.modifiers.contains(KeyModifiers::CONTROL)
-            && matches!(key.code, KeyCode::Char(_))
-        {
-            return None;
-        }
-        keys::command(SETTINGS_KEYS, key, typed, |w| self.keys_apply(w))
+        keys::while_typing(SETTINGS_KEYS, key, self.typing.is_some(), |w| {
+            self.keys_apply(w)
+        })
     }
 
     /// Applies one action and returns what the runner must do.

@@ -36,6 +36,8 @@ pub enum SetupCommand {
     Start,
     /// The training screen.
     Train,
+    /// The friend screen: host or join a game against a friend.
+    Friend,
 }
 
 const fn own(command: SetupCommand) -> Command<SetupCommand> {
@@ -99,6 +101,14 @@ pub const SETUP_KEYS: &[KeyHelp<Command<SetupCommand>>] = &[
         word: "",
         label: "t train",
         help: "training: your mistakes again, puzzles and endgames",
+        when: When::Always,
+    },
+    KeyHelp {
+        keys: Keys::All(&[key(KeyCode::Char('f'))], own(SetupCommand::Friend)),
+        shown: "f",
+        word: "",
+        label: "f a friend",
+        help: "a friend at another Knightfall: host a game with these colours and clock, or join",
         when: When::Always,
     },
     keys::help(),
@@ -381,6 +391,7 @@ impl SetupScreen {
             }
             SetupCommand::Start => fx.extend(self.start()),
             SetupCommand::Train => fx.push(Effect::Open(Box::new(Open::Train))),
+            SetupCommand::Friend => fx.push(self.friend(None)),
         }
     }
 
@@ -501,9 +512,42 @@ impl SetupScreen {
         }
     }
 
+    /// The friend screen, hosting with the colour and clock chosen here, offering the games
+    /// against a friend left unfinished (`chosen` named first).
+    fn friend(&self, chosen: Option<usize>) -> Effect {
+        let games: Vec<Unfinished> = self
+            .resume
+            .iter()
+            .filter(|u| crate::net::record::Seat::of(&u.game).is_some())
+            .cloned()
+            .collect();
+        let you = match YouPlay::of(&self.settings) {
+            YouPlay::White => Some(shakmaty::Color::White),
+            YouPlay::Black => Some(shakmaty::Color::Black),
+            YouPlay::Random | YouPlay::Both | YouPlay::Neither => None,
+        };
+        Effect::Open(Box::new(Open::Friend {
+            resume: games,
+            chosen,
+            you,
+            clock: Some(self.settings.tc.clone()),
+        }))
+    }
+
     /// Enter: the choice, for the game below, with a random colour drawn from the seed (which
-    /// moves on, so the next draw is another).
+    /// moves on, so the next draw is another); a game against a friend chosen to resume goes
+    /// on against the friend, from the friend screen.
     fn start(&mut self) -> Vec<Effect> {
+        if let Some(i) = self.resume_chosen
+            && let Some(u) = self.resume.get(i)
+            && crate::net::record::Seat::of(&u.game).is_some()
+        {
+            let among = self.resume[..i]
+                .iter()
+                .filter(|u| crate::net::record::Seat::of(&u.game).is_some())
+                .count();
+            return vec![self.friend(Some(among))];
+        }
         let mut settings = self.settings.clone();
         if settings.random_colour {
             let mut rng = crate::rng::Rng::new(self.seed);

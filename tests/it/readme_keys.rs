@@ -52,6 +52,11 @@ fn the_new_game_keys_are_the_key_docs() {
 }
 
 #[test]
+fn the_friend_screens_keys_are_the_key_docs() {
+    check("friend", knightfall::tui::friend::FRIEND_KEYS, false);
+}
+
+#[test]
 fn the_home_screens_keys_are_the_key_docs() {
     check("home", knightfall::tui::home::HOME_KEYS, false);
 }

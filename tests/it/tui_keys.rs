@@ -976,3 +976,68 @@ fn every_key_the_library_screen_handles_is_in_its_table() {
     }
     assert_eq!(s.filter, "w?qA/k");
 }
+
+// The friend screen.
+
+impl Probe for knightfall::tui::friend::FriendScreen {
+    type Own = knightfall::tui::friend::FriendCommand;
+    const TABLE: &'static [KeyHelp<Command<Self::Own>>] = knightfall::tui::friend::FRIEND_KEYS;
+    fn applies(&self, when: When) -> bool {
+        self.keys_apply(when)
+    }
+    fn command_for(&self, key: &KeyEvent) -> Option<Command<Self::Own>> {
+        knightfall::tui::friend::FriendScreen::command_for(self, key)
+    }
+    fn press(&mut self, key: KeyEvent) -> Vec<Effect> {
+        self.update(Action::Key(key), Instant::now())
+    }
+    fn typed(&self) -> String {
+        self.text(self.chosen_row()).cloned().unwrap_or_default()
+    }
+    fn typing(&self) -> bool {
+        knightfall::tui::friend::FriendScreen::typing(self)
+    }
+    fn message(&self) -> String {
+        format!("{:?}", self.message)
+    }
+    fn help_shown(&self) -> bool {
+        self.help.shown
+    }
+    fn draw(&self, frame: &mut ratatui::Frame) {
+        ui::friend::draw(frame, self);
+    }
+}
+
+fn friend_form() -> knightfall::tui::friend::FriendScreen {
+    knightfall::tui::friend::FriendScreen::new(Vec::new(), None, None, "5+3".into(), palette())
+}
+
+fn friend_on_the_code_row() -> knightfall::tui::friend::FriendScreen {
+    let mut s = friend_form();
+    for _ in 0..3 {
+        s.press(event(KeyCode::Down, false));
+    }
+    assert!(s.typing());
+    letters_are_typed(&s);
+    s
+}
+
+fn friend_waiting() -> knightfall::tui::friend::FriendScreen {
+    let mut s = friend_form();
+    let fx = s.press(event(KeyCode::Enter, false));
+    assert_eq!(fx.len(), 1, "{fx:?}");
+    assert!(s.waiting.is_some());
+    s
+}
+
+#[test]
+fn every_key_the_friend_screen_handles_is_in_its_table() {
+    check::<knightfall::tui::friend::FriendScreen>(
+        &[
+            ("on the colour row", friend_form),
+            ("on the code row", friend_on_the_code_row),
+            ("waiting", friend_waiting),
+        ],
+        &[],
+    );
+}

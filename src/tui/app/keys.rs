@@ -361,6 +361,7 @@ impl App {
             | When::Choosing
             | When::Reviewing
             | When::Removable
+            | When::Waiting
             | When::Typing => false,
         }
     }

@@ -324,7 +324,8 @@ impl App {
             | Action::Trained(_)
             | Action::GameRead { .. }
             | Action::Kept(..)
-            | Action::Checked(..) => {}
+            | Action::Checked(..)
+            | Action::Meeting(_) => {}
         }
         fx
     }

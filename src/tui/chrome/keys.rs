@@ -102,6 +102,8 @@ pub enum When {
     Friend,
     /// A game going on with a person and an engine in it (not against a friend).
     Engine,
+    /// Waiting for the friend to join, or for the host to answer.
+    Waiting,
     /// The input the screen takes Esc and Enter for: a clock typed on the new-game screen;
     /// training's input line on a board, or on the list while something is typed.
     Typing,
@@ -240,6 +242,22 @@ pub(crate) fn command<C: Copy>(
     let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
     let plain_char = !ctrl && matches!(key.code, KeyCode::Char(_));
     if plain_char && !typed.is_empty() {
+        return None;
+    }
+    lookup(table, key, applies)
+}
+
+/// The command `key` gives in `table` on a screen where text is being typed (`typing`): a
+/// plain character is then typed, never a command, even the line's first.
+pub(crate) fn while_typing<C: Copy>(
+    table: &[KeyHelp<C>],
+    key: &KeyEvent,
+    typing: bool,
+    applies: impl Fn(When) -> bool,
+) -> Option<C> {
+    let plain_char =
+        !key.modifiers.contains(KeyModifiers::CONTROL) && matches!(key.code, KeyCode::Char(_));
+    if typing && plain_char {
         return None;
     }
     lookup(table, key, applies)

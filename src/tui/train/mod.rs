@@ -231,6 +231,7 @@ impl Train {
             | Action::Play(_)
             | Action::GameRead { .. }
             | Action::Peer(_)
+            | Action::Meeting(_)
             | Action::Kept(..)
             | Action::Checked(..) => {}
         }

@@ -13,6 +13,7 @@ pub mod moves;
 pub mod chat;
 pub mod review;
 pub mod setup;
+pub mod friend;
 pub mod home;
 pub mod settings;
 pub mod stats;
