@@ -617,7 +617,8 @@ impl App {
             self.say(
                 format!(
                     "The link to {name} is lost ({why}); the clocks stopped until {name} is \
-                     back. The game is kept: `{again}` goes on with it later."
+                     back. The game is kept: Play a friend on the home screen, or `{again}`, \
+                     goes on with it later."
                 ),
                 Tone::Error,
             );
