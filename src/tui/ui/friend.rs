@@ -3,7 +3,7 @@
 
 use ratatui::Frame;
 use ratatui::style::{Modifier, Style};
-use ratatui::text::Line;
+use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
 
 use super::chrome::{Below, Chrome};
@@ -168,7 +168,14 @@ fn waiting_lines(waiting: &Waiting) -> Vec<Line<'static>> {
         } => {
             lines.push(bold(" Waiting for your friend. Tell them:"));
             lines.push(Line::raw(""));
-            lines.push(Line::raw(format!("   Code     {code}")));
+            // The code is what the friend must get right: it stands out.
+            lines.push(Line::from(vec![
+                Span::raw("   Code     "),
+                Span::styled(
+                    code.to_string(),
+                    Style::default().add_modifier(Modifier::BOLD),
+                ),
+            ]));
             let mut first = true;
             for address in addresses {
                 let label = if first { "Address" } else { "" };
