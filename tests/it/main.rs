@@ -13,6 +13,7 @@ mod deps;
 mod engine_processes;
 mod eval;
 mod friend;
+mod friend_lossy;
 mod friend_screen;
 mod library;
 mod line_tree;

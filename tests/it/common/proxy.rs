@@ -3,7 +3,7 @@
 //! link can be cut at once, as a bad network would.
 
 use std::io::{Read, Write};
-use std::net::{Shutdown, TcpListener, TcpStream};
+use std::net::{Shutdown, SocketAddr, TcpListener, TcpStream};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::thread;
@@ -22,8 +22,8 @@ struct Controls {
     swallow_up: AtomicBool,
 }
 
-/// A relay listening on loopback for the guest, passing on to the host: each guest that
-/// calls gets a connection of its own to the host.
+/// A relay listening for the guest, passing on to the host: each guest that calls gets a
+/// connection of its own to the host.
 pub(crate) struct Proxy {
     /// The port the guest joins.
     pub(crate) port: u16,
@@ -32,9 +32,14 @@ pub(crate) struct Proxy {
 }
 
 impl Proxy {
-    /// A relay to the host at `host_port`.
+    /// A relay on loopback to the host at `host_port` on loopback.
     pub(crate) fn start(host_port: u16) -> Proxy {
-        let listener = TcpListener::bind("127.0.0.1:0").expect("a port");
+        Proxy::between("127.0.0.1", SocketAddr::from(([127, 0, 0, 1], host_port)))
+    }
+
+    /// A relay listening on `address` (a free port) to the host at `host`.
+    pub(crate) fn between(address: &str, host: SocketAddr) -> Proxy {
+        let listener = TcpListener::bind((address, 0)).expect("a port");
         let port = listener.local_addr().expect("its address").port();
         let controls = Arc::new(Controls::default());
         let streams = Arc::new(std::sync::Mutex::new(Vec::new()));
@@ -44,7 +49,7 @@ impl Proxy {
                 let Ok(guest) = guest else {
                     return;
                 };
-                let Ok(host) = TcpStream::connect(("127.0.0.1", host_port)) else {
+                let Ok(host) = TcpStream::connect(host) else {
                     return;
                 };
                 let _ = guest.set_nodelay(true);
