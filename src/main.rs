@@ -24,6 +24,10 @@ const VERSION: &str = concat!(
                   the new-game screen; with standard input not a terminal it speaks UCI."
 )]
 struct Cli {
+    /// Plain text: the game as lines of words, for a screen reader or blindfold play (as
+    /// `play --text`).
+    #[arg(long)]
+    text: bool,
     #[command(subcommand)]
     command: Option<Command>,
 }
@@ -100,22 +104,31 @@ fn main() -> ExitCode {
                 | Command::Completions { .. }
                 | Command::Man
         )
-    ) && (cli.command.is_some() || std::io::stdin().is_terminal());
+    ) && (cli.command.is_some() || cli.text || std::io::stdin().is_terminal());
     if writes_files {
         knightfall::store::temporaries::remove_stale_everywhere(&knightfall::store::Paths::get());
     }
     let result = match cli.command {
         Some(Command::Uci(args)) => knightfall::uci::run(&args),
-        None if !std::io::stdin().is_terminal() => {
+        None if !cli.text && !std::io::stdin().is_terminal() => {
             knightfall::uci::run(&knightfall::uci::Args::default())
         }
-        None => cmd::play::run(&cmd::play::Args::default(), true),
+        None => cmd::play::run(
+            &cmd::play::Args {
+                text: cli.text,
+                ..Default::default()
+            },
+            true,
+        ),
         Some(Command::Bench(args)) => cmd::bench::run(&args),
         Some(Command::Eval(args)) => cmd::eval::run(&args),
         Some(Command::Analyse(args)) => cmd::analyse::run(&args),
         Some(Command::Book(args)) => cmd::book::run(&args),
         Some(Command::Tb(args)) => cmd::tb::run(&args),
-        Some(Command::Play(args)) => cmd::play::run(&args, false),
+        Some(Command::Play(mut args)) => {
+            args.text |= cli.text;
+            cmd::play::run(&args, false)
+        }
         Some(Command::Host(args)) => cmd::friend::host(&args),
         Some(Command::Join(args)) => cmd::friend::join(&args),
         Some(Command::Watch(args)) => cmd::play::watch(&args),

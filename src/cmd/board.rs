@@ -88,5 +88,6 @@ pub(crate) fn tool_options(
         book: None,
         no_book: false,
         syzygy,
+        text: false,
     }
 }

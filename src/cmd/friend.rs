@@ -185,6 +185,7 @@ fn play(
             book: None,
             no_book: false,
             syzygy: None,
+            text: false,
         },
         peer,
         remote,

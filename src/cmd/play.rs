@@ -94,6 +94,10 @@ pub struct Args {
     /// Show the new-game screen first.
     #[arg(long)]
     pub setup: bool,
+    /// Plain text: every event a line of words, questions answered (`help`), no screen; for a
+    /// screen reader or blindfold play (also `text = true` in the config).
+    #[arg(long, conflicts_with = "setup")]
+    pub text: bool,
     /// Opening book and tablebases.
     #[command(flatten)]
     pub sources: SourceArgs,
@@ -200,7 +204,8 @@ pub fn run(args: &Args, setup_screen: bool) -> Result<()> {
         Some(file) => Some(pgn_game(file, args.game)?),
         None => None,
     };
-    if !std::io::stdout().is_terminal() {
+    let text = args.text || settings.text;
+    if !text && !std::io::stdout().is_terminal() {
         bail!("the terminal game needs a terminal; use `knightfall uci` for GUIs");
     }
     // A game started from the command line has the clock its flags give, none without one;
@@ -243,8 +248,9 @@ pub fn run(args: &Args, setup_screen: bool) -> Result<()> {
     };
     tui::run(Options {
         settings,
-        home: setup_screen && !args.setup,
-        setup: setup_screen || args.setup,
+        // The plain text starts on the game: its choices are the flags' and the config's.
+        home: setup_screen && !args.setup && !text,
+        setup: (setup_screen || args.setup) && !text,
         mode: Mode::Play,
         game,
         resumed_from,
@@ -256,6 +262,7 @@ pub fn run(args: &Args, setup_screen: bool) -> Result<()> {
         book: args.sources.book.clone(),
         no_book: args.sources.no_book,
         syzygy: args.sources.syzygy.clone(),
+        text,
     })
 }
 
@@ -335,6 +342,7 @@ pub fn watch(args: &WatchArgs) -> Result<()> {
         book: args.sources.book.clone(),
         no_book: args.sources.no_book,
         syzygy: args.sources.syzygy.clone(),
+        text: false,
     };
     if args.headless {
         return tui::headless::run(

@@ -149,6 +149,10 @@ pub struct Settings {
     /// The engine the analysis board runs, as `review_engine` names one.
     #[serde(skip_serializing_if = "String::is_empty")]
     pub analysis_engine: String,
+    /// The plain-text mode (as `--text`): every event said as a line of words, for a screen
+    /// reader or blindfold play.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub text: bool,
 }
 
 fn is_zero(n: &usize) -> bool {
@@ -178,6 +182,7 @@ impl Default for Settings {
             accounts: Vec::new(),
             review_engine: String::new(),
             analysis_engine: String::new(),
+            text: false,
         }
     }
 }

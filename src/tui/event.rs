@@ -31,6 +31,8 @@ pub enum Event {
     /// The way back to the friend found them (a channel to start the link again on, taken
     /// once), or has a word for the player.
     Door(Result<std::sync::Arc<std::sync::Mutex<Option<crate::net::channel::Channel>>>, String>),
+    /// A line typed in the plain-text mode.
+    Line(String),
     /// The wait for the friend has news for the player.
     News(crate::net::meeting::News),
     /// The wait for the friend is over: the game met for (taken once), or why not.

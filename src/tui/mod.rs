@@ -25,6 +25,7 @@ pub mod ui;
 pub mod runner;
 pub(crate) mod launch;
 pub(crate) mod headless;
+pub(crate) mod text;
 
 use std::io::{self, Write};
 use std::time::{Duration, Instant};
@@ -69,6 +70,8 @@ pub struct Options {
     pub no_book: bool,
     /// Syzygy directories (`DIR[:DIR...]`); `None` for `SYZYGY_PATH` or none.
     pub syzygy: Option<String>,
+    /// The plain-text mode: every event a line of words, no screen.
+    pub text: bool,
 }
 
 /// Runs the terminal game until the player quits; the board and reviews open over it and
@@ -190,7 +193,11 @@ fn run_with(
     if let Some(redial) = redial {
         runner.redial(redial);
     }
-    let result = launch::show(&mut runner, t0, |r, now| r.start(now));
+    let result = if opts.text {
+        text::show(&mut runner, |r, now| r.start(now))
+    } else {
+        launch::show(&mut runner, t0, |r, now| r.start(now))
+    };
     let Some(app) = runner.game() else {
         return result;
     };

@@ -326,6 +326,13 @@ impl Runner {
         }
     }
 
+    /// Puts `text` on the game's input line, as if typed (the plain-text mode's lines).
+    pub(crate) fn type_line(&mut self, text: &str) {
+        if let Some(app) = self.game_mut() {
+            app.line.text = text.chars().take(crate::tui::input::MAX_INPUT).collect();
+        }
+    }
+
     /// A sender for other event sources (terminal input, signals).
     pub fn sender(&self) -> Sender<Event> {
         self.tx.clone()
@@ -467,6 +474,8 @@ impl Runner {
                 return self.tell_game(action, now);
             }
             Some(Event::News(news)) => Some(self.heard(news)),
+            // The plain-text mode's lines are its own (`text::show`).
+            Some(Event::Line(_)) => None,
             Some(Event::Met(handed)) => return self.met(&handed, now),
             Some(Event::Terminate) => return Step::Quit,
         };

@@ -31,6 +31,7 @@ mod see;
 mod stats;
 mod tablebase;
 mod terms;
+mod text_mode;
 mod tui_app;
 mod tui_friend;
 mod tui_board;
