@@ -149,6 +149,10 @@ pub struct Settings {
     /// The engine the analysis board runs, as `review_engine` names one.
     #[serde(skip_serializing_if = "String::is_empty")]
     pub analysis_engine: String,
+    /// Blindfold: the game's board shows no pieces (the squares, the last move and the moves
+    /// list stay); `peek` shows them for a moment.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub blindfold: bool,
     /// The plain-text mode (as `--text`): every event said as a line of words, for a screen
     /// reader or blindfold play.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
@@ -182,6 +186,7 @@ impl Default for Settings {
             accounts: Vec::new(),
             review_engine: String::new(),
             analysis_engine: String::new(),
+            blindfold: false,
             text: false,
         }
     }

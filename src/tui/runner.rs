@@ -1117,6 +1117,7 @@ impl Runner {
                     s.sound = now.sound;
                     s.move_bell = now.move_bell;
                     s.show_eval = now.show_eval;
+                    s.blindfold = now.blindfold;
                 })
                 .err()
                 .map(|e| Action::Note(format!("Settings not saved: {e:#}"), Tone::Error))

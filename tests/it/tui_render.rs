@@ -933,3 +933,64 @@ fn a_long_line_of_the_search_wraps_into_the_rooms_free_rows() {
     assert!(history.contains("13. cxd4"), "{history}");
     assert!(!history.contains('…'), "{history}");
 }
+
+#[test]
+fn blindfolded_the_board_shows_no_piece_until_a_peek_which_ends_by_itself() {
+    let mut app = App::new(
+        Settings {
+            white: Side::Human,
+            black: Side::Human,
+            ascii: true,
+            ..Default::default()
+        },
+        Game::new(),
+        Mode::Play,
+        Instant::now(),
+    );
+    app.no_color = true;
+    let ctrl = |c| Action::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::CONTROL));
+    let t0 = Instant::now();
+    let secs = std::time::Duration::from_secs;
+    let board = |app: &App| {
+        let (term, _) = draw(app, 100, 30);
+        let text = common::screen_text(&term);
+        // The board's part: its rows begin with a rank's digit.
+        text.lines()
+            .filter(|l| l.starts_with(|c: char| c.is_ascii_digit()))
+            .map(|l| l.chars().take(60).collect::<String>())
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    let has_pieces = |text: &str| text.contains('K') && text.contains('k');
+    assert!(has_pieces(&board(&app)), "{}", board(&app));
+    let fx = app.update(ctrl('x'), t0);
+    assert!(matches!(fx.as_slice(), [Effect::SaveSwitches]), "{fx:?}");
+    assert!(app.settings.blindfold);
+    assert!(!has_pieces(&board(&app)), "{}", board(&app));
+    // The moves are typed as before, the last move still listed.
+    for (i, m) in ["e4", "e5"].iter().enumerate() {
+        for c in m.chars() {
+            app.update(
+                Action::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE)),
+                t0,
+            );
+        }
+        app.update(
+            Action::Key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE)),
+            t0,
+        );
+        assert_eq!(app.game.ply(), i + 1);
+    }
+    assert!(!has_pieces(&board(&app)));
+    // A peek shows them for three seconds; the ticks end it.
+    app.update(ctrl('w'), t0);
+    assert!(has_pieces(&board(&app)));
+    assert!(app.needs_ticks());
+    app.update(Action::Tick, t0 + secs(2));
+    assert!(has_pieces(&board(&app)));
+    app.update(Action::Tick, t0 + secs(3));
+    assert!(!has_pieces(&board(&app)));
+    assert!(app.peek_until.is_none());
+    app.update(ctrl('x'), t0 + secs(4));
+    assert!(has_pieces(&board(&app)));
+}

@@ -10,6 +10,10 @@ use super::{App, Effect};
 impl App {
     /// Whether a tick is needed to keep the screen current (clocks running, a delay pending).
     pub fn needs_ticks(&self) -> bool {
+        // A peek ends by itself.
+        if self.peek_until.is_some() {
+            return true;
+        }
         // The wait for a friend whose link broke counts down.
         if self.link_lost() && !self.game.is_over() {
             return true;
@@ -113,6 +117,9 @@ impl App {
     }
 
     pub(super) fn on_tick(&mut self, fx: &mut Vec<Effect>) {
+        if self.peek_until.is_some_and(|until| self.now >= until) {
+            self.peek_until = None;
+        }
         if self.game.is_over() {
             return;
         }

@@ -73,6 +73,8 @@ impl App {
                 self.submit(text.trim(), fx);
             }
             GameCommand::Sound => self.toggle_sound(fx),
+            GameCommand::Blindfold => self.toggle_blindfold(fx),
+            GameCommand::Peek => self.peek(),
             GameCommand::Eval => self.toggle_eval(fx),
             GameCommand::Line => self.toggle_line(),
             GameCommand::Fen => {
@@ -144,6 +146,30 @@ impl App {
         fx.push(Effect::SaveSwitches);
         let what = if self.settings.sound { "on" } else { "off" };
         self.say(format!("The bell at low time is {what} (^O)."), Tone::Info);
+    }
+
+    /// Blindfold on or off (kept in the config).
+    fn toggle_blindfold(&mut self, fx: &mut Vec<Effect>) {
+        self.settings.blindfold = !self.settings.blindfold;
+        self.peek_until = None;
+        fx.push(Effect::SaveSwitches);
+        self.say(
+            if self.settings.blindfold {
+                "Blindfold: the pieces are hidden (^W peeks, ^X shows them again)."
+            } else {
+                "The pieces are shown again (^X hides them)."
+            },
+            Tone::Info,
+        );
+    }
+
+    /// The hidden pieces shown for [`PEEK`].
+    fn peek(&mut self) {
+        if !self.settings.blindfold {
+            return self.say("The pieces are not hidden (^X hides them).", Tone::Info);
+        }
+        self.peek_until = Some(self.now + super::PEEK);
+        self.say("Peeking for three seconds.", Tone::Info);
     }
 
     /// The evaluation against the engine, shown or hidden (kept in the config).

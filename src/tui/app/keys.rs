@@ -46,6 +46,10 @@ pub enum GameCommand {
     Eval,
     /// `sound`: the bell on or off.
     Sound,
+    /// `blindfold`: the pieces hidden or shown.
+    Blindfold,
+    /// `peek`: the hidden pieces shown for a moment.
+    Peek,
     /// `fen`: the position's FEN.
     Fen,
     /// `say TEXT`: a line of chat to the friend.
@@ -102,6 +106,8 @@ impl FromStr for GameCommand {
             "line" => GameCommand::Line,
             "eval" => GameCommand::Eval,
             "sound" => GameCommand::Sound,
+            "blindfold" => GameCommand::Blindfold,
+            "peek" => GameCommand::Peek,
             "fen" => GameCommand::Fen,
             "say" | "chat" => GameCommand::Say,
             "claim" => GameCommand::Claim,
@@ -260,6 +266,22 @@ pub const GAME_KEYS: &[KeyHelp<Command<GameCommand>>] = &[
         label: "^O sound",
         help: "bell at low time and flag fall: on/off",
         when: When::Playing,
+    },
+    KeyHelp {
+        keys: Keys::All(&[ctrl('x')], own(GameCommand::Blindfold)),
+        shown: "Ctrl-X",
+        word: "blindfold",
+        label: "",
+        help: "blindfold: hide the pieces, or show them again (kept in the config)",
+        when: When::Always,
+    },
+    KeyHelp {
+        keys: Keys::All(&[ctrl('w')], own(GameCommand::Peek)),
+        shown: "Ctrl-W",
+        word: "peek",
+        label: "",
+        help: "blindfold: show the pieces for three seconds",
+        when: When::Always,
     },
     keys::fen(own(GameCommand::Fen), When::Always),
     KeyHelp {

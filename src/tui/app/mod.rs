@@ -27,6 +27,8 @@ pub use keys::{Browse, GAME_KEYS, GameCommand};
 /// The engine accepts a draw offer when its score, from its own side, is at most this: it must
 /// judge itself clearly worse, not merely a little behind as Black is in most openings.
 pub(crate) const DRAW_ACCEPT_CP: i32 = -150;
+/// How long a peek shows the hidden pieces.
+pub(crate) const PEEK: Duration = Duration::from_secs(3);
 /// From this move on, an equal position (within `EQUAL_CP`) is a long equal ending the engine
 /// will share the point in.
 pub(crate) const LONG_GAME_MOVES: u32 = 40;
@@ -213,6 +215,8 @@ pub struct App {
     pub wall: Option<WallClock>,
     /// The friend at another Knightfall and the link to them, in a game against a friend.
     pub remote: Option<Remote>,
+    /// Blindfolded, the pieces are shown until this moment (a peek).
+    pub peek_until: Option<Instant>,
 }
 
 impl App {
@@ -258,6 +262,7 @@ impl App {
             now,
             wall: None,
             remote: None,
+            peek_until: None,
         };
         if app.game.clocks().is_none() {
             app.game.set_time_control(app.settings.time_control());
@@ -276,6 +281,11 @@ impl App {
         self.restart_clock();
         self.maybe_search(&mut fx);
         fx
+    }
+
+    /// Whether the board shows no pieces now: blindfolded, and not peeking.
+    pub fn pieces_hidden(&self) -> bool {
+        self.settings.blindfold && self.peek_until.is_none_or(|until| self.now >= until)
     }
 
     /// The position on the board: the viewed one or the current one.

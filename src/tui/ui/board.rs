@@ -70,6 +70,8 @@ pub struct BoardView<'a> {
     /// The promotion picker, open: the pieces the side to move may promote to, on these
     /// squares.
     pub promotion: Option<[(Square, Role); 4]>,
+    /// Blindfold: the squares without their pieces (the promotion picker still shows its).
+    pub hidden: bool,
 }
 
 impl<'a> BoardView<'a> {
@@ -83,6 +85,7 @@ impl<'a> BoardView<'a> {
             flipped,
             palette,
             promotion: None,
+            hidden: false,
         }
     }
 
@@ -162,6 +165,7 @@ pub fn draw(frame: &mut Frame, area: Rect, view: &BoardView) -> Option<BoardArea
                         color: pos.turn(),
                         role,
                     }),
+                    None if view.hidden => None,
                     None => pos.board().piece_at(sq),
                 },
             );

@@ -116,10 +116,14 @@ pub(crate) fn game_board(app: &App) -> board::BoardView<'_> {
     let last = ply.checked_sub(1).map(|i| app.game.moves()[i]);
     let mut view =
         board::BoardView::new(app.game.position_at(ply), last, app.flipped, app.palette());
+    view.hidden = app.pieces_hidden();
     if app.view.is_none() {
+        view.promotion = crate::tui::input::promotion_choices(&app.game, &app.line.text);
+    }
+    // Blindfolded, nothing on the board gives a piece away: no selection, no hint drawn.
+    if app.view.is_none() && !view.hidden {
         view.selected = app.selected();
         view.targets = app.targets();
-        view.promotion = crate::tui::input::promotion_choices(&app.game, &app.line.text);
         // A hint shows on the board too: its piece and where it goes.
         if let (None, Some(m)) = (view.selected, app.search.hint)
             && let Some(from) = m.from()
