@@ -119,6 +119,7 @@ impl App {
     pub(super) fn on_tick(&mut self, fx: &mut Vec<Effect>) {
         if self.peek_until.is_some_and(|until| self.now >= until) {
             self.peek_until = None;
+            self.say("The pieces are hidden again (^W peeks).", super::Tone::Info);
         }
         if self.game.is_over() {
             return;
