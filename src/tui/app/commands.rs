@@ -163,7 +163,7 @@ impl App {
         );
     }
 
-    /// The hidden pieces shown for [`PEEK`].
+    /// The hidden pieces shown for [`PEEK`](super::PEEK).
     fn peek(&mut self) {
         if !self.settings.blindfold {
             return self.say("The pieces are not hidden (^X hides them).", Tone::Info);
