@@ -28,8 +28,9 @@ pub(crate) struct Narrator {
     thinking: Option<usize>,
     /// The ply whose turn was said.
     turn: Option<usize>,
-    /// The clock marks said on the current ply.
-    marks: (usize, usize),
+    /// The ply the clock marks count for, and how many of them were said (or had passed
+    /// when the turn began).
+    marks: Option<(usize, usize)>,
 }
 
 impl Narrator {
@@ -119,16 +120,17 @@ impl Narrator {
             });
         }
         if person && let Some(left) = left {
-            if self.marks.0 != ply {
-                // Marks already passed when the turn began are not said again.
-                self.marks = (ply, MARKS.iter().filter(|(s, _)| left <= secs(*s)).count());
+            let passed = |left: Duration| MARKS.iter().filter(|(s, _)| left <= secs(*s)).count();
+            // Marks already passed when the turn began are not said: "Your move" gave the time.
+            let (_, said) = self
+                .marks
+                .filter(|(at, _)| *at == ply)
+                .unwrap_or((ply, passed(left)));
+            let now = passed(left);
+            for (_, mark) in MARKS.iter().take(now).skip(said) {
+                lines.push((*mark).to_string());
             }
-            while let Some((s, said)) = MARKS.get(self.marks.1)
-                && left <= secs(*s)
-            {
-                lines.push((*said).to_string());
-                self.marks.1 += 1;
-            }
+            self.marks = Some((ply, said.max(now)));
         }
         lines
     }
@@ -142,4 +144,77 @@ fn secs(s: u64) -> Duration {
 fn plain(text: &str) -> String {
     text.replace("; ? for help", "; help for the questions")
         .replace("? for help", "help for the questions")
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(
+        clippy::unwrap_used,
+        reason = "a test's helpers fail loudly, where the failure is"
+    )]
+
+    use std::time::{Duration, Instant};
+
+    use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+
+    use super::Narrator;
+    use crate::game::Game;
+    use crate::tui::app::{Action, App, Mode, Settings, Side};
+
+    fn typed(app: &mut App, text: &str, at: Instant) {
+        let key = |code| Action::Key(KeyEvent::new(code, KeyModifiers::NONE));
+        for c in text.chars() {
+            app.update(key(KeyCode::Char(c)), at);
+        }
+        app.update(key(KeyCode::Enter), at);
+    }
+
+    #[test]
+    fn moves_turns_and_the_clocks_marks_are_said_once_each() {
+        let settings = Settings {
+            white: Side::Human,
+            black: Side::Human,
+            tc: "1+0".into(),
+            ..Settings::default()
+        };
+        let t0 = Instant::now();
+        let mut app = App::new(settings, Game::new(), Mode::Play, t0);
+        app.start(t0);
+        let (mut narrator, opening) = Narrator::new(&app);
+        assert!(opening[0].contains("White Human against Black Human, 1+0 on the clock"));
+        typed(&mut app, "e4", t0);
+        typed(&mut app, "e5", t0);
+        let said = narrator.after(&app);
+        assert_eq!(
+            said[..2],
+            [
+                "Human plays pawn from e2 to e4.",
+                "Human plays pawn from e7 to e5."
+            ]
+        );
+        // The minute had passed when the turn began: the turn's line gives the time.
+        assert!(
+            said.contains(&"Your move, 1:00 left.".to_string()),
+            "{said:?}"
+        );
+        assert!(!said.iter().any(|l| l.contains("One minute")), "{said:?}");
+        assert!(narrator.after(&app).is_empty());
+        let at = |s| t0 + Duration::from_secs(s);
+        app.update(Action::Tick, at(20));
+        assert!(narrator.after(&app).is_empty());
+        app.update(Action::Tick, at(31));
+        assert_eq!(narrator.after(&app), ["Thirty seconds left."]);
+        app.update(Action::Tick, at(32));
+        assert!(narrator.after(&app).is_empty());
+        app.update(Action::Tick, at(51));
+        assert_eq!(narrator.after(&app), ["Ten seconds left."]);
+        typed(&mut app, "Nf3", at(52));
+        let said = narrator.after(&app);
+        assert_eq!(said[0], "Human plays knight from g1 to f3.");
+        // Black's turn: its own marks from its own time.
+        assert!(
+            said.contains(&"Your move, 1:00 left.".to_string()),
+            "{said:?}"
+        );
+    }
 }
