@@ -85,7 +85,7 @@ impl Narrator {
         while self.ply < game.ply() {
             let before = game.position_at(self.ply);
             let mover = before.turn();
-            let who = app.shown_name(mover);
+            let who = said_name(app, mover);
             let verb = if who == "You" { "play" } else { "plays" };
             lines.push(format!(
                 "{who} {verb} {}.",
@@ -106,7 +106,7 @@ impl Narrator {
         let ply = game.ply();
         if app.search.analysis.thinking == Some(turn) && self.thinking != Some(ply) {
             self.thinking = Some(ply);
-            lines.push(format!("{} thinks...", app.shown_name(turn)));
+            lines.push(format!("{} thinks...", said_name(app, turn)));
         }
         let person = app.settings.side(turn).is_human();
         let left = game
@@ -133,6 +133,15 @@ impl Narrator {
             self.marks = Some((ply, said.max(now)));
         }
         lines
+    }
+}
+
+/// A side's name as said on every move: Knightfall at any level is "Knightfall" (the opening
+/// line gives its version and level), a person "You" or their name, an engine its name.
+fn said_name(app: &App, color: shakmaty::Color) -> String {
+    match app.settings.side(color) {
+        crate::store::settings::Side::Engine => "Knightfall".to_string(),
+        _ => app.shown_name(color),
     }
 }
 
