@@ -20,7 +20,7 @@ use knightfall::net::message::Message;
 use crate::tui_pty::{STTY_AFTER, Session, archived, start, temp_home};
 
 /// The host's invitation as it printed it: the code and the port.
-fn invitation(host: &Session) -> Option<(String, String)> {
+pub(crate) fn invitation(host: &Session) -> Option<(String, String)> {
     let text = host.text();
     let line = text
         .lines()
@@ -32,13 +32,13 @@ fn invitation(host: &Session) -> Option<(String, String)> {
 }
 
 /// Types `line` and Enter.
-fn type_line(s: &mut Session, line: &str) {
+pub(crate) fn type_line(s: &mut Session, line: &str) {
     s.send(line.as_bytes());
     s.send(b"\r");
 }
 
 /// Waits until `s` shows `text` somewhere on its screen.
-fn sees(s: &Session, text: &str) {
+pub(crate) fn sees(s: &Session, text: &str) {
     s.wait_for_screen(text, 20, |screen| screen.contains(text));
 }
 
@@ -64,7 +64,7 @@ fn kill_hard(s: &mut Session) {
 }
 
 /// The game kept in `home`'s games folder.
-fn kept(home: &Path) -> Game {
+pub(crate) fn kept(home: &Path) -> Game {
     let games = archived(home);
     assert_eq!(games.len(), 1, "{games:?}");
     Game::from_pgn(&games[0]).unwrap()
@@ -474,7 +474,7 @@ fn move_round_trip_on_loopback() {
 
 /// The time each move of `color` was charged in `game` (its clock before, plus the
 /// increment, less its clock after), from its second move on.
-fn charged(game: &Game, color: shakmaty::Color) -> Vec<Duration> {
+pub(crate) fn charged(game: &Game, color: shakmaty::Color) -> Vec<Duration> {
     use shakmaty::Position as _;
     let inc = Duration::from_secs(3);
     let mut before = Duration::from_secs(300);

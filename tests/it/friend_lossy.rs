@@ -13,9 +13,8 @@
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use knightfall::game::Game;
-
-use crate::tui_pty::{STTY_AFTER, Session, archived, start, temp_home};
+use crate::friend::{charged, invitation, kept, sees, type_line};
+use crate::tui_pty::{STTY_AFTER, start, temp_home};
 
 /// Runs `ip`/`nft` with `args`; panics with its error when it fails.
 fn run(program: &str, args: &[&str]) {
@@ -150,15 +149,6 @@ impl Drop for Lab {
     }
 }
 
-fn type_line(s: &mut Session, line: &str) {
-    s.send(line.as_bytes());
-    s.send(b"\r");
-}
-
-fn sees(s: &Session, text: &str) {
-    s.wait_for_screen(text, 60, |screen| screen.contains(text));
-}
-
 #[test]
 #[ignore = "a measurement, run by hand as root"]
 fn a_game_across_two_namespaces_with_loss_and_delay() {
@@ -173,21 +163,9 @@ fn a_game_across_two_namespaces_with_loss_and_delay() {
             ),
         ),
     );
-    let screen = host.wait_for_screen("the invitation", 20, |s| s.contains("127.0.0.1:"));
-    let line = screen
-        .lines()
-        .find(|l| l.contains("On this machine: knightfall join"))
-        .unwrap();
-    let mut words = line.split_whitespace().skip(5);
-    let code = words.next().unwrap().to_string();
-    let port: u16 = words
-        .next()
-        .unwrap()
-        .rsplit(':')
-        .next()
-        .unwrap()
-        .parse()
-        .unwrap();
+    host.wait_for("the invitation", 20, |s| invitation(s).is_some());
+    let (code, port) = invitation(&host).unwrap();
+    let port: u16 = port.parse().unwrap();
     let proxy = crate::common::proxy::Proxy::between(
         "10.77.2.1",
         std::net::SocketAddr::from(([10, 77, 1, 2], port)),
@@ -244,33 +222,12 @@ fn a_game_across_two_namespaces_with_loss_and_delay() {
         type_line(s, "quit");
         s.wait_for("the shell", 30, |s| s.text().contains("DONE"));
     }
-    let kept = |home: &std::path::Path| {
-        let games = archived(home);
-        assert_eq!(games.len(), 1, "{games:?}");
-        Game::from_pgn(&games[0]).unwrap()
-    };
     let (a, b) = (kept(&host_home), kept(&guest_home));
     assert_eq!(a.sans(), game);
     assert_eq!(a.sans(), b.sans());
     for ply in 0..game.len() {
         assert_eq!(a.clock_after(ply), b.clock_after(ply), "move {}", ply + 1);
     }
-    let charged = |color: shakmaty::Color| -> Vec<Duration> {
-        use shakmaty::Position as _;
-        let mut before = Duration::from_secs(300);
-        let mut out = Vec::new();
-        for ply in 0..a.ply() {
-            if a.position_at(ply).turn() != color {
-                continue;
-            }
-            let after = a.clock_after(ply).unwrap();
-            if ply >= 2 {
-                out.push((before + Duration::from_secs(3)).saturating_sub(after));
-            }
-            before = after;
-        }
-        out
-    };
     let stats = |mut v: Vec<Duration>| {
         v.sort();
         let mean = v.iter().sum::<Duration>() / u32::try_from(v.len()).unwrap();
@@ -291,11 +248,11 @@ fn a_game_across_two_namespaces_with_loss_and_delay() {
     println!("  a chat line, typed to shown: {}", stats(chat));
     println!(
         "  charged a move, host: {}",
-        stats(charged(shakmaty::Color::White))
+        stats(charged(&a, shakmaty::Color::White))
     );
     println!(
         "  charged a move, guest: {}",
-        stats(charged(shakmaty::Color::Black))
+        stats(charged(&a, shakmaty::Color::Black))
     );
     let _ = std::fs::remove_dir_all(&host_home);
     let _ = std::fs::remove_dir_all(&guest_home);

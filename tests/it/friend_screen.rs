@@ -22,7 +22,8 @@ use knightfall::tui::friend::{FriendScreen, Row, Waiting};
 use knightfall::tui::screen::{Action, Effect, Heard, Meet, Palette};
 use shakmaty::Color;
 
-use crate::tui_pty::{STTY_AFTER, Session, archived, start, temp_home};
+use crate::friend::{kept, sees, type_line};
+use crate::tui_pty::{STTY_AFTER, Session, start, temp_home};
 
 const DOWN: &[u8] = b"\x1b[B";
 const RIGHT: &[u8] = b"\x1b[C";
@@ -91,15 +92,6 @@ fn join_from_home(s: &mut Session, code: &str, address: &str) {
     s.send(b"\r");
 }
 
-fn sees(s: &Session, text: &str) {
-    s.wait_for_screen(text, 20, |screen| screen.contains(text));
-}
-
-fn type_line(s: &mut Session, line: &str) {
-    s.send(line.as_bytes());
-    s.send(b"\r");
-}
-
 #[test]
 fn two_knightfalls_meet_through_their_friend_screens_and_play() {
     let (host_home, guest_home) = (temp_home("screen-host"), temp_home("screen-guest"));
@@ -126,11 +118,6 @@ fn two_knightfalls_meet_through_their_friend_screens_and_play() {
         s.wait_for("the shell", 20, |s| s.text().contains("DONE"));
         assert!(s.text().contains("EXIT=0"), "{}", s.text());
     }
-    let kept = |home: &Path| {
-        let games = archived(home);
-        assert_eq!(games.len(), 1, "{games:?}");
-        Game::from_pgn(&games[0]).unwrap()
-    };
     let (a, b) = (kept(&host_home), kept(&guest_home));
     assert_eq!(a.sans(), ["e4", "e5"]);
     assert_eq!(a.sans(), b.sans());

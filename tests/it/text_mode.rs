@@ -9,12 +9,8 @@
 
 use knightfall::game::Game;
 
+use crate::friend::type_line;
 use crate::tui_pty::{STTY_AFTER, Session, archived, start, temp_home};
-
-fn type_line(s: &mut Session, line: &str) {
-    s.send(line.as_bytes());
-    s.send(b"\r");
-}
 
 /// Waits until the output holds `text` `times` times.
 fn said(s: &Session, text: &str, times: usize) {

@@ -119,10 +119,8 @@ pub fn seat(
     name: String,
 ) -> Result<Seated, String> {
     let mine = left.as_ref().map(|u| record::history(&u.game));
-    let moves = match (role, &left, &mine) {
-        (Role::Host, _, mine) => {
-            crate::net::meet::merged(mine.as_ref().unwrap_or(&Vec::new()), &met.history)
-        }
+    let moves = match (role, &left, mine) {
+        (Role::Host, _, mine) => crate::net::meet::merged(&mine.unwrap_or_default(), &met.history),
         (Role::Guest, Some(u), Some(mine)) => {
             if Seat::of(&u.game).is_none_or(|seat| seat.id != met.id) {
                 return Err(
@@ -131,7 +129,7 @@ pub fn seat(
                         .into(),
                 );
             }
-            crate::net::meet::merged(&met.history, mine)
+            crate::net::meet::merged(&met.history, &mine)
         }
         (Role::Guest, ..) => met.history.clone(),
     };

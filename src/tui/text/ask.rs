@@ -94,17 +94,7 @@ fn pieces(pos: &Chess, c: Color) -> String {
     let board = pos.board();
     let kinds: Vec<String> = words::ROLES
         .into_iter()
-        .filter_map(|r| {
-            let squares: Vec<String> = (board.by_role(r) & board.by_color(c))
-                .into_iter()
-                .map(|sq| sq.to_string())
-                .collect();
-            match squares.len() {
-                0 => None,
-                1 => Some(format!("{} {}", words::role(r), squares[0])),
-                _ => Some(format!("{} {}", words::roles(r), squares.join(" "))),
-            }
-        })
+        .filter_map(|r| named(board, r, c, " "))
         .collect();
     format!("{}: {}.", capital(words::colour(c)), kinds.join(", "))
 }
@@ -115,6 +105,21 @@ fn capital(word: &str) -> String {
         .next()
         .map(|c| c.to_ascii_uppercase().to_string() + chars.as_str())
         .unwrap_or_default()
+}
+
+/// `c`'s pieces of kind `r` and their squares, the name and the squares with `between`
+/// them ("knights on b1 g1"); `None` when there is none.
+fn named(board: &shakmaty::Board, r: Role, c: Color, between: &str) -> Option<String> {
+    let squares: Vec<String> = (board.by_role(r) & board.by_color(c))
+        .into_iter()
+        .map(|sq| sq.to_string())
+        .collect();
+    let name = match squares.len() {
+        0 => return None,
+        1 => words::role(r).to_string(),
+        _ => words::roles(r),
+    };
+    Some(format!("{name}{between}{}", squares.join(" ")))
 }
 
 /// Where a kind of piece stands: `what` is "queen", "black knight" or "knights".
@@ -134,15 +139,10 @@ fn whereabouts(pos: &Chess, what: &[&str]) -> String {
     colours
         .iter()
         .map(|&c| {
-            let squares: Vec<String> = (board.by_role(r) & board.by_color(c))
-                .into_iter()
-                .map(|sq| sq.to_string())
-                .collect();
             let who = capital(words::colour(c));
-            match squares.len() {
-                0 => format!("{who} has no {}.", words::role(r)),
-                1 => format!("{who} {} on {}.", words::role(r), squares[0]),
-                _ => format!("{who} {} on {}.", words::roles(r), squares.join(" ")),
+            match named(board, r, c, " on ") {
+                Some(them) => format!("{who} {them}."),
+                None => format!("{who} has no {}.", words::role(r)),
             }
         })
         .collect::<Vec<_>>()
