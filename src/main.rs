@@ -24,9 +24,10 @@ const VERSION: &str = concat!(
                   the new-game screen; with standard input not a terminal it speaks UCI."
 )]
 struct Cli {
-    /// Plain text: the game as lines of words, for a screen reader or blindfold play (as
-    /// `play --text`).
-    #[arg(long)]
+    /// Plain text: the game, the review, training and the analysis board as lines of words,
+    /// for a screen reader or blindfold play (before or after the command: `knightfall --text
+    /// review`, `knightfall train --text`).
+    #[arg(long, global = true)]
     text: bool,
     #[command(subcommand)]
     command: Option<Command>,
@@ -132,9 +133,18 @@ fn main() -> ExitCode {
         Some(Command::Host(args)) => cmd::friend::host(&args),
         Some(Command::Join(args)) => cmd::friend::join(&args),
         Some(Command::Watch(args)) => cmd::play::watch(&args),
-        Some(Command::Review(args)) => cmd::review::run(&args),
-        Some(Command::Board(args)) => cmd::board::run(&args),
-        Some(Command::Train(args)) => cmd::train::run(&args),
+        Some(Command::Review(mut args)) => {
+            args.text |= cli.text;
+            cmd::review::run(&args)
+        }
+        Some(Command::Board(mut args)) => {
+            args.text |= cli.text;
+            cmd::board::run(&args)
+        }
+        Some(Command::Train(mut args)) => {
+            args.text |= cli.text;
+            cmd::train::run(&args)
+        }
         Some(Command::Games(args)) => cmd::games::run(&args),
         Some(Command::Stats(args)) => cmd::stats::run(&args),
         Some(Command::Puzzles(args)) => cmd::puzzles::run(&args),

@@ -25,6 +25,9 @@ pub struct Args {
     /// engine's name; `knightfall` for Knightfall's own. Default: the config's analysis_engine.
     #[arg(long, value_name = "ENGINE")]
     pub engine: Option<String>,
+    /// In plain text (`knightfall --text board`).
+    #[arg(skip)]
+    pub text: bool,
 }
 
 /// Runs `board`.
@@ -64,6 +67,7 @@ pub fn run(args: &Args) -> Result<()> {
         }
         settings.analysis_engine = engine.clone();
     }
+    settings.text |= args.text;
     crate::tui::run_board(tree, at, &tool_options(settings, args.syzygy.clone()))
 }
 
@@ -74,6 +78,7 @@ pub(crate) fn tool_options(
     syzygy: Option<String>,
 ) -> crate::tui::Options {
     settings.ascii |= !super::play::unicode_terminal();
+    let settings_text = settings.text;
     crate::tui::Options {
         settings,
         home: false,
@@ -88,6 +93,6 @@ pub(crate) fn tool_options(
         book: None,
         no_book: false,
         syzygy,
-        text: false,
+        text: settings_text,
     }
 }

@@ -94,9 +94,9 @@ pub struct Args {
     /// Show the new-game screen first.
     #[arg(long)]
     pub setup: bool,
-    /// Plain text: every event a line of words, questions answered (`help`), no screen; for a
-    /// screen reader or blindfold play (also `text = true` in the config).
-    #[arg(long, conflicts_with = "setup")]
+    /// Plain text (`--text`, before or after the command; also `text = true` in the config):
+    /// every event a line of words, questions answered (`help`), no screen.
+    #[arg(skip)]
     pub text: bool,
     /// Opening book and tablebases.
     #[command(flatten)]
@@ -248,9 +248,9 @@ pub fn run(args: &Args, setup_screen: bool) -> Result<()> {
     };
     tui::run(Options {
         settings,
-        // The plain text starts on the game: its choices are the flags' and the config's.
+        // The plain text has no home screen: it asks the new-game choices first.
         home: setup_screen && !args.setup && !text,
-        setup: (setup_screen || args.setup) && !text,
+        setup: setup_screen || args.setup,
         mode: Mode::Play,
         game,
         resumed_from,

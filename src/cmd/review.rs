@@ -52,6 +52,9 @@ pub struct Args {
     /// The tablebases still answer first.
     #[arg(long, value_name = "ENGINE")]
     pub engine: Option<String>,
+    /// In plain text (`knightfall --text review`).
+    #[arg(skip)]
+    pub text: bool,
 }
 
 impl Default for Args {
@@ -66,6 +69,7 @@ impl Default for Args {
             syzygy: None,
             all: false,
             engine: None,
+            text: false,
         }
     }
 }
@@ -110,9 +114,11 @@ pub fn run(args: &Args) -> Result<()> {
         return review_all(args);
     }
     let paths = Paths::get();
-    let config = crate::store::load_settings(&paths)?;
-    let screen = args.out.is_none() && std::io::stdout().is_terminal();
-    if screen && args.file.is_none() && args.game.is_none() {
+    let mut config = crate::store::load_settings(&paths)?;
+    config.text |= args.text;
+    let screen = args.out.is_none() && (config.text || std::io::stdout().is_terminal());
+    // The library's screen has no plain-text form: the plain text lists the games folder.
+    if screen && !config.text && args.file.is_none() && args.game.is_none() {
         let review = settings(args, &config)?;
         let opts = super::board::tool_options(config, args.syzygy.clone());
         return crate::tui::run_library(review, &opts);

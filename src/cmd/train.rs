@@ -13,6 +13,9 @@ pub struct Args {
     /// What to train (the list when left out).
     #[command(subcommand)]
     pub kind: Option<Kind>,
+    /// In plain text (`knightfall --text train`).
+    #[arg(skip)]
+    pub text: bool,
 }
 
 /// The kinds of drill.
@@ -83,7 +86,8 @@ pub fn run(args: &Args) -> Result<()> {
             (None, None) => Start::List(*difficulty),
         },
     };
-    let settings = crate::store::load_settings(&crate::store::Paths::get())?;
+    let mut settings = crate::store::load_settings(&crate::store::Paths::get())?;
+    settings.text |= args.text;
     crate::tui::run_train(start, &super::board::tool_options(settings, None))
 }
 

@@ -41,6 +41,8 @@ pub(crate) struct Launch {
     pub stack: Vec<Front>,
     /// The engine the analysis board runs (`None`: Knightfall's own).
     pub analysis: Option<crate::external::EngineSpec>,
+    /// Served in plain text rather than on the terminal's screen.
+    pub text: bool,
 }
 
 impl Launch {
@@ -77,6 +79,7 @@ impl Launch {
             files: Some(Paths::get()),
             bell: false,
             stack: Vec::new(),
+            text: opts.text,
         }
     }
 
@@ -107,18 +110,23 @@ impl Launch {
 
     /// Builds the runner and shows it (see `show`) until the screens are done.
     pub(crate) fn show(self, start: impl FnOnce(&mut Runner, Instant) -> bool) -> Result<()> {
-        let t0 = self.t0;
-        show(&mut self.runner(), t0, start)
+        let (t0, text) = (self.t0, self.text);
+        show(&mut self.runner(), t0, text, start)
     }
 }
 
-/// Serves `runner` on the terminal, started by `start`, until the screens are done, then prints
-/// what they said on the way out; `t0` is when the command began.
+/// Serves `runner` on the terminal (or in plain text, `text`), started by `start`, until the
+/// screens are done, then prints what they said on the way out; `t0` is when the command
+/// began.
 pub(crate) fn show(
     runner: &mut Runner,
     t0: Instant,
+    text: bool,
     start: impl FnOnce(&mut Runner, Instant) -> bool,
 ) -> Result<()> {
+    if text {
+        return super::text::show(runner, start);
+    }
     let result = serve(runner, t0, start);
     say_after(&runner.farewell());
     result

@@ -23,9 +23,9 @@ pub mod train;
 pub mod stats;
 pub mod ui;
 pub mod runner;
+pub(crate) mod text;
 pub(crate) mod launch;
 pub(crate) mod headless;
-pub(crate) mod text;
 
 use std::io::{self, Write};
 use std::time::{Duration, Instant};
@@ -193,11 +193,7 @@ fn run_with(
     if let Some(redial) = redial {
         runner.redial(redial);
     }
-    let result = if opts.text {
-        text::show(&mut runner, |r, now| r.start(now))
-    } else {
-        launch::show(&mut runner, t0, |r, now| r.start(now))
-    };
+    let result = launch::show(&mut runner, t0, opts.text, |r, now| r.start(now));
     let Some(app) = runner.game() else {
         return result;
     };
@@ -265,7 +261,7 @@ pub(crate) fn run_train(start: train::Start, opts: &Options) -> Result<()> {
         );
     }
     runner.push(Front::Train(Box::new(train)));
-    launch::show(&mut runner, t0, |r, now| r.start(now))
+    launch::show(&mut runner, t0, opts.text, |r, now| r.start(now))
 }
 
 /// Runs the statistics screen over `stats` until the player leaves it.
@@ -303,7 +299,7 @@ pub(crate) fn run_library(
     let launch = Launch::with_player(opts, player, Vec::new(), settings, t0);
     let t0 = launch.t0;
     let mut runner = launch.runner();
-    launch::show(&mut runner, t0, |r, now| {
+    launch::show(&mut runner, t0, opts.text, |r, now| {
         r.start_on(screen::Open::Games, now)
     })
 }

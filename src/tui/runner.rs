@@ -326,11 +326,23 @@ impl Runner {
         }
     }
 
-    /// Puts `text` on the game's input line, as if typed (the plain-text mode's lines).
-    pub(crate) fn type_line(&mut self, text: &str) {
-        if let Some(app) = self.game_mut() {
-            app.line.text = text.chars().take(crate::tui::input::MAX_INPUT).collect();
+    /// The screen in front and how many are under it.
+    pub(crate) fn front(&self) -> Option<(&Front, usize)> {
+        let depth = self.stack.len().checked_sub(1)?;
+        self.stack.last().map(|f| (f, depth))
+    }
+
+    /// Puts `text` on the input line of the screen in front (the game's, the training's or
+    /// the board's), as if typed (the plain-text mode's lines); false when it has none.
+    pub(crate) fn type_line(&mut self, text: &str) -> bool {
+        let text: String = text.chars().take(crate::tui::input::MAX_INPUT).collect();
+        match self.stack.last_mut() {
+            Some(Front::Game(app)) => app.line.text = text,
+            Some(Front::Train(train)) => train.input = text,
+            Some(Front::Board(board)) => board.input = text,
+            _ => return false,
         }
+        true
     }
 
     /// A sender for other event sources (terminal input, signals).

@@ -326,6 +326,45 @@ impl SetupScreen {
         fields
     }
 
+    /// A row's name and the choice on it, as the screen shows them.
+    pub fn row(&self, field: Field) -> (&'static str, String) {
+        let s = &self.settings;
+        match field {
+            Field::Resume => (
+                "Game",
+                match self.resume_chosen {
+                    Some(i) if self.resume.len() > 1 => {
+                        format!("resume {} of {}", i + 1, self.resume.len())
+                    }
+                    Some(_) => "resume".to_string(),
+                    None => "new game".to_string(),
+                },
+            ),
+            Field::YouPlay => ("You play", YouPlay::of(s).label().to_string()),
+            Field::Opponent => (
+                if YouPlay::of(s) == YouPlay::Neither {
+                    "Engine (both sides)"
+                } else {
+                    "Opponent"
+                },
+                if YouPlay::of(s) == YouPlay::Both {
+                    "-".to_string()
+                } else {
+                    opponent_label(s)
+                },
+            ),
+            Field::TimeControl => (
+                "Time control (min+inc)",
+                match &self.custom_tc {
+                    Some(typed) => format!("{typed}_"),
+                    None if s.tc.is_empty() => "none".to_string(),
+                    None => s.tc.clone(),
+                },
+            ),
+            Field::ThinkTime => ("Engine time per move", format!("{} ms", s.think_ms)),
+        }
+    }
+
     /// Which rows of [`SETUP_KEYS`] apply now.
     pub fn keys_apply(&self, when: When) -> bool {
         match when {

@@ -12,6 +12,34 @@ use knightfall::game::Game;
 use crate::friend::type_line;
 use crate::tui_pty::{STTY_AFTER, Session, archived, start, temp_home};
 
+/// Fails if `out` holds an escape sequence, a box-drawing character or a figurine, or a line
+/// that repeats the one before it (the player's own lines, `typed`, echoed by the terminal,
+/// aside).
+fn plain_and_said_once(out: &str, typed: &[&str]) {
+    assert!(!out.contains('\u{1b}'), "an escape sequence: {out:?}");
+    let drawn = |c: char| ('\u{2500}'..='\u{259f}').contains(&c);
+    let figurine = |c: char| ('\u{2654}'..='\u{265f}').contains(&c);
+    assert!(!out.chars().any(|c| drawn(c) || figurine(c)), "{out}");
+    let lines: Vec<&str> = out
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !typed.contains(l))
+        .collect();
+    for pair in lines.windows(2) {
+        assert_ne!(pair[0], pair[1], "said twice:\n{out}");
+    }
+}
+
+/// Types `word` to leave, waits for the shell and checks Knightfall ended well; the whole
+/// output.
+fn leave(s: &mut Session, word: &str) -> String {
+    type_line(s, word);
+    s.wait_for("the shell", 30, |s| s.text().contains("DONE"));
+    let out = s.text();
+    assert!(out.contains("EXIT=0"), "{out}");
+    out
+}
+
 /// Waits until the output holds `text` `times` times.
 fn said(s: &Session, text: &str, times: usize) {
     s.wait_for(text, 30, |s| s.text().matches(text).count() >= times);
@@ -56,28 +84,155 @@ fn a_game_in_plain_text_is_said_in_words_and_answers_questions() {
     said(&s, "Resign this game? (y/n)", 1);
     type_line(&mut s, "y");
     said(&s, "Black wins (resignation)", 1);
-    type_line(&mut s, "quit");
-    s.wait_for("the shell", 30, |s| s.text().contains("DONE"));
-    let out = s.text();
-    assert!(out.contains("EXIT=0"), "{out}");
-    assert!(!out.contains('\u{1b}'), "an escape sequence: {out:?}");
-    let drawn = |c: char| ('\u{2500}'..='\u{259f}').contains(&c);
-    let figurine = |c: char| ('\u{2654}'..='\u{265f}').contains(&c);
-    assert!(!out.chars().any(|c| drawn(c) || figurine(c)), "{out}");
-    // Said once each: no line repeats the one before it (the player's own lines, echoed by
-    // the terminal, aside).
+    let out = leave(&mut s, "quit");
     let typed = ["e4", "Ke3", "resign", "y", "quit"];
-    let lines: Vec<&str> = out
-        .lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty() && !typed.contains(l) && !questions.iter().any(|q| q.0 == *l))
-        .collect();
-    for pair in lines.windows(2) {
-        assert_ne!(pair[0], pair[1], "said twice:\n{out}");
-    }
+    plain_and_said_once(&out, &[&typed, &questions.map(|q| q.0)[..]].concat());
     let games = archived(&home);
     assert_eq!(games.len(), 1, "{games:?}");
     let game = Game::from_pgn(&games[0]).unwrap();
     assert_eq!(game.sans()[0], "e4");
+    let _ = std::fs::remove_dir_all(&home);
+}
+
+#[test]
+fn the_new_game_choices_are_numbered_questions() {
+    let home = temp_home("text-setup");
+    let mut s = start(&home, &format!("\"$KNIGHTFALL_BIN\" --text{STTY_AFTER}"));
+    said(&s, "A new game. Type a row's number", 1);
+    said(&s, "1. You play: White.", 1);
+    type_line(&mut s, "1");
+    said(
+        &s,
+        "You play: 1 White (as now), 2 Black, 3 random colour, 4 both sides, 5 neither (watch).",
+        1,
+    );
+    type_line(&mut s, "2");
+    said(&s, "You play: Black.", 1);
+    type_line(&mut s, "3");
+    said(&s, "or type a clock like 7+2.", 1);
+    type_line(&mut s, "7+2");
+    said(&s, "Time control (min+inc): 7+2.", 1);
+    type_line(&mut s, "9");
+    said(&s, "There are 3 rows: type 1 to 3.", 1);
+    type_line(&mut s, "start");
+    said(&s, "you play Black against Knightfall", 1);
+    said(&s, "7+2 on the clock", 1);
+    said(&s, "Knightfall plays ", 1);
+    said(&s, "Your move, 7:", 1);
+    let out = leave(&mut s, "quit");
+    plain_and_said_once(&out, &["1", "2", "3", "7+2", "9", "start", "quit"]);
+    let _ = std::fs::remove_dir_all(&home);
+}
+
+#[test]
+fn a_review_in_plain_text_walks_the_moves_with_their_verdicts_and_better_lines() {
+    let home = temp_home("text-review");
+    let file = home.join("scholar.pgn");
+    std::fs::write(
+        &file,
+        "[White \"Ann\"]\n[Black \"Bob\"]\n[Result \"1-0\"]\n\n\
+         1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7# 1-0\n",
+    )
+    .unwrap();
+    let mut s = start(
+        &home,
+        &format!(
+            "\"$KNIGHTFALL_BIN\" review --text {} --movetime 50{STTY_AFTER}",
+            file.display()
+        ),
+    );
+    said(&s, "Reviewing Ann against Bob, 4 moves", 1);
+    said(&s, "Type forward for the first move", 1);
+    assert!(s.text().contains("Black: "), "{}", s.text());
+    type_line(&mut s, "forward");
+    said(&s, "Move 1, White: pawn from e2 to e4.", 1);
+    // The blunder that allows the mate: the last one flagged.
+    type_line(&mut s, "end");
+    said(&s, "queen from h5 takes pawn on f7, checkmate.", 1);
+    type_line(&mut s, "previous");
+    said(&s, "Move 3, Black: knight from g8 to f6. Blunder", 1);
+    said(&s, "Better was ", 1);
+    type_line(&mut s, "square f7");
+    said(&s, "f7: black pawn. Attacked by white: ", 1);
+    type_line(&mut s, "go 2 black");
+    said(&s, "Move 2, Black: knight from b8 to c6.", 1);
+    type_line(&mut s, "summary");
+    said(&s, "Accuracy", 1);
+    let out = leave(&mut s, "q");
+    plain_and_said_once(
+        &out,
+        &[
+            "forward",
+            "end",
+            "previous",
+            "square f7",
+            "go 2 black",
+            "summary",
+            "q",
+        ],
+    );
+    let _ = std::fs::remove_dir_all(&home);
+}
+
+#[test]
+fn a_puzzle_and_a_kqvk_drill_are_played_in_plain_text() {
+    use shakmaty::CastlingMode;
+    let home = temp_home("text-train");
+    // A built-in puzzle of two moves of the solver's, played from its solution.
+    let puzzle = knightfall::train::puzzle::built_in()
+        .into_iter()
+        .find(|p| p.moves.len() == 4)
+        .unwrap();
+    let mut s = start(
+        &home,
+        &format!(
+            "\"$KNIGHTFALL_BIN\" --text train puzzles --id {}{STTY_AFTER}",
+            puzzle.id
+        ),
+    );
+    said(&s, &format!("Puzzle {}, rated", puzzle.id), 1);
+    said(&s, "to move: find the best move", 1);
+    let uci = |i: usize| puzzle.moves[i].to_uci(CastlingMode::Standard).to_string();
+    type_line(&mut s, &uci(1));
+    said(&s, "You play ", 1);
+    type_line(&mut s, &uci(3));
+    said(&s, "solved! Your puzzle rating", 1);
+    said(&s, "next: the next.", 1);
+    // Back to the list, and the queen's mate against the tables, asking for hints.
+    type_line(&mut s, "list");
+    said(&s, "3. KQvK: ", 1);
+    type_line(&mut s, "easy");
+    type_line(&mut s, "3");
+    said(&s, "Drill: KQvK.", 1);
+    said(&s, "to play and win. Par ", 1);
+    let mut moves = 0;
+    while !s.text().contains("checkmate") {
+        assert!(moves < 40, "no mate in 40 moves:\n{}", s.text());
+        let before = s.text().matches("The tables play ").count();
+        type_line(&mut s, "hint");
+        type_line(&mut s, "hint");
+        said(&s, "The tables play ", before + 1);
+        let out = s.text();
+        let said_move = out.rsplit("The tables play ").next().unwrap();
+        let mut words = said_move.split_whitespace();
+        let role = words.next().unwrap();
+        let square: String = words
+            .find(|w| w.len() >= 2 && w.as_bytes()[1].is_ascii_digit())
+            .unwrap()
+            .chars()
+            .take(2)
+            .collect();
+        let letter = match role {
+            "queen" => "Q",
+            "king" => "K",
+            other => panic!("{other} in a KQvK drill"),
+        };
+        let mine = s.text().matches("You play ").count();
+        type_line(&mut s, &format!("{letter}{square}"));
+        said(&s, "You play ", mine + 1);
+        moves += 1;
+    }
+    let out = leave(&mut s, "quit");
+    plain_and_said_once(&out, &["list", "easy", "3", "hint", "quit"]);
     let _ = std::fs::remove_dir_all(&home);
 }

@@ -6,6 +6,7 @@
 use shakmaty::{Chess, Color, File, Position, Rank, Role, Square};
 
 use super::words;
+use crate::game::Game;
 use crate::tui::app::App;
 
 /// What `help` says.
@@ -19,15 +20,31 @@ pub(crate) const HELP: &[&str] = &[
     "moves: the last moves. clock: the time each side has left.",
     "material: the pieces' points. opening: the opening's name.",
     "Game words: draw, resign, undo, hint, new, save, quit; y or n answers a question.",
+    "review: review the game. analysis: the analysis board. Each says help for its own words.",
 ];
 
-/// The answer to `line` when it is a question, line by line; `None` when it is not.
-pub(crate) fn answer(line: &str, app: &App) -> Option<Vec<String>> {
+/// The questions' help on a screen other than the game's (no clock there).
+pub(crate) const QUESTIONS: &str = "Questions: board, rank 4, file e, pieces, pieces white, where queen, square f7, legal g1, moves, material, opening.";
+
+/// What a question is asked about: the position shown, the game it is in with the plies up
+/// to it, and the game being played (its clocks), if it is one.
+pub(crate) struct Seen<'a> {
+    /// The position shown.
+    pub pos: Chess,
+    /// The game and how many of its moves lead to the position.
+    pub game: Option<(Game, usize)>,
+    /// The game played, on the game screen.
+    pub app: Option<&'a App>,
+}
+
+/// The answer to `line` when it is a question about `seen`, line by line; `None` when it is
+/// not one.
+pub(crate) fn answer(line: &str, seen: &Seen) -> Option<Vec<String>> {
     let line = line.trim().to_ascii_lowercase();
     let mut words = line.split_whitespace();
     let first = words.next()?;
     let rest: Vec<&str> = words.collect();
-    let pos = app.game.position();
+    let pos = &seen.pos;
     Some(match (first, rest.as_slice()) {
         ("help", []) => HELP.iter().map(|s| (*s).to_string()).collect(),
         ("board", []) => Rank::ALL.iter().rev().map(|&r| rank_line(pos, r)).collect(),
@@ -57,10 +74,16 @@ pub(crate) fn answer(line: &str, app: &App) -> Option<Vec<String>> {
             Ok(sq) => vec![legal(pos, sq)],
             Err(_) => vec![format!("{sq} is no square: a file and a rank, like g1.")],
         },
-        ("moves", []) => vec![last_moves(app)],
-        ("clock" | "clocks" | "time", []) => vec![clocks(app)],
+        ("moves", []) => vec![match &seen.game {
+            Some((game, ply)) => last_moves(game, *ply),
+            None => "No game here.".to_string(),
+        }],
+        ("clock" | "clocks" | "time", []) => vec![match seen.app {
+            Some(app) => clocks(app),
+            None => "No clock here.".to_string(),
+        }],
         ("material", []) => vec![material(pos)],
-        ("opening", []) => vec![match app.game.opening() {
+        ("opening", []) => vec![match seen.game.as_ref().and_then(|(g, _)| g.opening()) {
             Some(o) => format!("{} {}.", o.eco, o.name),
             None => "No opening named yet.".to_string(),
         }],
@@ -90,7 +113,7 @@ fn rank_line(pos: &Chess, rank: Rank) -> String {
 }
 
 /// A side's pieces, king first, each kind with its squares.
-fn pieces(pos: &Chess, c: Color) -> String {
+pub(crate) fn pieces(pos: &Chess, c: Color) -> String {
     let board = pos.board();
     let kinds: Vec<String> = words::ROLES
         .into_iter()
@@ -213,15 +236,13 @@ fn legal(pos: &Chess, sq: Square) -> String {
     }
 }
 
-/// The last few moves, numbered.
-fn last_moves(app: &App) -> String {
-    let game = &app.game;
-    let ply = game.ply();
+/// The last few moves up to ply `ply` of `game`, numbered.
+fn last_moves(game: &Game, ply: usize) -> String {
     if ply == 0 {
         return "No move yet.".into();
     }
     let from = ply.saturating_sub(6);
-    let said: Vec<String> = (from..ply)
+    let said: Vec<String> = (from..ply.min(game.moves().len()))
         .map(|i| {
             let before = game.position_at(i);
             let who = words::colour(before.turn());

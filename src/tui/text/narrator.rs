@@ -31,6 +31,8 @@ pub(crate) struct Narrator {
     /// The ply the clock marks count for, and how many of them were said (or had passed
     /// when the turn began).
     marks: Option<(usize, usize)>,
+    /// The game said: when it started and its players (a new game is said from its start).
+    game: (Option<String>, [String; 2]),
 }
 
 impl Narrator {
@@ -64,9 +66,37 @@ impl Narrator {
         }
         let narrator = Narrator {
             ply: game.ply(),
+            game: Narrator::which(app),
             ..Narrator::default()
         };
         (narrator, lines)
+    }
+
+    fn which(app: &App) -> (Option<String>, [String; 2]) {
+        (app.game.started.clone(), app.game.names.clone())
+    }
+
+    /// Whether `app` plays the game this narrator has said, not a new one. A game gets its
+    /// start time at its first move: until then, the players tell.
+    pub(crate) fn same_game(&mut self, app: &App) -> bool {
+        let (started, names) = Narrator::which(app);
+        let same = names == self.game.1
+            && match (&self.game.0, &started) {
+                (Some(was), Some(is)) => was == is,
+                (Some(_), None) => false,
+                (None, _) => true,
+            };
+        if same {
+            self.game.0 = started;
+        }
+        same
+    }
+
+    /// The game is in front again (another screen was over it): whose move it is is said
+    /// again.
+    pub(crate) fn again(&mut self) {
+        self.turn = None;
+        self.thinking = None;
     }
 
     /// What to say of the game as `app` has it now.

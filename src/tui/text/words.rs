@@ -100,6 +100,139 @@ pub(crate) fn on(pos: &Chess, squares: impl Iterator<Item = Square>) -> String {
     }
 }
 
+/// The moves of `line` from `before`, numbered and each in words: "12. knight from f3 to
+/// e5; 12... pawn from d6 takes knight on e5". Stops at the first move that is not legal.
+pub(crate) fn line<'a>(before: &Chess, line: impl IntoIterator<Item = &'a Move>) -> String {
+    let mut pos = before.clone();
+    let mut said = Vec::new();
+    for m in line {
+        if !pos.is_legal(*m) {
+            break;
+        }
+        let number = match pos.turn() {
+            Color::White => format!("{}.", pos.fullmoves()),
+            Color::Black => format!("{}...", pos.fullmoves()),
+        };
+        said.push(format!("{number} {}", moved(&pos, m)));
+        pos.play_unchecked(*m);
+    }
+    said.join("; ")
+}
+
+/// `text` with every move in SAN that is more than a square ("Bxf5", "O-O", "Qh8#", "e8=Q")
+/// said in words ("bishop takes f5", "castles kingside", "queen to h8, checkmate"); squares
+/// and pawn moves to a square ("e4") stay as they are, since they are read as said.
+pub(crate) fn sans_in(text: &str) -> String {
+    let mut out = String::new();
+    // Whether the last token was a move said in words: the next move is set apart from it.
+    let mut after_move = false;
+    // A move given as an example of what to type ("SAN like Nf3") is left as it is typed.
+    let mut example = false;
+    for (i, token) in text.split(' ').enumerate() {
+        if std::mem::replace(&mut example, token == "like") {
+            out.push(' ');
+            out.push_str(token);
+            after_move = false;
+            continue;
+        }
+        // A move number before the move ("15...Bxf5"), punctuation after it ("Nc7+;").
+        let body_start = token
+            .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+            .unwrap_or(token.len());
+        let (number, rest) = token.split_at(body_start);
+        let body_end = rest
+            .char_indices()
+            .rev()
+            .find(|&(_, c)| !matches!(c, ',' | ';' | ':' | '.' | ')' | '!' | '?'))
+            .map_or(0, |(i, c)| i + c.len_utf8());
+        let (body, tail) = rest.split_at(body_end);
+        // The verdict's marks ("??") are said by the sentence around them.
+        let tail: String = tail.chars().filter(|c| !matches!(c, '!' | '?')).collect();
+        let said = san_words(body).map(|words| {
+            if number.is_empty() {
+                format!("{words}{tail}")
+            } else {
+                format!("{number} {words}{tail}")
+            }
+        });
+        let numbered = !number.is_empty() && number.ends_with('.') && rest.is_empty();
+        // A pawn's step ("e4") is said as it is written, but is a move all the same.
+        let a_move = body.parse::<shakmaty::san::SanPlus>().is_ok();
+        if i > 0 {
+            out.push_str(if after_move && (a_move || numbered) {
+                "; "
+            } else {
+                " "
+            });
+        }
+        after_move = a_move && tail.is_empty();
+        out.push_str(said.as_deref().unwrap_or(token));
+    }
+    out
+}
+
+/// A move in SAN in words, when it is more than a pawn's step to a square.
+fn san_words(token: &str) -> Option<String> {
+    use shakmaty::san::{San, SanPlus, Suffix};
+    let san: SanPlus = token.parse().ok()?;
+    let mut text = match san.san {
+        San::Castle(side) => match side {
+            shakmaty::CastlingSide::KingSide => "castles kingside".to_string(),
+            shakmaty::CastlingSide::QueenSide => "castles queenside".to_string(),
+        },
+        San::Normal {
+            role: r,
+            file,
+            rank,
+            capture,
+            to,
+            promotion,
+        } => {
+            if r == Role::Pawn && !capture && promotion.is_none() && san.suffix.is_none() {
+                return None;
+            }
+            let from = match (file, rank) {
+                (Some(f), Some(r)) => format!(" from {}{}", f.char(), r.char()),
+                (Some(f), None) => format!(" from {}", f.char()),
+                (None, Some(r)) => format!(" from {}", r.char()),
+                (None, None) => String::new(),
+            };
+            let verb = if capture { "takes" } else { "to" };
+            let mut t = format!("{}{from} {verb} {to}", role(r));
+            if let Some(p) = promotion {
+                t.push_str(&format!(", promoting to {}", role(p)));
+            }
+            t
+        }
+        San::Put { .. } | San::Null => return None,
+    };
+    match san.suffix {
+        Some(Suffix::Check) => text.push_str(", check"),
+        Some(Suffix::Checkmate) => text.push_str(", checkmate"),
+        None => {}
+    }
+    Some(text)
+}
+
+/// An evaluation as said: "plus 0.35", "minus 1.20", "White mates in 3", "Black mates in 2",
+/// "a tablebase win for White", "a tablebase draw".
+pub(crate) fn eval(e: crate::review::judge::Eval) -> String {
+    use crate::review::judge::Eval;
+    match e {
+        Eval::Cp(cp) => {
+            let sign = if cp < 0 { "minus" } else { "plus" };
+            format!("{sign} {:.2}", f64::from(cp.abs()) / 100.0)
+        }
+        Eval::Mate(n) if n > 0 => format!("White mates in {n}"),
+        Eval::Mate(n) => format!("Black mates in {}", n.unsigned_abs()),
+        Eval::Checkmate(winner) => format!("{} has mated", winner.fold_wb("White", "Black")),
+        Eval::Tablebase(winner) => {
+            format!("a tablebase win for {}", winner.fold_wb("White", "Black"))
+        }
+        Eval::TablebaseDraw(_) => "a tablebase draw".to_string(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     #![allow(
@@ -140,5 +273,34 @@ mod tests {
             said("4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1", "exd6"),
             "pawn from e5 takes pawn on d6, en passant"
         );
+    }
+
+    #[test]
+    fn moves_in_a_sentence_are_said_in_words() {
+        assert_eq!(
+            sans_in("hangs the knight on f5: 15...Bxf5"),
+            "hangs the knight on f5: 15... bishop takes f5"
+        );
+        assert_eq!(
+            sans_in("allows mate in 2: 23. Qxh7+ Kf8 24. Qh8#"),
+            "allows mate in 2: 23. queen takes h7, check; king to f8; 24. queen to h8, checkmate"
+        );
+        assert_eq!(
+            sans_in("Right: Black answers Nbd7; e4 was fine, O-O too, then exd5 e8=Q."),
+            "Right: Black answers knight from b to d7; e4 was fine, castles kingside too, \
+             then pawn from e takes d5; pawn to e8, promoting to queen."
+        );
+        // Any text at all: letters of any width pass through as they are.
+        for text in [
+            "1500 ± 700",
+            "é…",
+            "±",
+            "Qé",
+            "15...±",
+            "\u{1F600}!",
+            "type UCI like e2e4 or e7e8q, or SAN like Nf3",
+        ] {
+            assert_eq!(sans_in(text), text);
+        }
     }
 }

@@ -40,8 +40,8 @@ use crate::train::{Difficulty, Drill, Ending};
 
 pub use drill::Drilling;
 pub use keys::{TRAIN_KEYS, TrainCommand};
-pub use list::Start;
-pub(crate) use list::about;
+pub use list::{Row, Start};
+
 pub use mistakes::{Answer, CHECK_MS, Practice};
 pub use puzzles::{Imported, Said, Solve, Stage};
 

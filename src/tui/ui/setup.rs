@@ -12,7 +12,7 @@ use super::centered;
 use super::chrome::Chrome;
 use crate::tui::chrome::keys;
 use crate::tui::screen::Drawn;
-use crate::tui::setup::{Field, SETUP_KEYS, SetupScreen, YouPlay, opponent, opponent_label};
+use crate::tui::setup::{Field, SETUP_KEYS, SetupScreen, YouPlay, opponent};
 
 /// Draws the screen.
 pub fn draw(frame: &mut Frame, screen: &SetupScreen) -> Drawn {
@@ -37,40 +37,7 @@ fn draw_box(frame: &mut Frame, area: Rect, screen: &SetupScreen) {
     let s = &screen.settings;
     let mut lines = vec![Line::raw("")];
     for (i, field) in screen.fields().into_iter().enumerate() {
-        let (name, value) = match field {
-            Field::Resume => (
-                "Game",
-                match screen.resume_chosen {
-                    Some(i) if screen.resume.len() > 1 => {
-                        format!("resume {} of {}", i + 1, screen.resume.len())
-                    }
-                    Some(_) => "resume".to_string(),
-                    None => "new game".to_string(),
-                },
-            ),
-            Field::YouPlay => ("You play", YouPlay::of(s).label().to_string()),
-            Field::Opponent => (
-                if YouPlay::of(s) == YouPlay::Neither {
-                    "Engine (both sides)"
-                } else {
-                    "Opponent"
-                },
-                if YouPlay::of(s) == YouPlay::Both {
-                    "-".to_string()
-                } else {
-                    opponent_label(s)
-                },
-            ),
-            Field::TimeControl => (
-                "Time control (min+inc)",
-                match &screen.custom_tc {
-                    Some(typed) => format!("{typed}_"),
-                    None if s.tc.is_empty() => "none".to_string(),
-                    None => s.tc.clone(),
-                },
-            ),
-            Field::ThinkTime => ("Engine time per move", format!("{} ms", s.think_ms)),
-        };
+        let (name, value) = screen.row(field);
         let style = if i == screen.field {
             Style::default().add_modifier(Modifier::REVERSED)
         } else {

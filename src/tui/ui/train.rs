@@ -16,10 +16,7 @@ use crate::train::{Difficulty, Drill, Goal, State};
 use crate::tui::chrome::keys;
 use crate::tui::input;
 use crate::tui::screen::Drawn;
-use crate::tui::train::{
-    Answer, FIRST_ENDING, MISTAKES_ROW, OnBoard, PUZZLES_ROW, Practice, Solve, Stage, TRAIN_KEYS,
-    Train, about,
-};
+use crate::tui::train::{Answer, FIRST_ENDING, OnBoard, Practice, Solve, Stage, TRAIN_KEYS, Train};
 
 /// Draws the screen; returns where the board went.
 pub fn draw(frame: &mut Frame, t: &Train) -> Drawn {
@@ -142,81 +139,34 @@ fn draw_list(frame: &mut Frame, area: Rect, t: &Train) {
         .collect();
     lines.push(Line::from(difficulty));
     lines.push(Line::raw(""));
-    let name_w = t
-        .endings
-        .iter()
-        .map(|e| e.to_string().len())
-        .max()
-        .unwrap_or(5)
-        .max("Mistakes".len());
-    let mistakes = if t.mistakes.is_empty() {
-        "none yet".to_string()
-    } else {
-        let (due, learned) = t.mistake_counts();
-        format!("{due} due, {learned}/{} learned", t.mistakes.len())
-    };
-    let offered = t.let_through();
-    let solved = t.progress.puzzles.values().filter(|&&s| s).count();
-    let puzzles = format!(
-        "{} ({solved}/{} solved)",
-        t.progress.puzzle_rating.shown(),
-        t.progress.puzzles.len()
-    );
-    let filter = match &t.imported {
-        _ if !t.filter.is_empty() => format!("{offered} puzzles let through the filter"),
-        None => format!("{offered} puzzles from games between the levels"),
-        Some(imported) => format!(
-            "{} built-in, {} from lichess",
-            t.puzzles.len(),
-            imported.total
-        ),
-    };
-    for (row, name, record, about) in [
-        (
-            MISTAKES_ROW,
-            "Mistakes",
-            mistakes,
-            "yours, from your reviewed games".to_string(),
-        ),
-        (PUZZLES_ROW, "Puzzles", puzzles, filter),
-    ] {
-        let mark = if t.choice == row { "▶ " } else { "  " };
-        let text = format!("{mark}{name:name_w$}  {record:<24} {about}");
-        let style = if t.choice == row {
-            bold()
-        } else {
-            Style::default()
-        };
-        lines.push(Line::styled(super::fit(&text, width), style));
-    }
-    // Rows that fit: the list scrolls to keep the chosen one in view.
-    let room = usize::from(inner.height).saturating_sub(lines.len()).max(1);
-    let first = t.choice.saturating_sub(FIRST_ENDING + room - 1);
-    for (i, ending) in t.endings.iter().enumerate().skip(first).take(room) {
-        let i = i + FIRST_ENDING;
-        let name = ending.to_string();
-        let record = t.progress.endings.get(&name).map_or_else(
-            || "not tried".to_string(),
-            |r| {
-                let mut s = format!("{}/{} done", r.done, r.tried);
-                if let Some(over) = r.best_over_par {
-                    s.push_str(&if over == 0 {
-                        ", won at par".to_string()
-                    } else {
-                        format!(", best par+{over}")
-                    });
-                }
-                s
-            },
-        );
+    let rows = t.rows();
+    let name_w = rows.iter().map(|r| r.name.len()).max().unwrap_or(5);
+    let row_line = |i: usize, row: &crate::tui::train::Row| {
         let mark = if i == t.choice { "▶ " } else { "  " };
-        let text = format!("{mark}{name:name_w$}  {record:<24} {}", about(&name));
+        let text = format!(
+            "{mark}{:name_w$}  {:<24} {}",
+            row.name, row.record, row.about
+        );
         let style = if i == t.choice {
             bold()
         } else {
             Style::default()
         };
-        lines.push(Line::styled(super::fit(&text, width), style));
+        Line::styled(super::fit(&text, width), style)
+    };
+    for (i, row) in rows.iter().enumerate().take(FIRST_ENDING) {
+        lines.push(row_line(i, row));
+    }
+    // Rows that fit: the list scrolls to keep the chosen one in view.
+    let room = usize::from(inner.height).saturating_sub(lines.len()).max(1);
+    let first = t.choice.saturating_sub(FIRST_ENDING + room - 1);
+    for (i, row) in rows
+        .iter()
+        .enumerate()
+        .skip(FIRST_ENDING + first)
+        .take(room)
+    {
+        lines.push(row_line(i, row));
     }
     frame.render_widget(Paragraph::new(lines), inner);
 }

@@ -1,0 +1,200 @@
+//! Training in plain text: the list numbered (a number typed starts that row), then what is
+//! on the board: the task and every piece where it stands when it starts, each move as it is
+//! played by either side, and the screen's verdicts (right, wrong and why, solved, mated),
+//! with every move in words.
+
+use crossterm::event::KeyCode;
+use shakmaty::{Color, Position};
+
+use super::{ask, words};
+use crate::tui::train::{FIRST_ENDING, OnBoard, Train};
+
+/// What the plain text adds to the training screen's own words (hint, undo, retry, next,
+/// solution, filter, list).
+pub(crate) const HELP: &[&str] = &[
+    "On the list: a row's number starts it (your mistakes, a puzzle, or an ending's drill); easy, medium, hard: the endings' difficulty; or type an ending like KRvKP, or a FEN.",
+    "On a board: type your move as e4, Nf3 or g1f3. hint: the piece to move, again for the move. undo, retry, next, solution (puzzles), list: back to the list. quit: leave.",
+    "The questions of the game work on the board: board, pieces, square f7, where queen, legal g1.",
+];
+
+/// What was said of the training screen.
+#[derive(Debug, Default)]
+pub(crate) struct Teller {
+    /// On the list (said once each time it comes back).
+    listed: bool,
+    /// The start on the board: what it is and its first position.
+    start: Option<String>,
+    /// The moves on the board said.
+    ply: usize,
+    message: Option<String>,
+    notice: Option<String>,
+}
+
+impl Teller {
+    /// What to say of `train` as it is now.
+    pub(crate) fn after(&mut self, train: &Train) -> Vec<String> {
+        let mut lines = Vec::new();
+        if train.notice != self.notice {
+            self.notice.clone_from(&train.notice);
+            lines.extend(train.notice.clone());
+        }
+        match train.board_game() {
+            None => {
+                self.start = None;
+                if !self.listed {
+                    self.listed = true;
+                    lines.extend(list(train));
+                }
+            }
+            Some(game) => {
+                self.listed = false;
+                let start = format!(
+                    "{} {}",
+                    kind(train),
+                    shakmaty::fen::Fen::from_position(
+                        game.position_at(0),
+                        shakmaty::EnPassantMode::Legal
+                    )
+                );
+                if self.start.as_ref() != Some(&start) || game.ply() < self.ply {
+                    let again = self.start.as_ref() == Some(&start);
+                    self.start = Some(start);
+                    self.ply = 0;
+                    lines.extend(opening(train, again));
+                }
+                while self.ply < game.ply() {
+                    let before = game.position_at(self.ply);
+                    let mover = before.turn();
+                    let who = if Some(mover) == solver(train) {
+                        "You play".to_string()
+                    } else {
+                        format!("{} plays", crate::tui::app::color_name(mover))
+                    };
+                    lines.push(format!(
+                        "{who} {}.",
+                        words::moved(before, &game.moves()[self.ply])
+                    ));
+                    self.ply += 1;
+                }
+            }
+        }
+        let message = train.message.as_ref().map(|(text, _)| text);
+        if message != self.message.as_ref() {
+            self.message = message.cloned();
+            lines.extend(message.map(|text| words::sans_in(text)));
+        }
+        lines
+    }
+}
+
+/// What kind of thing is on the board.
+fn kind(train: &Train) -> &'static str {
+    match train.board {
+        OnBoard::Drill(_) => "drill",
+        OnBoard::Mistakes(_) => "mistake",
+        OnBoard::Puzzle(_) => "puzzle",
+        OnBoard::List => "list",
+    }
+}
+
+/// The side the player plays on the board.
+fn solver(train: &Train) -> Option<Color> {
+    match &train.board {
+        OnBoard::Drill(d) => Some(d.drill.player),
+        OnBoard::Mistakes(p) => Some(p.current.mover()),
+        OnBoard::Puzzle(s) => Some(s.puzzle.solver()),
+        OnBoard::List => None,
+    }
+}
+
+/// The list, numbered: the mistakes, the puzzles, the endings.
+fn list(train: &Train) -> Vec<String> {
+    let mut lines = vec![format!(
+        "Training. Type a number to start it. The endings are played at {} difficulty (easy, medium or hard changes it).",
+        train.difficulty.name()
+    )];
+    for (i, row) in train.rows().iter().enumerate() {
+        let about = if row.about.is_empty() {
+            String::new()
+        } else {
+            format!(", {}", row.about)
+        };
+        lines.push(format!("{}. {}: {}{about}.", i + 1, row.name, row.record));
+    }
+    lines
+}
+
+/// What a start on the board says first: what it is, and where every piece stands (or, on a
+/// retry, that it starts again).
+fn opening(train: &Train, again: bool) -> Vec<String> {
+    let mut lines = Vec::new();
+    let Some(game) = train.board_game() else {
+        return lines;
+    };
+    match &train.board {
+        OnBoard::Puzzle(s) => {
+            let themes: Vec<&str> = s.puzzle.motifs.iter().map(|m| m.words()).collect();
+            let about = if themes.is_empty() {
+                String::new()
+            } else {
+                format!(", {}", themes.join(", "))
+            };
+            lines.push(format!(
+                "Puzzle {}, rated {}{about}.",
+                s.puzzle.id, s.puzzle.rating
+            ));
+        }
+        OnBoard::Drill(d) => lines.push(format!("Drill: {}.", d.drill.ending)),
+        OnBoard::Mistakes(p) => lines.push(format!(
+            "Your mistake {} of {}.",
+            p.score.0 + 1,
+            p.score.0 + 1 + p.queue.len()
+        )),
+        OnBoard::List => {}
+    }
+    if again {
+        lines.push("Again from the start.".into());
+    }
+    let start = game.position_at(0);
+    lines.extend(Color::ALL.iter().map(|&c| ask::pieces(start, c)));
+    if let OnBoard::Puzzle(_) | OnBoard::Mistakes(_) = train.board {
+        // The board as the task begins: after the opponent's move for a puzzle.
+        if game.ply() == 0 {
+            lines.push(format!(
+                "{} to move.",
+                crate::tui::app::color_name(start.turn())
+            ));
+        }
+    }
+    lines
+}
+
+/// The keys a word of the plain text stands for on the training screen; `None` when the word
+/// is not one of them.
+pub(crate) fn keys(train: &Train, line: &str) -> Option<Vec<KeyCode>> {
+    if train.on_board() {
+        return None;
+    }
+    let rows = FIRST_ENDING + train.endings.len();
+    if let Ok(n) = line.parse::<usize>() {
+        if n == 0 || n > rows {
+            return Some(Vec::new());
+        }
+        let mut keys = vec![KeyCode::Up; train.choice];
+        keys.extend(std::iter::repeat_n(KeyCode::Down, n - 1));
+        keys.push(KeyCode::Enter);
+        return Some(keys);
+    }
+    let wanted = crate::train::Difficulty::ALL
+        .iter()
+        .position(|d| d.name().eq_ignore_ascii_case(line))?;
+    let now = crate::train::Difficulty::ALL
+        .iter()
+        .position(|&d| d == train.difficulty)
+        .unwrap_or(0);
+    Some(if wanted >= now {
+        vec![KeyCode::Right; wanted - now]
+    } else {
+        vec![KeyCode::Left; now - wanted]
+    })
+}
