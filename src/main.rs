@@ -132,7 +132,10 @@ fn main() -> ExitCode {
         }
         Some(Command::Host(args)) => cmd::friend::host(&args),
         Some(Command::Join(args)) => cmd::friend::join(&args),
-        Some(Command::Watch(args)) => cmd::play::watch(&args),
+        Some(Command::Watch(mut args)) => {
+            args.text |= cli.text;
+            cmd::play::watch(&args)
+        }
         Some(Command::Review(mut args)) => {
             args.text |= cli.text;
             cmd::review::run(&args)

@@ -152,6 +152,9 @@ pub struct WatchArgs {
     /// Opening book and tablebases.
     #[command(flatten)]
     pub sources: SourceArgs,
+    /// In plain text (`knightfall --text watch`).
+    #[arg(skip)]
+    pub text: bool,
 }
 
 pub(super) fn check_tc(tc: &Option<String>) -> Result<()> {
@@ -305,6 +308,7 @@ pub fn watch(args: &WatchArgs) -> Result<()> {
     }
     // The config file's engines and tables; the sides and clocks come from the flags.
     let saved = crate::store::load_settings(&Paths::get())?;
+    let saved_text = saved.text;
     let mut settings = Settings {
         white: args.white.clone(),
         black: args.black.clone(),
@@ -324,7 +328,8 @@ pub fn watch(args: &WatchArgs) -> Result<()> {
     };
     args.levels.apply(&mut settings);
     settings.check_sides().map_err(anyhow::Error::msg)?;
-    if !args.headless && !std::io::stdout().is_terminal() {
+    let text = args.text || saved_text;
+    if !args.headless && !text && !std::io::stdout().is_terminal() {
         bail!("watch needs a terminal; add --headless to play without a screen");
     }
     let ms = |o: Option<u64>| o.unwrap_or(args.think_ms).max(1);
@@ -342,7 +347,7 @@ pub fn watch(args: &WatchArgs) -> Result<()> {
         book: args.sources.book.clone(),
         no_book: args.sources.no_book,
         syzygy: args.sources.syzygy.clone(),
-        text: false,
+        text,
     };
     if args.headless {
         return tui::headless::run(

@@ -332,6 +332,18 @@ impl Runner {
         self.stack.last().map(|f| (f, depth))
     }
 
+    /// Clears the message line of the screen in front: the plain text said it already, and
+    /// what the next line typed brings is said even when it is the same words.
+    pub(crate) fn forget_message(&mut self) {
+        match self.stack.last_mut() {
+            Some(Front::Game(app)) => app.line.message = None,
+            Some(Front::Review(review)) => review.message.clear(),
+            Some(Front::Train(train)) => train.message = None,
+            Some(Front::Board(board)) => board.message = None,
+            _ => {}
+        }
+    }
+
     /// Puts `text` on the input line of the screen in front (the game's, the training's or
     /// the board's), as if typed (the plain-text mode's lines); false when it has none.
     pub(crate) fn type_line(&mut self, text: &str) -> bool {

@@ -478,41 +478,23 @@ impl SetupScreen {
         }
     }
 
-    fn cycle(&mut self, forward: bool) {
-        let step = |i: usize, n: usize| {
-            if forward {
-                (i + 1) % n
-            } else {
-                (i + n - 1) % n
-            }
-        };
-        let Some(&field) = self.fields().get(self.field) else {
-            return;
-        };
-        let s = &mut self.settings;
+    /// Where the choice on row `field` stands among the row's choices, in the order a step on
+    /// takes them, and how many there are.
+    pub fn place(&self, field: Field) -> (usize, usize) {
+        let s = &self.settings;
         match field {
-            Field::Resume => {
-                // The games, then "new game", round.
-                let n = self.resume.len() + 1;
-                let i = self.resume_chosen.unwrap_or(self.resume.len());
-                let next = step(i, n);
-                self.resume_chosen = (next < self.resume.len()).then_some(next);
-            }
-            Field::YouPlay => {
-                let i = YouPlay::ALL
+            // The games, then "new game", round.
+            Field::Resume => (
+                self.resume_chosen.unwrap_or(self.resume.len()),
+                self.resume.len() + 1,
+            ),
+            Field::YouPlay => (
+                YouPlay::ALL
                     .iter()
                     .position(|&y| y == YouPlay::of(s))
-                    .unwrap_or(0);
-                let opp = opponent(s);
-                let choice = YouPlay::ALL[step(i, YouPlay::ALL.len())];
-                (s.white, s.black) = match choice {
-                    YouPlay::White | YouPlay::Random => (Side::Human, opp),
-                    YouPlay::Black => (opp, Side::Human),
-                    YouPlay::Both => (Side::Human, Side::Human),
-                    YouPlay::Neither => (opp.clone(), opp),
-                };
-                s.random_colour = choice == YouPlay::Random;
-            }
+                    .unwrap_or(0),
+                YouPlay::ALL.len(),
+            ),
             Field::Opponent => {
                 let list = opponents(s);
                 let current = (opponent(s), s.level);
@@ -522,7 +504,61 @@ impl SetupScreen {
                         *side == current.0 && (*side != Side::Engine || *level == current.1)
                     })
                     .unwrap_or(MAX_LEVEL as usize - 1);
-                let (side, level) = list[step(i, list.len())].clone();
+                (i, list.len())
+            }
+            Field::TimeControl => {
+                let choices = self.clocks();
+                (
+                    choices.iter().position(|t| *t == s.tc).unwrap_or(0),
+                    choices.len(),
+                )
+            }
+            Field::ThinkTime => (
+                THINK_CHOICES
+                    .iter()
+                    .position(|t| *t == s.think_ms)
+                    .unwrap_or(2),
+                THINK_CHOICES.len(),
+            ),
+        }
+    }
+
+    /// The clocks offered: the usual ones, then a clock of the player's own.
+    fn clocks(&self) -> Vec<String> {
+        let mut choices: Vec<String> = TC_CHOICES.iter().map(|t| t.to_string()).collect();
+        choices.extend(self.own_tc.clone());
+        choices
+    }
+
+    fn cycle(&mut self, forward: bool) {
+        let Some(&field) = self.fields().get(self.field) else {
+            return;
+        };
+        let (i, n) = self.place(field);
+        let next = if forward {
+            (i + 1) % n
+        } else {
+            (i + n - 1) % n
+        };
+        let clocks = self.clocks();
+        let s = &mut self.settings;
+        match field {
+            Field::Resume => {
+                self.resume_chosen = (next < self.resume.len()).then_some(next);
+            }
+            Field::YouPlay => {
+                let opp = opponent(s);
+                let choice = YouPlay::ALL[next];
+                (s.white, s.black) = match choice {
+                    YouPlay::White | YouPlay::Random => (Side::Human, opp),
+                    YouPlay::Black => (opp, Side::Human),
+                    YouPlay::Both => (Side::Human, Side::Human),
+                    YouPlay::Neither => (opp.clone(), opp),
+                };
+                s.random_colour = choice == YouPlay::Random;
+            }
+            Field::Opponent => {
+                let (side, level) = opponents(s)[next].clone();
                 if side == Side::Engine {
                     s.level = level;
                     (s.white_level, s.black_level) = (None, None);
@@ -533,21 +569,12 @@ impl SetupScreen {
                     }
                 }
             }
+            // A clock of the player's own stays among the choices, after the usual ones.
             Field::TimeControl => {
-                // A clock of the player's own stays among the choices, after the usual ones.
-                let mut choices: Vec<String> = TC_CHOICES.iter().map(|t| t.to_string()).collect();
-                choices.extend(self.own_tc.clone());
-                let i = choices.iter().position(|t| *t == s.tc).unwrap_or(0);
-                s.tc = choices[step(i, choices.len())].clone();
+                s.tc = clocks[next].clone();
                 self.custom_tc = None;
             }
-            Field::ThinkTime => {
-                let i = THINK_CHOICES
-                    .iter()
-                    .position(|t| *t == s.think_ms)
-                    .unwrap_or(2);
-                s.think_ms = THINK_CHOICES[step(i, THINK_CHOICES.len())];
-            }
+            Field::ThinkTime => s.think_ms = THINK_CHOICES[next],
         }
     }
 

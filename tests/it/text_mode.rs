@@ -79,7 +79,7 @@ fn a_game_in_plain_text_is_said_in_words_and_answers_questions() {
         said(&s, answer, 1);
     }
     type_line(&mut s, "Ke3");
-    said(&s, "no king of yours can move to e3", 1);
+    said(&s, "No king of yours can move to e3", 1);
     type_line(&mut s, "resign");
     said(&s, "Resign this game? (y/n)", 1);
     type_line(&mut s, "y");
@@ -200,10 +200,10 @@ fn a_puzzle_and_a_kqvk_drill_are_played_in_plain_text() {
     said(&s, "next: the next.", 1);
     // Back to the list, and the queen's mate against the tables, asking for hints.
     type_line(&mut s, "list");
-    said(&s, "3. KQvK: ", 1);
+    said(&s, "3. King and queen against king (KQvK): ", 1);
     type_line(&mut s, "easy");
     type_line(&mut s, "3");
-    said(&s, "Drill: KQvK.", 1);
+    said(&s, "Drill: king and queen against king (KQvK).", 1);
     said(&s, "to play and win. Par ", 1);
     let mut moves = 0;
     while !s.text().contains("checkmate") {

@@ -18,7 +18,7 @@ pub(crate) const HELP: &[&str] = &[
     "square f7: what stands there, and which pieces attack or defend it.",
     "legal g1: where the piece on g1 may go.",
     "moves: the last moves. clock: the time each side has left.",
-    "material: the pieces' points. opening: the opening's name.",
+    "material: the pieces' points. opening: the opening's name. score: the engine's evaluation, where the game shows it.",
     "Game words: draw, resign, undo, hint, new, save, quit; y or n answers a question.",
     "review: review the game. analysis: the analysis board. Each says help for its own words.",
 ];
@@ -83,8 +83,13 @@ pub(crate) fn answer(line: &str, seen: &Seen) -> Option<Vec<String>> {
             None => "No clock here.".to_string(),
         }],
         ("material", []) => vec![material(pos)],
+        ("score", []) => vec![match seen.app {
+            Some(app) => score(app),
+            None => "No evaluation here: the analysis board's is lines.".to_string(),
+        }],
         ("opening", []) => vec![match seen.game.as_ref().and_then(|(g, _)| g.opening()) {
-            Some(o) => format!("{} {}.", o.eco, o.name),
+            // Its ECO code is left out: letters and digits that say nothing aloud.
+            Some(o) => format!("{}.", o.name),
             None => "No opening named yet.".to_string(),
         }],
         _ => return None,
@@ -245,9 +250,9 @@ fn last_moves(game: &Game, ply: usize) -> String {
     let said: Vec<String> = (from..ply.min(game.moves().len()))
         .map(|i| {
             let before = game.position_at(i);
-            let who = words::colour(before.turn());
+            let who = crate::tui::app::color_name(before.turn());
             format!(
-                "{} {who}: {}",
+                "move {} {who}: {}",
                 before.fullmoves(),
                 words::moved(before, &game.moves()[i])
             )
@@ -275,6 +280,19 @@ fn clocks(app: &App) -> String {
         words::clock(left(Color::White)),
         words::clock(left(Color::Black))
     )
+}
+
+/// The engine's last evaluation, from White's side, when the game shows it (not while a
+/// person plays the engine, unless they asked for it with `eval`).
+fn score(app: &App) -> String {
+    if app.eval_hidden() {
+        return "The evaluation is kept hidden in a game against the engine until it ends; eval shows it from now on.".into();
+    }
+    let analysis = &app.search.analysis;
+    match analysis.score_white {
+        Some(score) => format!("{}, depth {}.", words::score(score), analysis.depth),
+        None => "No evaluation yet: the engine has not searched this game.".into(),
+    }
 }
 
 /// Each side's material in points (pawn 1, knight and bishop 3, rook 5, queen 9).

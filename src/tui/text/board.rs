@@ -6,7 +6,6 @@ use crossterm::event::KeyCode;
 use shakmaty::{Color, Position};
 
 use super::{ask, words};
-use crate::review::judge::Eval;
 use crate::tui::board::{Board, Progress};
 
 /// What the plain text adds to the board's own words (deeper, more, fewer, main, save).
@@ -25,6 +24,11 @@ pub(crate) struct Teller {
 }
 
 impl Teller {
+    /// Forgets the last message said: the next is said even in the same words.
+    pub(crate) fn forget_message(&mut self) {
+        self.message = None;
+    }
+
     /// What to say of `board` as it is now.
     pub(crate) fn after(&mut self, board: &Board) -> Vec<String> {
         let mut lines = Vec::new();
@@ -80,10 +84,7 @@ pub(crate) fn lines(board: &Board) -> Vec<String> {
                 "Line {}, depth {}, {}: {}.",
                 i + 1,
                 line.depth,
-                words::eval(match crate::engine::report(line.score_white) {
-                    crate::engine::Reported::Mate(n) => Eval::Mate(n),
-                    crate::engine::Reported::Cp(cp) => Eval::from_cp(cp),
-                }),
+                words::score(line.score_white),
                 words::sans_in(&line.san)
             ))
         })

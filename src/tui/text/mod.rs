@@ -95,6 +95,16 @@ struct Tellers {
 }
 
 impl Tellers {
+    /// Forgets the last message said of each screen.
+    fn forget_message(&mut self) {
+        if let Some(narrator) = &mut self.game {
+            narrator.forget_message();
+        }
+        self.review.forget_message();
+        self.train.forget_message();
+        self.board.forget_message();
+    }
+
     /// What to say of the screen in front as it is now; a screen that comes to the front is
     /// said from its start.
     fn after(&mut self, runner: &Runner) -> Vec<String> {
@@ -119,7 +129,7 @@ impl Tellers {
             Front::Review(_) => spoken(crate::tui::review::REVIEW_KEYS, line),
             _ => line.clone(),
         };
-        lines.iter().map(table).collect()
+        lines.iter().map(|l| words::plain(&table(l))).collect()
     }
 
     /// What to say of `front`, which has just come to the front when `arrived`.
@@ -129,10 +139,13 @@ impl Tellers {
                 if let Some(narrator) = self.game.as_mut()
                     && narrator.same_game(app)
                 {
+                    let mut lines = Vec::new();
                     if arrived {
                         narrator.again();
+                        lines.push("Back to the game.".to_string());
                     }
-                    return narrator.after(app);
+                    lines.extend(narrator.after(app));
+                    return lines;
                 }
                 let (mut narrator, mut lines) = Narrator::new(app);
                 lines.extend(narrator.after(app));
@@ -170,8 +183,11 @@ fn typed(runner: &mut Runner, tellers: &mut Tellers, line: &str) -> Step {
         say(&answer);
         return Step::Continue;
     }
+    // What the screen answers is said, even in the same words as its last message.
+    runner.forget_message();
+    tellers.forget_message();
     let keys = match runner.front() {
-        Some((Front::Review(screen), _)) => review::keys(screen, &lower).map(|k| Ok(plains(k))),
+        Some((Front::Review(screen), _)) => review::keys(screen, &lower).map(|k| k.map(plains)),
         Some((Front::Train(screen), _)) => train::keys(screen, &lower).map(|k| Ok(plains(k))),
         Some((Front::Board(_), _)) => board::keys(&lower).map(|k| Ok(plains(k))),
         Some((Front::Setup(screen), _)) => tellers.setup.keys(screen, &lower),
@@ -305,6 +321,8 @@ fn spoken<C>(table: &[KeyHelp<C>], line: &str) -> String {
     for row in table.iter().filter(|r| !r.word.is_empty()) {
         for key in row.shown.split(' ').filter(|k| k.starts_with("Ctrl-")) {
             out = out.replace(key, row.word);
+            // Messages write a Ctrl key short too: ^G.
+            out = out.replace(&key.replacen("Ctrl-", "^", 1), row.word);
         }
     }
     out

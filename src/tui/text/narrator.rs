@@ -64,9 +64,17 @@ impl Narrator {
                 crate::tui::app::color_name(game.turn())
             ));
         }
+        // The game's welcome ("You play White. Type a move...") is the opening line's.
+        let welcome = app
+            .line
+            .message
+            .as_ref()
+            .map(|(text, _)| text.clone())
+            .filter(|text| text.starts_with("You play "));
         let narrator = Narrator {
             ply: game.ply(),
             game: Narrator::which(app),
+            message: welcome,
             ..Narrator::default()
         };
         (narrator, lines)
@@ -97,6 +105,11 @@ impl Narrator {
     pub(crate) fn again(&mut self) {
         self.turn = None;
         self.thinking = None;
+    }
+
+    /// Forgets the last message said: the next is said even in the same words.
+    pub(crate) fn forget_message(&mut self) {
+        self.message = None;
     }
 
     /// What to say of the game as `app` has it now.
@@ -134,7 +147,11 @@ impl Narrator {
         }
         let turn = game.turn();
         let ply = game.ply();
-        if app.search.analysis.thinking == Some(turn) && self.thinking != Some(ply) {
+        // A person's side searching is a hint being worked out: its own message says so.
+        if app.search.analysis.thinking == Some(turn)
+            && !app.settings.side(turn).is_human()
+            && self.thinking != Some(ply)
+        {
             self.thinking = Some(ply);
             lines.push(format!("{} thinks...", said_name(app, turn)));
         }

@@ -17,7 +17,7 @@ pub(crate) const HELP: &[&str] = &[
     "Reviewing: forward or f, backward or b: a move on or back. start, end. go 23: after White's 23rd move, go 23 black: after Black's.",
     "next, previous: the next or the last inaccuracy, mistake or blunder. better: play the engine's move instead on the board, again to go back.",
     "summary: the review's verdict again. The questions of the game work on the position shown: board, square f7, pieces, where queen.",
-    "Choosing a game: its number. list: the list again. q: leave the review.",
+    "Choosing a game: its number; list: the games again. Reviewing one of several: list goes back to them. q: leave the review.",
 ];
 
 /// What was said of the review screen.
@@ -33,6 +33,11 @@ pub(crate) struct Teller {
 }
 
 impl Teller {
+    /// Forgets the last message said: the next is said even in the same words.
+    pub(crate) fn forget_message(&mut self) {
+        self.message = String::new();
+    }
+
     /// What to say of `screen` as it is now.
     pub(crate) fn after(&mut self, screen: &ReviewScreen) -> Vec<String> {
         let mut lines = Vec::new();
@@ -54,11 +59,19 @@ impl Teller {
                 self.ply = Some(screen.ply);
                 self.done = false;
                 let names = &review.game.names;
+                let count = match moves.div_ceil(2) {
+                    1 => "1 move".to_string(),
+                    n => format!("{n} moves"),
+                };
+                let filling = if review.is_complete() {
+                    ""
+                } else {
+                    " The engine looks at every position; the verdicts fill in as it goes."
+                };
                 lines.push(format!(
-                    "Reviewing {} against {}, {} moves, searched by {}. The engine looks at every position; the verdicts fill in as it goes.",
+                    "Reviewing {} against {}, {count}, searched by {}.{filling}",
                     names[0],
                     names[1],
-                    moves.div_ceil(2),
                     review.searched_by()
                 ));
             }
@@ -113,8 +126,9 @@ pub(crate) fn verdict(screen: &ReviewScreen) -> Vec<String> {
         return Vec::new();
     };
     let mut lines = Vec::new();
-    match crate::review::summary::summary(review) {
-        Some(summary) => lines.push(words::sans_in(&summary)),
+    let summary = crate::review::summary::summary(review);
+    match &summary {
+        Some(summary) => lines.push(words::sans_in(summary)),
         None => lines.push(format!(
             "The review stopped with {} of {} positions searched.",
             review.done(),
@@ -125,7 +139,11 @@ pub(crate) fn verdict(screen: &ReviewScreen) -> Vec<String> {
     let accuracy = review.accuracy();
     for (i, side) in ["White", "Black"].into_iter().enumerate() {
         let [inaccuracies, mistakes, blunders] = counts[i];
-        let acc = accuracy[i].map_or(String::new(), |a| format!(", accuracy {a:.0}%"));
+        // The summary gives the accuracy already.
+        let acc = match accuracy[i] {
+            Some(a) if summary.is_none() => format!(", accuracy {a:.0}%"),
+            _ => String::new(),
+        };
         lines.push(format!(
             "{side}: {}, {}, {}{acc}.",
             count(inaccuracies, "inaccuracy", "inaccuracies"),
@@ -189,18 +207,21 @@ pub(crate) fn shown(screen: &ReviewScreen) -> String {
     text
 }
 
-/// The key `word` stands for on the review screen, or the line of keys a numbered choice
-/// takes; `None` when the word is not the screen's.
-pub(crate) fn keys(screen: &ReviewScreen, line: &str) -> Option<Vec<KeyCode>> {
+/// The keys `line` stands for on the review screen (a numbered choice takes a line of them),
+/// or what to say back; `None` when the line is not the screen's.
+pub(crate) fn keys(screen: &ReviewScreen, line: &str) -> Option<Result<Vec<KeyCode>, Vec<String>>> {
     let mut words = line.split_whitespace();
     let first = words.next()?;
     let rest: Vec<&str> = words.collect();
     let reviewing = screen.view == View::Review;
-    Some(match (first, rest.as_slice()) {
+    Some(Ok(match (first, rest.as_slice()) {
         (n, []) if screen.view == View::Pick && n.parse::<usize>().is_ok() => {
             let n: usize = n.parse().ok()?;
             if n == 0 || n > screen.listed.len() {
-                return Some(Vec::new());
+                return Some(Err(vec![format!(
+                    "There is no game {n}: type 1 to {}.",
+                    screen.listed.len()
+                )]));
             }
             // From wherever the choice is, up to the first, down to the one chosen.
             let mut keys = vec![KeyCode::Up; screen.selected];
@@ -208,8 +229,16 @@ pub(crate) fn keys(screen: &ReviewScreen, line: &str) -> Option<Vec<KeyCode>> {
             keys.push(KeyCode::Enter);
             keys
         }
+        ("forward" | "f" | "on", []) if reviewing && screen.ply >= screen.plies() => {
+            return Some(Err(vec!["That is the last move: start, or go N.".into()]));
+        }
+        ("backward" | "b", []) if reviewing && screen.ply == 0 => {
+            return Some(Err(vec![
+                "This is the start position: forward, or go N.".into(),
+            ]));
+        }
         ("forward" | "f" | "on", []) if reviewing => vec![KeyCode::Right],
-        ("backward" | "b" | "back", []) if reviewing => vec![KeyCode::Left],
+        ("backward" | "b", []) if reviewing => vec![KeyCode::Left],
         ("start", []) if reviewing => vec![KeyCode::Home],
         ("end", []) if reviewing => vec![KeyCode::End],
         ("go", [n, side @ ..]) if reviewing => {
@@ -221,7 +250,7 @@ pub(crate) fn keys(screen: &ReviewScreen, line: &str) -> Option<Vec<KeyCode>> {
             keys
         }
         _ => return None,
-    })
+    }))
 }
 
 /// The ply after move `n` of White (or of Black, `black`), or the nearest the game has.

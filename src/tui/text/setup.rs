@@ -23,8 +23,10 @@ const MOST: usize = 64;
 pub(crate) struct Teller {
     /// The rows as last said.
     said: Vec<(&'static str, String)>,
-    /// The row asked about: its place, and its choices.
-    asking: Option<(usize, Vec<String>)>,
+    /// The row asked about: its place, the choice on it then, and how many there are.
+    asking: Option<(usize, usize, usize)>,
+    /// The row a choice was just taken on: said even when the choice is the one it had.
+    taken: Option<usize>,
 }
 
 impl Teller {
@@ -39,11 +41,21 @@ impl Teller {
             );
             lines.extend(numbered(&rows));
         } else if rows.len() != self.said.len() {
-            lines.push("The rows are now:".to_string());
+            self.taken = None;
+            lines.push(format!(
+                "Now {} rows{}:",
+                rows.len(),
+                if rows.len() < self.said.len() {
+                    " (the engine's time per move goes with a clock)"
+                } else {
+                    ""
+                }
+            ));
             lines.extend(numbered(&rows));
         } else {
+            let taken = self.taken.take();
             for (i, row) in rows.iter().enumerate() {
-                if self.said.get(i) != Some(row) {
+                if self.said.get(i) != Some(row) || taken == Some(i) {
                     lines.push(format!("{}: {}.", row.0, row.1));
                 }
             }
@@ -74,23 +86,27 @@ impl Teller {
             }
             _ => {}
         }
-        if let Some((row, choices)) = self.asking.clone() {
+        if let Some((row, current, count)) = self.asking {
             if let Ok(n) = line.parse::<usize>() {
-                let Some(chosen) = n.checked_sub(1).filter(|&i| i < choices.len()) else {
+                let Some(chosen) = n.checked_sub(1).filter(|&i| i < count) else {
                     return Some(Err(vec![format!(
-                        "Choose from 1 to {}, or a row with its number after choices.",
-                        choices.len()
+                        "Choose from 1 to {count}, or type choices for the rows."
                     )]));
                 };
                 self.asking = None;
+                self.taken = Some(row);
                 let mut keys = to_row(screen, row);
-                keys.extend(std::iter::repeat_n(plain(KeyCode::Right), chosen));
+                keys.extend(std::iter::repeat_n(
+                    plain(KeyCode::Right),
+                    (chosen + count - current) % count,
+                ));
                 return Some(Ok(keys));
             }
             if fields.get(row) == Some(&Field::TimeControl)
                 && crate::game::TimeControl::parse(line).is_ok()
             {
                 self.asking = None;
+                self.taken = Some(row);
                 let mut keys = to_row(screen, row);
                 keys.extend(line.chars().map(|c| plain(KeyCode::Char(c))));
                 keys.push(plain(KeyCode::Enter));
@@ -106,33 +122,33 @@ impl Teller {
                 fields.len()
             )]));
         };
-        let choices = choices(screen, row);
+        let (choices, current) = choices(screen, row);
         let name = screen.row(fields[row]).0;
-        let mut said = vec![format!(
-            "{name}: {}. Type a number to choose{}.",
-            choices
-                .iter()
-                .enumerate()
-                .map(|(i, c)| match i {
-                    0 => format!("1 {c} (as now)"),
-                    i => format!("{} {c}", i + 1),
-                })
-                .collect::<Vec<_>>()
-                .join(", "),
-            if fields[row] == Field::TimeControl {
-                ", or type a clock like 7+2"
-            } else {
-                ""
-            }
-        )];
-        if choices.len() < 2 {
-            said = vec![format!(
+        let listed: Vec<String> = choices
+            .iter()
+            .enumerate()
+            .map(|(i, c)| {
+                let now = if i == current { " (as now)" } else { "" };
+                format!("{} {c}{now}", i + 1)
+            })
+            .collect();
+        let typed = if fields[row] == Field::TimeControl {
+            ", or type a clock like 7+2"
+        } else {
+            ""
+        };
+        let said = if choices.len() < 2 {
+            vec![format!(
                 "{name}: {} is the only choice.",
                 screen.row(fields[row]).1
-            )];
+            )]
         } else {
-            self.asking = Some((row, choices));
-        }
+            self.asking = Some((row, current, choices.len()));
+            vec![format!(
+                "{name}: {}. Type a number to choose{typed}.",
+                listed.join(", ")
+            )]
+        };
         Some(Err(said))
     }
 }
@@ -155,25 +171,22 @@ fn to_row(screen: &SetupScreen, row: usize) -> Vec<KeyEvent> {
     keys
 }
 
-/// The choices of row `row`, in the order a step on takes them, the one chosen now first:
-/// found by stepping a copy of the screen round until it comes back.
-fn choices(screen: &SetupScreen, row: usize) -> Vec<String> {
+/// The choices of row `row` in the screen's order, and which of them is chosen now: found by
+/// stepping a copy of the screen once round the row.
+fn choices(screen: &SetupScreen, row: usize) -> (Vec<String>, usize) {
     let mut copy = screen.clone();
     let now = Instant::now();
     for key in to_row(&copy, row) {
         copy.update(Action::Key(key), now);
     }
     let Some(&field) = copy.fields().get(row) else {
-        return Vec::new();
+        return (Vec::new(), 0);
     };
-    let mut seen = vec![copy.row(field).1];
-    for _ in 0..MOST {
+    let (current, n) = copy.place(field);
+    let mut said = vec![String::new(); n];
+    for k in 0..n.min(MOST) {
+        said[(current + k) % n] = copy.row(field).1;
         copy.update(Action::Key(plain(KeyCode::Right)), now);
-        let value = copy.row(field).1;
-        if seen.contains(&value) {
-            break;
-        }
-        seen.push(value);
     }
-    seen
+    (said, current)
 }

@@ -28,9 +28,16 @@ pub(crate) struct Teller {
     ply: usize,
     message: Option<String>,
     notice: Option<String>,
+    /// The endings' difficulty said.
+    difficulty: Option<crate::train::Difficulty>,
 }
 
 impl Teller {
+    /// Forgets the last message said: the next is said even in the same words.
+    pub(crate) fn forget_message(&mut self) {
+        self.message = None;
+    }
+
     /// What to say of `train` as it is now.
     pub(crate) fn after(&mut self, train: &Train) -> Vec<String> {
         let mut lines = Vec::new();
@@ -44,7 +51,13 @@ impl Teller {
                 if !self.listed {
                     self.listed = true;
                     lines.extend(list(train));
+                } else if self.difficulty != Some(train.difficulty) {
+                    lines.push(format!(
+                        "The endings are now played at {} difficulty.",
+                        train.difficulty.name()
+                    ));
                 }
+                self.difficulty = Some(train.difficulty);
             }
             Some(game) => {
                 self.listed = false;
@@ -81,7 +94,7 @@ impl Teller {
         let message = train.message.as_ref().map(|(text, _)| text);
         if message != self.message.as_ref() {
             self.message = message.cloned();
-            lines.extend(message.map(|text| words::sans_in(text)));
+            lines.extend(message.map(|text| words::sans_in(&without_reply(text))));
         }
         lines
     }
@@ -119,7 +132,11 @@ fn list(train: &Train) -> Vec<String> {
         } else {
             format!(", {}", row.about)
         };
-        lines.push(format!("{}. {}: {}{about}.", i + 1, row.name, row.record));
+        let name = match ending_words(&row.name) {
+            Some(words) => format!("{} ({})", words::plain(&words), row.name),
+            None => row.name.clone(),
+        };
+        lines.push(format!("{}. {name}: {}{about}.", i + 1, row.record));
     }
     lines
 }
@@ -144,7 +161,11 @@ fn opening(train: &Train, again: bool) -> Vec<String> {
                 s.puzzle.id, s.puzzle.rating
             ));
         }
-        OnBoard::Drill(d) => lines.push(format!("Drill: {}.", d.drill.ending)),
+        OnBoard::Drill(d) => {
+            let name = d.drill.ending.to_string();
+            let words = ending_words(&name).unwrap_or_else(|| name.clone());
+            lines.push(format!("Drill: {words} ({name})."));
+        }
         OnBoard::Mistakes(p) => lines.push(format!(
             "Your mistake {} of {}.",
             p.score.0 + 1,
@@ -197,4 +218,62 @@ pub(crate) fn keys(train: &Train, line: &str) -> Option<Vec<KeyCode>> {
     } else {
         vec![KeyCode::Left; now - wanted]
     })
+}
+
+/// An ending's name in words: "KQvK" is "king and queen against king".
+fn ending_words(name: &str) -> Option<String> {
+    let (a, b) = name.split_once('v')?;
+    let side = |letters: &str| -> Option<String> {
+        let names: Option<Vec<&str>> = letters
+            .chars()
+            .map(|c| shakmaty::Role::from_char(c.to_ascii_lowercase()).map(words::role))
+            .collect();
+        let names = names?;
+        let (last, rest) = names.split_last()?;
+        Some(if rest.is_empty() {
+            (*last).to_string()
+        } else {
+            format!("{} and {last}", rest.join(", "))
+        })
+    };
+    Some(format!("{} against {}", side(a)?, side(b)?))
+}
+
+/// A message without the reply it names ("Reply: king to c8."): the reply is said as a
+/// move of its own.
+fn without_reply(text: &str) -> String {
+    match text.find(" Reply: ") {
+        Some(at) => {
+            let rest = &text[at + " Reply: ".len()..];
+            let after = rest.find(". ").map_or("", |end| &rest[end + 1..]);
+            format!("{}{after}", &text[..at])
+        }
+        None => text.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{ending_words, without_reply};
+
+    #[test]
+    fn endings_and_replies_are_said_once_in_words() {
+        assert_eq!(
+            ending_words("KQvK").as_deref(),
+            Some("king and queen against king")
+        );
+        assert_eq!(
+            ending_words("KBNvK").as_deref(),
+            Some("king, bishop and knight against king")
+        );
+        assert_eq!(ending_words("Mistakes"), None);
+        assert_eq!(
+            without_reply("king to c6: the tables' best. Reply: king to c8. Go on."),
+            "king to c6: the tables' best. Go on."
+        );
+        assert_eq!(
+            without_reply("bishop takes b4: right. Reply: queen takes d1, check."),
+            "bishop takes b4: right."
+        );
+    }
 }

@@ -128,11 +128,12 @@ pub(crate) fn sans_in(text: &str) -> String {
     let mut after_move = false;
     // A move given as an example of what to type ("SAN like Nf3") is left as it is typed.
     let mut example = false;
+    let (mut after_number, mut after_colon) = (false, false);
     for (i, token) in text.split(' ').enumerate() {
         if std::mem::replace(&mut example, token == "like") {
             out.push(' ');
             out.push_str(token);
-            after_move = false;
+            (after_move, after_number, after_colon) = (false, false, false);
             continue;
         }
         // A move number before the move ("15...Bxf5"), punctuation after it ("Nc7+;").
@@ -148,13 +149,17 @@ pub(crate) fn sans_in(text: &str) -> String {
         let (body, tail) = rest.split_at(body_end);
         // The verdict's marks ("??") are said by the sentence around them.
         let tail: String = tail.chars().filter(|c| !matches!(c, '!' | '?')).collect();
-        let said = san_words(body).map(|words| {
-            if number.is_empty() {
-                format!("{words}{tail}")
-            } else {
-                format!("{number} {words}{tail}")
-            }
-        });
+        // A pawn's step in a line of moves, or after a colon ("Hint: a4"), is a move too.
+        let in_line = after_move || after_number || after_colon;
+        let said = san_words(body)
+            .or_else(|| in_line.then(|| pawn_step(body)).flatten())
+            .map(|words| {
+                if number.is_empty() {
+                    format!("{words}{tail}")
+                } else {
+                    format!("{number} {words}{tail}")
+                }
+            });
         let numbered = !number.is_empty() && number.ends_with('.') && rest.is_empty();
         // A pawn's step ("e4") is said as it is written, but is a move all the same.
         let a_move = body.parse::<shakmaty::san::SanPlus>().is_ok();
@@ -166,9 +171,35 @@ pub(crate) fn sans_in(text: &str) -> String {
             });
         }
         after_move = a_move && tail.is_empty();
+        after_number = numbered;
+        after_colon = token.ends_with(':');
         out.push_str(said.as_deref().unwrap_or(token));
     }
     out
+}
+
+/// `line` as a screen reader says it well: the symbols the screens use in words ("~1221" is
+/// "about 1221", "±" "plus or minus", an arrow "to"), and a capital letter to start it.
+pub(crate) fn plain(line: &str) -> String {
+    let mut out = line
+        .replace('~', "about ")
+        .replace(" ± ", " plus or minus ")
+        .replace('±', " plus or minus ")
+        .replace('…', "...")
+        .replace(" → ", " to ")
+        .replace('→', " to ");
+    if let Some(first) = out.chars().next()
+        && first.is_lowercase()
+    {
+        out = first.to_uppercase().chain(out.chars().skip(1)).collect();
+    }
+    out
+}
+
+/// A pawn's step to a square in words ("e4" is "pawn to e4").
+fn pawn_step(token: &str) -> Option<String> {
+    let square: shakmaty::Square = token.parse().ok()?;
+    Some(format!("pawn to {square}"))
 }
 
 /// A move in SAN in words, when it is more than a pawn's step to a square.
@@ -212,6 +243,15 @@ fn san_words(token: &str) -> Option<String> {
         None => {}
     }
     Some(text)
+}
+
+/// A search's score from White's side (the engine's scale, mates included) as said.
+pub(crate) fn score(score_white: i32) -> String {
+    use crate::review::judge::Eval;
+    eval(match crate::engine::report(score_white) {
+        crate::engine::Reported::Mate(n) => Eval::Mate(n),
+        crate::engine::Reported::Cp(cp) => Eval::from_cp(cp),
+    })
 }
 
 /// An evaluation as said: "plus 0.35", "minus 1.20", "White mates in 3", "Black mates in 2",
@@ -284,6 +324,19 @@ mod tests {
         assert_eq!(
             sans_in("allows mate in 2: 23. Qxh7+ Kf8 24. Qh8#"),
             "allows mate in 2: 23. queen takes h7, check; king to f8; 24. queen to h8, checkmate"
+        );
+        assert_eq!(sans_in("Hint: a4"), "Hint: pawn to a4");
+        assert_eq!(
+            sans_in("plus 0.33: 1... e5 2. Nf3 d6 3. d4"),
+            "plus 0.33: 1... pawn to e5; 2. knight to f3; pawn to d6; 3. pawn to d4"
+        );
+        assert_eq!(
+            plain("Knightfall 3 ~1221, 1500 ± 700 → no…"),
+            "Knightfall 3 about 1221, 1500 plus or minus 700 to no..."
+        );
+        assert_eq!(
+            plain("no king of yours can move there"),
+            "No king of yours can move there"
         );
         assert_eq!(
             sans_in("Right: Black answers Nbd7; e4 was fine, O-O too, then exd5 e8=Q."),
