@@ -71,8 +71,12 @@ fn a_game_in_plain_text_is_said_in_words_and_answers_questions() {
         ),
         ("pieces white", "White: king e1, queen d1, rooks a1 h1"),
         ("material", "White 39 points, Black 39: even."),
+        (
+            "score",
+            "The evaluation is kept hidden in a game against the engine until it ends",
+        ),
         ("rank 9", "There is no rank 9: ranks go from 1 to 8."),
-        ("where dragon", "dragon is no piece"),
+        ("where dragon", "There is no piece called dragon"),
     ];
     for (asked, answer) in questions {
         type_line(&mut s, asked);

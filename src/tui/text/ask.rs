@@ -63,16 +63,22 @@ pub(crate) fn answer(line: &str, seen: &Seen) -> Option<Vec<String>> {
         ("pieces", []) => Color::ALL.iter().map(|&c| pieces(pos, c)).collect(),
         ("pieces", [c]) => match colour(c) {
             Some(c) => vec![pieces(pos, c)],
-            None => vec![format!("{c} is no colour: pieces white, or pieces black.")],
+            None => vec![format!(
+                "There is no colour {c}: pieces white, or pieces black."
+            )],
         },
         ("where", what) => vec![whereabouts(pos, what)],
         ("square", [sq]) => match sq.parse::<Square>() {
             Ok(sq) => vec![square(pos, sq)],
-            Err(_) => vec![format!("{sq} is no square: a file and a rank, like f7.")],
+            Err(_) => vec![format!(
+                "There is no square {sq}: a file and a rank, like f7."
+            )],
         },
         ("legal", [sq]) => match sq.parse::<Square>() {
             Ok(sq) => vec![legal(pos, sq)],
-            Err(_) => vec![format!("{sq} is no square: a file and a rank, like g1.")],
+            Err(_) => vec![format!(
+                "There is no square {sq}: a file and a rank, like g1."
+            )],
         },
         ("moves", []) => vec![match &seen.game {
             Some((game, ply)) => last_moves(game, *ply),
@@ -155,13 +161,15 @@ fn whereabouts(pos: &Chess, what: &[&str]) -> String {
     let (colours, name): (Vec<Color>, &str) = match what {
         [c, name] => match colour(c) {
             Some(c) => (vec![c], name),
-            None => return format!("{c} is no colour: where black knight, say."),
+            None => return format!("There is no colour {c}: where black knight, say."),
         },
         [name] => (Color::ALL.to_vec(), name),
         _ => return "Where what? where queen, or where black knight.".into(),
     };
     let Some(r) = role_named(name) else {
-        return format!("{name} is no piece: king, queen, rook, bishop, knight or pawn.");
+        return format!(
+            "There is no piece called {name}: king, queen, rook, bishop, knight or pawn."
+        );
     };
     let board = pos.board();
     colours

@@ -180,7 +180,7 @@ fn typed(runner: &mut Runner, tellers: &mut Tellers, line: &str) -> Step {
     let line = line.trim();
     let lower = line.to_ascii_lowercase();
     if let Some(answer) = answer(runner, &lower) {
-        say(&answer);
+        say(&answer.iter().map(|l| words::plain(l)).collect::<Vec<_>>());
         return Step::Continue;
     }
     // What the screen answers is said, even in the same words as its last message.

@@ -148,8 +148,11 @@ impl Narrator {
         let turn = game.turn();
         let ply = game.ply();
         // A person's side searching is a hint being worked out: its own message says so.
+        // Said to a person waiting for the engine, not between two engines watched.
+        let person_waits = app.settings.side(!turn).is_human();
         if app.search.analysis.thinking == Some(turn)
             && !app.settings.side(turn).is_human()
+            && person_waits
             && self.thinking != Some(ply)
         {
             self.thinking = Some(ply);
@@ -186,8 +189,13 @@ impl Narrator {
 /// A side's name as said on every move: Knightfall at any level is "Knightfall" (the opening
 /// line gives its version and level), a person "You" or their name, an engine its name.
 fn said_name(app: &App, color: shakmaty::Color) -> String {
+    use crate::store::settings::Side;
     match app.settings.side(color) {
-        crate::store::settings::Side::Engine => "Knightfall".to_string(),
+        // Knightfall against itself: the sides by colour.
+        Side::Engine if *app.settings.side(!color) == Side::Engine => {
+            crate::tui::app::color_name(color).to_string()
+        }
+        Side::Engine => "Knightfall".to_string(),
         _ => app.shown_name(color),
     }
 }

@@ -239,17 +239,23 @@ fn ending_words(name: &str) -> Option<String> {
     Some(format!("{} against {}", side(a)?, side(b)?))
 }
 
-/// A message without the reply it names ("Reply: king to c8."): the reply is said as a
-/// move of its own.
+/// A message without the reply it names ("Reply: king to c8.", "Answered by Rxd4."): the
+/// reply is said as a move of its own.
 fn without_reply(text: &str) -> String {
-    match text.find(" Reply: ") {
-        Some(at) => {
-            let rest = &text[at + " Reply: ".len()..];
-            let after = rest.find(". ").map_or("", |end| &rest[end + 1..]);
-            format!("{}{after}", &text[..at])
+    let mut text = text.to_string();
+    for (mark, lead) in [(" Reply: ", " "), ("Answered by ", "")] {
+        if let Some(at) = text.find(mark) {
+            let rest = &text[at + mark.len()..];
+            let after = rest.find(". ").map_or("", |end| &rest[end + 2..]);
+            let before = text[..at].to_string();
+            text = if before.is_empty() || after.is_empty() {
+                format!("{before}{after}")
+            } else {
+                format!("{before}{lead}{after}")
+            };
         }
-        None => text.to_string(),
     }
+    text
 }
 
 #[cfg(test)]
@@ -274,6 +280,10 @@ mod tests {
         assert_eq!(
             without_reply("bishop takes b4: right. Reply: queen takes d1, check."),
             "bishop takes b4: right."
+        );
+        assert_eq!(
+            without_reply("Answered by Rxd4. The solution: 39... Qd1+. retry: again."),
+            "The solution: 39... Qd1+. retry: again."
         );
     }
 }

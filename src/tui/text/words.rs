@@ -188,8 +188,11 @@ pub(crate) fn plain(line: &str) -> String {
         .replace('…', "...")
         .replace(" → ", " to ")
         .replace('→', " to ");
-    if let Some(first) = out.chars().next()
+    // A square ("f7: black pawn") keeps its small letter.
+    let mut chars = out.chars();
+    if let (Some(first), second) = (chars.next(), chars.next())
         && first.is_lowercase()
+        && !second.is_some_and(|c| c.is_ascii_digit())
     {
         out = first.to_uppercase().chain(out.chars().skip(1)).collect();
     }
