@@ -130,8 +130,14 @@ fn main() -> ExitCode {
             args.text |= cli.text;
             cmd::play::run(&args, false)
         }
-        Some(Command::Host(args)) => cmd::friend::host(&args),
-        Some(Command::Join(args)) => cmd::friend::join(&args),
+        Some(Command::Host(mut args)) => {
+            args.text |= cli.text;
+            cmd::friend::host(&args)
+        }
+        Some(Command::Join(mut args)) => {
+            args.text |= cli.text;
+            cmd::friend::join(&args)
+        }
         Some(Command::Watch(mut args)) => {
             args.text |= cli.text;
             cmd::play::watch(&args)

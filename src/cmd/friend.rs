@@ -58,6 +58,9 @@ pub struct HostArgs {
     /// Draw pieces as ASCII letters.
     #[arg(long)]
     pub ascii: bool,
+    /// In plain text (`knightfall --text host`).
+    #[arg(skip)]
+    pub text: bool,
 }
 
 /// Flags of `knightfall join`.
@@ -77,6 +80,9 @@ pub struct JoinArgs {
     /// Draw pieces as ASCII letters.
     #[arg(long)]
     pub ascii: bool,
+    /// In plain text (`knightfall --text host`).
+    #[arg(skip)]
+    pub text: bool,
 }
 
 /// `knightfall host`.
@@ -88,9 +94,10 @@ pub fn host(args: &HostArgs) -> Result<()> {
     }
     let Ready {
         left,
-        settings,
+        mut settings,
         name,
     } = prepare(args.resume, Role::Host, args.name.as_deref())?;
+    settings.text |= args.text;
     let listener = meet::listen(args.port)
         .with_context(|| format!("could not listen on port {}", args.port))?;
     let guest = match args.color {
@@ -144,9 +151,10 @@ pub fn join(args: &JoinArgs) -> Result<()> {
     let code: Code = args.code.parse().map_err(anyhow::Error::msg)?;
     let Ready {
         left,
-        settings,
+        mut settings,
         name,
     } = prepare(args.resume, Role::Guest, args.name.as_deref())?;
+    settings.text |= args.text;
     let offered = seat::offered(left.as_ref().map(|u| &u.game));
     let met = meeting::guest(&args.address, code, &name, offered).map_err(anyhow::Error::msg)?;
     play(met, Role::Guest, left, settings, name, args.ascii)
@@ -169,6 +177,7 @@ fn play(
         resumed_from,
     } = seat::seat(&met, role, left, settings, name).map_err(anyhow::Error::msg)?;
     settings.ascii |= ascii || !super::play::unicode_terminal();
+    let text = settings.text;
     let peer = Peer::start(met.channel, HEARTBEAT, SILENCE)?;
     tui::run_friend(
         Options {
@@ -185,7 +194,7 @@ fn play(
             book: None,
             no_book: false,
             syzygy: None,
-            text: false,
+            text,
         },
         peer,
         remote,

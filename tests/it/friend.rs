@@ -315,7 +315,7 @@ fn a_wrong_code_spends_the_hosts_code_and_the_new_one_is_printed() {
 }
 
 /// A host in `home` started with `flags`, waiting, with the code and port it printed.
-fn host_in(home: &Path, flags: &str) -> (Session, String, String) {
+pub(crate) fn host_in(home: &Path, flags: &str) -> (Session, String, String) {
     let host = start(
         home,
         &format!("\"$KNIGHTFALL_BIN\" host --port 0 --name Ana {flags}{STTY_AFTER}"),
@@ -326,7 +326,7 @@ fn host_in(home: &Path, flags: &str) -> (Session, String, String) {
 }
 
 /// The guest in `home`, joining the host at `port` with `code` and `flags`.
-fn guest_in(home: &Path, code: &str, port: &str, flags: &str) -> Session {
+pub(crate) fn guest_in(home: &Path, code: &str, port: &str, flags: &str) -> Session {
     start(
         home,
         &format!("\"$KNIGHTFALL_BIN\" join {code} 127.0.0.1:{port} --name Bob {flags}{STTY_AFTER}"),

@@ -240,3 +240,29 @@ fn a_puzzle_and_a_kqvk_drill_are_played_in_plain_text() {
     plain_and_said_once(&out, &["list", "easy", "3", "hint", "quit"]);
     let _ = std::fs::remove_dir_all(&home);
 }
+
+#[test]
+fn a_game_against_a_friend_is_said_in_plain_text_on_both_sides() {
+    use crate::friend::{guest_in, host_in};
+    let (host_home, guest_home) = (temp_home("text-host"), temp_home("text-guest"));
+    let (mut host, code, port) = host_in(&host_home, "--text --color white");
+    let mut guest = guest_in(&guest_home, &code, &port, "--text");
+    said(&host, "you play White against Bob", 1);
+    said(&guest, "you play Black against Ana", 1);
+    type_line(&mut host, "e4");
+    said(&guest, "Ana plays pawn from e2 to e4.", 1);
+    type_line(&mut guest, "say good luck!");
+    said(&host, "Bob says: good luck!", 1);
+    said(&guest, "You say: good luck!", 1);
+    type_line(&mut guest, "e5");
+    said(&host, "Bob plays pawn from e7 to e5.", 1);
+    type_line(&mut host, "square e5");
+    said(&host, "e5: black pawn.", 1);
+    let host_out = leave(&mut host, "quit");
+    let guest_out = leave(&mut guest, "quit");
+    let typed = ["e4", "e5", "say good luck!", "square e5", "quit"];
+    plain_and_said_once(&host_out, &typed);
+    plain_and_said_once(&guest_out, &typed);
+    let _ = std::fs::remove_dir_all(&host_home);
+    let _ = std::fs::remove_dir_all(&guest_home);
+}

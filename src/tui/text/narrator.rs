@@ -31,6 +31,8 @@ pub(crate) struct Narrator {
     /// The ply the clock marks count for, and how many of them were said (or had passed
     /// when the turn began).
     marks: Option<(usize, usize)>,
+    /// The chat with a friend as last said.
+    chat: Vec<(Option<String>, String)>,
     /// The game said: when it started and its players (a new game is said from its start).
     game: (Option<String>, [String; 2]),
 }
@@ -75,6 +77,11 @@ impl Narrator {
             ply: game.ply(),
             game: Narrator::which(app),
             message: welcome,
+            chat: app
+                .remote
+                .as_ref()
+                .map(|r| r.chat.clone())
+                .unwrap_or_default(),
             ..Narrator::default()
         };
         (narrator, lines)
@@ -135,6 +142,15 @@ impl Narrator {
                 words::moved(before, &game.moves()[self.ply])
             ));
             self.ply += 1;
+        }
+        if let Some(remote) = &app.remote {
+            for (who, text) in new_lines(&self.chat, &remote.chat) {
+                lines.push(match who {
+                    Some(name) => format!("{name} says: {text}"),
+                    None => format!("You say: {text}"),
+                });
+            }
+            self.chat.clone_from(&remote.chat);
         }
         if let Some((text, _)) = &app.line.message
             && self.message.as_ref() != Some(text)
@@ -200,6 +216,17 @@ fn said_name(app: &App, color: shakmaty::Color) -> String {
     }
 }
 
+/// The lines of `now` after those of `before` (the chat keeps only its last lines, so the
+/// two overlap where the end of `before` is the start of `now`).
+fn new_lines<'a, T: PartialEq>(before: &[T], now: &'a [T]) -> &'a [T] {
+    let most = before.len().min(now.len());
+    let kept = (0..=most)
+        .rev()
+        .find(|&k| before[before.len() - k..] == now[..k])
+        .unwrap_or(0);
+    &now[kept..]
+}
+
 fn secs(s: u64) -> Duration {
     Duration::from_secs(s)
 }
@@ -221,7 +248,7 @@ mod tests {
 
     use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
-    use super::Narrator;
+    use super::{Narrator, new_lines};
     use crate::game::Game;
     use crate::tui::app::{Action, App, Mode, Settings, Side};
 
@@ -280,5 +307,14 @@ mod tests {
             said.contains(&"Your move, 1:00 left.".to_string()),
             "{said:?}"
         );
+    }
+
+    #[test]
+    fn only_the_chat_lines_not_said_yet_are_new() {
+        assert_eq!(new_lines(&[1, 2, 3], &[1, 2, 3, 4]), [4]);
+        // The chat keeps its last lines: the oldest went as the newest came.
+        assert_eq!(new_lines(&[1, 2, 3], &[2, 3, 4, 5]), [4, 5]);
+        assert_eq!(new_lines::<i32>(&[], &[7]), [7]);
+        assert!(new_lines(&[1, 2], &[1, 2]).is_empty());
     }
 }
