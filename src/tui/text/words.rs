@@ -172,7 +172,8 @@ pub(crate) fn sans_in(text: &str) -> String {
         }
         after_move = a_move && tail.is_empty();
         after_number = numbered;
-        after_colon = token.ends_with(':');
+        // "The engine plays d4": a square after the verb is a move.
+        after_colon = token.ends_with(':') || matches!(token, "play" | "plays");
         out.push_str(said.as_deref().unwrap_or(token));
     }
     out
@@ -329,6 +330,10 @@ mod tests {
             "allows mate in 2: 23. queen takes h7, check; king to f8; 24. queen to h8, checkmate"
         );
         assert_eq!(sans_in("Hint: a4"), "Hint: pawn to a4");
+        assert_eq!(
+            sans_in("The engine plays d4."),
+            "The engine plays pawn to d4."
+        );
         assert_eq!(
             sans_in("plus 0.33: 1... e5 2. Nf3 d6 3. d4"),
             "plus 0.33: 1... pawn to e5; 2. knight to f3; pawn to d6; 3. pawn to d4"
