@@ -154,7 +154,10 @@ fn main() -> ExitCode {
             args.text |= cli.text;
             cmd::train::run(&args)
         }
-        Some(Command::Games(args)) => cmd::games::run(&args),
+        Some(Command::Games(mut args)) => {
+            args.text |= cli.text;
+            cmd::games::run(&args)
+        }
         Some(Command::Stats(args)) => cmd::stats::run(&args),
         Some(Command::Puzzles(args)) => cmd::puzzles::run(&args),
         Some(Command::Completions { shell }) => print(|out| {

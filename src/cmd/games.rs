@@ -23,6 +23,9 @@ pub struct Args {
     /// terminal; elsewhere it is listed).
     #[command(subcommand)]
     pub action: Option<Action>,
+    /// In plain text (`knightfall --text games`).
+    #[arg(skip)]
+    pub text: bool,
 }
 
 /// What `games` does.
@@ -120,15 +123,17 @@ fn parse_color(text: &str) -> Result<shakmaty::Color, String> {
 pub fn run(args: &Args) -> Result<()> {
     let paths = Paths::get();
     let Some(action) = &args.action else {
-        if std::io::IsTerminal::is_terminal(&std::io::stdout()) {
+        let mut config = crate::store::load_settings(&paths)?;
+        config.text |= args.text;
+        if config.text || std::io::IsTerminal::is_terminal(&std::io::stdout()) {
             let review = super::review::Args::default();
-            let config = crate::store::load_settings(&paths)?;
             let settings = super::review::settings(&review, &config)?;
             let opts = super::board::tool_options(config, None);
             return crate::tui::run_library(settings, &opts);
         }
         return run(&Args {
             action: Some(Action::List(Which::default())),
+            text: false,
         });
     };
     let mut library = Library::open(&paths.library())?;

@@ -117,8 +117,7 @@ pub fn run(args: &Args) -> Result<()> {
     let mut config = crate::store::load_settings(&paths)?;
     config.text |= args.text;
     let screen = args.out.is_none() && (config.text || std::io::stdout().is_terminal());
-    // The library's screen has no plain-text form: the plain text lists the games folder.
-    if screen && !config.text && args.file.is_none() && args.game.is_none() {
+    if screen && args.file.is_none() && args.game.is_none() {
         let review = settings(args, &config)?;
         let opts = super::board::tool_options(config, args.syzygy.clone());
         return crate::tui::run_library(review, &opts);

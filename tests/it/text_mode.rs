@@ -266,3 +266,39 @@ fn a_game_against_a_friend_is_said_in_plain_text_on_both_sides() {
     let _ = std::fs::remove_dir_all(&host_home);
     let _ = std::fs::remove_dir_all(&guest_home);
 }
+
+#[test]
+fn the_library_in_plain_text_narrows_and_opens_a_review() {
+    let home = temp_home("text-library");
+    let file = home.join("two.pgn");
+    std::fs::write(
+        &file,
+        "[White \"Ann\"]\n[Black \"Bob\"]\n[Result \"1-0\"]\n[Date \"2026.01.02\"]\n\n\
+         1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7# 1-0\n\n\
+         [White \"Cid\"]\n[Black \"Ann\"]\n[Result \"0-1\"]\n[Date \"2026.02.03\"]\n\n\
+         1. f3 e5 2. g4 Qh4# 0-1\n",
+    )
+    .unwrap();
+    let mut s = start(
+        &home,
+        &format!(
+            "\"$KNIGHTFALL_BIN\" games import {} >/dev/null 2>&1 </dev/null && \"$KNIGHTFALL_BIN\" --text games{STTY_AFTER}",
+            file.display()
+        ),
+    );
+    said(&s, "The library: 2 games, newest first", 1);
+    said(&s, "1. Cid against Ann, 0-1, 2026.02.03, Barnes Opening", 1);
+    type_line(&mut s, "find bob");
+    said(&s, "1 game with the words bob; type 1 to review it.", 1);
+    type_line(&mut s, "1");
+    said(&s, "Reviewing Ann against Bob, 4 moves", 1);
+    said(&s, "Type forward for the first move", 1);
+    type_line(&mut s, "q");
+    said(&s, "1. Ann against Bob, 1-0, 2026.01.02", 2);
+    said(&s, "reviewed, accuracy White", 1);
+    type_line(&mut s, "all");
+    said(&s, "The library: 2 games, newest first", 2);
+    let out = leave(&mut s, "q");
+    plain_and_said_once(&out, &["find bob", "1", "q", "all"]);
+    let _ = std::fs::remove_dir_all(&home);
+}

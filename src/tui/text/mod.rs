@@ -13,6 +13,7 @@ mod review;
 mod train;
 mod setup;
 mod board;
+mod library;
 
 use std::io::{BufRead, Write};
 use std::time::Instant;
@@ -92,6 +93,7 @@ struct Tellers {
     train: train::Teller,
     setup: setup::Teller,
     board: board::Teller,
+    library: library::Teller,
 }
 
 impl Tellers {
@@ -103,6 +105,7 @@ impl Tellers {
         self.review.forget_message();
         self.train.forget_message();
         self.board.forget_message();
+        self.library.forget_message();
     }
 
     /// What to say of the screen in front as it is now; a screen that comes to the front is
@@ -119,6 +122,7 @@ impl Tellers {
             self.train = train::Teller::default();
             self.setup = setup::Teller::default();
             self.board = board::Teller::default();
+            self.library = library::Teller::default();
         }
         let lines = self.of_front(front, arrived, place.1);
         // The screens' messages name their Ctrl keys: here the words that do the same.
@@ -156,11 +160,8 @@ impl Tellers {
             Front::Train(screen) => self.train.after(screen),
             Front::Setup(screen) => self.setup.after(screen),
             Front::Board(screen) => self.board.after(screen),
-            Front::Home(_)
-            | Front::Settings(_)
-            | Front::Stats(_)
-            | Front::Library(_)
-            | Front::Friend(_) => {
+            Front::Library(screen) => self.library.after(screen),
+            Front::Home(_) | Front::Settings(_) | Front::Stats(_) | Front::Friend(_) => {
                 if arrived {
                     vec![format!(
                         "The {kind} screen has no plain-text form; q goes back."
@@ -190,6 +191,7 @@ fn typed(runner: &mut Runner, tellers: &mut Tellers, line: &str) -> Step {
         Some((Front::Review(screen), _)) => review::keys(screen, &lower).map(|k| k.map(plains)),
         Some((Front::Train(screen), _)) => train::keys(screen, &lower).map(|k| Ok(plains(k))),
         Some((Front::Board(_), _)) => board::keys(&lower).map(|k| Ok(plains(k))),
+        Some((Front::Library(screen), _)) => library::keys(screen, &lower).map(|k| k.map(plains)),
         Some((Front::Setup(screen), _)) => tellers.setup.keys(screen, &lower),
         _ => None,
     };
@@ -266,6 +268,7 @@ fn answer(runner: &Runner, line: &str) -> Option<Vec<String>> {
             return Some(review::list(screen));
         }
         Front::Board(screen) if line == "lines" => return Some(board::lines(screen)),
+        Front::Library(screen) if line == "list" => return Some(library::list(screen)),
         _ => {}
     }
     ask::answer(line, &seen?)
@@ -279,6 +282,7 @@ fn help(front: &Front, questions: bool) -> Vec<String> {
         Front::Train(_) => train::HELP,
         Front::Setup(_) => setup::HELP,
         Front::Board(_) => board::HELP,
+        Front::Library(_) => library::HELP,
         _ => &["q goes back."],
     };
     let mut lines: Vec<String> = own.iter().map(|s| (*s).to_string()).collect();
