@@ -158,7 +158,10 @@ fn main() -> ExitCode {
             args.text |= cli.text;
             cmd::games::run(&args)
         }
-        Some(Command::Stats(args)) => cmd::stats::run(&args),
+        Some(Command::Stats(mut args)) => {
+            args.text |= cli.text;
+            cmd::stats::run(&args)
+        }
         Some(Command::Puzzles(args)) => cmd::puzzles::run(&args),
         Some(Command::Completions { shell }) => print(|out| {
             clap_complete::generate(shell, &mut Cli::command(), "knightfall", out);

@@ -1,6 +1,6 @@
 //! `knightfall stats`: the player's statistics from the library. On a terminal, a screen of
 //! pages (accuracy over time, results, openings, mistakes, the best and worst games); piped,
-//! the same figures as plain text, for scripts.
+//! or in plain text (`--text`), the same figures as text.
 
 use std::io::IsTerminal;
 
@@ -18,6 +18,9 @@ pub struct Args {
     /// the name in the settings.
     #[arg(long, value_name = "NAME")]
     pub player: Option<String>,
+    /// In plain text (`knightfall --text stats`): the figures as when piped.
+    #[arg(skip)]
+    pub text: bool,
 }
 
 /// Openings listed in the text.
@@ -33,8 +36,8 @@ pub fn run(args: &Args) -> Result<()> {
     if stats.games() == 0 {
         return say!("{}", figures::none(&paths, player));
     }
-    if std::io::stdout().is_terminal() {
-        let settings = crate::store::load_settings(&paths)?;
+    let settings = crate::store::load_settings(&paths)?;
+    if !(args.text || settings.text) && std::io::stdout().is_terminal() {
         return crate::tui::run_stats(stats, &super::board::tool_options(settings, None));
     }
     super::emit(&report(&stats))

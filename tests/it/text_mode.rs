@@ -282,7 +282,9 @@ fn the_library_in_plain_text_narrows_and_opens_a_review() {
     let mut s = start(
         &home,
         &format!(
-            "\"$KNIGHTFALL_BIN\" games import {} >/dev/null 2>&1 </dev/null && \"$KNIGHTFALL_BIN\" --text games{STTY_AFTER}",
+            "\"$KNIGHTFALL_BIN\" games import {} >/dev/null 2>&1 </dev/null && \
+             \"$KNIGHTFALL_BIN\" --text games && \
+             \"$KNIGHTFALL_BIN\" stats --text --player Ann{STTY_AFTER}",
             file.display()
         ),
     );
@@ -298,7 +300,13 @@ fn the_library_in_plain_text_narrows_and_opens_a_review() {
     said(&s, "reviewed, accuracy White", 1);
     type_line(&mut s, "all");
     said(&s, "The library: 2 games, newest first", 2);
+    // The statistics, in plain text, are the figures as a script reads them.
     let out = leave(&mut s, "q");
+    assert!(
+        out.contains("Games of Ann: 2 finished, 1 reviewed"),
+        "{out}"
+    );
+    assert!(out.contains("with White      1    1"), "{out}");
     plain_and_said_once(&out, &["find bob", "1", "q", "all"]);
     let _ = std::fs::remove_dir_all(&home);
 }
