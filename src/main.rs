@@ -126,42 +126,15 @@ fn main() -> ExitCode {
         Some(Command::Analyse(args)) => cmd::analyse::run(&args),
         Some(Command::Book(args)) => cmd::book::run(&args),
         Some(Command::Tb(args)) => cmd::tb::run(&args),
-        Some(Command::Play(mut args)) => {
-            args.text |= cli.text;
-            cmd::play::run(&args, false)
-        }
-        Some(Command::Host(mut args)) => {
-            args.text |= cli.text;
-            cmd::friend::host(&args)
-        }
-        Some(Command::Join(mut args)) => {
-            args.text |= cli.text;
-            cmd::friend::join(&args)
-        }
-        Some(Command::Watch(mut args)) => {
-            args.text |= cli.text;
-            cmd::play::watch(&args)
-        }
-        Some(Command::Review(mut args)) => {
-            args.text |= cli.text;
-            cmd::review::run(&args)
-        }
-        Some(Command::Board(mut args)) => {
-            args.text |= cli.text;
-            cmd::board::run(&args)
-        }
-        Some(Command::Train(mut args)) => {
-            args.text |= cli.text;
-            cmd::train::run(&args)
-        }
-        Some(Command::Games(mut args)) => {
-            args.text |= cli.text;
-            cmd::games::run(&args)
-        }
-        Some(Command::Stats(mut args)) => {
-            args.text |= cli.text;
-            cmd::stats::run(&args)
-        }
+        Some(Command::Play(args)) => cmd::play::run(&args, false),
+        Some(Command::Host(args)) => cmd::friend::host(&args),
+        Some(Command::Join(args)) => cmd::friend::join(&args),
+        Some(Command::Watch(args)) => cmd::play::watch(&args),
+        Some(Command::Review(args)) => cmd::review::run(&args),
+        Some(Command::Board(args)) => cmd::board::run(&args),
+        Some(Command::Train(args)) => cmd::train::run(&args),
+        Some(Command::Games(args)) => cmd::games::run(&args),
+        Some(Command::Stats(args)) => cmd::stats::run(&args),
         Some(Command::Puzzles(args)) => cmd::puzzles::run(&args),
         Some(Command::Completions { shell }) => print(|out| {
             clap_complete::generate(shell, &mut Cli::command(), "knightfall", out);

@@ -26,7 +26,7 @@ pub struct Args {
     #[arg(long, value_name = "ENGINE")]
     pub engine: Option<String>,
     /// In plain text (`knightfall --text board`).
-    #[arg(skip)]
+    #[arg(from_global)]
     pub text: bool,
 }
 

@@ -59,7 +59,7 @@ pub struct HostArgs {
     #[arg(long)]
     pub ascii: bool,
     /// In plain text (`knightfall --text host`).
-    #[arg(skip)]
+    #[arg(from_global)]
     pub text: bool,
 }
 
@@ -81,7 +81,7 @@ pub struct JoinArgs {
     #[arg(long)]
     pub ascii: bool,
     /// In plain text (`knightfall --text host`).
-    #[arg(skip)]
+    #[arg(from_global)]
     pub text: bool,
 }
 

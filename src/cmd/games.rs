@@ -24,7 +24,7 @@ pub struct Args {
     #[command(subcommand)]
     pub action: Option<Action>,
     /// In plain text (`knightfall --text games`).
-    #[arg(skip)]
+    #[arg(from_global)]
     pub text: bool,
 }
 

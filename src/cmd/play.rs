@@ -96,7 +96,7 @@ pub struct Args {
     pub setup: bool,
     /// Plain text (`--text`, before or after the command; also `text = true` in the config):
     /// every event a line of words, questions answered (`help`), no screen.
-    #[arg(skip)]
+    #[arg(from_global)]
     pub text: bool,
     /// Opening book and tablebases.
     #[command(flatten)]
@@ -153,7 +153,7 @@ pub struct WatchArgs {
     #[command(flatten)]
     pub sources: SourceArgs,
     /// In plain text (`knightfall --text watch`).
-    #[arg(skip)]
+    #[arg(from_global)]
     pub text: bool,
 }
 

@@ -19,7 +19,7 @@ pub struct Args {
     #[arg(long, value_name = "NAME")]
     pub player: Option<String>,
     /// In plain text (`knightfall --text stats`): the figures as when piped.
-    #[arg(skip)]
+    #[arg(from_global)]
     pub text: bool,
 }
 

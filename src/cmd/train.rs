@@ -14,7 +14,7 @@ pub struct Args {
     #[command(subcommand)]
     pub kind: Option<Kind>,
     /// In plain text (`knightfall --text train`).
-    #[arg(skip)]
+    #[arg(from_global)]
     pub text: bool,
 }
 

@@ -4,7 +4,9 @@
 
 use std::time::Instant;
 
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use crossterm::event::{KeyCode, KeyEvent};
+
+use super::plain;
 
 use crate::tui::screen::Action;
 use crate::tui::setup::{Field, SetupScreen};
@@ -151,10 +153,6 @@ impl Teller {
         };
         Some(Err(said))
     }
-}
-
-fn plain(code: KeyCode) -> KeyEvent {
-    KeyEvent::new(code, KeyModifiers::NONE)
 }
 
 fn numbered(rows: &[(&'static str, String)]) -> Vec<String> {

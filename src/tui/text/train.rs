@@ -78,7 +78,7 @@ impl Teller {
                 while self.ply < game.ply() {
                     let before = game.position_at(self.ply);
                     let mover = before.turn();
-                    let who = if Some(mover) == solver(train) {
+                    let who = if Some(mover) == train.player() {
                         "You play".to_string()
                     } else {
                         format!("{} plays", crate::tui::app::color_name(mover))
@@ -107,16 +107,6 @@ fn kind(train: &Train) -> &'static str {
         OnBoard::Mistakes(_) => "mistake",
         OnBoard::Puzzle(_) => "puzzle",
         OnBoard::List => "list",
-    }
-}
-
-/// The side the player plays on the board.
-fn solver(train: &Train) -> Option<Color> {
-    match &train.board {
-        OnBoard::Drill(d) => Some(d.drill.player),
-        OnBoard::Mistakes(p) => Some(p.current.mover()),
-        OnBoard::Puzzle(s) => Some(s.puzzle.solver()),
-        OnBoard::List => None,
     }
 }
 

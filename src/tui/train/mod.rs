@@ -203,15 +203,19 @@ impl Train {
         self.board_game().and_then(|g| g.moves().last().copied())
     }
 
-    /// The board is seen from the player's side unless turned.
-    pub fn seen_from_black(&self) -> bool {
-        let player = match &self.board {
+    /// The side the player plays on the board, if one is shown.
+    pub fn player(&self) -> Option<shakmaty::Color> {
+        match &self.board {
             OnBoard::Drill(d) => Some(d.drill.player),
             OnBoard::Mistakes(p) => Some(p.current.mover()),
             OnBoard::Puzzle(s) => Some(s.puzzle.solver()),
             OnBoard::List => None,
-        };
-        (player == Some(shakmaty::Color::Black)) != self.flipped
+        }
+    }
+
+    /// The board is seen from the player's side unless turned.
+    pub fn seen_from_black(&self) -> bool {
+        (self.player() == Some(shakmaty::Color::Black)) != self.flipped
     }
 
     /// Applies one action and returns what the runner must do.
