@@ -332,6 +332,11 @@ impl Runner {
         self.stack.last().map(|f| (f, depth))
     }
 
+    /// The screen in front, to change (the plain text's words that have no key).
+    pub(crate) fn front_mut(&mut self) -> Option<&mut Front> {
+        self.stack.last_mut()
+    }
+
     /// Clears the message line of the screen in front: the plain text said it already, and
     /// what the next line typed brings is said even when it is the same words.
     pub(crate) fn forget_message(&mut self) {

@@ -300,6 +300,11 @@ fn the_library_in_plain_text_narrows_and_opens_a_review() {
     said(&s, "reviewed, accuracy White", 1);
     type_line(&mut s, "all");
     said(&s, "The library: 2 games, newest first", 2);
+    // Narrowed to nothing, a number says so and q still leaves (it is not typed as a word).
+    type_line(&mut s, "find zed");
+    said(&s, "No game has the words zed; all shows every game.", 1);
+    type_line(&mut s, "1");
+    said(&s, "There is no game here to review.", 1);
     // The statistics, in plain text, are the figures as a script reads them.
     let out = leave(&mut s, "q");
     assert!(
@@ -307,6 +312,6 @@ fn the_library_in_plain_text_narrows_and_opens_a_review() {
         "{out}"
     );
     assert!(out.contains("with White      1    1"), "{out}");
-    plain_and_said_once(&out, &["find bob", "1", "q", "all"]);
+    plain_and_said_once(&out, &["find bob", "1", "q", "all", "find zed"]);
     let _ = std::fs::remove_dir_all(&home);
 }

@@ -110,30 +110,25 @@ pub(crate) fn keys(
     screen: &LibraryScreen,
     line: &str,
 ) -> Option<Result<Vec<KeyCode>, Vec<String>>> {
-    // Esc clears words typed or narrowing the list (with none, it would leave).
-    let clear = if screen.typing || !screen.filter.is_empty() {
-        vec![KeyCode::Esc]
-    } else {
-        Vec::new()
-    };
-    if let Ok(n) = line.parse::<usize>() {
-        if n == 0 || n > screen.shown.len() {
-            return Some(Err(vec![format!(
-                "There is no game {n} here: type 1 to {}.",
-                screen.shown.len()
-            )]));
-        }
-        let mut keys = vec![KeyCode::Home];
-        keys.extend(std::iter::repeat_n(KeyCode::Down, n - 1));
-        keys.push(KeyCode::Enter);
-        return Some(Ok(keys));
+    let n: usize = line.parse().ok()?;
+    if n == 0 || n > screen.shown.len() {
+        return Some(Err(vec![match screen.shown.len() {
+            0 => "There is no game here to review.".to_string(),
+            shown => format!("There is no game {n} here: type 1 to {shown}."),
+        }]));
     }
-    if line == "all" {
-        return Some(Ok(clear));
-    }
-    let words = line.strip_prefix("find ")?;
-    let mut keys = clear;
-    keys.push(KeyCode::Char('/'));
-    keys.extend(words.trim().chars().map(KeyCode::Char));
+    let mut keys = vec![KeyCode::Home];
+    keys.extend(std::iter::repeat_n(KeyCode::Down, n - 1));
+    keys.push(KeyCode::Enter);
     Some(Ok(keys))
+}
+
+/// The words `line` narrows the list to (`find WORDS`; `all`: none); `None` when it is not
+/// such a line. The list is narrowed as the screen's typing does, without the typing mode, in
+/// which q would be typed rather than leave.
+pub(crate) fn narrowed(line: &str) -> Option<String> {
+    match line {
+        "all" => Some(String::new()),
+        _ => line.strip_prefix("find ").map(|w| w.trim().to_string()),
+    }
 }

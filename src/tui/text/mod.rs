@@ -187,6 +187,13 @@ fn typed(runner: &mut Runner, tellers: &mut Tellers, line: &str) -> Step {
     // What the screen answers is said, even in the same words as its last message.
     runner.forget_message();
     tellers.forget_message();
+    if let Some(Front::Library(screen)) = runner.front_mut()
+        && let Some(words) = library::narrowed(&lower)
+    {
+        screen.typing = false;
+        screen.set_filter(words);
+        return Step::Continue;
+    }
     let keys = match runner.front() {
         Some((Front::Review(screen), _)) => review::keys(screen, &lower).map(|k| k.map(plains)),
         Some((Front::Train(screen), _)) => train::keys(screen, &lower).map(|k| Ok(plains(k))),
