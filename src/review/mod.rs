@@ -9,6 +9,7 @@ pub mod phase;
 pub mod theory;
 pub mod analyse;
 pub mod from_file;
+pub mod passers;
 pub mod why;
 pub mod summary;
 
@@ -228,7 +229,10 @@ impl Review {
             if let Some(n) = note {
                 let what = n.what();
                 // A missed move's sentence names it already.
-                let missed = n.why.as_ref().is_some_and(|w| w.kind == why::Kind::Missed);
+                let missed = n
+                    .why
+                    .as_ref()
+                    .is_some_and(|w| matches!(w.kind, why::Kind::Missed | why::Kind::PasserMissed));
                 let text = match n.better.as_ref().filter(|_| !missed) {
                     Some(san) => format!("{{ {what}. {san} was best. }}"),
                     None => format!("{{ {what}. }}"),

@@ -11,6 +11,7 @@ use shakmaty::{Chess, Color, Move, Position, Role, Square};
 
 use super::Review;
 use super::judge::Eval;
+use super::passers;
 use crate::game::input::role_word;
 use crate::motifs::{self, Motif};
 use crate::pgn::numbered_san;
@@ -20,7 +21,11 @@ const WINDOW: usize = 8;
 
 /// The centipawns of evaluation each pawn of material a line shows must cost, for the
 /// material to be the reason.
-const SEEN_CP: i32 = 60;
+const SEEN_CP: i32 = 100;
+
+/// A drop of the evaluation this large (in centipawns) sees any amount of material: the
+/// evaluations are held to ±10 pawns, so a queen and a rook lost cannot show in full.
+const SEEN_ANY_CP: i32 = 500;
 
 /// What kind of thing went wrong, for counting.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -37,6 +42,12 @@ pub enum Kind {
     Tactic,
     /// It let a pawn promote.
     Promotion,
+    /// It let the opponent make a passed pawn or run one up the board.
+    Passer,
+    /// It missed making a passed pawn or running one up the board.
+    PasserMissed,
+    /// It let pieces be traded into an ending that is worse for it.
+    Ending,
     /// It lost material in a sequence of captures.
     Material,
     /// It missed a tactic or material the engine's move won.
@@ -47,13 +58,16 @@ pub enum Kind {
 
 impl Kind {
     /// Every kind, in the order tables list them.
-    pub const ALL: [Kind; 9] = [
+    pub const ALL: [Kind; 12] = [
         Kind::MateAllowed,
         Kind::MateMissed,
         Kind::Tablebase,
         Kind::Hung,
         Kind::Tactic,
         Kind::Promotion,
+        Kind::Passer,
+        Kind::PasserMissed,
+        Kind::Ending,
         Kind::Material,
         Kind::Missed,
         Kind::Evaluation,
@@ -68,6 +82,9 @@ impl Kind {
             Kind::Hung => "hung",
             Kind::Tactic => "tactic",
             Kind::Promotion => "promotion",
+            Kind::Passer => "passer",
+            Kind::PasserMissed => "passer-missed",
+            Kind::Ending => "ending",
             Kind::Material => "material",
             Kind::Missed => "missed",
             Kind::Evaluation => "evaluation",
@@ -88,6 +105,9 @@ impl Kind {
             Kind::Hung => "hung a piece",
             Kind::Tactic => "walked into a tactic",
             Kind::Promotion => "let a pawn promote",
+            Kind::Passer => "let a passed pawn through",
+            Kind::PasserMissed => "missed a passed pawn",
+            Kind::Ending => "traded into a worse ending",
             Kind::Material => "lost material",
             Kind::Missed => "missed a win of material",
             Kind::Evaluation => "positional",
@@ -113,6 +133,7 @@ impl Why {
         match self.kind {
             Kind::Evaluation => String::new(),
             Kind::Missed => "it misses a win".to_string(),
+            Kind::PasserMissed => "it misses a passed pawn".to_string(),
             Kind::MateMissed => format!("it {}", self.text.split(':').next().unwrap_or(&self.text)),
             _ => format!("it {}", self.text),
         }
@@ -190,19 +211,35 @@ pub fn why(review: &Review, i: usize) -> Option<Why> {
     // The material the lines show is the story only when the evaluation sees most of it: a
     // pawn given for play is not a pawn lost.
     let drop = mover.fold_wb(1, -1) * (before.eval.ceiled_cp() - after.eval.ceiled_cp());
-    let seen = drop >= SEEN_CP * worse;
+    // A drop past the evaluation's ceiling sees any amount.
+    let seen = drop >= (SEEN_CP * worse).min(SEEN_ANY_CP);
     if seen && worse >= 1 && lost >= 1 && !missed_more && !reply.moves.is_empty() {
         return Some(allowed(pos, next, &reply));
     }
     if let (Some(b), Some(best_line)) = (best, &with_best)
         && seen
-        && worse >= 2
+        && worse >= 1
     {
         return Some(missed(pos, b, best_line));
     }
     // A pawn the reply runs through to promote.
     if let Some(k) = reply.promotes(!mover) {
         return Some(promotion(next, &reply, k));
+    }
+    // Even trades into an ending the evaluation condemns.
+    if lost == 0
+        && let Some(text) = traded(pos, next, &reply, before.eval, after.eval)
+    {
+        return Some(Why {
+            text,
+            kind: Kind::Ending,
+        });
+    }
+    // In an ending the story is often a passed pawn no material has yet changed for.
+    if passers::ending(pos)
+        && let Some(why) = passer(pos, played, &before.line, &after.line)
+    {
+        return Some(why);
     }
     let better = best.map(|b| san(pos, b));
     let shown = |e: Eval| e.display();
@@ -234,18 +271,7 @@ struct Played {
 
 impl Played {
     fn out(start: &Chess, line: &[Move]) -> Played {
-        let mut positions = vec![start.clone()];
-        let mut moves = Vec::new();
-        for &m in line.iter().take(WINDOW) {
-            let pos = &positions[positions.len() - 1];
-            if !pos.is_legal(m) {
-                break;
-            }
-            let mut next = pos.clone();
-            next.play_unchecked(m);
-            positions.push(next);
-            moves.push(m);
-        }
+        let (mut moves, mut positions) = passers::legal_start(start, line, WINDOW);
         // Back to where no capture comes next, so an exchange is counted whole.
         let mut k = quiet_end(&moves, line);
         // And back to the last capture or promotion: the quiet moves after it change nothing.
@@ -354,6 +380,118 @@ fn promotion(next: &Chess, reply: &Played, k: usize) -> Why {
     }
 }
 
+/// The mover's score (centipawns, held to the ceiling) under which a pawn ending is lost.
+const LOST_CP: i32 = -300;
+
+/// The mover's score from which a trade of queens gives something away.
+const AHEAD_CP: i32 = 150;
+
+/// The trade the move allowed (the played move and the reply's captures, even in material),
+/// when the evaluation condemns where it leads: into a pawn ending it counts as lost, or the
+/// queens off where they were on, with the scores. `None` when the reply trades nothing.
+fn traded(pos: &Chess, next: &Chess, reply: &Played, before: Eval, after: Eval) -> Option<String> {
+    let mover = pos.turn();
+    if reply.moves.is_empty() || !reply.moves.iter().any(|m| m.is_capture()) {
+        return None;
+    }
+    let pieces = |p: &Chess| {
+        let b = p.board();
+        (b.occupied() & !b.pawns() & !b.kings()).count()
+    };
+    let queens = |p: &Chess| p.board().by_role(Role::Queen).count();
+    let end = &reply.end;
+    let whole = numbered_san(next, &reply.moves);
+    let for_mover = |e: Eval| mover.fold_wb(1, -1) * e.ceiled_cp();
+    if pieces(end) == 0 && pieces(pos) > 0 && for_mover(after) <= LOST_CP {
+        // The line up to where the last piece goes.
+        let k = (0..reply.moves.len())
+            .find(|&k| pieces(&reply.positions[k + 1]) == 0)
+            .unwrap_or(reply.moves.len() - 1);
+        let shown = numbered_san(next, &reply.moves[..=k]);
+        return Some(format!("trades into a lost pawn ending: {shown}"));
+    }
+    // The queens traded at once, by the move and the reply's first or by the reply's first
+    // two, while the mover was ahead: the trade threw the attack or the initiative away.
+    let queen_taken = |m: &Move| m.capture() == Some(Role::Queen);
+    let at_once = reply.moves.first().is_some_and(queen_taken)
+        && (reply.moves.get(1).is_some_and(queen_taken) || queens(next) == 1);
+    if queens(pos) == 2 && queens(end) == 0 && at_once && for_mover(before) >= AHEAD_CP {
+        return Some(format!(
+            "lets the queens be traded while ahead, from {} to {}: {whole}",
+            before.display(),
+            after.display()
+        ));
+    }
+    None
+}
+
+/// The passed pawn the reply (`after`, from the position after `played`) makes or runs for
+/// the opponent, or else the one the engine's line (`before`, from `pos`) would have made or
+/// run for the mover; each only when the other line does not do the same with that file.
+fn passer(pos: &Chess, played: Move, before: &[Move], after: &[Move]) -> Option<Why> {
+    let mover = pos.turn();
+    let mut next = pos.clone();
+    next.play_unchecked(played);
+    let game_line: Vec<Move> = std::iter::once(played)
+        .chain(after.iter().copied())
+        .collect();
+    let file = |p: Option<passers::Passer>| p.map(|p| p.square.file());
+    let side = |c: Color| c.fold_wb("White", "Black");
+    let upto = |from: &Chess, line: &[Move], at: usize| numbered_san(from, &line[..=at]);
+    let theirs = passers::in_line(&next, after, !mover);
+    if let Some(p) = theirs
+        && file(passers::in_line(pos, before, !mover)) != file(theirs)
+    {
+        let shown = upto(&next, after, p.at);
+        let sq = p.square;
+        return Some(Why {
+            text: if p.made {
+                format!(
+                    "lets {} make a passed {}-pawn: {shown}",
+                    side(!mover),
+                    sq.file().char()
+                )
+            } else {
+                format!(
+                    "lets {} run to {sq}, its {} rank: {shown}",
+                    passers::pawn_name(sq),
+                    passers::rank_word(sq, !mover)
+                )
+            },
+            kind: Kind::Passer,
+        });
+    }
+    let best = *before.first().filter(|&&b| b != played)?;
+    let ours = passers::in_line(pos, before, mover)?;
+    if file(passers::in_line(pos, &game_line, mover)) == file(Some(ours)) {
+        return None;
+    }
+    let best_san = numbered_san(pos, [best].iter());
+    let shown = upto(pos, before, ours.at);
+    let sq = ours.square;
+    Some(Why {
+        // The engine's move itself, or a later one of its line.
+        text: match (ours.made, ours.at == 0) {
+            (true, true) => format!(
+                "misses {best_san}, which makes a passed {}-pawn",
+                sq.file().char()
+            ),
+            (true, false) => format!("misses a passed {}-pawn: {shown}", sq.file().char()),
+            (false, true) => format!(
+                "misses {best_san}, which runs {} to {sq}, its {} rank",
+                passers::pawn_name(sq),
+                passers::rank_word(sq, mover)
+            ),
+            (false, false) => format!(
+                "misses running {} to {sq}, its {} rank: {shown}",
+                passers::pawn_name(sq),
+                passers::rank_word(sq, mover)
+            ),
+        },
+        kind: Kind::PasserMissed,
+    })
+}
+
 /// The first tactic the line played out from `from` carries out that wins a piece (not a
 /// pawn: a pin of one is no story beside what else the line wins).
 fn tactic(from: &Chess, line: &Played) -> Option<(Motif, motifs::Seen)> {
@@ -401,8 +539,10 @@ fn allowed(pos: &Chess, next: &Chess, reply: &Played) -> Why {
         };
         let by = numbered_san(&reply.positions[seen.at], &reply.moves[seen.at..=seen.at]);
         let text = match motif {
+            // The fork's line from the reply on, so it reads from the position on the board.
             Motif::Fork => format!(
-                "walks into a fork: {by} forks {}",
+                "walks into a fork: {} forks {}",
+                shown(seen.at),
                 forked(board, &seen.squares)
             ),
             Motif::Pin => format!(
@@ -771,5 +911,108 @@ mod tests {
         let w = why(&r, 0).unwrap();
         assert_eq!(w.kind, Kind::Tablebase);
         assert_eq!(w.text, "throws away a tablebase win: e4 draws, d4 wins");
+    }
+
+    /// A pawn ending where Black's ...b4 breaks through on the queenside.
+    const BREAK: &str = "8/8/1k6/pp6/8/P2K4/8/8";
+
+    #[test]
+    fn a_pawn_break_let_through_or_missed_is_a_passed_pawn() {
+        // 38. Ke3?? (from d2) lets Black break: 38...b4 39. axb4 axb4 and the pawn is passed.
+        let r = review(
+            "[FEN \"8/8/1k6/pp6/8/P7/3K4/8 w - - 0 38\"]\n[SetUp \"1\"]\n\n38. Ke3",
+            &[(Eval::Cp(0), "Kc3"), (Eval::Cp(-500), "b4 axb4 axb4 Kd3")],
+        );
+        let w = why(&r, 0).unwrap();
+        assert_eq!(w.kind, Kind::Passer, "{w:?}");
+        assert_eq!(
+            w.text,
+            "lets Black make a passed b-pawn: 38... b4 39. axb4 axb4"
+        );
+        let black = |best: &str| {
+            review(
+                &format!("[FEN \"{BREAK} b - - 0 38\"]\n[SetUp \"1\"]\n\n38... Kc7"),
+                &[(Eval::Cp(-500), best), (Eval::Cp(0), "Kc2")],
+            )
+        };
+        // 38...Kc7? misses the same break.
+        let w = why(&black("b4 axb4 axb4 Kc4"), 0).unwrap();
+        assert_eq!(w.kind, Kind::PasserMissed, "{w:?}");
+        assert_eq!(w.text, "misses a passed b-pawn: 38... b4 39. axb4 axb4");
+        assert_eq!(w.unspoiled(), "it misses a passed pawn");
+        // The engine's own move is never the story.
+        assert_eq!(why(&black("Kc7"), 0).unwrap().kind, Kind::Evaluation);
+    }
+
+    #[test]
+    fn a_passed_pawn_run_to_the_seventh_is_named_by_its_square() {
+        // 49. Rb6?? lets the a-pawn run: 49...a2 and the rook is too late.
+        let r = review(
+            "[FEN \"8/5kpp/2R5/7P/1p2K3/p5P1/8/8 w - - 1 49\"]\n[SetUp \"1\"]\n\n49. Rb6",
+            &[(Eval::Cp(500), "Ra6"), (Eval::Cp(-500), "a2 Ra6 b3")],
+        );
+        let w = why(&r, 0).unwrap();
+        assert_eq!(w.kind, Kind::Passer, "{w:?}");
+        assert_eq!(
+            w.text,
+            "lets the a-pawn run to a2, its seventh rank: 49... a2"
+        );
+    }
+
+    #[test]
+    fn a_pawn_won_by_the_engine_s_move_is_named_when_the_evaluation_sees_it() {
+        // 3. Nc3 leaves the pawn on e5 where 3. Nxe5 took it: a pawn, and the evaluation says
+        // so; a tenth of that drop is not the pawn's story.
+        let moves = "1. e4 e5 2. Nf3 Nf6 3. Nc3";
+        let line = |drop: i32| {
+            review(
+                moves,
+                &[
+                    (Eval::Cp(30), "e4"),
+                    (Eval::Cp(30), "e5"),
+                    (Eval::Cp(30), "Nf3"),
+                    (Eval::Cp(30), "Nf6"),
+                    (Eval::Cp(130), "Nxe5 d6 Nf3"),
+                    (Eval::Cp(130 - drop), "Bc5"),
+                ],
+            )
+        };
+        let w = why(&line(150), 4).unwrap();
+        assert_eq!(w.kind, Kind::Missed, "{w:?}");
+        assert_eq!(w.text, "misses 3. Nxe5, which wins a pawn: 3. Nxe5");
+        assert_eq!(why(&line(15), 4).unwrap().kind, Kind::Evaluation);
+    }
+
+    #[test]
+    fn an_even_trade_into_a_lost_pawn_ending_or_the_queens_off_while_ahead() {
+        // 49. Bxg5?? fxg5+: bishop for knight, and the pawn ending is lost.
+        let r = review(
+            "[FEN \"8/8/5p2/1p2pknp/1P5K/4BP1P/8/8 w - - 18 49\"]\n[SetUp \"1\"]\n\n49. Bxg5",
+            &[
+                (Eval::Cp(-260), "Kg3 e4"),
+                (Eval::Cp(-1867), "fxg5+ Kg3 e4"),
+            ],
+        );
+        let w = why(&r, 0).unwrap();
+        assert_eq!(w.kind, Kind::Ending, "{w:?}");
+        assert_eq!(w.text, "trades into a lost pawn ending: 49... fxg5+");
+        // 27...Qd3? 28. Qxd3 exd3: Black's attack is gone with the queens.
+        let queens = |before: i32| {
+            review(
+                "[FEN \"3q2k1/1p3pp1/7p/1pr5/4p3/P1P1P1B1/1P2QPPP/6K1 b - - 1 27\"]\n[SetUp \"1\"]\n\n27... Qd3",
+                &[
+                    (Eval::Cp(before), "Rd5 h3"),
+                    (Eval::Cp(-100), "Qxd3 exd3 Kf1"),
+                ],
+            )
+        };
+        let w = why(&queens(-233), 0).unwrap();
+        assert_eq!(w.kind, Kind::Ending, "{w:?}");
+        assert_eq!(
+            w.text,
+            "lets the queens be traded while ahead, from -2.33 to -1.00: 28. Qxd3 exd3"
+        );
+        // Not ahead before: the trade is not the story.
+        assert_eq!(why(&queens(-120), 0).unwrap().kind, Kind::Evaluation);
     }
 }

@@ -8,11 +8,15 @@ use shakmaty::{Chess, Move, Position};
 
 use super::Searcher;
 use super::params::MATE_EXIT_SPARE_PLIES;
-use crate::engine::node::Node;
+use crate::engine::node::{Node, key_of};
 use crate::engine::score::{MATE, MATE_BOUND, MAX_PLY};
 use crate::engine::spread::skips;
 use crate::engine::time::{falling_factor, stability_factor};
+use crate::engine::tt::decode_move;
 use crate::engine::{Info, SearchResult};
+
+/// How long the table may lengthen the best line to ([`Searcher::lengthened`]).
+const PV_FROM_TABLE: usize = 16;
 
 /// One of a MultiPV search's best lines.
 #[derive(Clone, Debug)]
@@ -96,8 +100,43 @@ impl Searcher<'_> {
             settling.previous = Some(score);
         }
         result.nodes = self.nodes;
+        result.pv = self.lengthened(root, std::mem::take(&mut result.pv));
         result.ponder = result.pv.get(1).copied();
         result
+    }
+
+    /// `pv` lengthened from the hash table where the search's own line stops short (a line
+    /// ends early where a table hit cut the search below it): the move the table keeps for
+    /// each position reached, while it is legal there and the line does not come back to a
+    /// position it passed. The search itself is not touched; the line only reads further,
+    /// for the ponder move and for whoever explains the score (the review's reasons).
+    fn lengthened(&self, root: &Chess, mut pv: Vec<Move>) -> Vec<Move> {
+        let mut pos = root.clone();
+        let mut seen = vec![key_of(&pos)];
+        for &m in &pv {
+            if !pos.is_legal(m) {
+                return pv;
+            }
+            pos.play_unchecked(m);
+            seen.push(key_of(&pos));
+        }
+        while pv.len() < PV_FROM_TABLE {
+            let Some(m) = self
+                .tt
+                .probe(key_of(&pos), pv.len())
+                .and_then(|hit| decode_move(&pos, hit.mv))
+            else {
+                break;
+            };
+            pos.play_unchecked(m);
+            let key = key_of(&pos);
+            if seen.contains(&key) {
+                break;
+            }
+            seen.push(key);
+            pv.push(m);
+        }
+        pv
     }
 
     /// Searches one depth: each of the `lines_wanted` best lines in turn, every one without
