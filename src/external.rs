@@ -477,6 +477,11 @@ impl External {
             .movetime
             .map(|ms| Duration::from_millis(ms) + MOVETIME_GRACE);
         let mut stop_sent: Option<Instant> = None;
+        // A report whose score is only a bound is held back: Stockfish's last report when
+        // stopped is one, with its first move for a line. It is passed on only when no exact
+        // report came before the move.
+        let mut held: Option<Info> = None;
+        let mut exact = false;
         loop {
             if self.switch.is_thrown() {
                 return Err(self.killed());
@@ -506,6 +511,9 @@ impl External {
             };
             if let Some(rest) = line.strip_prefix("bestmove") {
                 self.set_busy(false);
+                if !exact && let Some(info) = held.take() {
+                    on_info(&info);
+                }
                 let text = rest.split_whitespace().next().unwrap_or("");
                 return text
                     .parse::<UciMove>()
@@ -523,7 +531,12 @@ impl External {
             if let Some(info) = uci_info::read(&line, pos)
                 && info.multipv <= lines
             {
-                on_info(&info);
+                if uci_info::is_bound(&line) {
+                    held = Some(info);
+                } else {
+                    exact = true;
+                    on_info(&info);
+                }
             }
         }
     }

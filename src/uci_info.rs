@@ -49,6 +49,14 @@ pub(crate) fn write_tablebase_move(score: i32, m: Move) -> String {
     )
 }
 
+/// Whether an `info` line's score is only a bound (`lowerbound`, `upperbound`): a search that
+/// failed high or low, or was stopped there, whose line is often its first move alone.
+pub(crate) fn is_bound(line: &str) -> bool {
+    line.split_whitespace()
+        .take_while(|&w| w != "string")
+        .any(|w| w == "lowerbound" || w == "upperbound")
+}
+
 /// A progress report from an `info` line that carries a score (other lines give `None`), with
 /// the number of its line (`multipv`, 1 when the engine does not say). The PV, from `pos`, is
 /// kept up to its first illegal move.
@@ -270,5 +278,15 @@ mod tests {
             let text = write(&written);
             prop_assert_eq!(read(&text, &Chess::default()), Some(written), "{}", text);
         }
+    }
+
+    #[test]
+    fn a_bound_is_told_from_an_exact_score() {
+        assert!(is_bound(
+            "info depth 16 score cp 35 lowerbound nodes 2 pv f1b5"
+        ));
+        assert!(is_bound("info depth 16 score cp 35 upperbound pv f1b5"));
+        assert!(!is_bound("info depth 15 score cp 34 pv f1b5 a7a6"));
+        assert!(!is_bound("info depth 15 score cp 34 string lowerbound"));
     }
 }

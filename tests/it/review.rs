@@ -637,6 +637,16 @@ fn book_moves_are_searched_briefly_and_never_judged() {
 /// each position it gives `score` (from the side to move's view) at depth 9 and a legal move,
 /// so whatever the review shows of it can only have come from it. The `--engine` naming it.
 fn scripted_reviewer(dir: &Path, name: &str, score: &str) -> String {
+    scripted_reviewer_reporting(
+        dir,
+        name,
+        &format!("echo \"info depth 9 score {score} pv $m\";"),
+    )
+}
+
+/// [`scripted_reviewer`] with the `info` lines of each search given as shell commands (`$m`
+/// is its move).
+fn scripted_reviewer_reporting(dir: &Path, name: &str, reports: &str) -> String {
     use std::os::unix::fs::PermissionsExt;
     let file = dir.join(name);
     std::fs::write(
@@ -644,13 +654,50 @@ fn scripted_reviewer(dir: &Path, name: &str, score: &str) -> String {
         format!(
             "#!/bin/sh\nwhile read l; do case \"$l\" in uci) echo uciok;; isready) echo readyok;; \
              position*g8f6*) m=e2e4;; position*moves*) m=e7e5;; position*) m=e2e4;; \
-             go*) echo \"info depth 9 score {score} pv $m\"; echo \"bestmove $m\";; \
+             go*) {reports} echo \"bestmove $m\";; \
              quit) exit;; esac; done\n"
         ),
     )
     .unwrap();
     std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o755)).unwrap();
     format!("uci:{}", file.display())
+}
+
+#[test]
+fn another_engine_s_bound_when_stopped_is_not_taken_for_its_evaluation() {
+    // Stockfish stopped mid-search reports a lower bound with its first move for a line: the
+    // exact report before it is the evaluation; a bound alone is still better than nothing.
+    let dir = temp_dir("bound-engine");
+    let input = dir.join("two.pgn");
+    std::fs::write(&input, "[White \"a\"]\n[Black \"b\"]\n\n1. Nf3 Nf6 *\n").unwrap();
+    let out = dir.join("reviewed.pgn");
+    let (i, o) = (input.to_str().unwrap(), out.to_str().unwrap());
+    let both = scripted_reviewer_reporting(
+        &dir,
+        "bounded",
+        "echo \"info depth 9 score cp 123 pv $m e2e4\"; \
+         echo \"info depth 10 score cp 900 lowerbound pv $m\";",
+    );
+    let run = review(
+        &dir,
+        &[i, "--movetime", "50", "--engine", &both, "--out", o],
+    );
+    assert!(run.status.success(), "{run:?}");
+    let text = std::fs::read_to_string(&out).unwrap();
+    assert!(text.contains("1. Nf3 { [%eval -1.23] }"), "{text}");
+    assert!(!text.contains("9.00"), "{text}");
+    let alone = scripted_reviewer_reporting(
+        &dir,
+        "bound-only",
+        "echo \"info depth 10 score cp 900 lowerbound pv $m\";",
+    );
+    let run = review(
+        &dir,
+        &[i, "--movetime", "50", "--engine", &alone, "--out", o],
+    );
+    assert!(run.status.success(), "{run:?}");
+    let text = std::fs::read_to_string(&out).unwrap();
+    assert!(text.contains("1. Nf3 { [%eval -9.00] }"), "{text}");
 }
 
 #[test]
