@@ -237,7 +237,7 @@ pub fn why(review: &Review, i: usize) -> Option<Why> {
     }
     // In an ending the story is often a passed pawn no material has yet changed for.
     if passers::ending(pos)
-        && let Some(why) = passer(pos, played, &before.line, &after.line)
+        && let Some(why) = passer(pos, next, played, &before.line, &after.line)
     {
         return Some(why);
     }
@@ -425,24 +425,22 @@ fn traded(pos: &Chess, next: &Chess, reply: &Played, before: Eval, after: Eval) 
     None
 }
 
-/// The passed pawn the reply (`after`, from the position after `played`) makes or runs for
+/// The passed pawn the reply (`after`, from `next`, the position after `played`) makes or runs for
 /// the opponent, or else the one the engine's line (`before`, from `pos`) would have made or
 /// run for the mover; each only when the other line does not do the same with that file.
-fn passer(pos: &Chess, played: Move, before: &[Move], after: &[Move]) -> Option<Why> {
+fn passer(pos: &Chess, next: &Chess, played: Move, before: &[Move], after: &[Move]) -> Option<Why> {
     let mover = pos.turn();
-    let mut next = pos.clone();
-    next.play_unchecked(played);
     let game_line: Vec<Move> = std::iter::once(played)
         .chain(after.iter().copied())
         .collect();
     let file = |p: Option<passers::Passer>| p.map(|p| p.square.file());
     let side = |c: Color| c.fold_wb("White", "Black");
     let upto = |from: &Chess, line: &[Move], at: usize| numbered_san(from, &line[..=at]);
-    let theirs = passers::in_line(&next, after, !mover);
+    let theirs = passers::in_line(next, after, !mover);
     if let Some(p) = theirs
         && file(passers::in_line(pos, before, !mover)) != file(theirs)
     {
-        let shown = upto(&next, after, p.at);
+        let shown = upto(next, after, p.at);
         let sq = p.square;
         return Some(Why {
             text: if p.made {
