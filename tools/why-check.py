@@ -20,7 +20,10 @@ Each concrete reason is then checked against Stockfish at a fixed depth:
 - every other reason (a piece hung, a tactic walked into, material lost, a pawn let through, a
   win missed) claims material: Stockfish's evaluation after the move (the opponent to move)
   must be at least a pawn worse for the mover than its evaluation before the move, or a mate
-  against the mover.
+  against the mover;
+- a positional reason ("lets the king on g1 be attacked", "doubles the pawns on the f-file":
+  what Knightfall's evaluation sees when nothing concrete applies) is counted apart, not as a
+  concrete reason; its line must be legal and Stockfish must see the move cost half a pawn.
 
     python3 tools/why-check.py --pgn reviewed.pgn [--engine /usr/games/stockfish] [--depth 16]
 
@@ -36,6 +39,15 @@ import chess.engine
 import chess.pgn
 
 VERDICT = re.compile(r"^\s*(Inaccuracy|Mistake|Blunder)(:|\.)\s*(.*)$", re.S)
+# What the evaluation sees when nothing concrete applies (src/review/positional.rs): counted
+# apart from the concrete reasons, and checked only for a legal line and a real loss.
+POSITIONAL = re.compile(
+    r"^(lets the king( on [a-h][1-8])? be attacked|lets (White|Black)'s king off the hook"
+    r"|leaves the pieces hemmed in|lets (White|Black)'s pieces (into play|find better squares)"
+    r"|lets (White|Black)'s passed (.-pawn|pawns) grow strong|lets the passed (.-pawn|pawns) be stopped"
+    r"|doubles the pawns|leaves an isolated pawn|weakens the pawns|spares (White|Black)'s pawns"
+    r"|gives up the bishop pair|leaves the pieces on poorer squares|lets a rook onto the seventh rank)"
+)
 MOVE_NUMBER = re.compile(r"^\d+\.(\.\.)?$")
 
 
@@ -69,6 +81,30 @@ def score_for(info, side):
     return ("cp", s.score())
 
 
+def check_positional(engine, limit, node, rest, checked, real, failures, game):
+    """A positional reason's line must be legal after the move, and Stockfish must see the
+    move cost at least half a pawn: the reason names what Knightfall's evaluation sees, which
+    Stockfish cannot check term by term."""
+    before, after = node.parent.board(), node.board()
+    reason = re.sub(r"\.?\s*\S+ was best\.?\s*$", "", rest).strip().rstrip(".").strip()
+    _, _, shown = reason.rpartition(": ")
+    checked += 1
+    if shown and line_moves(after, shown) is None:
+        failures.append((game.headers.get("White"), node.san(), reason, "illegal line (positional)"))
+        return checked, real
+    b = score_for(engine.analyse(before, limit), before.turn)
+    a = score_for(engine.analyse(after, limit), before.turn)
+    if a[0] == "mate" or b[0] == "mate":
+        ok = (a[0] == "mate" and a[1] < 0) or (b[0] == "mate" and b[1] > 0)
+    else:
+        ok = b[1] - a[1] >= 50
+    if ok:
+        real += 1
+    else:
+        failures.append((game.headers.get("White"), node.san(), reason, "Stockfish sees no loss (positional)"))
+    return checked, real
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--pgn", required=True, action="append")
@@ -84,6 +120,7 @@ def main():
 
     counts = {}
     checked = bad = illegal = 0
+    positional_checked = positional_real = 0
     failures = []
     for path in args.pgn:
         with open(path) as f:
@@ -100,7 +137,15 @@ def main():
                     if not m:
                         continue
                     verdict, mark, rest = m.groups()
-                    concrete = mark == ":"
+                    concrete = mark == ":" and not POSITIONAL.match(rest)
+                    if mark == ":" and not concrete:
+                        key = (verdict, "positional")
+                        counts[key] = counts.get(key, 0) + 1
+                        if not (args.max and checked >= args.max):
+                            positional_checked, positional_real = check_positional(
+                                engine, limit, node, rest, positional_checked, positional_real, failures, game
+                            )
+                        continue
                     key = (verdict, concrete)
                     counts[key] = counts.get(key, 0) + 1
                     if not concrete or (args.max and checked >= args.max):
@@ -146,13 +191,27 @@ def main():
                         failures.append((game.headers.get("White"), node.san(), reason, "Stockfish disagrees"))
     engine.quit()
 
+    def count(verdicts, kind):
+        return sum(counts.get((v, kind), 0) for v in verdicts)
+
     for verdict in ("Inaccuracy", "Mistake", "Blunder"):
-        yes, no = counts.get((verdict, True), 0), counts.get((verdict, False), 0)
-        total = yes + no
-        print(f"{verdict}: {yes} of {total} with a concrete reason ({100 * yes / max(total, 1):.0f}%)")
-    yes = sum(counts.get((v, True), 0) for v in ("Mistake", "Blunder"))
-    total = yes + sum(counts.get((v, False), 0) for v in ("Mistake", "Blunder"))
-    print(f"mistakes and blunders: {yes} of {total} with a concrete reason ({100 * yes / max(total, 1):.0f}%)")
+        yes, pos, no = (count([verdict], k) for k in (True, "positional", False))
+        total = yes + pos + no
+        print(
+            f"{verdict}: {yes} of {total} with a concrete reason ({100 * yes / max(total, 1):.0f}%), "
+            f"{pos} positional ({100 * pos / max(total, 1):.0f}%)"
+        )
+    both = ("Mistake", "Blunder")
+    yes, pos, no = (count(both, k) for k in (True, "positional", False))
+    total = yes + pos + no
+    print(
+        f"mistakes and blunders: {yes} of {total} with a concrete reason ({100 * yes / max(total, 1):.0f}%), "
+        f"{pos} positional ({100 * pos / max(total, 1):.0f}%), {no} with none"
+    )
+    print(
+        f"positional reasons checked: {positional_checked}; Stockfish sees a loss of half a pawn or more "
+        f"in {positional_real} ({100 * positional_real / max(positional_checked, 1):.0f}%)"
+    )
     right = checked - bad - illegal
     print(
         f"reasons checked: {checked}; borne out by Stockfish at depth {args.depth}: {right} "

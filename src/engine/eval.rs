@@ -360,6 +360,28 @@ impl Evaluator {
         }
     }
 
+    /// Where the tapered evaluation of `board` comes from, for saying what a line changes
+    /// (before the endgame scale and the rule for a side too weak to win).
+    pub fn account(&self, board: &Board, turn: Color) -> Account {
+        let phase = game_phase(board);
+        let weights = self.terms;
+        let mut sides = Sides {
+            weights,
+            sums: [[S::default(); GROUP_NAMES.len()]; 2],
+        };
+        terms::positional(board, turn, &mut sides);
+        let material = taper(
+            material(board, |role| weights[params::MATERIAL + role]),
+            phase,
+        );
+        let acc = self.accumulate(board);
+        Account {
+            material,
+            tables: taper(S(acc.mg, acc.eg), phase) - material,
+            groups: sides.sums.map(|side| side.map(|sum| taper(sum, phase))),
+        }
+    }
+
     /// The static evaluation of `pos` from scratch, White's point of view.
     pub fn evaluate_position(&self, pos: &Chess) -> i32 {
         self.evaluate(pos.board(), pos.turn(), self.accumulate(pos.board()))
@@ -423,7 +445,7 @@ fn material<T: Into<S>>(board: &Board, value: impl Fn(usize) -> T) -> S {
 }
 
 /// The trace's lines for the terms, in order.
-const GROUP_NAMES: [&str; 7] = [
+pub const GROUP_NAMES: [&str; 7] = [
     "mobility",
     "king safety",
     "threats",
@@ -459,6 +481,36 @@ const GROUPS: [(usize, usize); 22] = [
     (params::SPACE, 0),
     (params::ROOK_ON_QUEEN, 2),
 ];
+
+/// The tapered evaluation of a position taken apart (see [`Evaluator::account`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Account {
+    /// Material, White's view.
+    pub material: i32,
+    /// The piece tables beyond material, White's view.
+    pub tables: i32,
+    /// Each group of terms ([`GROUP_NAMES`]'s order) by side, White's first: each side's
+    /// own account, its bonuses less the danger to its king.
+    pub groups: [[i32; GROUP_NAMES.len()]; 2],
+}
+
+/// A sink that adds up each group of terms apart for each side, the danger to a king
+/// counted against its own side.
+struct Sides<'a> {
+    weights: &'a [S],
+    sums: [[S; GROUP_NAMES.len()]; 2],
+}
+
+impl Sink for Sides<'_> {
+    fn add(&mut self, color: Color, index: usize, count: i32) {
+        self.sums[color_index(color)][Groups::group(index)] += self.weights[index] * count;
+    }
+
+    fn king_attack(&mut self, defender: Color, attackers: usize, counts: [i32; 4]) {
+        let danger = terms::king_danger(self.weights, attackers, counts);
+        self.sums[color_index(defender)][Groups::group(params::KING_ATTACK_UNITS)] += -danger;
+    }
+}
 
 /// A sink that adds up each group of terms apart.
 struct Groups<'a> {

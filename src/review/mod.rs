@@ -10,6 +10,7 @@ pub mod theory;
 pub mod analyse;
 pub mod from_file;
 pub mod passers;
+pub mod positional;
 pub mod why;
 pub mod summary;
 
@@ -64,7 +65,7 @@ impl MoveNote {
     pub fn what(&self) -> String {
         let word = self.judgement.word();
         match &self.why {
-            Some(w) if w.concrete() => format!("{word}: {}", w.text),
+            Some(w) if w.named() => format!("{word}: {}", w.text),
             _ => self.reason.phrase().unwrap_or(word).to_string(),
         }
     }

@@ -155,14 +155,15 @@ pub fn rank_word(sq: Square, side: Color) -> &'static str {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     #![allow(clippy::unwrap_used, reason = "tests on literal positions")]
     use super::*;
     use shakmaty::CastlingMode;
     use shakmaty::fen::Fen;
     use shakmaty::uci::UciMove;
 
-    fn pos(fen: &str) -> Chess {
+    /// The position of `fen`, for the review's tests.
+    pub(in crate::review) fn pos(fen: &str) -> Chess {
         fen.parse::<Fen>()
             .unwrap()
             .into_position(CastlingMode::Standard)

@@ -11,7 +11,7 @@ use shakmaty::{Chess, Color, Move, Position, Role, Square};
 
 use super::Review;
 use super::judge::Eval;
-use super::passers;
+use super::{passers, positional};
 use crate::game::input::role_word;
 use crate::motifs::{self, Motif};
 use crate::pgn::numbered_san;
@@ -52,13 +52,16 @@ pub enum Kind {
     Material,
     /// It missed a tactic or material the engine's move won.
     Missed,
+    /// Nothing concrete, but a term of the evaluation makes most of the cost: the king's
+    /// safety, the pawns, the pieces' activity.
+    Positional,
     /// Nothing concrete: only the evaluation says so.
     Evaluation,
 }
 
 impl Kind {
     /// Every kind, in the order tables list them.
-    pub const ALL: [Kind; 12] = [
+    pub const ALL: [Kind; 13] = [
         Kind::MateAllowed,
         Kind::MateMissed,
         Kind::Tablebase,
@@ -70,6 +73,7 @@ impl Kind {
         Kind::Ending,
         Kind::Material,
         Kind::Missed,
+        Kind::Positional,
         Kind::Evaluation,
     ];
 
@@ -87,6 +91,7 @@ impl Kind {
             Kind::Ending => "ending",
             Kind::Material => "material",
             Kind::Missed => "missed",
+            Kind::Positional => "positional",
             Kind::Evaluation => "evaluation",
         }
     }
@@ -110,7 +115,8 @@ impl Kind {
             Kind::Ending => "traded into a worse ending",
             Kind::Material => "lost material",
             Kind::Missed => "missed a win of material",
-            Kind::Evaluation => "positional",
+            Kind::Positional => "a positional concession",
+            Kind::Evaluation => "no reason named",
         }
     }
 }
@@ -142,6 +148,12 @@ impl Why {
     /// Whether it names something concrete (a mate, a piece, a line) rather than only what the
     /// evaluation sees.
     pub fn concrete(&self) -> bool {
+        !matches!(self.kind, Kind::Evaluation | Kind::Positional)
+    }
+
+    /// Whether it says more than the scores: something concrete, or the term of the
+    /// evaluation the move gave up.
+    pub fn named(&self) -> bool {
         self.kind != Kind::Evaluation
     }
 }
@@ -239,6 +251,9 @@ pub fn why(review: &Review, i: usize) -> Option<Why> {
     if passers::ending(pos)
         && let Some(why) = passer(pos, next, played, &before.line, &after.line)
     {
+        return Some(why);
+    }
+    if let Some(why) = positional(pos, next, best, &before.line, &after.line, drop) {
         return Some(why);
     }
     let better = best.map(|b| san(pos, b));
@@ -505,6 +520,47 @@ fn tactic(from: &Chess, line: &Played) -> Option<(Motif, motifs::Seen)> {
             won.and_then(|&sq| board.role_at(sq))
                 .is_some_and(|r| r == Role::King || crate::game::pawns_worth(r) >= 3)
         })
+}
+
+/// The most of a line read for what the evaluation sees at its end: as far as the
+/// engine's lines go.
+const WHOLE_LINE: usize = 16;
+
+/// The fewest plies both lines need for their ends to stand for the search's scores.
+const LEAF_PLIES: usize = 6;
+
+/// The plies of the line after the move shown with a positional reason.
+const POSITIONAL_SHOWN: usize = 4;
+
+/// What the evaluation sees the move give up, from the ends of the engine's line and of the
+/// line after the move (see [`positional::given_up`]).
+fn positional(
+    pos: &Chess,
+    next: &Chess,
+    best: Option<Move>,
+    before: &[Move],
+    after: &[Move],
+    drop: i32,
+) -> Option<Why> {
+    best?;
+    let (best_line, kept) = passers::legal_start(pos, before, WHOLE_LINE);
+    let (moves, got) = passers::legal_start(next, after, WHOLE_LINE);
+    // A line cut short ends far from where the search's score comes from.
+    if best_line.len() < LEAF_PLIES || moves.len() < LEAF_PLIES {
+        return None;
+    }
+    let (kept, got) = (kept.last()?, got.last()?);
+    let mover = pos.turn();
+    let given = positional::given_up(kept, got, mover, drop)?;
+    let what = positional::words(given, kept, got, mover);
+    let text = format!(
+        "{what}: {}",
+        numbered_san(next, &moves[..POSITIONAL_SHOWN.min(moves.len())])
+    );
+    Some(Why {
+        text,
+        kind: Kind::Positional,
+    })
 }
 
 /// What the opponent's reply (from `next`, the move from `pos` played) did: the piece the

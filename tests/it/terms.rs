@@ -404,3 +404,31 @@ fn bishop_pawns_pins_weak_king_squares_and_space_are_counted() {
         ])
     );
 }
+
+/// The account a review reads (each side's groups apart) agrees with the trace `knightfall
+/// eval --trace` prints (White's minus Black's), group by group, to the rounding of tapering.
+#[test]
+fn the_account_of_each_side_adds_up_to_the_trace() {
+    use knightfall::engine::eval::GROUP_NAMES;
+    use knightfall::engine::{Evaluator, Profile};
+    let evaluator = Evaluator::new(Profile::Tapered);
+    for fen in [
+        "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/P4PPP/R1BQKB1R w KQ - 0 9",
+        "6k1/5ppp/8/3P4/8/5P2/5P1P/6K1 b - - 0 1",
+        "2r3k1/1p3ppp/p3p3/3nP3/1q1P4/1B3Q2/PP4PP/2R3K1 w - - 0 24",
+    ] {
+        let pos = common::position(fen);
+        let account = evaluator.account(pos.board(), pos.turn());
+        let (_, lines) = evaluator.trace(pos.board(), pos.turn());
+        let line = |name: &str| lines.iter().find(|l| l.0 == name).map(|l| l.1);
+        assert_eq!(line("material"), Some(account.material), "{fen}");
+        for (g, name) in GROUP_NAMES.into_iter().enumerate() {
+            let net = account.groups[0][g] - account.groups[1][g];
+            let traced = line(name).unwrap_or_default();
+            assert!(
+                (net - traced).abs() <= 1,
+                "{fen}: {name} {net} against {traced}"
+            );
+        }
+    }
+}

@@ -836,13 +836,15 @@ fn review_screen_fills_in_and_steps_to_the_blunders() {
     );
     // n jumps to the first flagged move; its verdict and the better move are shown.
     s.send(b"n");
+    // The message line wraps where its reason's length puts the words.
+    let flat = |sc: &str| sc.split_whitespace().collect::<Vec<_>>().join(" ");
     s.wait_for_screen("the first flagged move", 10, |sc| {
-        sc.contains("was best (b shows it)")
+        flat(sc).contains("was best (b shows it)")
     });
     // b shows the engine's move on the board instead; b again goes back.
     s.send(b"b");
     s.wait_for_screen("the better move on the board", 10, |sc| {
-        sc.contains("The board shows")
+        flat(sc).contains("The board shows")
     });
     s.send(b"\x1b[F");
     let screen = s.wait_for_screen("the last move", 10, |sc| sc.contains("Nf3#"));
