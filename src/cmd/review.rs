@@ -327,7 +327,7 @@ fn review_all(args: &Args) -> Result<()> {
         bar.set_position(p.positions_done);
         let mut msg = format!(
             "game {} of {}",
-            bulk::thousands((p.games_done + 1).min(p.games) as u64),
+            bulk::thousands((p.games_done + p.elsewhere + 1).min(p.games) as u64),
             bulk::thousands(p.games as u64)
         );
         if let Some(eta) = p.eta {
@@ -356,6 +356,15 @@ fn review_all(args: &Args) -> Result<()> {
             "Reviewed {} games ({} positions) in {took}.",
             bulk::thousands(progress.games_done as u64),
             bulk::thousands(progress.positions_done)
+        );
+    }
+    if progress.elsewhere > 0 {
+        tell!(
+            "{} being reviewed by another Knightfall at the same time, left to it.",
+            match progress.elsewhere {
+                1 => "1 game was".to_string(),
+                n => format!("{} games were", bulk::thousands(n as u64)),
+            }
         );
     }
     if progress.failed > 0 {

@@ -641,3 +641,54 @@ fn review_all_stopped_by_a_signal_goes_on_where_it_stopped() {
     assert_eq!(found + searched, all, "{err}");
     assert!(statuses().iter().all(|s| s.0));
 }
+
+/// Two `review --all` at once on one library review different games: between them every game
+/// once, and no position searched twice.
+#[test]
+fn two_reviews_of_the_whole_library_at_once_share_the_games() {
+    use knightfall::store::library::Library;
+    let tmp = tempfile::tempdir().unwrap();
+    let home = tmp.path().join("home");
+    short_games(tmp.path(), &home, 3);
+    let start = || {
+        Command::new(env!("CARGO_BIN_EXE_knightfall"))
+            .args(["review", "--all", "--movetime", "100", "--threads", "1"])
+            .env("KNIGHTFALL_HOME", &home)
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap()
+    };
+    let (a, b) = (start(), start());
+    let (a, b) = (a.wait_with_output().unwrap(), b.wait_with_output().unwrap());
+    let mut games = 0;
+    let mut positions = 0;
+    for out in [&a, &b] {
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{err}");
+        // "Reviewed 2 games (21 positions) in 2 s.", or nothing left when it began.
+        if let Some(rest) = err.split("Reviewed ").nth(1) {
+            let mut words = rest.split([' ', '(']).filter(|w| !w.is_empty());
+            games += words.next().unwrap().parse::<i64>().unwrap();
+            positions += words.nth(1).unwrap().parse::<i64>().unwrap();
+        } else {
+            assert!(
+                err.contains("Every game of the library is reviewed"),
+                "{err}"
+            );
+        }
+    }
+    let library = Library::open(&home.join("library.sqlite")).unwrap();
+    let entries = library.list().unwrap();
+    assert!(
+        entries
+            .iter()
+            .all(|e| e.review.is_some_and(|s| s.complete()))
+    );
+    let all: i64 = entries.iter().map(|e| e.review.map_or(0, |s| s.done)).sum();
+    let (ea, eb) = (
+        String::from_utf8_lossy(&a.stderr),
+        String::from_utf8_lossy(&b.stderr),
+    );
+    assert_eq!(games, 3, "{ea}\n{eb}");
+    assert_eq!(positions, all, "{ea}\n{eb}");
+}

@@ -12,8 +12,8 @@ use std::time::{Duration, Instant};
 
 use anyhow::Result;
 
-use super::Library;
 use super::reviews::{Origin, Status};
+use super::{Library, claims};
 use crate::engine::Control;
 use crate::review::Review;
 use crate::review::analyse::{self, PositionEval, Settings};
@@ -93,6 +93,8 @@ pub struct Progress {
     pub eta: Option<Duration>,
     /// Positions whose search failed (their games stay to be reviewed).
     pub failed: usize,
+    /// Games another Knightfall was reviewing at the same time, left to it.
+    pub elsewhere: usize,
     /// Whether it was stopped before the end.
     pub stopped: bool,
 }
@@ -163,12 +165,20 @@ pub fn lowest_priority() {
     }
 }
 
+/// How long a claim on the game under review holds without being renewed: a Knightfall that
+/// dies holding one keeps it from the others no longer.
+const LEASE: Duration = Duration::from_secs(60);
+
+/// How often the claim on the game under review is renewed while it is searched.
+const RENEW: Duration = Duration::from_secs(10);
+
 /// Searches the engine's move before each mistake of the reviews that came with their files
 /// (a site's evaluations name none, and a mistake is trained against that move), then
 /// reviews every game of `library` whose review is not complete, newest first, searching
 /// with `settings` (a game begun before goes on at the time per position it began with),
 /// until all are done or `gate` stops it; each position found is saved at once and reported to
-/// `on_progress`. Returns how far it went.
+/// `on_progress`. A game another Knightfall is reviewing (see [`claims`]) is left to it.
+/// Returns how far it went.
 pub fn run(
     library: &mut Library,
     settings: &Settings,
@@ -200,8 +210,20 @@ pub fn run(
     };
     on_progress(&progress);
     let mut active = Duration::ZERO;
+    let holder = claims::holder();
     'games: for (id, lines) in games {
+        let positions = match lines.len() {
+            0 => left.get(&id).copied().unwrap_or(0),
+            n => n as u64,
+        };
+        if !library.claim(id, &holder, LEASE)? {
+            progress.elsewhere += 1;
+            progress.positions = progress.positions.saturating_sub(positions);
+            on_progress(&progress);
+            continue;
+        }
         let Some((mut review, origin)) = library.review(id)? else {
+            library.release(id, &holder)?;
             continue;
         };
         // A review begun by another engine is begun again by this one: one review, one engine.
@@ -221,14 +243,33 @@ pub fn run(
             },
             ..settings.clone()
         };
+        // Reviewed by another Knightfall since the list was made.
+        if unknown_lines(&review, &lines).iter().all(Option::is_some) {
+            library.release(id, &holder)?;
+            progress.elsewhere += 1;
+            progress.positions = progress.positions.saturating_sub(positions);
+            on_progress(&progress);
+            continue;
+        }
         let mut failed = 0;
         let mut searched = 0;
         let mut why_failed = String::new();
+        // Whether another Knightfall took the game over (this one paused past its lease).
+        let mut lost = false;
+        let mut stopped = false;
+        let mut renewed = Instant::now();
         loop {
             let Some(control) = gate.next_search() else {
-                progress.stopped = true;
-                break 'games;
+                stopped = true;
+                break;
             };
+            if renewed.elapsed() >= RENEW {
+                renewed = Instant::now();
+                if !library.claim(id, &holder, LEASE)? {
+                    lost = true;
+                    break;
+                }
+            }
             let began = Instant::now();
             let mut saved: Result<()> = Ok(());
             let known = unknown_lines(&review, &lines);
@@ -267,6 +308,13 @@ pub fn run(
                 if saved.is_ok() {
                     saved = library.save_review(id, &review, origin);
                 }
+                if renewed.elapsed() >= RENEW {
+                    renewed = Instant::now();
+                    if !matches!(library.claim(id, &holder, LEASE), Ok(true)) {
+                        lost = true;
+                        control.stop.store(true, Ordering::Relaxed);
+                    }
+                }
                 let status = Status {
                     origin,
                     done: review.done() as i64,
@@ -281,13 +329,23 @@ pub fn run(
             active += began.elapsed();
             saved?;
             if gate.stopped() {
-                progress.stopped = true;
-                break 'games;
-            }
-            // Stopped by a pause: the game goes on once the pause is over.
-            if !control.stop.load(Ordering::Relaxed) {
+                stopped = true;
                 break;
             }
+            // Stopped by a pause: the game goes on once the pause is over.
+            if lost || !control.stop.load(Ordering::Relaxed) {
+                break;
+            }
+        }
+        library.release(id, &holder)?;
+        if stopped {
+            progress.stopped = true;
+            break 'games;
+        }
+        if lost {
+            progress.elsewhere += 1;
+            on_progress(&progress);
+            continue;
         }
         // Another engine that could search nothing of a game (it does not start, or dies at
         // once) would fail every game the same way: the review stops and says why.
@@ -319,11 +377,12 @@ fn eta(spent: Duration, done: u64, all: u64) -> Option<Duration> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use crate::store::library::import::Summary;
 
-    fn library_of(dir: &std::path::Path, games: &[&str]) -> Library {
+    /// A library at `dir` of the games of `games` (PGN text each).
+    pub(in crate::store::library) fn library_of(dir: &std::path::Path, games: &[&str]) -> Library {
         let mut library = Library::open(&dir.join("library.sqlite")).unwrap();
         let file = dir.join("g.pgn");
         std::fs::write(&file, games.join("\n\n")).unwrap();

@@ -15,6 +15,7 @@ pub mod stats;
 pub mod puzzles;
 pub mod keep;
 pub mod bulk;
+pub mod claims;
 
 use std::path::Path;
 use std::time::Duration;
@@ -177,6 +178,15 @@ const MIGRATIONS: &[M<'static>] = &[
     M::up(
         "ALTER TABLE verdicts ADD COLUMN kind TEXT NOT NULL DEFAULT '';
         INSERT OR IGNORE INTO drills_to_find SELECT DISTINCT game_id FROM verdicts;",
+    ),
+    // The game each Knightfall reviewing the whole library is on, until when (Unix seconds):
+    // two of them at once review different games.
+    M::up(
+        "CREATE TABLE review_claims (
+            game_id INTEGER PRIMARY KEY REFERENCES games(id) ON DELETE CASCADE,
+            holder TEXT NOT NULL,
+            until INTEGER NOT NULL
+        );",
     ),
 ];
 

@@ -254,13 +254,20 @@ fn bulk_words(bulk: &BulkReport) -> String {
     if p.games == 0 {
         return "Every game is reviewed.".to_string();
     }
-    match p.failed {
-        0 => format!("Every game reviewed: {} games.", p.games_done),
+    let mut text = match p.failed {
+        0 => format!("Every game reviewed: {} games", p.games_done),
         n => format!(
-            "Every game reviewed: {} games; the search failed in {n} positions, their games left.",
+            "Every game reviewed: {} games; the search failed in {n} positions, their games left",
             p.games_done
         ),
+    };
+    if p.elsewhere > 0 {
+        text.push_str(&format!(
+            "; {} left to another Knightfall reviewing them",
+            p.elsewhere
+        ));
     }
+    text + "."
 }
 
 #[cfg(test)]
