@@ -353,8 +353,13 @@ fn review_all(args: &Args) -> Result<()> {
         );
     } else {
         tell!(
-            "Reviewed {} games ({} positions) in {took}.",
+            "Reviewed {} {} ({} positions) in {took}.",
             bulk::thousands(progress.games_done as u64),
+            if progress.games_done == 1 {
+                "game"
+            } else {
+                "games"
+            },
             bulk::thousands(progress.positions_done)
         );
     }

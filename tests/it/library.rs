@@ -630,10 +630,11 @@ fn review_all_stopped_by_a_signal_goes_on_where_it_stopped() {
     );
     assert!(ok, "{err}");
     let left = 3 - kept.iter().filter(|s| s.0).count();
-    assert!(err.contains(&format!("Reviewed {left} games")), "{err}");
+    let games = if left == 1 { "game" } else { "games" };
+    assert!(err.contains(&format!("Reviewed {left} {games} (")), "{err}");
     let all: i64 = statuses().iter().map(|s| s.1).sum();
     let searched: i64 = err
-        .split(" games (")
+        .split(&format!(" {games} ("))
         .nth(1)
         .and_then(|s| s.split(' ').next())
         .and_then(|n| n.parse().ok())
