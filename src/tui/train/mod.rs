@@ -311,7 +311,7 @@ impl Train {
                 let role = pos
                     .board()
                     .piece_at(sq)
-                    .map_or("piece", |p| role_name(p.role));
+                    .map_or("piece", |p| crate::game::input::role_word(p.role));
                 self.say(format!("Move the {role} on {sq}{note}."), Tone::Info);
             }
             _ => {}
@@ -324,16 +324,5 @@ impl Train {
     fn keep(&mut self, change: Change, fx: &mut Vec<Effect>) {
         change.apply(&mut self.progress);
         fx.push(Effect::SaveTraining(vec![change]));
-    }
-}
-
-fn role_name(role: shakmaty::Role) -> &'static str {
-    match role {
-        shakmaty::Role::King => "king",
-        shakmaty::Role::Queen => "queen",
-        shakmaty::Role::Rook => "rook",
-        shakmaty::Role::Bishop => "bishop",
-        shakmaty::Role::Knight => "knight",
-        shakmaty::Role::Pawn => "pawn",
     }
 }
