@@ -188,6 +188,12 @@ const MIGRATIONS: &[M<'static>] = &[
             until INTEGER NOT NULL
         );",
     ),
+    // A move with no concrete reason may now have a positional one, named in its drill and
+    // counted in the statistics: the reviews with such moves are gone through once to say it.
+    M::up(
+        "INSERT OR IGNORE INTO drills_to_find SELECT DISTINCT game_id FROM verdicts
+         WHERE kind = 'evaluation';",
+    ),
 ];
 
 /// How long a write waits for another Knightfall's to finish before it gives up.
