@@ -8,7 +8,8 @@ is judged by the evaluation on the other side of it. Its verdicts are only as go
 search per position, so this measures them against Stockfish 15.1 at a fixed depth, scored
 by the same rules (a port of src/review/judge.rs, including the review's own special cases:
 a win that stays a win is never a mistake, a tablebase win counts as a mate, the engine's
-own best move is never flagged, and the opening's book moves are not judged).
+own best move is never flagged, the opening's book moves are not judged, and Knightfall's own
+centipawns are put on Stockfish's scale first).
 
 For each game it runs `knightfall review FILE --game N --out OUT` (with KNIGHTFALL_HOME set to
 a temporary folder, so the user's games and review cache are never touched), reads the
@@ -145,6 +146,31 @@ def move_loss(before, after, mover):
     """The winning chances a move cost its player (0 for a move that gained)."""
     sign = 1 if mover == chess.WHITE else -1
     return max(0.0, sign * (winning_chances(before) - winning_chances(after)))
+
+
+# Knightfall's centipawns against Stockfish's (src/review/judge.rs, KNIGHTFALL_TO_STOCKFISH):
+# a review by Knightfall's own search is judged on Stockfish's scale.
+KNIGHTFALL_TO_STOCKFISH = [(0, 0), (150, 150), (250, 300), (350, 430), (450, 495), (600, 550),
+                           (800, 600), (1050, 645), (2000, 800)]
+
+
+def from_knightfall(ev):
+    """`ev`, of Knightfall's own search, on Stockfish's scale (mates and results as they are)."""
+    kind, value = ev
+    if kind != "cp":
+        return ev
+    x = min(abs(value), 1_000_000)
+    points = KNIGHTFALL_TO_STOCKFISH
+    k = next((i for i in range(len(points) - 1) if x <= points[i + 1][0]), len(points) - 2)
+    (x0, y0), (x1, y1) = points[k], points[k + 1]
+    y = y0 + (x - x0) * (y1 - y0) // (x1 - x0)
+    return ("cp", -y if value < 0 else y)
+
+
+def own_search(args):
+    """Whether a review with the arguments `args` searches with Knightfall's own engine (no
+    `--engine`)."""
+    return not any(a == "--engine" or a.startswith("--engine=") for a in args)
 
 
 def judge(before, after, mover):
@@ -371,6 +397,7 @@ def book_plies(game):
 def measure(task):
     """Reviews one game and scores it with Stockfish: a dict of what the report needs."""
     number, pgn_text, settings = task
+    own = own_search(settings["review_args"])
     with tempfile.TemporaryDirectory(prefix="review-agreement-") as workdir:
         annotated, seconds, cached = review(settings["engine"], pgn_text,
                                             settings["review_args"], workdir)
@@ -398,8 +425,9 @@ def measure(task):
         # The review's verdict recomputed from its cache: checks this port of the rules.
         port = None
         if cached[i] is not None and cached[i + 1] is not None:
+            scale = from_knightfall if own else (lambda e: e)
             port = NONE if book or cached[i][2] == played else judge(
-                cached[i][0], cached[i + 1][0], mover)
+                scale(cached[i][0]), scale(cached[i + 1][0]), mover)
         rows.append({
             "ply": i + 1,
             "move": f"{before.fullmove_number}{'.' if mover == chess.WHITE else '...'} "
@@ -417,6 +445,7 @@ def measure(task):
             "sf_best": sf_best,
             "played": played,
             "book": book,
+            "own": own,
             "decided": terminal(board_after(before, node.move)) is not None,
         })
     headers = annotated.headers
@@ -519,7 +548,8 @@ def loss_error(rows):
         if r["book"] or r["kf_before"] is None or r["kf_after"] is None:
             continue
         mover = chess.WHITE if " w " in r["fen"] else chess.BLACK
-        kf = move_loss(r["kf_before"], r["kf_after"], mover)
+        scale = from_knightfall if r["own"] else (lambda e: e)
+        kf = move_loss(scale(r["kf_before"]), scale(r["kf_after"]), mover)
         sf = move_loss(r["sf_before"], r["sf_after"], mover)
         squares.append((kf - sf) ** 2)
     if not squares:

@@ -286,11 +286,17 @@ pub fn analyse(
         if before.line.first() == game.moves().get(i) {
             continue;
         }
+        // Judged as the review judges them: Knightfall's own on Stockfish's scale.
+        let judged = |e: Eval| match settings.engine {
+            None => judge::from_knightfall(e),
+            Some(_) => e,
+        };
+        let (before, after) = (judged(before.eval), judged(after.eval));
         // Claimed blunders first, the largest first (below zero), then the close calls, the
         // closest first.
-        if let Some(lost) = judge::claimed_blunder(before.eval, after.eval, mover) {
+        if let Some(lost) = judge::claimed_blunder(before, after, mover) {
             calls.push((-lost, i));
-        } else if let Some(distance) = judge::close_call(before.eval, after.eval, mover) {
+        } else if let Some(distance) = judge::close_call(before, after, mover) {
             calls.push((distance, i));
         }
     }

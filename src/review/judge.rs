@@ -127,6 +127,44 @@ impl Eval {
     }
 }
 
+/// Knightfall's centipawns against Stockfish 15.1's at depth 16 for the same positions, the
+/// points of a piecewise-linear map (the medians of 1,478 positions of twelve games between
+/// the levels, smoothed; `docs/REVIEW.md`). Knightfall's pawns are smaller than Stockfish's up
+/// to about three and a half and grow much faster from four and a half, where lichess's curve,
+/// made for Stockfish's, took a drop from -9 to -4.5 in a won ending for a mistake that
+/// Stockfish, at -6 on both sides, does not see.
+const KNIGHTFALL_TO_STOCKFISH: [(i32, i32); 9] = [
+    (0, 0),
+    (150, 150),
+    (250, 300),
+    (350, 430),
+    (450, 495),
+    (600, 550),
+    (800, 600),
+    (1050, 645),
+    (2000, 800),
+];
+
+/// `eval`, a result of Knightfall's own search, on the scale lichess's rules were made for
+/// (see [`KNIGHTFALL_TO_STOCKFISH`]); mates and tablebase results as they are.
+pub fn from_knightfall(eval: Eval) -> Eval {
+    let Eval::Cp(cp) = eval else {
+        return eval;
+    };
+    let points = &KNIGHTFALL_TO_STOCKFISH;
+    let x = i64::from(cp.unsigned_abs().min(1_000_000));
+    // The segment `x` falls in, the last one carried on beyond its end.
+    let k = points
+        .windows(2)
+        .position(|w| x <= i64::from(w[1].0))
+        .unwrap_or(points.len() - 2);
+    let ((x0, y0), (x1, y1)) = (points[k], points[k + 1]);
+    let (x0, y0, x1, y1) = (i64::from(x0), i64::from(y0), i64::from(x1), i64::from(y1));
+    let y = y0 + (x - x0) * (y1 - y0) / (x1 - x0);
+    let y = i32::try_from(y).unwrap_or(i32::MAX);
+    Eval::Cp(if cp < 0 { -y } else { y })
+}
+
 /// White's winning chances in -1..=1.
 pub fn winning_chances(eval: Eval) -> f64 {
     let cp = f64::from(eval.ceiled_cp());
@@ -355,4 +393,73 @@ fn std_dev(xs: &[f64]) -> f64 {
     let n = xs.len() as f64;
     let mean = xs.iter().sum::<f64>() / n;
     (xs.iter().map(|x| (x - mean) * (x - mean)).sum::<f64>() / n).sqrt()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn knightfalls_centipawns_go_onto_stockfishs_scale() {
+        let on = |cp| match from_knightfall(Eval::Cp(cp)) {
+            Eval::Cp(x) => x,
+            other => panic!("{other:?}"),
+        };
+        // The points themselves, either side, and between them.
+        assert_eq!(on(0), 0);
+        assert_eq!(on(100), 100);
+        assert_eq!(on(250), 300);
+        assert_eq!(on(-450), -495);
+        assert_eq!(on(700), 575);
+        // Beyond the last point, the last segment carried on.
+        assert_eq!(on(2950), 955);
+        // Never decreasing, whatever the size.
+        let mut last = on(-2_000_000);
+        for cp in (-3000..=3000).step_by(7).chain([i32::MAX]) {
+            let now = on(cp);
+            assert!(now >= last, "{cp}: {now} after {last}");
+            last = now;
+        }
+        // Results are not pawns.
+        assert_eq!(from_knightfall(Eval::Mate(-3)), Eval::Mate(-3));
+        assert_eq!(
+            from_knightfall(Eval::Tablebase(Color::White)),
+            Eval::Tablebase(Color::White)
+        );
+    }
+
+    #[test]
+    fn a_swing_in_a_won_ending_is_no_mistake_on_stockfishs_scale() {
+        // Black well ahead either side of White's move: -4.50 to -9.00 by Knightfall's pawns
+        // is a quarter of the chances, -4.95 to -6.18 by Stockfish's less than a tenth.
+        let (before, after) = (Eval::Cp(-450), Eval::Cp(-900));
+        assert_eq!(
+            judge(before, after, Color::White).map(|j| j.0),
+            Some(Judgement::Mistake)
+        );
+        assert_eq!(
+            judge(
+                from_knightfall(before),
+                from_knightfall(after),
+                Color::White
+            ),
+            None
+        );
+        // Below three and a half pawns Stockfish's pawns are the larger: 2.00 to 0.50 is a
+        // mistake by Knightfall's, 2.25 to 0.50 a blunder by Stockfish's.
+        let (before, after) = (Eval::Cp(200), Eval::Cp(50));
+        assert_eq!(
+            judge(before, after, Color::White).map(|j| j.0),
+            Some(Judgement::Mistake)
+        );
+        assert_eq!(
+            judge(
+                from_knightfall(before),
+                from_knightfall(after),
+                Color::White
+            )
+            .map(|j| j.0),
+            Some(Judgement::Blunder)
+        );
+    }
 }

@@ -131,7 +131,27 @@ impl Review {
         if before.line.first() == self.game.moves().get(i) {
             return None;
         }
-        judge::judge(before.eval, self.eval(i + 1)?, self.mover(i))
+        judge::judge(
+            self.judged(before.eval),
+            self.judged(self.eval(i + 1)?),
+            self.mover(i),
+        )
+    }
+
+    /// Whether the evaluations are Knightfall's own search's: not another engine's, nor a
+    /// file's (which no search made, so its review searched for no time).
+    pub fn own_search(&self) -> bool {
+        self.engine.is_none() && self.movetime_ms > 0
+    }
+
+    /// `eval`, one of this review's, as the rules judge it: Knightfall's own on Stockfish's
+    /// scale (see [`judge::from_knightfall`]), another engine's or a file's as it is.
+    fn judged(&self, eval: Eval) -> Eval {
+        if self.own_search() {
+            judge::from_knightfall(eval)
+        } else {
+            eval
+        }
     }
 
     /// The verdict on move `i` (from 0) with the better move, when it was a bad one.
@@ -170,7 +190,12 @@ impl Review {
         if !self.is_complete() {
             return [None, None];
         }
-        let evals: Vec<Eval> = self.evals.iter().flatten().map(|e| e.eval).collect();
+        let evals: Vec<Eval> = self
+            .evals
+            .iter()
+            .flatten()
+            .map(|e| self.judged(e.eval))
+            .collect();
         judge::game_accuracy(&evals, self.game.start_turn())
     }
 

@@ -129,10 +129,12 @@ impl Mistake {
     }
 
     /// Whether `m` solves it, given the evaluation `after` of the position it leads to
-    /// (White's view): the engine's move does; another does unless the review's rules flag
-    /// it against the evaluation before.
-    pub fn solved_by(&self, m: Move, after: Eval) -> bool {
-        m == self.best || judge::judge(self.before, after, self.mover()).is_none()
+    /// (White's view; `own` when Knightfall's own search made it): the engine's move does;
+    /// another does unless the review's rules flag it against the evaluation before, judged
+    /// as a review by the same engine judges them.
+    pub fn solved_by(&self, m: Move, after: Eval, own: bool) -> bool {
+        let judged = |e: Eval| if own { judge::from_knightfall(e) } else { e };
+        m == self.best || judge::judge(judged(self.before), judged(after), self.mover()).is_none()
     }
 }
 
@@ -320,16 +322,16 @@ mod tests {
         let m = &of_review(&reviewed(), &[])[0];
         let pos = m.pos();
         assert!(
-            m.solved_by(m.best, Eval::Cp(-500)),
+            m.solved_by(m.best, Eval::Cp(-500), false),
             "the engine's move always solves it"
         );
         let nf3 = parse_uci(&pos, "g1f3").unwrap();
         assert!(
-            m.solved_by(nf3, Eval::Cp(5)),
+            m.solved_by(nf3, Eval::Cp(5), false),
             "as good as the best by the rules"
         );
-        assert!(!m.solved_by(nf3, Eval::Cp(-250)), "a mistake too");
-        assert!(!m.solved_by(m.played, Eval::Cp(-900)));
+        assert!(!m.solved_by(nf3, Eval::Cp(-250), false), "a mistake too");
+        assert!(!m.solved_by(m.played, Eval::Cp(-900), false));
     }
 
     /// The same position reached in two games, at other move numbers and with another move

@@ -164,6 +164,9 @@ pub enum EngineEvent {
         generation: u64,
         /// The evaluation, as the review would have it.
         eval: Result<PositionEval, String>,
+        /// Whether Knightfall's own search made it (judged on Stockfish's scale, as its
+        /// reviews are), not another engine.
+        own: bool,
     },
     /// A position of a review was searched (or its search failed, and why).
     Reviewed {

@@ -326,6 +326,7 @@ fn judge(
             sink(EngineEvent::Judged {
                 generation: req.generation,
                 eval: Err(e.to_string()),
+                own: false,
             });
             return;
         }
@@ -346,6 +347,7 @@ fn judge(
     sink(EngineEvent::Judged {
         generation: req.generation,
         eval,
+        own: false,
     });
 }
 
@@ -398,7 +400,11 @@ fn search(player: &mut Player, req: &Request, control: &Control, sink: &impl Fn(
         for warning in player.take_warnings() {
             sink(EngineEvent::Warning(warning));
         }
-        sink(EngineEvent::Judged { generation, eval });
+        sink(EngineEvent::Judged {
+            generation,
+            eval,
+            own: true,
+        });
         return;
     }
     let known = match req.purpose {

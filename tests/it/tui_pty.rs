@@ -810,6 +810,12 @@ fn a_crashed_game_whose_process_id_was_given_again_is_still_offered() {
     let _ = std::fs::remove_dir_all(&home);
 }
 
+/// `screen` with its words one space apart: a message line wraps where its length puts the
+/// words.
+fn flat(screen: &str) -> String {
+    screen.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
 #[test]
 fn review_screen_fills_in_and_steps_to_the_blunders() {
     let home = temp_home("review");
@@ -836,8 +842,6 @@ fn review_screen_fills_in_and_steps_to_the_blunders() {
     );
     // n jumps to the first flagged move; its verdict and the better move are shown.
     s.send(b"n");
-    // The message line wraps where its reason's length puts the words.
-    let flat = |sc: &str| sc.split_whitespace().collect::<Vec<_>>().join(" ");
     s.wait_for_screen("the first flagged move", 10, |sc| {
         flat(sc).contains("was best (b shows it)")
     });
@@ -1015,7 +1019,9 @@ fn the_end_of_a_game_offers_its_review() {
     });
     s.send(b"n");
     // 2. g4 allows mate in one, so there is at least that flagged move, with the better one.
-    s.wait_for_screen("the first flagged move", 10, |sc| sc.contains("was best"));
+    s.wait_for_screen("the first flagged move", 10, |sc| {
+        flat(sc).contains("was best")
+    });
     // q goes back to the finished game, which asks again; after "no", typing `review` opens
     // it again, as the message says.
     s.send(b"q");

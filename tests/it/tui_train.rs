@@ -385,6 +385,7 @@ fn own_mistakes_come_back_graded_on_their_schedule() {
             line: Vec::new(),
             depth: 12,
         }),
+        own: true,
     };
     let fx = t.update(Action::Engine(judged), Instant::now());
     assert!(

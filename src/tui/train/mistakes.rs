@@ -131,6 +131,7 @@ impl Practice {
         let EngineEvent::Judged {
             generation: g,
             eval,
+            own,
         } = ev
         else {
             return None;
@@ -151,7 +152,7 @@ impl Practice {
             }
         };
         let shown = after.display();
-        if self.current.solved_by(tried, after) {
+        if self.current.solved_by(tried, after, *own) {
             self.answer = Answer::Solved(format!(
                 "Good: {san} ({shown}) keeps the position as well; the engine's move was {best}."
             ));
