@@ -194,6 +194,12 @@ const MIGRATIONS: &[M<'static>] = &[
         "INSERT OR IGNORE INTO drills_to_find SELECT DISTINCT game_id FROM verdicts
          WHERE kind = 'evaluation';",
     ),
+    // Knightfall's own evaluations are judged on Stockfish's scale: its reviews kept before are
+    // gone through once for their verdicts, accuracy and mistakes.
+    M::up(
+        "INSERT OR IGNORE INTO drills_to_find SELECT game_id FROM reviews
+         WHERE origin = 'engine' AND engine LIKE 'Knightfall %';",
+    ),
 ];
 
 /// How long a write waits for another Knightfall's to finish before it gives up.
