@@ -412,13 +412,15 @@ fn mistakes(frame: &mut Frame, area: Rect, screen: &StatsScreen) {
         .then(|| Rect::new(area.x + table_w + 1, area.y, area.width - table_w - 1, 6).clamp(area));
     let speeds_area = Rect::new(area.x, area.y + 6, 66, speeds + 3).clamp(area);
     // What went wrong: beside the speeds where there is room, else below them.
+    // Cut short at the bottom rather than moved up over the speeds: the most frequent kinds
+    // come first.
     let kinds = screen.stats.kinds.len() as u16 + 3;
     let kinds_area = if area.width >= 66 + 41 {
         Rect::new(area.x + 67, area.y + 6, 40, kinds)
     } else {
         Rect::new(area.x, area.y + 6 + speeds + 3, 40, kinds)
     }
-    .clamp(area);
+    .intersection(area);
     by_kind(frame, kinds_area, screen);
     let all = [Phase::Opening, Phase::Middlegame, Phase::Endgame];
     let rows = all.map(|phase| {
