@@ -280,6 +280,15 @@ fn the_statistics_screen_shows_each_page_and_reviews_a_game_from_the_last() {
     insta::assert_snapshot!("stats_openings_80x24", screen(&mut r, 80, 24));
     press(&mut r, KeyCode::Char('4'));
     insta::assert_snapshot!("stats_mistakes_80x24", screen(&mut r, 80, 24));
+    // On a shorter screen "What went wrong" is cut short, never moved up under the speeds'
+    // box, which would draw over its title.
+    for h in 16..24 {
+        let shown = screen(&mut r, 80, h);
+        assert!(
+            !shown.contains("allowed mate") || shown.contains("┌ What went wrong"),
+            "{h} rows:\n{shown}"
+        );
+    }
     press(&mut r, KeyCode::Char('5'));
     press(&mut r, KeyCode::Down);
     press(&mut r, KeyCode::Down);
