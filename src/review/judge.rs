@@ -430,36 +430,20 @@ mod tests {
 
     #[test]
     fn a_swing_in_a_won_ending_is_no_mistake_on_stockfishs_scale() {
-        // Black well ahead either side of White's move: -4.50 to -9.00 by Knightfall's pawns
-        // is a quarter of the chances, -4.95 to -6.18 by Stockfish's less than a tenth.
-        let (before, after) = (Eval::Cp(-450), Eval::Cp(-900));
-        assert_eq!(
-            judge(before, after, Color::White).map(|j| j.0),
-            Some(Judgement::Mistake)
-        );
-        assert_eq!(
-            judge(
-                from_knightfall(before),
-                from_knightfall(after),
-                Color::White
-            ),
-            None
-        );
+        // White's move judged on Knightfall's pawns, then on Stockfish's.
+        let verdicts = |before: i32, after: i32| {
+            let (b, a) = (Eval::Cp(before), Eval::Cp(after));
+            let on = |b: Eval, a: Eval| judge(b, a, Color::White).map(|j| j.0);
+            (on(b, a), on(from_knightfall(b), from_knightfall(a)))
+        };
+        // Black well ahead either side of the move: -4.50 to -9.00 by Knightfall's pawns is a
+        // quarter of the chances, -4.95 to -6.18 by Stockfish's less than a tenth.
+        assert_eq!(verdicts(-450, -900), (Some(Judgement::Mistake), None));
         // Below three and a half pawns Stockfish's pawns are the larger: 2.00 to 0.50 is a
         // mistake by Knightfall's, 2.25 to 0.50 a blunder by Stockfish's.
-        let (before, after) = (Eval::Cp(200), Eval::Cp(50));
         assert_eq!(
-            judge(before, after, Color::White).map(|j| j.0),
-            Some(Judgement::Mistake)
-        );
-        assert_eq!(
-            judge(
-                from_knightfall(before),
-                from_knightfall(after),
-                Color::White
-            )
-            .map(|j| j.0),
-            Some(Judgement::Blunder)
+            verdicts(200, 50),
+            (Some(Judgement::Mistake), Some(Judgement::Blunder))
         );
     }
 }
