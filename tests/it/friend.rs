@@ -297,11 +297,13 @@ fn a_wrong_code_spends_the_hosts_code_and_the_new_one_is_printed() {
         )
     };
     let spent = |s: &Session| s.text().matches("that code is spent").count();
+    // Each code is printed after the news that the one before it is spent: wait for both.
+    let codes = |s: &Session| s.text().matches("On this machine: knightfall join").count();
     assert!(matches!(try_code(&wrong), Err(NetError::WrongCode)));
-    host.wait_for("the new code", 20, |s| spent(s) == 1);
+    host.wait_for("the new code", 20, |s| spent(s) == 1 && codes(s) == 2);
     // The code is spent: the right one of before is refused now, and spends the next.
     assert!(matches!(try_code(&code), Err(NetError::WrongCode)));
-    host.wait_for("the next code", 20, |s| spent(s) == 2);
+    host.wait_for("the next code", 20, |s| spent(s) == 2 && codes(s) == 3);
     let text = host.text();
     let fresh = text
         .lines()
