@@ -320,11 +320,8 @@ impl Evaluator {
             Profile::Tapered => {
                 let phase = game_phase(board);
                 let weights = self.terms;
-                let mut groups = Groups {
-                    weights,
-                    sums: [S::default(); GROUP_NAMES.len()],
-                };
-                terms::positional(board, turn, &mut groups);
+                let [white, black] = Sides::of(weights, board, turn).sums;
+                let groups: [S; GROUP_NAMES.len()] = std::array::from_fn(|g| white[g] - black[g]);
                 let material = taper(
                     material(board, |role| weights[params::MATERIAL + role]),
                     phase,
@@ -336,13 +333,12 @@ impl Evaluator {
                 // What the endgame scale took away: the tables and every group's sum, tapered
                 // without it.
                 let unscaled = groups
-                    .sums
                     .iter()
                     .fold(S(acc.mg, acc.eg), |total, &sum| total + sum);
                 let scale = before_cannot_win - mop_up - taper(unscaled, phase);
                 let mut rest = total - material - mop_up - unwinnable - scale;
                 let mut others = Vec::new();
-                for (name, sum) in GROUP_NAMES.into_iter().zip(groups.sums) {
+                for (name, sum) in GROUP_NAMES.into_iter().zip(groups) {
                     let value = taper(sum, phase);
                     rest -= value;
                     others.push((name, value));
@@ -365,11 +361,7 @@ impl Evaluator {
     pub fn account(&self, board: &Board, turn: Color) -> Account {
         let phase = game_phase(board);
         let weights = self.terms;
-        let mut sides = Sides {
-            weights,
-            sums: [[S::default(); GROUP_NAMES.len()]; 2],
-        };
-        terms::positional(board, turn, &mut sides);
+        let sides = Sides::of(weights, board, turn);
         let material = taper(
             material(board, |role| weights[params::MATERIAL + role]),
             phase,
@@ -494,6 +486,15 @@ pub struct Account {
     pub groups: [[i32; GROUP_NAMES.len()]; 2],
 }
 
+/// The trace line of the weight at `index`.
+fn group(index: usize) -> usize {
+    GROUPS
+        .iter()
+        .rev()
+        .find(|g| g.0 <= index)
+        .map_or(0, |g| g.1)
+}
+
 /// A sink that adds up each group of terms apart for each side, the danger to a king
 /// counted against its own side.
 struct Sides<'a> {
@@ -501,42 +502,26 @@ struct Sides<'a> {
     sums: [[S; GROUP_NAMES.len()]; 2],
 }
 
+impl Sides<'_> {
+    /// The sums of `board`'s terms with `turn` to move, under `weights`.
+    fn of<'a>(weights: &'a [S], board: &Board, turn: Color) -> Sides<'a> {
+        let mut sides = Sides {
+            weights,
+            sums: [[S::default(); GROUP_NAMES.len()]; 2],
+        };
+        terms::positional(board, turn, &mut sides);
+        sides
+    }
+}
+
 impl Sink for Sides<'_> {
     fn add(&mut self, color: Color, index: usize, count: i32) {
-        self.sums[color_index(color)][Groups::group(index)] += self.weights[index] * count;
+        self.sums[color_index(color)][group(index)] += self.weights[index] * count;
     }
 
     fn king_attack(&mut self, defender: Color, attackers: usize, counts: [i32; 4]) {
         let danger = terms::king_danger(self.weights, attackers, counts);
-        self.sums[color_index(defender)][Groups::group(params::KING_ATTACK_UNITS)] += -danger;
-    }
-}
-
-/// A sink that adds up each group of terms apart.
-struct Groups<'a> {
-    weights: &'a [S],
-    sums: [S; GROUP_NAMES.len()],
-}
-
-impl Groups<'_> {
-    /// The trace line of the weight at `index`.
-    fn group(index: usize) -> usize {
-        GROUPS
-            .iter()
-            .rev()
-            .find(|g| g.0 <= index)
-            .map_or(0, |g| g.1)
-    }
-}
-
-impl Sink for Groups<'_> {
-    fn add(&mut self, color: Color, index: usize, count: i32) {
-        self.sums[Self::group(index)] += self.weights[index] * (terms::sign(color) * count);
-    }
-
-    fn king_attack(&mut self, defender: Color, attackers: usize, counts: [i32; 4]) {
-        let danger = terms::king_danger(self.weights, attackers, counts);
-        self.sums[Self::group(params::KING_ATTACK_UNITS)] += danger * -terms::sign(defender);
+        self.sums[color_index(defender)][group(params::KING_ATTACK_UNITS)] += -danger;
     }
 }
 

@@ -278,6 +278,8 @@ pub fn analyse(
         .map(|i| todo.binary_search(&i).is_ok())
         .collect();
     let mut calls: Vec<(f64, usize)> = Vec::new();
+    // Judged as the review judges them: Knightfall's own on Stockfish's scale.
+    let own = settings.engine.is_none();
     for i in book..plies {
         let (Some(before), Some(after)) = (&evals[i], &evals[i + 1]) else {
             continue;
@@ -286,12 +288,10 @@ pub fn analyse(
         if before.line.first() == game.moves().get(i) {
             continue;
         }
-        // Judged as the review judges them: Knightfall's own on Stockfish's scale.
-        let judged = |e: Eval| match settings.engine {
-            None => judge::from_knightfall(e),
-            Some(_) => e,
-        };
-        let (before, after) = (judged(before.eval), judged(after.eval));
+        let (before, after) = (
+            judge::judged(before.eval, own),
+            judge::judged(after.eval, own),
+        );
         // Claimed blunders first, the largest first (below zero), then the close calls, the
         // closest first.
         if let Some(lost) = judge::claimed_blunder(before, after, mover) {

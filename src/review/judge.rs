@@ -165,6 +165,12 @@ pub fn from_knightfall(eval: Eval) -> Eval {
     Eval::Cp(if cp < 0 { -y } else { y })
 }
 
+/// `eval` as the rules judge it: on Stockfish's scale when Knightfall's own search made it
+/// (`own`), as it is when another engine or a file did.
+pub fn judged(eval: Eval, own: bool) -> Eval {
+    if own { from_knightfall(eval) } else { eval }
+}
+
 /// White's winning chances in -1..=1.
 pub fn winning_chances(eval: Eval) -> f64 {
     let cp = f64::from(eval.ceiled_cp());

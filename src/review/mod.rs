@@ -147,11 +147,7 @@ impl Review {
     /// `eval`, one of this review's, as the rules judge it: Knightfall's own on Stockfish's
     /// scale (see [`judge::from_knightfall`]), another engine's or a file's as it is.
     fn judged(&self, eval: Eval) -> Eval {
-        if self.own_search() {
-            judge::from_knightfall(eval)
-        } else {
-            eval
-        }
+        judge::judged(eval, self.own_search())
     }
 
     /// The verdict on move `i` (from 0) with the better move, when it was a bad one.

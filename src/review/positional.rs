@@ -64,7 +64,7 @@ pub fn given_up(kept: &Chess, got: &Chess, mover: Color, drop: i32) -> Option<Gi
     let a = evaluator.account(kept.board(), kept.turn());
     let b = evaluator.account(got.board(), got.turn());
     let sign = mover.fold_wb(1, -1);
-    let (me, them) = (side_index(mover), side_index(!mover));
+    let (me, them) = (crate::game::side(mover), crate::game::side(!mover));
     let material = sign * (a.material - b.material);
     let tables = sign * (a.tables - b.tables);
     let mut whole = material + tables;
@@ -84,10 +84,6 @@ pub fn given_up(kept: &Chess, got: &Chess, mover: Color, drop: i32) -> Option<Gi
         }
     }
     worst.filter(|w| w.cp >= NAMED_CP && w.cp > material && 2 * w.cp >= whole && 2 * whole >= drop)
-}
-
-fn side_index(color: Color) -> usize {
-    color.fold_wb(0, 1)
 }
 
 /// `given` in words, for `mover`, from the two ends of the lines: `lets the king be attacked`,
@@ -168,7 +164,10 @@ fn pawn_damage(kept: &Board, got: &Board, side: Color) -> String {
     };
     let (before, after) = (files(kept), files(got));
     if let Some(f) = (0..8).find(|&f| after[f] >= 2 && before[f] < 2) {
-        return format!("doubles the pawns on the {}-file", file_char(f));
+        return format!(
+            "doubles the pawns on the {}-file",
+            shakmaty::File::new(f as u32).char()
+        );
     }
     let isolated =
         |n: &[u32; 8], f: usize| n[f] > 0 && (f == 0 || n[f - 1] == 0) && (f == 7 || n[f + 1] == 0);
@@ -179,10 +178,6 @@ fn pawn_damage(kept: &Board, got: &Board, side: Color) -> String {
         return format!("leaves an isolated pawn on {sq}");
     }
     "weakens the pawns".to_string()
-}
-
-fn file_char(f: usize) -> char {
-    char::from(b'a' + f as u8)
 }
 
 #[cfg(test)]

@@ -133,8 +133,8 @@ impl Mistake {
     /// another does unless the review's rules flag it against the evaluation before, judged
     /// as a review by the same engine judges them.
     pub fn solved_by(&self, m: Move, after: Eval, own: bool) -> bool {
-        let judged = |e: Eval| if own { judge::from_knightfall(e) } else { e };
-        m == self.best || judge::judge(judged(self.before), judged(after), self.mover()).is_none()
+        let (before, after) = (judge::judged(self.before, own), judge::judged(after, own));
+        m == self.best || judge::judge(before, after, self.mover()).is_none()
     }
 }
 

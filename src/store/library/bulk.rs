@@ -197,29 +197,28 @@ pub fn run(
     // known yet). The lines first: a few positions a game, and each a mistake to train.
     let mut games = library.moves_to_find()?;
     games.extend(library.unreviewed()?.into_iter().map(|id| (id, Vec::new())));
+    // The positions to search in game `id`: its lines, or every position not known.
+    let to_search = |id: i64, lines: &[usize]| match lines.len() {
+        0 => left.get(&id).copied().unwrap_or(0),
+        n => n as u64,
+    };
     let mut progress = Progress {
         games: games.len(),
-        positions: games
-            .iter()
-            .map(|(id, lines)| match lines.len() {
-                0 => left.get(id).copied().unwrap_or(0),
-                n => n as u64,
-            })
-            .sum(),
+        positions: games.iter().map(|(id, lines)| to_search(*id, lines)).sum(),
         ..Progress::default()
     };
     on_progress(&progress);
     let mut active = Duration::ZERO;
     let holder = claims::holder();
     'games: for (id, lines) in games {
-        let positions = match lines.len() {
-            0 => left.get(&id).copied().unwrap_or(0),
-            n => n as u64,
+        // A game another Knightfall holds, or has reviewed since the list was made.
+        let mut left_to_another = |progress: &mut Progress| {
+            progress.elsewhere += 1;
+            progress.positions = progress.positions.saturating_sub(to_search(id, &lines));
+            on_progress(progress);
         };
         if !library.claim(id, &holder, LEASE)? {
-            progress.elsewhere += 1;
-            progress.positions = progress.positions.saturating_sub(positions);
-            on_progress(&progress);
+            left_to_another(&mut progress);
             continue;
         }
         let Some((mut review, origin)) = library.review(id)? else {
@@ -243,12 +242,9 @@ pub fn run(
             },
             ..settings.clone()
         };
-        // Reviewed by another Knightfall since the list was made.
         if unknown_lines(&review, &lines).iter().all(Option::is_some) {
             library.release(id, &holder)?;
-            progress.elsewhere += 1;
-            progress.positions = progress.positions.saturating_sub(positions);
-            on_progress(&progress);
+            left_to_another(&mut progress);
             continue;
         }
         let mut failed = 0;
