@@ -27,7 +27,9 @@ Each concrete reason is then checked against Stockfish at a fixed depth:
 
     python3 tools/why-check.py --pgn reviewed.pgn [--engine /usr/games/stockfish] [--depth 16]
 
-Prints the rates and every reason Stockfish does not bear out.
+Prints the rates, the share borne out both over every verdict and over mistakes and blunders
+alone (an inaccuracy costs less than the pawn the check asks Stockfish to see, so its reasons
+fail the check more often), and every reason Stockfish does not bear out.
 """
 
 import argparse
@@ -122,6 +124,8 @@ def main():
     checked = bad = illegal = 0
     positional_checked = positional_real = 0
     failures = []
+    # The concrete reasons of mistakes and blunders: (checked, not borne out or illegal).
+    serious = [0, 0]
     for path in args.pgn:
         with open(path) as f:
             while True:
@@ -163,10 +167,15 @@ def main():
                         start = before if missed else after
                         if line_moves(start, shown) is None:
                             illegal += 1
+                            if verdict != "Inaccuracy":
+                                serious[0] += 1
+                                serious[1] += 1
                             failures.append((game.headers.get("White"), node.san(), reason, "illegal line"))
                             checked += 1
                             continue
                     checked += 1
+                    if verdict != "Inaccuracy":
+                        serious[0] += 1
                     if "tablebase" in what:
                         continue
                     # A long mate is past a fixed depth's horizon: a winning score stands for it.
@@ -188,6 +197,8 @@ def main():
                             ok = b[1] - a[1] >= 100
                     if not ok:
                         bad += 1
+                        if verdict != "Inaccuracy":
+                            serious[1] += 1
                         failures.append((game.headers.get("White"), node.san(), reason, "Stockfish disagrees"))
     engine.quit()
 
@@ -216,6 +227,10 @@ def main():
     print(
         f"reasons checked: {checked}; borne out by Stockfish at depth {args.depth}: {right} "
         f"({100 * right / max(checked, 1):.0f}%); illegal lines: {illegal}; disagreements: {bad}"
+    )
+    print(
+        f"of mistakes and blunders: {serious[0]}; borne out: {serious[0] - serious[1]} "
+        f"({100 * (serious[0] - serious[1]) / max(serious[0], 1):.0f}%)"
     )
     for white, san, reason, why in failures:
         print(f"  {why}: {san} ({white}'s game): {reason}")

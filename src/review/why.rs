@@ -27,6 +27,14 @@ const SEEN_CP: i32 = 100;
 /// evaluations are held to ±10 pawns, so a queen and a rook lost cannot show in full.
 const SEEN_ANY_CP: i32 = 500;
 
+/// The drop (centipawns) that sees `worse` pawns of material lost: all of a pawn, but of a
+/// piece only half and at least a pawn and a half, for a piece is often given for some play
+/// and the loss is still the story.
+fn seen_needs(worse: i32) -> i32 {
+    let part = (SEEN_CP * 3 / 2).max(SEEN_CP * worse / 2);
+    (SEEN_CP * worse).min(part).min(SEEN_ANY_CP)
+}
+
 /// What kind of thing went wrong, for counting.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Kind {
@@ -221,10 +229,11 @@ pub fn why(review: &Review, i: usize) -> Option<Why> {
     // The larger of the two is the story: a pawn lost beside a queen not taken is the queen.
     let missed_more = missed_gain >= 2 && missed_gain > lost;
     // The material the lines show is the story only when the evaluation sees most of it: a
-    // pawn given for play is not a pawn lost.
-    let drop = mover.fold_wb(1, -1) * (before.eval.ceiled_cp() - after.eval.ceiled_cp());
-    // A drop past the evaluation's ceiling sees any amount.
-    let seen = drop >= (SEEN_CP * worse).min(SEEN_ANY_CP);
+    // pawn given for play is not a pawn lost. The drop is read on the scale the verdict was
+    // (Knightfall's own scores on Stockfish's), where a pawn is a pawn whoever is ahead.
+    let judged = |e: Eval| review.judged(e).ceiled_cp();
+    let drop = mover.fold_wb(1, -1) * (judged(before.eval) - judged(after.eval));
+    let seen = drop >= seen_needs(worse);
     if seen && worse >= 1 && lost >= 1 && !missed_more && !reply.moves.is_empty() {
         return Some(allowed(pos, next, &reply));
     }
@@ -253,7 +262,9 @@ pub fn why(review: &Review, i: usize) -> Option<Why> {
     {
         return Some(why);
     }
-    if let Some(why) = positional(pos, next, best, &before.line, &after.line, drop) {
+    // The evaluation's terms are weighed on its own scale.
+    let own_drop = mover.fold_wb(1, -1) * (before.eval.ceiled_cp() - after.eval.ceiled_cp());
+    if let Some(why) = positional(pos, next, best, &before.line, &after.line, own_drop) {
         return Some(why);
     }
     let better = best.map(|b| san(pos, b));
@@ -843,10 +854,10 @@ mod tests {
         review
     }
 
-    #[test]
-    fn a_piece_left_to_be_taken_is_hung_and_a_quiet_loss_is_the_evaluations() {
-        // 3...Nxe4?? takes a pawn the d-pawn guards: 4. dxe4 and the knight is gone.
-        let r = review(
+    /// 3...Nxe4?? takes a pawn the d-pawn guards: 4. dxe4 and the knight is gone; White
+    /// is `after` centipawns up from then on.
+    fn knight_taken(after: i32) -> Review {
+        review(
             "1. e4 e5 2. Bc4 Nf6 3. d3 Nxe4 4. dxe4 Bc5",
             &[
                 (Eval::Cp(30), "e4"),
@@ -855,11 +866,16 @@ mod tests {
                 (Eval::Cp(30), "Nc6"),
                 (Eval::Cp(20), "Nc3"),
                 (Eval::Cp(20), "Bc5"),
-                (Eval::Cp(250), "dxe4"),
-                (Eval::Cp(250), "Bc5"),
-                (Eval::Cp(250), "Nf3"),
+                (Eval::Cp(after), "dxe4"),
+                (Eval::Cp(after), "Bc5"),
+                (Eval::Cp(after), "Nf3"),
             ],
-        );
+        )
+    }
+
+    #[test]
+    fn a_piece_left_to_be_taken_is_hung_and_a_quiet_loss_is_the_evaluations() {
+        let r = knight_taken(250);
         let w = why(&r, 5).unwrap();
         assert_eq!(w.kind, Kind::Hung, "{w:?}");
         assert_eq!(w.text, "hangs the knight on e4: 4. dxe4");
@@ -867,6 +883,44 @@ mod tests {
         let w = why(&r, 7).unwrap();
         assert_eq!(w.kind, Kind::Evaluation, "{w:?}");
         assert!(!w.concrete());
+    }
+
+    #[test]
+    fn a_piece_lost_for_some_play_is_still_lost_when_the_evaluation_sees_half_of_it() {
+        // 3...Nxe4??, but Black gets some play for the knight: the evaluation drops
+        // two pawns, not three, and the knight is still the story; a drop of one pawn is not.
+        let w = why(&knight_taken(190), 5).unwrap();
+        assert_eq!(w.text, "hangs the knight on e4: 4. dxe4", "{w:?}");
+        let w = why(&knight_taken(120), 5).unwrap();
+        assert!(!w.concrete(), "{w:?}");
+    }
+
+    #[test]
+    fn a_pawn_is_a_pawn_on_stockfish_s_scale_where_knightfall_s_pawns_are_larger() {
+        // 2. Nf3?? leaves e4 to 2... dxe4; where 2. exd5 Qxd5 kept the pawns even.
+        let game = |before: i32, after: i32| {
+            review(
+                "1. e4 d5 2. Nf3 dxe4",
+                &[
+                    (Eval::Cp(before), "e4"),
+                    (Eval::Cp(before), "d5"),
+                    (Eval::Cp(before), "exd5 Qxd5"),
+                    (Eval::Cp(after), "dxe4"),
+                ],
+            )
+        };
+        assert!(why(&game(100, -50), 2).unwrap().concrete());
+        // Knightfall's own 9.00 and 7.50 are Stockfish's 6.2 and 5.9: the pawn is not what
+        // the drop is made of.
+        let own = game(900, 750);
+        assert!(own.own_search());
+        let w = why(&own, 2).unwrap();
+        assert!(!w.concrete(), "{w:?}");
+        // Another engine's scores are taken as they are.
+        let mut other = game(900, 750);
+        other.engine = Some("Stockfish".to_string());
+        let w = why(&other, 2).unwrap();
+        assert!(w.concrete(), "{w:?}");
     }
 
     #[test]

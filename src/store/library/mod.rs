@@ -200,6 +200,10 @@ const MIGRATIONS: &[M<'static>] = &[
         "INSERT OR IGNORE INTO drills_to_find SELECT game_id FROM reviews
          WHERE origin = 'engine' AND engine LIKE 'Knightfall %';",
     ),
+    // A piece lost for some play is named when the evaluation sees half of it, and a pawn is
+    // weighed on the scale the verdict was: the reasons of every review kept before are said
+    // again once, for the drills and the statistics.
+    M::up("INSERT OR IGNORE INTO drills_to_find SELECT DISTINCT game_id FROM verdicts;"),
 ];
 
 /// How long a write waits for another Knightfall's to finish before it gives up.
