@@ -678,6 +678,18 @@ fn missed(pos: &Chess, best: Move, line: &Played) -> Why {
             kind: Kind::Missed,
         };
     }
+    // A pawn the line queens, and keeps queened, is the story, and no loss of a pawn.
+    let kept = |k: usize| {
+        let m = line.moves[k];
+        line.end.board().piece_at(m.to()) == m.promotion().map(|r| r.of(mover))
+    };
+    if let Some(k) = line.promotes(mover).filter(|&k| kept(k)) {
+        let file = line.moves[k].from().map_or('?', |sq| sq.file().char());
+        return Why {
+            text: format!("misses {best_san}, which queens the {file}-pawn: {whole}"),
+            kind: Kind::Missed,
+        };
+    }
     let won = gain_words(pos, &line.end, mover);
     Why {
         text: if won.is_empty() {
@@ -1064,6 +1076,37 @@ mod tests {
         assert_eq!(
             w.text,
             "lets the a-pawn run to a2, its seventh rank: 49... a2"
+        );
+    }
+
+    #[test]
+    fn a_pawn_the_engine_s_move_queens_is_named_not_the_rook_it_gives() {
+        // 35. Kc3? lets the c-pawn wait; 35. c6 runs it through, the rook given on the way.
+        let r = review(
+            "[FEN \"5k2/8/8/2P2ppp/6n1/1K6/1P6/6R1 w - - 0 35\"]\n[SetUp \"1\"]\n\n35. Kc3",
+            &[
+                (Eval::Cp(900), "c6 Ke7 Rd1 Ne3 c7 Nxd1 c8=Q"),
+                (Eval::Cp(100), "Ke7"),
+            ],
+        );
+        let w = why(&r, 0).unwrap();
+        assert_eq!(w.kind, Kind::Missed, "{w:?}");
+        assert_eq!(
+            w.text,
+            "misses 35. c6, which queens the c-pawn: 35. c6 Ke7 36. Rd1 Ne3 37. c7 Nxd1 38. c8=Q"
+        );
+        // A queen taken at once is a decoy: what the line wins is the bishop that took it.
+        let r = review(
+            "[FEN \"3b4/1R6/3P2p1/5pkp/8/3B1K2/8/8 w - - 3 45\"]\n[SetUp \"1\"]\n\n45. Rh7",
+            &[
+                (Eval::Cp(900), "Rb8 Ba5 d7 Kf6 d8=Q+ Bxd8 Rxd8"),
+                (Eval::Cp(300), "Kf6"),
+            ],
+        );
+        let w = why(&r, 0).unwrap();
+        assert!(
+            w.text.starts_with("misses 45. Rb8, which wins the bishop"),
+            "{w:?}"
         );
     }
 
