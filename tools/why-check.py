@@ -17,10 +17,10 @@ Each concrete reason is then checked against Stockfish at a fixed depth:
 - "misses mate": the same for the mover before the move;
 - "throws away a tablebase win" / "turns a tablebase draw into a loss": left to the tables
   (Knightfall's own, the same Syzygy files), counted as checked;
-- every other reason (a piece hung, a tactic walked into, material lost, a pawn let through, a
-  win missed) claims material: Stockfish's evaluation after the move (the opponent to move)
-  must be at least a pawn worse for the mover than its evaluation before the move, or a mate
-  against the mover;
+- every other reason (a piece hung, a tactic or a perpetual check walked into, material lost,
+  a pawn let through, a win missed) claims material or a draw: Stockfish's evaluation after
+  the move (the opponent to move) must be at least a pawn worse for the mover than its
+  evaluation before the move, or a mate against the mover;
 - a positional reason ("lets the king on g1 be attacked", "doubles the pawns on the f-file":
   what Knightfall's evaluation sees when nothing concrete applies) is counted apart, not as a
   concrete reason; its line must be legal and Stockfish must see the move cost half a pawn.
@@ -83,6 +83,12 @@ def score_for(info, side):
     return ("cp", s.score())
 
 
+def fresh(engine, board, limit):
+    """Stockfish's analysis of `board` with an empty hash table (a new game for each), so a
+    position's score does not hang on what was searched before it and a run repeats."""
+    return engine.analyse(board, limit, game=object())
+
+
 def check_positional(engine, limit, node, rest, checked, real, failures, game):
     """A positional reason's line must be legal after the move, and Stockfish must see the
     move cost at least half a pawn: the reason names what Knightfall's evaluation sees, which
@@ -94,8 +100,8 @@ def check_positional(engine, limit, node, rest, checked, real, failures, game):
     if shown and line_moves(after, shown) is None:
         failures.append((game.headers.get("White"), node.san(), reason, "illegal line (positional)"))
         return checked, real
-    b = score_for(engine.analyse(before, limit), before.turn)
-    a = score_for(engine.analyse(after, limit), before.turn)
+    b = score_for(fresh(engine, before, limit), before.turn)
+    a = score_for(fresh(engine, after, limit), before.turn)
     if a[0] == "mate" or b[0] == "mate":
         ok = (a[0] == "mate" and a[1] < 0) or (b[0] == "mate" and b[1] > 0)
     else:
@@ -183,12 +189,12 @@ def main():
                         return (s[0] == "mate" and s[1] > 0) or (s[0] == "cp" and s[1] >= 500)
 
                     if "mate" in what and not missed:
-                        ok = mates(score_for(engine.analyse(after, limit), not mover))
+                        ok = mates(score_for(fresh(engine, after, limit), not mover))
                     elif what.startswith("misses mate"):
-                        ok = mates(score_for(engine.analyse(before, limit), mover))
+                        ok = mates(score_for(fresh(engine, before, limit), mover))
                     else:
-                        b = score_for(engine.analyse(before, limit), mover)
-                        a = score_for(engine.analyse(after, limit), mover)
+                        b = score_for(fresh(engine, before, limit), mover)
+                        a = score_for(fresh(engine, after, limit), mover)
                         if a[0] == "mate":
                             ok = a[1] < 0
                         elif b[0] == "mate":

@@ -215,6 +215,13 @@ pub fn why(review: &Review, i: usize) -> Option<Why> {
         });
     }
 
+    if let Some(text) = perpetual(review, pos, next, before.eval, after) {
+        return Some(Why {
+            text,
+            kind: Kind::Tactic,
+        });
+    }
+
     // What the reply wins, against what the engine's move would have kept.
     let start = motifs::balance(pos, mover);
     let reply = Played::out(next, &after.line);
@@ -392,6 +399,51 @@ fn tablebase(
         ));
     }
     None
+}
+
+/// The fewest checks in a row that make a perpetual check of a line.
+const PERPETUAL_CHECKS: usize = 3;
+
+/// The most the score after the move may be from level (centipawns) for the checks to be
+/// taken as a draw.
+const DRAWN_CP: i32 = 20;
+
+/// The perpetual check the move from `pos` to `next` allowed when the mover was better: the
+/// opponent's line is nothing but checks, at least [`PERPETUAL_CHECKS`] of them, and the
+/// score after the move is level.
+fn perpetual(
+    review: &Review,
+    pos: &Chess,
+    next: &Chess,
+    before: Eval,
+    after: &super::analyse::PositionEval,
+) -> Option<String> {
+    let mover = pos.turn();
+    let for_mover = |e: Eval| mover.fold_wb(1, -1) * review.judged(e).ceiled_cp();
+    let Eval::Cp(level) = after.eval else {
+        return None;
+    };
+    if for_mover(before) < SEEN_CP || level.abs() > DRAWN_CP {
+        return None;
+    }
+    let (moves, positions) = passers::legal_start(next, &after.line, MATE_SHOWN);
+    let theirs: Vec<bool> = moves
+        .iter()
+        .zip(&positions)
+        .step_by(2)
+        .map(|(&m, p)| {
+            let mut after = p.clone();
+            after.play_unchecked(m);
+            after.is_check()
+        })
+        .collect();
+    if theirs.len() < PERPETUAL_CHECKS || theirs.iter().any(|&check| !check) {
+        return None;
+    }
+    Some(format!(
+        "allows a perpetual check: {}",
+        numbered_san(next, &moves)
+    ))
 }
 
 /// The pawn the reply from `next` promotes with its move `k`.
@@ -1108,6 +1160,29 @@ mod tests {
             w.text.starts_with("misses 45. Rb8, which wins the bishop"),
             "{w:?}"
         );
+    }
+
+    #[test]
+    fn checks_that_draw_a_better_game_are_a_perpetual() {
+        // 47. Kh3? (from g2) lets the knight and rook check for ever.
+        let r = |after: i32| {
+            review(
+                "[FEN \"8/8/5k2/7R/8/1R1n2P1/r5K1/8 w - - 6 47\"]\n[SetUp \"1\"]\n\n47. Kh3",
+                &[
+                    (Eval::Cp(298), "Kf3 Ne5+ Ke3"),
+                    (Eval::Cp(after), "Nf2+ Kh2 Nd3+ Kg1 Ra1+ Kh2 Ra2+"),
+                ],
+            )
+        };
+        let w = why(&r(0), 0).unwrap();
+        assert_eq!(w.kind, Kind::Tactic, "{w:?}");
+        assert_eq!(
+            w.text,
+            "allows a perpetual check: 47... Nf2+ 48. Kh2 Nd3+ 49. Kg1 Ra1+ 50. Kh2 Ra2+"
+        );
+        // Checks that leave Black better are no draw.
+        let w = why(&r(-150), 0).unwrap();
+        assert!(!w.text.contains("perpetual"), "{w:?}");
     }
 
     #[test]
