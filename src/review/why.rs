@@ -23,8 +23,9 @@ const WINDOW: usize = 8;
 /// material to be the reason.
 const SEEN_CP: i32 = 100;
 
-/// A drop of the evaluation this large (in centipawns) sees any amount of material: the
-/// evaluations are held to ±10 pawns, so a queen and a rook lost cannot show in full.
+/// A drop of the evaluation this large (in centipawns, on its own scale) sees any amount of
+/// material: the evaluations are held to ±10 pawns, so a queen and a rook lost cannot show in
+/// full.
 const SEEN_ANY_CP: i32 = 500;
 
 /// The drop (centipawns) that sees `worse` pawns of material lost: all of a pawn, but of a
@@ -240,7 +241,10 @@ pub fn why(review: &Review, i: usize) -> Option<Why> {
     // (Knightfall's own scores on Stockfish's), where a pawn is a pawn whoever is ahead.
     let judged = |e: Eval| review.judged(e).ceiled_cp();
     let drop = mover.fold_wb(1, -1) * (judged(before.eval) - judged(after.eval));
-    let seen = drop >= seen_needs(worse);
+    // The evaluation's own drop, for its terms and for the most material: Stockfish's scale
+    // shrinks a won game's pawns, and a queen lost at +12 is still the story.
+    let own_drop = mover.fold_wb(1, -1) * (before.eval.ceiled_cp() - after.eval.ceiled_cp());
+    let seen = drop >= seen_needs(worse) || own_drop >= SEEN_ANY_CP;
     if seen && worse >= 1 && lost >= 1 && !missed_more && !reply.moves.is_empty() {
         return Some(allowed(pos, next, &reply));
     }
@@ -270,7 +274,6 @@ pub fn why(review: &Review, i: usize) -> Option<Why> {
         return Some(why);
     }
     // The evaluation's terms are weighed on its own scale.
-    let own_drop = mover.fold_wb(1, -1) * (before.eval.ceiled_cp() - after.eval.ceiled_cp());
     if let Some(why) = positional(pos, next, best, &before.line, &after.line, own_drop) {
         return Some(why);
     }
@@ -1004,6 +1007,19 @@ mod tests {
         let w = why(&r, 2).unwrap();
         assert_eq!(w.kind, Kind::Hung);
         assert_eq!(w.text, "hangs the queen on g4: 2... fxg4");
+        // The same queen hung from a won game, +12 to +3, is no less the story, though on
+        // Stockfish's scale that is less than half a queen.
+        let won = review(
+            "1. e4 f5 2. Qg4 d6",
+            &[
+                (Eval::Cp(30), "e4"),
+                (Eval::Cp(60), "e5"),
+                (Eval::Cp(1200), "exf5"),
+                (Eval::Cp(300), "fxg4"),
+                (Eval::Cp(150), "Qxf5"),
+            ],
+        );
+        assert_eq!(why(&won, 2).unwrap().kind, Kind::Hung);
         let w = why(&r, 3).unwrap();
         assert_eq!(w.kind, Kind::Missed);
         assert_eq!(
