@@ -61,6 +61,8 @@ pub enum Kind {
     Material,
     /// It missed a tactic or material the engine's move won.
     Missed,
+    /// It missed the perpetual check that drew a worse game.
+    DrawMissed,
     /// Nothing concrete, but a term of the evaluation makes most of the cost: the king's
     /// safety, the pawns, the pieces' activity.
     Positional,
@@ -70,7 +72,7 @@ pub enum Kind {
 
 impl Kind {
     /// Every kind, in the order tables list them.
-    pub const ALL: [Kind; 13] = [
+    pub const ALL: [Kind; 14] = [
         Kind::MateAllowed,
         Kind::MateMissed,
         Kind::Tablebase,
@@ -82,6 +84,7 @@ impl Kind {
         Kind::Ending,
         Kind::Material,
         Kind::Missed,
+        Kind::DrawMissed,
         Kind::Positional,
         Kind::Evaluation,
     ];
@@ -100,6 +103,7 @@ impl Kind {
             Kind::Ending => "ending",
             Kind::Material => "material",
             Kind::Missed => "missed",
+            Kind::DrawMissed => "draw-missed",
             Kind::Positional => "positional",
             Kind::Evaluation => "evaluation",
         }
@@ -124,6 +128,7 @@ impl Kind {
             Kind::Ending => "traded into a worse ending",
             Kind::Material => "lost material",
             Kind::Missed => "missed a win of material",
+            Kind::DrawMissed => "missed a draw",
             Kind::Positional => "a positional concession",
             Kind::Evaluation => "no reason named",
         }
@@ -148,6 +153,7 @@ impl Why {
         match self.kind {
             Kind::Evaluation => String::new(),
             Kind::Missed => "it misses a win".to_string(),
+            Kind::DrawMissed => "it misses a draw".to_string(),
             Kind::PasserMissed => "it misses a passed pawn".to_string(),
             Kind::MateMissed => format!("it {}", self.text.split(':').next().unwrap_or(&self.text)),
             _ => format!("it {}", self.text),
@@ -216,11 +222,8 @@ pub fn why(review: &Review, i: usize) -> Option<Why> {
         });
     }
 
-    if let Some(text) = perpetual(review, pos, next, before.eval, after) {
-        return Some(Why {
-            text,
-            kind: Kind::Tactic,
-        });
+    if let Some(why) = perpetual(review, pos, next, before, after, best) {
+        return Some(why);
     }
 
     // What the reply wins, against what the engine's move would have kept.
@@ -411,42 +414,51 @@ const PERPETUAL_CHECKS: usize = 3;
 /// taken as a draw.
 const DRAWN_CP: i32 = 20;
 
-/// The perpetual check the move from `pos` to `next` allowed when the mover was better: the
-/// opponent's line is nothing but checks, at least [`PERPETUAL_CHECKS`] of them, and the
-/// score after the move is level.
+/// The perpetual check the move from `pos` to `next` allowed when the mover was better (the
+/// opponent's line after it nothing but checks, and the score level), or the one the engine's
+/// line from `pos` gave when the mover was worse after the move than level.
 fn perpetual(
     review: &Review,
     pos: &Chess,
     next: &Chess,
-    before: Eval,
+    before: &super::analyse::PositionEval,
     after: &super::analyse::PositionEval,
-) -> Option<String> {
+    best: Option<Move>,
+) -> Option<Why> {
     let mover = pos.turn();
     let for_mover = |e: Eval| mover.fold_wb(1, -1) * review.judged(e).ceiled_cp();
-    let Eval::Cp(level) = after.eval else {
-        return None;
-    };
-    if for_mover(before) < SEEN_CP || level.abs() > DRAWN_CP {
-        return None;
+    let level = |e: Eval| matches!(e, Eval::Cp(cp) if cp.abs() <= DRAWN_CP);
+    if level(after.eval) && for_mover(before.eval) >= SEEN_CP {
+        let moves = checks(next, &after.line)?;
+        return Some(Why {
+            text: format!("allows a perpetual check: {}", numbered_san(next, &moves)),
+            kind: Kind::Tactic,
+        });
     }
-    let (moves, positions) = passers::legal_start(next, &after.line, MATE_SHOWN);
-    let theirs: Vec<bool> = moves
-        .iter()
-        .zip(&positions)
-        .step_by(2)
-        .map(|(&m, p)| {
-            let mut after = p.clone();
-            after.play_unchecked(m);
-            after.is_check()
-        })
-        .collect();
-    if theirs.len() < PERPETUAL_CHECKS || theirs.iter().any(|&check| !check) {
-        return None;
+    if best.is_some() && level(before.eval) && for_mover(after.eval) <= -SEEN_CP {
+        let moves = checks(pos, &before.line)?;
+        return Some(Why {
+            text: format!("misses a perpetual check: {}", numbered_san(pos, &moves)),
+            kind: Kind::DrawMissed,
+        });
     }
-    Some(format!(
-        "allows a perpetual check: {}",
-        numbered_san(next, &moves)
-    ))
+    None
+}
+
+/// The start of `line` from `from` (at most [`MATE_SHOWN`] plies) when every move the side
+/// to move makes in it gives check, at least [`PERPETUAL_CHECKS`] of them.
+fn checks(from: &Chess, line: &[Move]) -> Option<Vec<Move>> {
+    let (moves, positions) = passers::legal_start(from, line, MATE_SHOWN);
+    let mut given = 0;
+    for (k, &m) in moves.iter().enumerate().step_by(2) {
+        let mut then = positions[k].clone();
+        then.play_unchecked(m);
+        if !then.is_check() {
+            return None;
+        }
+        given += 1;
+    }
+    (given >= PERPETUAL_CHECKS).then_some(moves)
 }
 
 /// The pawn the reply from `next` promotes with its move `k`.
@@ -1199,6 +1211,21 @@ mod tests {
         // Checks that leave Black better are no draw.
         let w = why(&r(-150), 0).unwrap();
         assert!(!w.text.contains("perpetual"), "{w:?}");
+        // A move earlier, Black's 46...Ke6? let the checks go where 46...Ra2+ drew.
+        let r = review(
+            "[FEN \"8/8/5k2/7R/8/1R1n2P1/6K1/r7 b - - 5 46\"]\n[SetUp \"1\"]\n\n46... Ke6",
+            &[
+                (Eval::Cp(0), "Ra2+ Kh3 Nf2+ Kh2 Nd3+ Kg1 Ra1+"),
+                (Eval::Cp(300), "Rh6+ Ke5"),
+            ],
+        );
+        let w = why(&r, 0).unwrap();
+        assert_eq!(w.kind, Kind::DrawMissed, "{w:?}");
+        assert_eq!(
+            w.text,
+            "misses a perpetual check: 46... Ra2+ 47. Kh3 Nf2+ 48. Kh2 Nd3+ 49. Kg1 Ra1+"
+        );
+        assert_eq!(w.unspoiled(), "it misses a draw");
     }
 
     #[test]
