@@ -446,9 +446,13 @@ fn perpetual(
 }
 
 /// The start of `line` from `from` (at most [`MATE_SHOWN`] plies) when every move the side
-/// to move makes in it gives check, at least [`PERPETUAL_CHECKS`] of them.
+/// to move makes in it gives check, at least [`PERPETUAL_CHECKS`] of them, and nothing is
+/// taken: checks that win material on the way are that material's story.
 fn checks(from: &Chess, line: &[Move]) -> Option<Vec<Move>> {
     let (moves, positions) = passers::legal_start(from, line, MATE_SHOWN);
+    if moves.iter().any(|m| m.is_capture()) {
+        return None;
+    }
     let mut given = 0;
     for (k, &m) in moves.iter().enumerate().step_by(2) {
         let mut then = positions[k].clone();
@@ -1211,6 +1215,16 @@ mod tests {
         // Checks that leave Black better are no draw.
         let w = why(&r(-150), 0).unwrap();
         assert!(!w.text.contains("perpetual"), "{w:?}");
+        // Nor are checks where material changes hands: the rook given on g2 is that line's
+        // story, whatever the score says.
+        let takes = review(
+            "[FEN \"8/8/5k2/7R/8/1R1n2P1/r5K1/8 w - - 6 47\"]\n[SetUp \"1\"]\n\n47. Kh3",
+            &[
+                (Eval::Cp(298), "Kf3 Ne5+ Ke3"),
+                (Eval::Cp(0), "Nf2+ Kh2 Nd3+ Kg1 Rg2+ Kxg2"),
+            ],
+        );
+        assert!(!why(&takes, 0).unwrap().text.contains("perpetual"));
         // A move earlier, Black's 46...Ke6? let the checks go where 46...Ra2+ drew.
         let r = review(
             "[FEN \"8/8/5k2/7R/8/1R1n2P1/6K1/r7 b - - 5 46\"]\n[SetUp \"1\"]\n\n46... Ke6",
