@@ -128,9 +128,10 @@ fn the_new_game_choices_are_numbered_questions() {
     let _ = std::fs::remove_dir_all(&home);
 }
 
-#[test]
-fn a_review_in_plain_text_walks_the_moves_with_their_verdicts_and_better_lines() {
-    let home = temp_home("text-review");
+/// `knightfall review --text` of the scholar's mate (Ann against Bob), searched `movetime`
+/// milliseconds a position, in a new home named `name`; said to have begun.
+fn scholar_review(name: &str, movetime: u32) -> (std::path::PathBuf, Session) {
+    let home = temp_home(name);
     let file = home.join("scholar.pgn");
     std::fs::write(
         &file,
@@ -138,14 +139,20 @@ fn a_review_in_plain_text_walks_the_moves_with_their_verdicts_and_better_lines()
          1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7# 1-0\n",
     )
     .unwrap();
-    let mut s = start(
+    let s = start(
         &home,
         &format!(
-            "\"$KNIGHTFALL_BIN\" review --text {} --movetime 50{STTY_AFTER}",
+            "\"$KNIGHTFALL_BIN\" review --text {} --movetime {movetime}{STTY_AFTER}",
             file.display()
         ),
     );
     said(&s, "Reviewing Ann against Bob, 4 moves", 1);
+    (home, s)
+}
+
+#[test]
+fn a_review_in_plain_text_walks_the_moves_with_their_verdicts_and_better_lines() {
+    let (home, mut s) = scholar_review("text-review", 50);
     said(&s, "Type forward for the first move", 1);
     assert!(s.text().contains("Black: "), "{}", s.text());
     type_line(&mut s, "forward");
@@ -175,6 +182,19 @@ fn a_review_in_plain_text_walks_the_moves_with_their_verdicts_and_better_lines()
             "q",
         ],
     );
+    let _ = std::fs::remove_dir_all(&home);
+}
+
+#[test]
+fn a_move_stepped_to_before_the_engine_reaches_it_is_said_again_with_its_verdict() {
+    // Three seconds a position: the move is stepped to long before its positions are done.
+    let (home, mut s) = scholar_review("text-review-wait", 3000);
+    type_line(&mut s, "go 3 black");
+    said(&s, "Move 3, Black: knight from g8 to f6.", 1);
+    // Nothing more is typed: the verdict is said when the engine has it.
+    said(&s, "Move 3, Black: knight from g8 to f6. Blunder", 1);
+    let out = leave(&mut s, "q");
+    plain_and_said_once(&out, &["go 3 black", "q"]);
     let _ = std::fs::remove_dir_all(&home);
 }
 

@@ -30,6 +30,9 @@ pub(crate) struct Teller {
     better: bool,
     done: bool,
     message: String,
+    /// The position shown was said before the engine reached it: its verdict is said when it
+    /// comes.
+    waiting: bool,
 }
 
 impl Teller {
@@ -83,9 +86,11 @@ impl Teller {
                         .into(),
                 );
             }
-            if self.ply != Some(screen.ply) || self.better != screen.show_better {
+            let reached = self.waiting && !unsearched(screen);
+            if self.ply != Some(screen.ply) || self.better != screen.show_better || reached {
                 self.ply = Some(screen.ply);
                 self.better = screen.show_better;
+                self.waiting = unsearched(screen);
                 lines.push(shown(screen));
             }
         }
@@ -160,6 +165,15 @@ fn count(n: usize, one: &str, many: &str) -> String {
         1 => format!("1 {one}"),
         n => format!("{n} {many}"),
     }
+}
+
+/// Whether the move to the position shown waits for the engine: one of its two positions is
+/// not searched yet (a book move and the start wait for nothing).
+fn unsearched(screen: &ReviewScreen) -> bool {
+    let (Some(review), Some(i)) = (&screen.review, screen.ply.checked_sub(1)) else {
+        return false;
+    };
+    !review.is_book(i) && (review.eval(i).is_none() || review.eval(i + 1).is_none())
 }
 
 /// The position shown: the move that led to it with its verdict, the reason and the better
