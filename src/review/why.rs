@@ -222,7 +222,11 @@ pub fn why(review: &Review, i: usize) -> Option<Why> {
         });
     }
 
-    if let Some(why) = perpetual(review, pos, next, before, after, best) {
+    // The mover's scores either side of the move on the scale the verdict was read on
+    // (Knightfall's own on Stockfish's), where a pawn is a pawn whoever is ahead.
+    let judged = |e: Eval| mover.fold_wb(1, -1) * review.judged(e).ceiled_cp();
+    let scores = (judged(before.eval), judged(after.eval));
+    if let Some(why) = perpetual(pos, next, before, after, best, scores) {
         return Some(why);
     }
 
@@ -240,10 +244,8 @@ pub fn why(review: &Review, i: usize) -> Option<Why> {
     // The larger of the two is the story: a pawn lost beside a queen not taken is the queen.
     let missed_more = missed_gain >= 2 && missed_gain > lost;
     // The material the lines show is the story only when the evaluation sees most of it: a
-    // pawn given for play is not a pawn lost. The drop is read on the scale the verdict was
-    // (Knightfall's own scores on Stockfish's), where a pawn is a pawn whoever is ahead.
-    let judged = |e: Eval| review.judged(e).ceiled_cp();
-    let drop = mover.fold_wb(1, -1) * (judged(before.eval) - judged(after.eval));
+    // pawn given for play is not a pawn lost. The drop is read on the verdict's scale.
+    let drop = scores.0 - scores.1;
     // The evaluation's own drop, for its terms and for the most material: Stockfish's scale
     // shrinks a won game's pawns, and a queen lost at +12 is still the story.
     let own_drop = mover.fold_wb(1, -1) * (before.eval.ceiled_cp() - after.eval.ceiled_cp());
@@ -416,26 +418,25 @@ const DRAWN_CP: i32 = 20;
 
 /// The perpetual check the move from `pos` to `next` allowed when the mover was better (the
 /// opponent's line after it nothing but checks, and the score level), or the one the engine's
-/// line from `pos` gave when the mover was worse after the move than level.
+/// line from `pos` gave when the mover was worse after the move than level; `scores` are the
+/// mover's either side of the move, as the verdict reads them.
 fn perpetual(
-    review: &Review,
     pos: &Chess,
     next: &Chess,
     before: &super::analyse::PositionEval,
     after: &super::analyse::PositionEval,
     best: Option<Move>,
+    scores: (i32, i32),
 ) -> Option<Why> {
-    let mover = pos.turn();
-    let for_mover = |e: Eval| mover.fold_wb(1, -1) * review.judged(e).ceiled_cp();
     let level = |e: Eval| matches!(e, Eval::Cp(cp) if cp.abs() <= DRAWN_CP);
-    if level(after.eval) && for_mover(before.eval) >= SEEN_CP {
+    if level(after.eval) && scores.0 >= SEEN_CP {
         let moves = checks(next, &after.line)?;
         return Some(Why {
             text: format!("allows a perpetual check: {}", numbered_san(next, &moves)),
             kind: Kind::Tactic,
         });
     }
-    if best.is_some() && level(before.eval) && for_mover(after.eval) <= -SEEN_CP {
+    if best.is_some() && level(before.eval) && scores.1 <= -SEEN_CP {
         let moves = checks(pos, &before.line)?;
         return Some(Why {
             text: format!("misses a perpetual check: {}", numbered_san(pos, &moves)),
@@ -1197,33 +1198,25 @@ mod tests {
     #[test]
     fn checks_that_draw_a_better_game_are_a_perpetual() {
         // 47. Kh3? (from g2) lets the knight and rook check for ever.
-        let r = |after: i32| {
+        let r = |after: i32, line: &str| {
             review(
                 "[FEN \"8/8/5k2/7R/8/1R1n2P1/r5K1/8 w - - 6 47\"]\n[SetUp \"1\"]\n\n47. Kh3",
-                &[
-                    (Eval::Cp(298), "Kf3 Ne5+ Ke3"),
-                    (Eval::Cp(after), "Nf2+ Kh2 Nd3+ Kg1 Ra1+ Kh2 Ra2+"),
-                ],
+                &[(Eval::Cp(298), "Kf3 Ne5+ Ke3"), (Eval::Cp(after), line)],
             )
         };
-        let w = why(&r(0), 0).unwrap();
+        let checks = "Nf2+ Kh2 Nd3+ Kg1 Ra1+ Kh2 Ra2+";
+        let w = why(&r(0, checks), 0).unwrap();
         assert_eq!(w.kind, Kind::Tactic, "{w:?}");
         assert_eq!(
             w.text,
             "allows a perpetual check: 47... Nf2+ 48. Kh2 Nd3+ 49. Kg1 Ra1+ 50. Kh2 Ra2+"
         );
         // Checks that leave Black better are no draw.
-        let w = why(&r(-150), 0).unwrap();
+        let w = why(&r(-150, checks), 0).unwrap();
         assert!(!w.text.contains("perpetual"), "{w:?}");
         // Nor are checks where material changes hands: the rook given on g2 is that line's
         // story, whatever the score says.
-        let takes = review(
-            "[FEN \"8/8/5k2/7R/8/1R1n2P1/r5K1/8 w - - 6 47\"]\n[SetUp \"1\"]\n\n47. Kh3",
-            &[
-                (Eval::Cp(298), "Kf3 Ne5+ Ke3"),
-                (Eval::Cp(0), "Nf2+ Kh2 Nd3+ Kg1 Rg2+ Kxg2"),
-            ],
-        );
+        let takes = r(0, "Nf2+ Kh2 Nd3+ Kg1 Rg2+ Kxg2");
         assert!(!why(&takes, 0).unwrap().text.contains("perpetual"));
         // A move earlier, Black's 46...Ke6? let the checks go where 46...Ra2+ drew.
         let r = review(

@@ -86,11 +86,12 @@ impl Teller {
                         .into(),
                 );
             }
-            let reached = self.waiting && !unsearched(screen);
+            let waiting = unsearched(screen);
+            let reached = self.waiting && !waiting;
             if self.ply != Some(screen.ply) || self.better != screen.show_better || reached {
                 self.ply = Some(screen.ply);
                 self.better = screen.show_better;
-                self.waiting = unsearched(screen);
+                self.waiting = waiting;
                 lines.push(shown(screen));
             }
         }
