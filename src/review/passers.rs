@@ -51,8 +51,9 @@ fn rank_for(sq: Square, side: Color) -> u32 {
 }
 
 /// The most material in pieces (pawns' worth, both sides together, kings and pawns left
-/// out) of an ending where a passed pawn can be the story: a rook and a bishop a side.
-const ENDING_PIECES: i32 = 16;
+/// out) of an ending where a passed pawn can be the story: two rooks a side (a double rook
+/// ending's pawn race is as much the story as a single one's).
+const ENDING_PIECES: i32 = 20;
 
 /// Whether `pos` is an ending where a passed pawn can be the story.
 pub fn ending(pos: &Chess) -> bool {
@@ -216,6 +217,18 @@ pub(super) mod tests {
         assert_eq!(pawn_name(got.square), "the a-pawn");
         // White's pawns are not Black's story.
         assert_eq!(in_line(&p, &l, Color::White), None);
+    }
+
+    #[test]
+    fn an_ending_has_two_rooks_a_side_at_most() {
+        // Two rooks a side (the pawn race of a double rook ending).
+        assert!(ending(&pos(
+            "8/8/1p3R1P/1kpr4/8/P2pr1P1/1P5K/1R6 b - - 0 36"
+        )));
+        // A queen more is a middlegame's worth.
+        assert!(!ending(&pos(
+            "8/8/1p3R1P/1kpr4/8/P2pr1P1/1P5K/1R1Q4 b - - 0 36"
+        )));
     }
 
     #[test]

@@ -39,11 +39,7 @@ pub fn summary(review: &Review) -> Option<String> {
             // The reason without its line: the move itself shows the line.
             let what = why(review, i)
                 .filter(|w| w.concrete())
-                .map(|w| {
-                    let short = w.text.split(": ").next().unwrap_or(&w.text);
-                    let short = short.split(" after ").next().unwrap_or(short);
-                    format!(", which {short}")
-                })
+                .map(|w| clause(&w.text))
                 .unwrap_or_default();
             out.push(format!("{who} until {played}{}{what}.", judgement.symbol()));
             out.push(ending(game.outcome().map(|o| o.winner), !mover));
@@ -54,6 +50,18 @@ pub fn summary(review: &Review) -> Option<String> {
         out.push(format!("Accuracy: White {w:.1}%, Black {b:.1}%."));
     }
     Some(out.join(" "))
+}
+
+/// The reason as a clause after the move, without its line (the move itself shows it):
+/// `, which hangs the knight on e5`. A missed move that says what it does reads as the move
+/// not played (`, instead of 36... d2, which runs the d-pawn to d2`), not a second `which`.
+fn clause(reason: &str) -> String {
+    let short = reason.split(": ").next().unwrap_or(reason);
+    let short = short.split(" after ").next().unwrap_or(short);
+    match short.strip_prefix("misses ") {
+        Some(rest) if rest.contains(", which ") => format!(", instead of {rest}"),
+        _ => format!(", which {short}"),
+    }
 }
 
 /// The flagged move (a mistake or a blunder) that lost its side the most winning chances.
@@ -99,6 +107,22 @@ mod tests {
     use crate::game::Game;
     use crate::review::analyse::PositionEval;
     use crate::review::judge::Eval;
+
+    #[test]
+    fn a_missed_move_that_says_what_it_does_reads_as_the_move_not_played() {
+        assert_eq!(
+            clause("misses 36... d2, which runs the d-pawn to d2, its seventh rank"),
+            ", instead of 36... d2, which runs the d-pawn to d2, its seventh rank"
+        );
+        assert_eq!(
+            clause("misses a passed b-pawn: 24. Rxd4 Ra8 25. axb7"),
+            ", which misses a passed b-pawn"
+        );
+        assert_eq!(
+            clause("loses the knight after 8... Qxd5 9. Nf3"),
+            ", which loses the knight"
+        );
+    }
 
     #[test]
     fn the_turning_point_is_named_with_why_and_the_end_and_accuracies_follow() {

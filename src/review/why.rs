@@ -63,6 +63,8 @@ pub enum Kind {
     Missed,
     /// It missed the perpetual check that drew a worse game.
     DrawMissed,
+    /// It missed the trade into a won pawn ending.
+    EndingMissed,
     /// Nothing concrete, but a term of the evaluation makes most of the cost: the king's
     /// safety, the pawns, the pieces' activity.
     Positional,
@@ -72,7 +74,7 @@ pub enum Kind {
 
 impl Kind {
     /// Every kind, in the order tables list them.
-    pub const ALL: [Kind; 14] = [
+    pub const ALL: [Kind; 15] = [
         Kind::MateAllowed,
         Kind::MateMissed,
         Kind::Tablebase,
@@ -85,6 +87,7 @@ impl Kind {
         Kind::Material,
         Kind::Missed,
         Kind::DrawMissed,
+        Kind::EndingMissed,
         Kind::Positional,
         Kind::Evaluation,
     ];
@@ -104,6 +107,7 @@ impl Kind {
             Kind::Material => "material",
             Kind::Missed => "missed",
             Kind::DrawMissed => "draw-missed",
+            Kind::EndingMissed => "ending-missed",
             Kind::Positional => "positional",
             Kind::Evaluation => "evaluation",
         }
@@ -129,6 +133,7 @@ impl Kind {
             Kind::Material => "lost material",
             Kind::Missed => "missed a win of material",
             Kind::DrawMissed => "missed a draw",
+            Kind::EndingMissed => "missed a won ending",
             Kind::Positional => "a positional concession",
             Kind::Evaluation => "no reason named",
         }
@@ -154,6 +159,7 @@ impl Why {
             Kind::Evaluation => String::new(),
             Kind::Missed => "it misses a win".to_string(),
             Kind::DrawMissed => "it misses a draw".to_string(),
+            Kind::EndingMissed => "it misses a won ending".to_string(),
             Kind::PasserMissed => "it misses a passed pawn".to_string(),
             Kind::MateMissed => format!("it {}", self.text.split(':').next().unwrap_or(&self.text)),
             _ => format!("it {}", self.text),
@@ -271,6 +277,11 @@ pub fn why(review: &Review, i: usize) -> Option<Why> {
             text,
             kind: Kind::Ending,
         });
+    }
+    if let (Some(b), Some(best_line)) = (best, &with_best)
+        && let Some(why) = trade_missed(pos, b, best_line, &reply, before.eval)
+    {
+        return Some(why);
     }
     // In an ending the story is often a passed pawn no material has yet changed for.
     if passers::ending(pos)
@@ -485,28 +496,30 @@ const LOST_CP: i32 = -300;
 const AHEAD_CP: i32 = 150;
 
 /// The trade the move allowed (the played move and the reply's captures, even in material),
-/// when the evaluation condemns where it leads: into a pawn ending it counts as lost, or the
-/// queens off where they were on, with the scores. `None` when the reply trades nothing.
+/// when the evaluation condemns where it leads: into a pawn ending it counts as lost (or a
+/// pawn or more down, and worse by [`AHEAD_CP`]), or the queens off where they were on, with
+/// the scores. `None` when the reply trades nothing.
 fn traded(pos: &Chess, next: &Chess, reply: &Played, before: Eval, after: Eval) -> Option<String> {
     let mover = pos.turn();
     if reply.moves.is_empty() || !reply.moves.iter().any(|m| m.is_capture()) {
         return None;
     }
-    let pieces = |p: &Chess| {
-        let b = p.board();
-        (b.occupied() & !b.pawns() & !b.kings()).count()
-    };
     let queens = |p: &Chess| p.board().by_role(Role::Queen).count();
     let end = &reply.end;
     let whole = numbered_san(next, &reply.moves);
     let for_mover = |e: Eval| mover.fold_wb(1, -1) * e.ceiled_cp();
-    if pieces(end) == 0 && pieces(pos) > 0 && for_mover(after) <= LOST_CP {
-        // The line up to where the last piece goes.
-        let k = (0..reply.moves.len())
-            .find(|&k| pieces(&reply.positions[k + 1]) == 0)
-            .unwrap_or(reply.moves.len() - 1);
-        let shown = numbered_san(next, &reply.moves[..=k]);
-        return Some(format!("trades into a lost pawn ending: {shown}"));
+    if let Some(shown) = to_pawn_ending(pos, next, reply) {
+        // Lost by the evaluation, or the material behind and the evaluation agreeing.
+        let down = -motifs::balance(end, mover);
+        let ending = match down {
+            _ if for_mover(after) <= LOST_CP => "a lost pawn ending".to_string(),
+            _ if for_mover(after) > -AHEAD_CP => return None,
+            1 => "a pawn ending a pawn down".to_string(),
+            2 => "a pawn ending two pawns down".to_string(),
+            n if n > 2 => format!("a pawn ending {n} pawns down"),
+            _ => return None,
+        };
+        return Some(format!("trades into {ending}: {shown}"));
     }
     // The queens traded at once, by the move and the reply's first or by the reply's first
     // two, while the mover was ahead: the trade threw the attack or the initiative away.
@@ -521,6 +534,59 @@ fn traded(pos: &Chess, next: &Chess, reply: &Played, before: Eval, after: Eval) 
         ));
     }
     None
+}
+
+/// How many pieces (not kings or pawns) stand on `pos`'s board.
+fn pieces(pos: &Chess) -> usize {
+    let b = pos.board();
+    (b.occupied() & !b.pawns() & !b.kings()).count()
+}
+
+/// `line` (played out from `from`) up to where the last piece goes, when it trades
+/// `pos`'s pieces off into a pawn ending.
+fn to_pawn_ending(pos: &Chess, from: &Chess, line: &Played) -> Option<String> {
+    if line.moves.is_empty() || pieces(&line.end) > 0 || pieces(pos) == 0 {
+        return None;
+    }
+    let k = (0..line.moves.len()).find(|&k| pieces(&line.positions[k + 1]) == 0)?;
+    Some(numbered_san(from, &line.moves[..=k]))
+}
+
+/// The mover's score (centipawns, held to the ceiling) from which a pawn ending is won.
+const WON_CP: i32 = -LOST_CP;
+
+/// The trade into a pawn ending the engine's line from `pos` (`best` first) made, while the
+/// reply to the move played keeps pieces on the board: one a pawn or more up when the mover
+/// was ahead by [`AHEAD_CP`] before the move, or one the evaluation `before` the move calls
+/// won ([`WON_CP`]). The line must give no material for it.
+fn trade_missed(
+    pos: &Chess,
+    best: Move,
+    line: &Played,
+    reply: &Played,
+    before: Eval,
+) -> Option<Why> {
+    let mover = pos.turn();
+    let up = motifs::balance(&line.end, mover);
+    let score = mover.fold_wb(1, -1) * before.ceiled_cp();
+    if pieces(&reply.end) == 0 || up < motifs::balance(pos, mover) || score < AHEAD_CP {
+        return None;
+    }
+    let ending = match up {
+        1 => "a pawn ending a pawn up".to_string(),
+        2 => "a pawn ending two pawns up".to_string(),
+        n if n > 2 => format!("a pawn ending {n} pawns up"),
+        _ if score >= WON_CP => "a won pawn ending".to_string(),
+        _ => return None,
+    };
+    let shown = to_pawn_ending(pos, pos, line)?;
+    Some(Why {
+        text: format!(
+            "misses {}, which trades into {ending}: {shown}",
+            numbered_san(pos, [best].iter())
+        ),
+        kind: Kind::EndingMissed,
+    })
 }
 
 /// The passed pawn the reply (`after`, from `next`, the position after `played`) makes or runs for
@@ -1257,6 +1323,53 @@ mod tests {
         assert_eq!(w.kind, Kind::Missed, "{w:?}");
         assert_eq!(w.text, "misses 3. Nxe5, which wins a pawn: 3. Nxe5");
         assert_eq!(why(&line(15), 4).unwrap().kind, Kind::Evaluation);
+    }
+
+    #[test]
+    fn a_trade_into_a_pawn_ending_a_pawn_up_missed_or_allowed_a_pawn_down() {
+        // 28. Rxd5 exd5 29. Ba3+ and 30. Bxf8 leave White a pawn up with no pieces; 28. Ra6
+        // keeps them on.
+        let setup = "[SetUp \"1\"]\n[FEN";
+        let white = |before: i32| {
+            review(
+                &format!(
+                    "{setup} \"5r2/4k2p/3Rp1p1/1p1b4/8/1P3P1P/PB4PK/8 w - - 3 28\"]\n\n28. Ra6"
+                ),
+                &[
+                    (Eval::Cp(before), "Rxd5 exd5 Ba3+ Ke8 Bxf8 Kxf8"),
+                    (Eval::Cp(116), "Ra8 Rxa8 Bxa8"),
+                ],
+            )
+        };
+        let w = why(&white(217), 0).unwrap();
+        assert_eq!(w.kind, Kind::EndingMissed, "{w:?}");
+        assert_eq!(
+            w.text,
+            "misses 28. Rxd5, which trades into a pawn ending a pawn up: 28. Rxd5 exd5 29. \
+             Ba3+ Ke8 30. Bxf8 Kxf8"
+        );
+        assert_eq!(w.unspoiled(), "it misses a won ending");
+        // Not when White was not ahead: the ending is then no story.
+        assert_ne!(why(&white(120), 0).unwrap().kind, Kind::EndingMissed);
+        // 27...Ke7 lets White trade into it, and the evaluation agrees it is bad for Black.
+        let black = |after: i32| {
+            review(
+                &format!(
+                    "{setup} \"4kr2/7p/3Rp1p1/1p1b4/8/1P3P1P/PB4PK/8 b - - 2 27\"]\n\n27... Ke7"
+                ),
+                &[
+                    (Eval::Cp(100), "Rf7 Ra6"),
+                    (Eval::Cp(after), "Rxd5 exd5 Ba3+ Ke8 Bxf8 Kxf8"),
+                ],
+            )
+        };
+        let w = why(&black(217), 0).unwrap();
+        assert_eq!(w.kind, Kind::Ending, "{w:?}");
+        assert_eq!(
+            w.text,
+            "trades into a pawn ending a pawn down: 28. Rxd5 exd5 29. Ba3+ Ke8 30. Bxf8 Kxf8"
+        );
+        assert_ne!(why(&black(120), 0).unwrap().kind, Kind::Ending);
     }
 
     #[test]
