@@ -289,6 +289,13 @@ pub fn why(review: &Review, i: usize) -> Option<Why> {
     {
         return Some(why);
     }
+    // A piece lost or missed further on, when the first plies change no material either way.
+    if lost == 0
+        && missed_gain == 0
+        && let Some(why) = further(pos, next, best, &before.line, &after.line, drop, own_drop)
+    {
+        return Some(why);
+    }
     // The evaluation's terms are weighed on its own scale.
     if let Some(why) = positional(pos, next, best, &before.line, &after.line, own_drop) {
         return Some(why);
@@ -323,7 +330,12 @@ struct Played {
 
 impl Played {
     fn out(start: &Chess, line: &[Move]) -> Played {
-        let (mut moves, mut positions) = passers::legal_start(start, line, WINDOW);
+        Played::out_to(start, line, WINDOW)
+    }
+
+    /// As [`Played::out`], at most `window` plies.
+    fn out_to(start: &Chess, line: &[Move], window: usize) -> Played {
+        let (mut moves, mut positions) = passers::legal_start(start, line, window);
         // Back to where no capture comes next, so an exchange is counted whole.
         let mut k = quiet_end(&moves, line);
         // And back to the last capture or promotion: the quiet moves after it change nothing.
@@ -349,6 +361,68 @@ impl Played {
             .enumerate()
             .position(|(k, m)| m.is_promotion() && self.positions[k].turn() == side)
     }
+}
+
+/// How far the lines are played out when the first [`WINDOW`] plies change no material.
+const FURTHER: usize = 12;
+
+/// The least material (pawns) the longer look names: a piece or the exchange, not a pawn,
+/// which the evaluation may count for something else that far on.
+const FURTHER_LEAST: i32 = 2;
+
+/// What the lines show over [`FURTHER`] plies when their first [`WINDOW`] change no
+/// material: the piece or the exchange the reply wins, or the engine's line would have; `drop`
+/// and `own_drop` as in [`why`].
+fn further(
+    pos: &Chess,
+    next: &Chess,
+    best: Option<Move>,
+    before: &[Move],
+    after: &[Move],
+    drop: i32,
+    own_drop: i32,
+) -> Option<Why> {
+    let mover = pos.turn();
+    let start = motifs::balance(pos, mover);
+    let reply = Played::out_to(next, after, FURTHER);
+    let after_reply = motifs::balance(&reply.end, mover);
+    let with_best = best.map(|_| Played::out_to(pos, before, FURTHER));
+    let best_end = with_best
+        .as_ref()
+        .map_or(after_reply, |b| motifs::balance(&b.end, mover));
+    let worse = best_end - after_reply;
+    let seen = drop >= seen_needs(worse) || own_drop >= SEEN_ANY_CP;
+    if !seen || worse < FURTHER_LEAST {
+        return None;
+    }
+    let (lost, missed_gain) = (start - after_reply, best_end - start);
+    if lost >= FURTHER_LEAST && lost >= missed_gain && holds(next, after, &reply, mover) {
+        return Some(allowed(pos, next, &reply));
+    }
+    match (best, &with_best) {
+        (Some(b), Some(line))
+            if missed_gain >= FURTHER_LEAST && holds(pos, before, line, !mover) =>
+        {
+            Some(missed(pos, b, line))
+        }
+        _ => None,
+    }
+}
+
+/// The plies of a line after the part counted that must not win the material back.
+const HOLDS_FOR: usize = 4;
+
+/// Whether what `played` (the counted start of `line` from `from`) took from `loser` stays
+/// taken for [`HOLDS_FOR`] plies more of the line: a line cut that far on may end with a
+/// recapture still to come after an in-between move.
+fn holds(from: &Chess, line: &[Move], played: &Played, loser: Color) -> bool {
+    let counted = played.moves.len();
+    let (moves, positions) = passers::legal_start(from, line, counted + HOLDS_FOR);
+    let at_end = motifs::balance(&played.end, loser);
+    moves.len() == counted + HOLDS_FOR
+        && positions[counted..]
+            .iter()
+            .all(|p| motifs::balance(p, loser) <= at_end)
 }
 
 /// How much of `moves` (the legal start of `line`) to count: all of it when the line stops
@@ -1323,6 +1397,31 @@ mod tests {
         assert_eq!(w.kind, Kind::Missed, "{w:?}");
         assert_eq!(w.text, "misses 3. Nxe5, which wins a pawn: 3. Nxe5");
         assert_eq!(why(&line(15), 4).unwrap().kind, Kind::Evaluation);
+    }
+
+    #[test]
+    fn a_piece_won_past_the_first_plies_is_named_when_it_stays_won() {
+        // 21... Qe6 22. Qd1 Qc6 23. Ne1 Bb4 and the knight pinned on e1 falls at the ninth
+        // ply, past the first look's eight; 21... Qb1+ trades the queens instead.
+        let won = "Qe6 Qd1 Qc6 Ne1 Bb4 Qd5 Qxd5 Rxd5 Bxe1";
+        let r = |line: &str| {
+            review(
+                "[SetUp \"1\"]\n[FEN \"4r1k1/p2Rbppp/8/8/7n/4B3/qPN1QP1P/6KR b - - 1 21\"]\n\n21... Qb1+",
+                &[
+                    (Eval::Cp(200), line),
+                    (Eval::Cp(420), "Qd1 Qxd1+ Rxd1 Rc8 Nd4 Bf6 Kf1"),
+                ],
+            )
+        };
+        let w = why(&r(&format!("{won} Bd4 Bb4 Be3 Nf3+ Kg2 Nh4+ Kg1")), 0).unwrap();
+        assert_eq!(w.kind, Kind::Missed, "{w:?}");
+        assert_eq!(
+            w.text,
+            "misses 21... Qe6, which wins the knight: 21... Qe6 22. Qd1 Qc6 23. Ne1 Bb4 24. Qd5 \
+             Qxd5 25. Rxd5 Bxe1"
+        );
+        // A line that stops where the knight is taken may have a recapture still to come.
+        assert_eq!(why(&r(won), 0).unwrap().kind, Kind::Evaluation);
     }
 
     #[test]
