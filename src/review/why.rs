@@ -133,7 +133,7 @@ impl Kind {
             Kind::Material => "lost material",
             Kind::Missed => "missed a win of material",
             Kind::DrawMissed => "missed a draw",
-            Kind::EndingMissed => "missed a won ending",
+            Kind::EndingMissed => "missed a better pawn ending",
             Kind::Positional => "a positional concession",
             Kind::Evaluation => "no reason named",
         }
@@ -159,7 +159,7 @@ impl Why {
             Kind::Evaluation => String::new(),
             Kind::Missed => "it misses a win".to_string(),
             Kind::DrawMissed => "it misses a draw".to_string(),
-            Kind::EndingMissed => "it misses a won ending".to_string(),
+            Kind::EndingMissed => "it misses a trade into a pawn ending".to_string(),
             Kind::PasserMissed => "it misses a passed pawn".to_string(),
             Kind::MateMissed => format!("it {}", self.text.split(':').next().unwrap_or(&self.text)),
             _ => format!("it {}", self.text),
@@ -815,6 +815,14 @@ fn allowed(pos: &Chess, next: &Chess, reply: &Played) -> Why {
                 .map_or_else(|| format!("the piece on {sq}"), |r| piece_on(r, sq))
         };
         let by = numbered_san(&reply.positions[seen.at], &reply.moves[seen.at..=seen.at]);
+        // The piece the tactic aims at is won only when the line ends with it lost; else
+        // the line's material is what it costs (a pinned knight taken and recaptured).
+        let won = |sq: Square| {
+            board
+                .role_at(sq)
+                .is_some_and(|r| ends_lost(pos, &reply.end, mover, r))
+        };
+        let losing = || loss_words(pos, &reply.end, mover).replacen("loses", "losing", 1);
         let text = match motif {
             // The fork's line from the reply on, so it reads from the position on the board.
             Motif::Fork => format!(
@@ -822,13 +830,23 @@ fn allowed(pos: &Chess, next: &Chess, reply: &Played) -> Why {
                 shown(seen.at),
                 forked(board, &seen.squares)
             ),
-            Motif::Pin => format!(
+            Motif::Pin if won(seen.squares[0]) => format!(
                 "walks into a pin: {by} pins and wins {}: {whole}",
                 named(seen.squares[0])
             ),
-            Motif::Skewer => format!(
+            Motif::Pin => format!(
+                "walks into a pin of {}, {}: {whole}",
+                named(seen.squares[0]),
+                losing()
+            ),
+            Motif::Skewer if won(seen.squares[1]) => format!(
                 "walks into a skewer: {by} wins {} behind: {whole}",
                 named(seen.squares[1])
+            ),
+            Motif::Skewer => format!(
+                "walks into a skewer of {}, {}: {whole}",
+                named(seen.squares[0]),
+                losing()
             ),
             Motif::DiscoveredAttack => format!(
                 "allows a discovered attack: {by} uncovers an attack on {}: {whole}",
@@ -875,10 +893,30 @@ fn missed(pos: &Chess, best: Move, line: &Played) -> Why {
     if let Some((motif, seen)) = tactic(pos, line) {
         let board = line.positions[seen.at + 1].board();
         let by = numbered_san(pos, &line.moves[..=seen.at]);
+        // As in `allowed`: the piece aimed at is won only when the line ends with it taken.
+        let won = |sq: Square| {
+            board
+                .role_at(sq)
+                .is_some_and(|r| ends_lost(pos, &line.end, !mover, r))
+        };
+        let and_wins = || match gain_words(pos, &line.end, mover) {
+            w if w.is_empty() => String::new(),
+            w => format!(" and wins {w}"),
+        };
         let what = match motif {
             Motif::Fork => format!("forks {}", forked(board, &seen.squares)),
-            Motif::Pin => format!("pins and wins {}", the(board.role_at(seen.squares[0]))),
-            Motif::Skewer => format!("skewers and wins {}", the(board.role_at(seen.squares[1]))),
+            Motif::Pin if won(seen.squares[0]) => {
+                format!("pins and wins {}", the(board.role_at(seen.squares[0])))
+            }
+            Motif::Pin => format!("pins {}{}", the(board.role_at(seen.squares[0])), and_wins()),
+            Motif::Skewer if won(seen.squares[1]) => {
+                format!("skewers and wins {}", the(board.role_at(seen.squares[1])))
+            }
+            Motif::Skewer => format!(
+                "skewers {}{}",
+                the(board.role_at(seen.squares[0])),
+                and_wins()
+            ),
             Motif::DiscoveredAttack => format!(
                 "uncovers an attack on {}",
                 the(board.role_at(seen.squares[0]))
@@ -944,6 +982,14 @@ fn losses(from: &Chess, to: &Chess, side: Color) -> (Vec<Role>, Vec<Role>) {
         }
     }
     (mine, theirs)
+}
+
+/// Whether `side` ends the way from `from` to `to` with a piece of `role` lost, not traded
+/// for another (a pawn back for it may be taken on the way): a piece a tactic aims at is won
+/// only then.
+fn ends_lost(from: &Chess, to: &Chess, side: Color, role: Role) -> bool {
+    let net = motifs::balance(from, side) - motifs::balance(to, side);
+    losses(from, to, side).0.contains(&role) && net >= crate::game::pawns_worth(role) - 1
 }
 
 /// What `side` lost going from `from` to `to`, in words: `loses the exchange`, `loses the
@@ -1400,6 +1446,26 @@ mod tests {
     }
 
     #[test]
+    fn a_pinned_piece_taken_and_taken_back_is_no_piece_won() {
+        // 5. h3?? Qxb2 6. Rc1 Bb4 pins the knight on c3; 7. Bd2 Bxc3 8. Rxc3 trades it for
+        // the bishop, and the pawn on b2 is what is lost.
+        let r = review(
+            "[SetUp \"1\"]\n[FEN \"r1b1kb1r/pp1n1ppp/1q2pn2/8/Q1pP4/2N1BN2/PP3PPP/R3KB1R w KQkq - 2 5\"]\n\n5. h3",
+            &[
+                (Eval::Cp(-50), "O-O-O Qb4 Qxb4 Bxb4 Bxc4 Nb6 Bd3 O-O"),
+                (Eval::Cp(-247), "Qxb2 Rc1 Bb4 Bd2 Bxc3 Rxc3"),
+            ],
+        );
+        let w = why(&r, 0).unwrap();
+        assert_eq!(w.kind, Kind::Tactic, "{w:?}");
+        assert_eq!(
+            w.text,
+            "walks into a pin of the knight on c3, losing the knight and a pawn for a bishop: \
+             5... Qxb2 6. Rc1 Bb4 7. Bd2 Bxc3 8. Rxc3"
+        );
+    }
+
+    #[test]
     fn a_piece_won_past_the_first_plies_is_named_when_it_stays_won() {
         // 21... Qe6 22. Qd1 Qc6 23. Ne1 Bb4 and the knight pinned on e1 falls at the ninth
         // ply, past the first look's eight; 21... Qb1+ trades the queens instead.
@@ -1447,7 +1513,7 @@ mod tests {
             "misses 28. Rxd5, which trades into a pawn ending a pawn up: 28. Rxd5 exd5 29. \
              Ba3+ Ke8 30. Bxf8 Kxf8"
         );
-        assert_eq!(w.unspoiled(), "it misses a won ending");
+        assert_eq!(w.unspoiled(), "it misses a trade into a pawn ending");
         // Not when White was not ahead: the ending is then no story.
         assert_ne!(why(&white(120), 0).unwrap().kind, Kind::EndingMissed);
         // 27...Ke7 lets White trade into it, and the evaluation agrees it is bad for Black.
