@@ -204,6 +204,10 @@ const MIGRATIONS: &[M<'static>] = &[
     // weighed on the scale the verdict was: the reasons of every review kept before are said
     // again once, for the drills and the statistics.
     M::up("INSERT OR IGNORE INTO drills_to_find SELECT DISTINCT game_id FROM verdicts;"),
+    // Passed pawns are read in two-rook endings, trades into a pawn ending are named, a piece
+    // won past the eighth ply is seen, and a pinned piece traded off is no longer "won": the
+    // reasons of every review kept before are said again once.
+    M::up("INSERT OR IGNORE INTO drills_to_find SELECT DISTINCT game_id FROM verdicts;"),
 ];
 
 /// How long a write waits for another Knightfall's to finish before it gives up.
