@@ -36,6 +36,13 @@ fn seen_needs(worse: i32) -> i32 {
     (SEEN_CP * worse).min(part).min(SEEN_ANY_CP)
 }
 
+/// Whether the evaluation sees `worse` pawns of material, the lines' story only then (a pawn
+/// given for play is not a pawn lost): by `drop`, on the verdict's scale, or by `own_drop`, on
+/// the evaluation's own, from [`SEEN_ANY_CP`].
+fn seen(worse: i32, drop: i32, own_drop: i32) -> bool {
+    drop >= seen_needs(worse) || own_drop >= SEEN_ANY_CP
+}
+
 /// What kind of thing went wrong, for counting.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Kind {
@@ -237,29 +244,21 @@ pub fn why(review: &Review, i: usize) -> Option<Why> {
     }
 
     // What the reply wins, against what the engine's move would have kept.
-    let start = motifs::balance(pos, mover);
-    let reply = Played::out(next, &after.line);
-    let after_reply = motifs::balance(&reply.end, mover);
-    let with_best = best.map(|_| Played::out(pos, &before.line));
-    let best_end = with_best
-        .as_ref()
-        .map_or(after_reply, |b| motifs::balance(&b.end, mover));
-    let worse = best_end - after_reply;
-
-    let (lost, missed_gain) = (start - after_reply, best_end - start);
+    let lines = Both::out(pos, next, best, &before.line, &after.line, WINDOW);
+    let (reply, with_best) = (&lines.reply, &lines.best);
+    let (worse, lost, missed_gain) = (lines.worse(), lines.lost(), lines.missed_gain());
     // The larger of the two is the story: a pawn lost beside a queen not taken is the queen.
     let missed_more = missed_gain >= 2 && missed_gain > lost;
-    // The material the lines show is the story only when the evaluation sees most of it: a
-    // pawn given for play is not a pawn lost. The drop is read on the verdict's scale.
+    // The drop is read on the verdict's scale.
     let drop = scores.0 - scores.1;
     // The evaluation's own drop, for its terms and for the most material: Stockfish's scale
     // shrinks a won game's pawns, and a queen lost at +12 is still the story.
     let own_drop = mover.fold_wb(1, -1) * (before.eval.ceiled_cp() - after.eval.ceiled_cp());
-    let seen = drop >= seen_needs(worse) || own_drop >= SEEN_ANY_CP;
+    let seen = seen(worse, drop, own_drop);
     if seen && worse >= 1 && lost >= 1 && !missed_more && !reply.moves.is_empty() {
-        return Some(allowed(pos, next, &reply));
+        return Some(allowed(pos, next, reply));
     }
-    if let (Some(b), Some(best_line)) = (best, &with_best)
+    if let (Some(b), Some(best_line)) = (best, with_best)
         && seen
         && worse >= 1
     {
@@ -267,19 +266,19 @@ pub fn why(review: &Review, i: usize) -> Option<Why> {
     }
     // A pawn the reply runs through to promote.
     if let Some(k) = reply.promotes(!mover) {
-        return Some(promotion(next, &reply, k));
+        return Some(promotion(next, reply, k));
     }
     // Even trades into an ending the evaluation condemns.
     if lost == 0
-        && let Some(text) = traded(pos, next, &reply, before.eval, after.eval)
+        && let Some(text) = traded(pos, next, reply, before.eval, after.eval)
     {
         return Some(Why {
             text,
             kind: Kind::Ending,
         });
     }
-    if let (Some(b), Some(best_line)) = (best, &with_best)
-        && let Some(why) = trade_missed(pos, b, best_line, &reply, before.eval)
+    if let (Some(b), Some(best_line)) = (best, with_best)
+        && let Some(why) = trade_missed(pos, b, best_line, reply, before.eval)
     {
         return Some(why);
     }
@@ -319,8 +318,8 @@ pub fn why(review: &Review, i: usize) -> Option<Why> {
     })
 }
 
-/// A line played out from a position: the moves (legal, at most [`WINDOW`], ending where the
-/// captures stop) and the position they lead to.
+/// A line played out from a position: the moves (legal, at most a window's plies, ending
+/// where the captures stop) and the position they lead to.
 struct Played {
     moves: Vec<Move>,
     end: Chess,
@@ -329,12 +328,7 @@ struct Played {
 }
 
 impl Played {
-    fn out(start: &Chess, line: &[Move]) -> Played {
-        Played::out_to(start, line, WINDOW)
-    }
-
-    /// As [`Played::out`], at most `window` plies.
-    fn out_to(start: &Chess, line: &[Move], window: usize) -> Played {
+    fn out(start: &Chess, line: &[Move], window: usize) -> Played {
         let (mut moves, mut positions) = passers::legal_start(start, line, window);
         // Back to where no capture comes next, so an exchange is counted whole.
         let mut k = quiet_end(&moves, line);
@@ -363,6 +357,57 @@ impl Played {
     }
 }
 
+/// The line after the move and the engine's line before it (when it is another move), played
+/// out to the same window, with the mover's material at the start and at each end.
+struct Both {
+    reply: Played,
+    best: Option<Played>,
+    start: i32,
+    after_reply: i32,
+    best_end: i32,
+}
+
+impl Both {
+    fn out(
+        pos: &Chess,
+        next: &Chess,
+        best: Option<Move>,
+        before: &[Move],
+        after: &[Move],
+        window: usize,
+    ) -> Both {
+        let mover = pos.turn();
+        let reply = Played::out(next, after, window);
+        let after_reply = motifs::balance(&reply.end, mover);
+        let best = best.map(|_| Played::out(pos, before, window));
+        let best_end = best
+            .as_ref()
+            .map_or(after_reply, |b| motifs::balance(&b.end, mover));
+        Both {
+            start: motifs::balance(pos, mover),
+            reply,
+            best,
+            after_reply,
+            best_end,
+        }
+    }
+
+    /// How much more material the engine's line keeps than the reply leaves.
+    fn worse(&self) -> i32 {
+        self.best_end - self.after_reply
+    }
+
+    /// What the reply wins from the mover.
+    fn lost(&self) -> i32 {
+        self.start - self.after_reply
+    }
+
+    /// What the engine's line wins for the mover.
+    fn missed_gain(&self) -> i32 {
+        self.best_end - self.start
+    }
+}
+
 /// How far the lines are played out when the first [`WINDOW`] plies change no material.
 const FURTHER: usize = 12;
 
@@ -383,23 +428,15 @@ fn further(
     own_drop: i32,
 ) -> Option<Why> {
     let mover = pos.turn();
-    let start = motifs::balance(pos, mover);
-    let reply = Played::out_to(next, after, FURTHER);
-    let after_reply = motifs::balance(&reply.end, mover);
-    let with_best = best.map(|_| Played::out_to(pos, before, FURTHER));
-    let best_end = with_best
-        .as_ref()
-        .map_or(after_reply, |b| motifs::balance(&b.end, mover));
-    let worse = best_end - after_reply;
-    let seen = drop >= seen_needs(worse) || own_drop >= SEEN_ANY_CP;
-    if !seen || worse < FURTHER_LEAST {
+    let lines = Both::out(pos, next, best, before, after, FURTHER);
+    let (worse, lost, missed_gain) = (lines.worse(), lines.lost(), lines.missed_gain());
+    if !seen(worse, drop, own_drop) || worse < FURTHER_LEAST {
         return None;
     }
-    let (lost, missed_gain) = (start - after_reply, best_end - start);
-    if lost >= FURTHER_LEAST && lost >= missed_gain && holds(next, after, &reply, mover) {
-        return Some(allowed(pos, next, &reply));
+    if lost >= FURTHER_LEAST && lost >= missed_gain && holds(next, after, &lines.reply, mover) {
+        return Some(allowed(pos, next, &lines.reply));
     }
-    match (best, &with_best) {
+    match (best, &lines.best) {
         (Some(b), Some(line))
             if missed_gain >= FURTHER_LEAST && holds(pos, before, line, !mover) =>
         {
