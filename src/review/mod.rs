@@ -60,6 +60,14 @@ pub struct MoveNote {
 }
 
 impl MoveNote {
+    /// Whether the reason names the better move already (`misses 28. Rxd5, which ...`): the
+    /// review then does not say it again.
+    pub fn names_the_better_move(&self) -> bool {
+        self.why
+            .as_ref()
+            .is_some_and(why::Why::names_the_better_move)
+    }
+
     /// What was wrong, in words: the concrete reason, or lichess's phrase for a mate, or the
     /// verdict's word (`Blunder: hangs the knight on f5: 15...Bxf5`, `Mistake`).
     pub fn what(&self) -> String {
@@ -250,12 +258,7 @@ impl Review {
             }
             if let Some(n) = note {
                 let what = n.what();
-                // A missed move's sentence names it already.
-                let missed = n
-                    .why
-                    .as_ref()
-                    .is_some_and(|w| matches!(w.kind, why::Kind::Missed | why::Kind::PasserMissed));
-                let text = match n.better.as_ref().filter(|_| !missed) {
+                let text = match n.better.as_ref().filter(|_| !n.names_the_better_move()) {
                     Some(san) => format!("{{ {what}. {san} was best. }}"),
                     None => format!("{{ {what}. }}"),
                 };

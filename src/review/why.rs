@@ -173,6 +173,19 @@ impl Why {
         }
     }
 
+    /// Whether it names the better move itself (what was missed, with its line or what it
+    /// wins), so that saying "Rxd5 was best" after it would only repeat it.
+    pub fn names_the_better_move(&self) -> bool {
+        matches!(
+            self.kind,
+            Kind::MateMissed
+                | Kind::Missed
+                | Kind::PasserMissed
+                | Kind::DrawMissed
+                | Kind::EndingMissed
+        )
+    }
+
     /// Whether it names something concrete (a mate, a piece, a line) rather than only what the
     /// evaluation sees.
     pub fn concrete(&self) -> bool {

@@ -325,3 +325,74 @@ fn book_moves_are_dimmed_in_the_move_list() {
     assert!(dimmed_in_list(&term, "Nf3"));
     assert!(!dimmed_in_list(&term, "Nxf7??"));
 }
+
+/// A review of `moves` whose positions are searched to the scores and lines given (in SAN).
+fn reviewed_with_lines(moves: &str, evals: &[(i32, &str)]) -> ReviewScreen {
+    use shakmaty::Position;
+    let pgn = format!("[White \"Ana\"]\n[Black \"Bob\"]\n[Result \"*\"]\n\n{moves} *\n");
+    let game = Game::from_pgn(&pgn).unwrap();
+    let mut s = screen(&[&pgn], false);
+    let generation = job(&s.start(Some(0)));
+    for (ply, (cp, line)) in evals.iter().enumerate() {
+        let mut pos = game.position_at(ply).clone();
+        let mut moves = Vec::new();
+        for san in line.split_whitespace() {
+            let m = san
+                .parse::<shakmaty::san::San>()
+                .unwrap()
+                .to_move(&pos)
+                .unwrap();
+            pos.play_unchecked(m);
+            moves.push(m);
+        }
+        let eval = Ok(PositionEval {
+            eval: Eval::Cp(*cp),
+            line: moves,
+            depth: 10,
+        });
+        let event = EngineEvent::Reviewed {
+            generation,
+            ply,
+            eval,
+        };
+        s.update(Action::Engine(event), Instant::now());
+    }
+    s
+}
+
+#[test]
+fn a_reason_that_names_the_better_move_does_not_say_it_again() {
+    // 2. Qg4?? hangs the queen; 2...d6?? misses taking it.
+    let mut s = reviewed_with_lines(
+        "1. e4 f5 2. Qg4 d6",
+        &[
+            (30, "e4"),
+            (60, "e5"),
+            (80, "exf5 Nf6 d4"),
+            (-900, "fxg4"),
+            (150, "Qxf5"),
+        ],
+    );
+    key(&mut s, KeyCode::End);
+    let (text, _) = render(&s, 80, 24);
+    let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        flat.contains("misses 2... fxg4, which takes the queen on g4 for nothing. (b shows it)"),
+        "{text}"
+    );
+    assert!(!flat.contains("was best"), "{text}");
+    key(&mut s, KeyCode::Char('b'));
+    let (text, _) = render(&s, 80, 24);
+    assert!(text.contains("The board shows it (b: back)."), "{text}");
+    // The move that hung the queen says what was better, with its line.
+    key(&mut s, KeyCode::Char('b'));
+    key(&mut s, KeyCode::Left);
+    let (text, _) = render(&s, 80, 24);
+    let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        flat.contains(
+            "hangs the queen on g4: 2... fxg4. exf5 was best (b shows it): 2. exf5 Nf6 3. d4"
+        ),
+        "{text}"
+    );
+}

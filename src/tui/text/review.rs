@@ -212,6 +212,13 @@ pub(crate) fn shown(screen: &ReviewScreen) -> String {
     ));
     if let Some(first) = note.line.first().filter(|_| note.better.is_some()) {
         let best = words::moved(before, first);
+        if note.names_the_better_move() {
+            // The reason said the move and its line: a screen reader should not read them twice.
+            if screen.show_better {
+                text.push_str(&format!(" Shown instead: {best}."));
+            }
+            return text;
+        }
         let line = words::line(before, note.line.iter().take(6));
         if screen.show_better {
             text.push_str(&format!(" Shown instead: {best}. The line: {line}."));

@@ -349,7 +349,14 @@ fn note_line(screen: &Screen) -> Line<'static> {
     let mut text = format!("{san}{}{evals} {}.", note.judgement.symbol(), note.what());
     if let Some(better) = &note.better {
         let line = numbered_san(review.game.position_at(i), note.line.iter().take(6));
-        if screen.show_better {
+        // The reason names the better move already: said twice, a long line would not fit.
+        if note.names_the_better_move() {
+            text.push_str(if screen.show_better {
+                " The board shows it (b: back)."
+            } else {
+                " (b shows it)"
+            });
+        } else if screen.show_better {
             text.push_str(&format!(
                 " The board shows {better} instead (b: back). Line: {line}"
             ));
