@@ -176,7 +176,7 @@ def main():
                             if verdict != "Inaccuracy":
                                 serious[0] += 1
                                 serious[1] += 1
-                            failures.append((game.headers.get("White"), node.san(), reason, "illegal line"))
+                            failures.append((game.headers.get("White"), node.san(), reason, f"illegal line ({verdict})"))
                             checked += 1
                             continue
                     checked += 1
@@ -205,7 +205,7 @@ def main():
                         bad += 1
                         if verdict != "Inaccuracy":
                             serious[1] += 1
-                        failures.append((game.headers.get("White"), node.san(), reason, "Stockfish disagrees"))
+                        failures.append((game.headers.get("White"), node.san(), reason, f"Stockfish disagrees ({verdict})"))
     engine.quit()
 
     def count(verdicts, kind):
