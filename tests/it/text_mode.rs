@@ -128,23 +128,29 @@ fn the_new_game_choices_are_numbered_questions() {
     let _ = std::fs::remove_dir_all(&home);
 }
 
-/// `knightfall review --text` of the scholar's mate (Ann against Bob), searched `movetime`
-/// milliseconds a position, in a new home named `name`; said to have begun.
-fn scholar_review(name: &str, movetime: u32) -> (std::path::PathBuf, Session) {
+/// `knightfall review --text` of `pgn`, searched `movetime` milliseconds a position, in a new
+/// home named `name`.
+fn text_review(name: &str, pgn: &str, movetime: u32) -> (std::path::PathBuf, Session) {
     let home = temp_home(name);
-    let file = home.join("scholar.pgn");
-    std::fs::write(
-        &file,
-        "[White \"Ann\"]\n[Black \"Bob\"]\n[Result \"1-0\"]\n\n\
-         1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7# 1-0\n",
-    )
-    .unwrap();
+    let file = home.join("game.pgn");
+    std::fs::write(&file, pgn).unwrap();
     let s = start(
         &home,
         &format!(
             "\"$KNIGHTFALL_BIN\" review --text {} --movetime {movetime}{STTY_AFTER}",
             file.display()
         ),
+    );
+    (home, s)
+}
+
+/// [`text_review`] of the scholar's mate (Ann against Bob), said to have begun.
+fn scholar_review(name: &str, movetime: u32) -> (std::path::PathBuf, Session) {
+    let (home, s) = text_review(
+        name,
+        "[White \"Ann\"]\n[Black \"Bob\"]\n[Result \"1-0\"]\n\n\
+         1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7# 1-0\n",
+        movetime,
     );
     said(&s, "Reviewing Ann against Bob, 4 moves", 1);
     (home, s)
@@ -333,5 +339,28 @@ fn the_library_in_plain_text_narrows_and_opens_a_review() {
     );
     assert!(out.contains("with White      1    1"), "{out}");
     plain_and_said_once(&out, &["find bob", "1", "q", "all", "find zed"]);
+    let _ = std::fs::remove_dir_all(&home);
+}
+
+#[test]
+fn a_reason_that_names_the_better_move_is_not_followed_by_it_again() {
+    // 2. Qg4?? hangs the queen and 2...d6?? does not take it.
+    let (home, mut s) = text_review(
+        "text-review-missed",
+        "[White \"Ann\"]\n[Black \"Bob\"]\n[Result \"*\"]\n\n1. e4 f5 2. Qg4 d6 *\n",
+        50,
+    );
+    said(&s, "Type forward for the first move", 1);
+    type_line(&mut s, "end");
+    said(
+        &s,
+        "Move 2, Black: pawn from d7 to d6. Blunder: misses 2... pawn from f takes g4, \
+         which takes the queen on g4 for nothing",
+        1,
+    );
+    type_line(&mut s, "better");
+    said(&s, "Shown instead: pawn from f5 takes queen on g4.", 1);
+    let out = leave(&mut s, "q");
+    assert!(!out.contains("Better was"), "{out}");
     let _ = std::fs::remove_dir_all(&home);
 }
