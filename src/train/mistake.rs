@@ -97,7 +97,8 @@ impl Mistake {
     }
 
     /// Where it comes from, each game by its date, opponent and move:
-    /// `2026.11.20 against bob, move 14.; also 2026.10.02 against carl, move 12. (Nf3)`.
+    /// `2026.11.20 against bob, move 14.; also 2026.10.02 against carl, move 12. (Nf3)`, and
+    /// `a game against bob, move 14.` when the game has no date.
     pub fn source(&self) -> String {
         let named: Vec<String> = self
             .games
@@ -108,7 +109,7 @@ impl Mistake {
                 let date = if dated {
                     format!("{} ", s.date)
                 } else {
-                    String::new()
+                    "a game ".to_string()
                 };
                 // Another move played in the same place is named.
                 let other = if s.played == self.played {
@@ -352,7 +353,7 @@ mod tests {
         assert_eq!(one.len(), 1);
         assert_eq!(
             one[0].source(),
-            "2026.11.20 against Knightfall 0.1.0 (level 3), move 3.; also against carl, move 9. (Nf3)"
+            "2026.11.20 against Knightfall 0.1.0 (level 3), move 3.; also a game against carl, move 9. (Nf3)"
         );
         assert!(one[0].was_played(nf3) && one[0].was_played(first.played));
         // An earlier version's key, the whole FEN and the move played, is this card's.
