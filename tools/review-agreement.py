@@ -683,11 +683,14 @@ def stockfish_against_itself(args, games):
     reference = Stockfish(args.stockfish, args.sf_depth, args.sf_cache, args.syzygy)
     judge_sf = Stockfish(args.stockfish, args.self_reference, syzygy=args.syzygy)
     rows = []
-    for text in games:
+    results = []
+    for number, text in enumerate(games, 1):
         game = chess.pgn.read_game(io.StringIO(text))
         board = game.board()
-        for move in game.mainline_moves():
+        result = {"number": number, "rows": []}
+        for ply, move in enumerate(game.mainline_moves(), 1):
             mover = board.turn
+            before = board.copy()
             (r_before, r_best), (j_before, j_best) = (reference.evaluate(board),
                                                       judge_sf.evaluate(board))
             board.push(move)
@@ -695,6 +698,18 @@ def stockfish_against_itself(args, games):
             sf = NONE if r_best == move.uci() else judge(r_before, r_after, mover)
             kf = NONE if j_best == move.uci() else judge(j_before, j_after, mover)
             rows.append({"kf": kf, "sf": sf})
+            # The same columns as a review's, the judging Stockfish in the review's place.
+            result["rows"].append({
+                "ply": ply,
+                "move": f"{before.fullmove_number}{'.' if mover == chess.WHITE else '...'} "
+                        f"{before.san(move)}",
+                "fen": before.fen(), "kf": kf, "sf": sf,
+                "kf_before": j_before, "kf_after": j_after, "kf_depth": args.self_reference,
+                "kf_best": j_best, "sf_before": r_before, "sf_after": r_after, "sf_best": r_best,
+            })
+        results.append(result)
+    if args.details:
+        write_details(args.details, results)
     reference.quit()
     judge_sf.quit()
     print("    " + shlex.join(["python3"] + sys.argv))
