@@ -354,8 +354,8 @@ fn a_reason_that_names_the_better_move_is_not_followed_by_it_again() {
     type_line(&mut s, "end");
     said(
         &s,
-        "Move 2, Black: pawn from d7 to d6. Blunder: misses 2... pawn from f takes g4, \
-         which takes the queen on g4 for nothing",
+        "Move 2, Black: pawn from d7 to d6. Blunder: misses 2... pawn from f5 takes queen \
+         on g4, which takes the queen on g4 for nothing",
         1,
     );
     type_line(&mut s, "better");

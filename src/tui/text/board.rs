@@ -85,7 +85,7 @@ pub(crate) fn lines(board: &Board) -> Vec<String> {
                 i + 1,
                 line.depth,
                 words::score(line.score_white),
-                words::sans_in(&line.san)
+                words::sans_in_from(&line.san, &[board.pos()])
             ))
         })
         .collect();

@@ -206,7 +206,9 @@ pub(crate) fn shown(screen: &ReviewScreen) -> String {
     };
     text.push_str(&format!(
         " {}, from {} to {}.",
-        words::sans_in(&note.what()),
+        // The reason's line starts before the move (what it missed) or after it (what it
+        // allowed): either way it is said as played there.
+        words::sans_in_from(&note.what(), &[before, game.position_at(i + 1)]),
         words::eval(b),
         words::eval(a)
     ));

@@ -123,7 +123,16 @@ pub(crate) fn line<'a>(before: &Chess, line: impl IntoIterator<Item = &'a Move>)
 /// said in words ("bishop takes f5", "castles kingside", "queen to h8, checkmate"); squares
 /// and pawn moves to a square ("e4") stay as they are, since they are read as said.
 pub(crate) fn sans_in(text: &str) -> String {
+    sans_in_from(text, &[])
+}
+
+/// [`sans_in`], where a numbered line of moves that starts from one of `starts` (by its move
+/// number and side) is said move by move as it is played there, each with where it comes from
+/// and what it takes: "15... bishop from c8 takes knight on f5" for "15...Bxf5".
+pub(crate) fn sans_in_from(text: &str, starts: &[&Chess]) -> String {
     let mut out = String::new();
+    // The position the line being read has reached, while it is known.
+    let mut board: Option<Chess> = None;
     // Whether the last token was a move said in words: the next move is set apart from it.
     let mut after_move = false;
     // A move given as an example of what to type ("SAN like Nf3") is left as it is typed.
@@ -149,9 +158,34 @@ pub(crate) fn sans_in(text: &str) -> String {
         let (body, tail) = rest.split_at(body_end);
         // The verdict's marks ("??") are said by the sentence around them.
         let tail: String = tail.chars().filter(|c| !matches!(c, '!' | '?')).collect();
+        // A move number starts a line from one of the positions known, unless the line read
+        // goes on there.
+        if let Some((n, side)) = move_number(number) {
+            let at = |p: &Chess| p.fullmoves().get() == n && p.turn() == side;
+            if !board.as_ref().is_some_and(at) {
+                board = starts.iter().find(|p| at(p)).map(|p| (*p).clone());
+            }
+        }
+        let played = board.as_mut().and_then(|b| {
+            let m = body
+                .parse::<shakmaty::san::SanPlus>()
+                .ok()?
+                .san
+                .to_move(b)
+                .ok()?;
+            let words = moved(b, &m);
+            b.play_unchecked(m);
+            Some(words)
+        });
+        // A word ends the line; a number alone ("2...") leads into it.
+        let number_alone = rest.is_empty() && !number.is_empty();
+        if played.is_none() && !number_alone {
+            board = None;
+        }
         // A pawn's step in a line of moves, or after a colon ("Hint: a4"), is a move too.
         let in_line = after_move || after_number || after_colon;
-        let said = san_words(body)
+        let said = played
+            .or_else(|| san_words(body))
             .or_else(|| in_line.then(|| pawn_step(body)).flatten())
             .map(|words| {
                 if number.is_empty() {
@@ -198,6 +232,15 @@ pub(crate) fn plain(line: &str) -> String {
         out = first.to_uppercase().chain(out.chars().skip(1)).collect();
     }
     out
+}
+
+/// The move number and side a token's number stands for: "15." White's 15th, "15..." Black's.
+fn move_number(number: &str) -> Option<(u32, Color)> {
+    let (digits, side) = match number.strip_suffix("...") {
+        Some(d) => (d, Color::Black),
+        None => (number.strip_suffix('.')?, Color::White),
+    };
+    Some((digits.parse().ok()?, side))
 }
 
 /// A pawn's step to a square in words ("e4" is "pawn to e4").
@@ -317,6 +360,44 @@ mod tests {
             said("4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1", "exd6"),
             "pawn from e5 takes pawn on d6, en passant"
         );
+    }
+
+    /// The position after `moves` (SAN) from the start.
+    fn after(moves: &str) -> Chess {
+        let mut pos = Chess::default();
+        for san in moves.split_whitespace() {
+            let m = san.parse::<San>().unwrap().to_move(&pos).unwrap();
+            pos.play_unchecked(m);
+        }
+        pos
+    }
+
+    #[test]
+    fn a_line_from_a_known_position_says_where_each_move_comes_from_and_what_it_takes() {
+        let hung = after("e4 f5 Qg4");
+        assert_eq!(
+            sans_in_from("hangs the queen on g4: 2... fxg4", &[&hung]),
+            "hangs the queen on g4: 2... pawn from f5 takes queen on g4"
+        );
+        // The line that starts at the other position known, and goes on across move numbers.
+        let before = after("e4 e5 Qh5 Nc6 Bc4");
+        let next = after("e4 e5 Qh5 Nc6 Bc4 Nf6");
+        assert_eq!(
+            sans_in_from("allows mate in 1: 4. Qxf7#", &[&before, &next]),
+            "allows mate in 1: 4. queen from h5 takes pawn on f7, checkmate"
+        );
+        assert_eq!(
+            sans_in_from("misses 3... g6 4. Qf3 Nf6, which holds", &[&before, &next]),
+            "misses 3... pawn from g7 to g6; 4. queen from h5 to f3; knight from g8 to f6, \
+             which holds"
+        );
+        // A line from a position not given, or a move that is not legal there, is said as
+        // `sans_in` says it.
+        assert_eq!(
+            sans_in_from("hangs the knight on f5: 15...Bxf5", &[&hung]),
+            sans_in("hangs the knight on f5: 15...Bxf5")
+        );
+        assert_eq!(sans_in_from("2... Qxg4", &[&hung]), "2... queen takes g4");
     }
 
     #[test]
