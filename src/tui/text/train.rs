@@ -4,7 +4,7 @@
 //! with every move in words.
 
 use crossterm::event::KeyCode;
-use shakmaty::{Color, Position};
+use shakmaty::{Chess, Color, Position};
 
 use super::{ask, words};
 use crate::tui::train::{FIRST_ENDING, OnBoard, Train};
@@ -94,7 +94,17 @@ impl Teller {
         let message = train.message.as_ref().map(|(text, _)| text);
         if message != self.message.as_ref() {
             self.message = message.cloned();
-            lines.extend(message.map(|text| words::sans_in(&without_reply(text))));
+            // A mistake's reason shows its line from the position after the move played.
+            let starts: Vec<Chess> = match &train.board {
+                OnBoard::Mistakes(p) => {
+                    let mut after = p.current.pos();
+                    after.play_unchecked(p.current.played);
+                    vec![p.current.pos(), after]
+                }
+                _ => Vec::new(),
+            };
+            let starts: Vec<&Chess> = starts.iter().collect();
+            lines.extend(message.map(|text| words::sans_in_from(&without_reply(text), &starts)));
         }
         lines
     }
