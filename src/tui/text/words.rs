@@ -166,6 +166,7 @@ pub(crate) fn sans_in_from(text: &str, starts: &[&Chess]) -> String {
                 board = starts.iter().find(|p| at(p)).map(|p| (*p).clone());
             }
         }
+        let in_known_line = board.is_some();
         let played = board.as_mut().and_then(|b| {
             let m = body
                 .parse::<shakmaty::san::SanPlus>()
@@ -176,6 +177,21 @@ pub(crate) fn sans_in_from(text: &str, starts: &[&Chess]) -> String {
             let words = moved(b, &m);
             b.play_unchecked(m);
             Some(words)
+        });
+        // A move on its own ("You played Ne3??", "Kc3 wins") is one from the first position
+        // known, when it is legal there: a later one ("Black answers Nbd7") is from a position
+        // not given, and is said as `sans_in` says it.
+        let played = played.or_else(|| {
+            let first = starts
+                .first()
+                .filter(|_| !in_known_line && number.is_empty())?;
+            let m = body
+                .parse::<shakmaty::san::SanPlus>()
+                .ok()?
+                .san
+                .to_move(*first)
+                .ok()?;
+            Some(moved(first, &m))
         });
         // A word ends the line; a number alone ("2...") leads into it.
         let number_alone = rest.is_empty() && !number.is_empty();
@@ -398,6 +414,15 @@ mod tests {
             sans_in("hangs the knight on f5: 15...Bxf5")
         );
         assert_eq!(sans_in_from("2... Qxg4", &[&hung]), "2... queen takes g4");
+        // A move on its own is the first position's, when it is legal there.
+        assert_eq!(
+            sans_in_from(
+                "You played Qg4?? here. Bc4 was better; Black answers Nf6.",
+                &[&after("e4 f5"), &hung]
+            ),
+            "You played queen from d1 to g4 here. bishop from f1 to c4 was better; Black \
+             answers knight to f6."
+        );
     }
 
     #[test]
