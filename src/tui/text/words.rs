@@ -166,14 +166,11 @@ pub(crate) fn sans_in_from(text: &str, starts: &[&Chess]) -> String {
                 board = starts.iter().find(|p| at(p)).map(|p| (*p).clone());
             }
         }
+        let san = body.parse::<shakmaty::san::SanPlus>().ok().map(|s| s.san);
+        let legal = |p: &Chess| san.as_ref()?.to_move(p).ok();
         let in_known_line = board.is_some();
         let played = board.as_mut().and_then(|b| {
-            let m = body
-                .parse::<shakmaty::san::SanPlus>()
-                .ok()?
-                .san
-                .to_move(b)
-                .ok()?;
+            let m = legal(b)?;
             let words = moved(b, &m);
             b.play_unchecked(m);
             Some(words)
@@ -185,13 +182,7 @@ pub(crate) fn sans_in_from(text: &str, starts: &[&Chess]) -> String {
             let first = starts
                 .first()
                 .filter(|_| !in_known_line && number.is_empty())?;
-            let m = body
-                .parse::<shakmaty::san::SanPlus>()
-                .ok()?
-                .san
-                .to_move(*first)
-                .ok()?;
-            Some(moved(first, &m))
+            Some(moved(first, &legal(first)?))
         });
         // A word ends the line; a number alone ("2...") leads into it.
         let number_alone = rest.is_empty() && !number.is_empty();
@@ -212,7 +203,7 @@ pub(crate) fn sans_in_from(text: &str, starts: &[&Chess]) -> String {
             });
         let numbered = !number.is_empty() && number.ends_with('.') && rest.is_empty();
         // A pawn's step ("e4") is said as it is written, but is a move all the same.
-        let a_move = body.parse::<shakmaty::san::SanPlus>().is_ok();
+        let a_move = san.is_some();
         if i > 0 {
             out.push_str(if after_move && (a_move || numbered) {
                 "; "
