@@ -134,7 +134,14 @@ pub(crate) fn verdict(screen: &ReviewScreen) -> Vec<String> {
     let mut lines = Vec::new();
     let summary = crate::review::summary::summary(review);
     match &summary {
-        Some(summary) => lines.push(words::sans_in(summary)),
+        Some(summary) => {
+            // The turning point and the move missed there are said from the game's position.
+            let game = &review.game;
+            let positions: Vec<_> = (0..=game.moves().len())
+                .map(|ply| game.position_at(ply))
+                .collect();
+            lines.push(words::sans_in_from(summary, &positions));
+        }
         None => lines.push(format!(
             "The review stopped with {} of {} positions searched.",
             review.done(),

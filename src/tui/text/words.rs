@@ -178,10 +178,11 @@ pub(crate) fn sans_in_from(text: &str, starts: &[&Chess]) -> String {
         // A move on its own ("You played Ne3??", "Kc3 wins") is one from the first position
         // known, when it is legal there: a later one ("Black answers Nbd7") is from a position
         // not given, and is said as `sans_in` says it.
+        // A square ("on g4") is no move on its own, though it reads as a pawn's step.
         let played = played.or_else(|| {
             let first = starts
                 .first()
-                .filter(|_| !in_known_line && number.is_empty())?;
+                .filter(|_| !in_known_line && number.is_empty() && san_words(body).is_some())?;
             Some(moved(first, &legal(first)?))
         });
         // A word ends the line; a number alone ("2...") leads into it.
@@ -405,6 +406,15 @@ mod tests {
             sans_in("hangs the knight on f5: 15...Bxf5")
         );
         assert_eq!(sans_in_from("2... Qxg4", &[&hung]), "2... queen takes g4");
+        // A square on its own stays a square, though a pawn could step there.
+        assert_eq!(
+            sans_in_from(
+                "hangs the queen on g4: 2... fxg4, which takes the queen on g4",
+                &[&after("e4 f5"), &hung]
+            ),
+            "hangs the queen on g4: 2... pawn from f5 takes queen on g4, which takes the queen \
+             on g4"
+        );
         // A move on its own is the first position's, when it is legal there.
         assert_eq!(
             sans_in_from(
