@@ -682,7 +682,6 @@ def stockfish_against_itself(args, games):
     import io
     reference = Stockfish(args.stockfish, args.sf_depth, args.sf_cache, args.syzygy)
     judge_sf = Stockfish(args.stockfish, args.self_reference, syzygy=args.syzygy)
-    rows = []
     results = []
     for number, text in enumerate(games, 1):
         game = chess.pgn.read_game(io.StringIO(text))
@@ -697,7 +696,6 @@ def stockfish_against_itself(args, games):
             r_after, j_after = reference.evaluate(board)[0], judge_sf.evaluate(board)[0]
             sf = NONE if r_best == move.uci() else judge(r_before, r_after, mover)
             kf = NONE if j_best == move.uci() else judge(j_before, j_after, mover)
-            rows.append({"kf": kf, "sf": sf})
             # The same columns as a review's, the judging Stockfish in the review's place.
             result["rows"].append({
                 "ply": ply,
@@ -710,6 +708,7 @@ def stockfish_against_itself(args, games):
         results.append(result)
     if args.details:
         write_details(args.details, results)
+    rows = [row for result in results for row in result["rows"]]
     reference.quit()
     judge_sf.quit()
     print("    " + shlex.join(["python3"] + sys.argv))

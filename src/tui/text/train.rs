@@ -97,9 +97,10 @@ impl Teller {
             // A mistake's reason shows its line from the position after the move played.
             let starts: Vec<Chess> = match &train.board {
                 OnBoard::Mistakes(p) => {
-                    let mut after = p.current.pos();
+                    let before = p.current.pos();
+                    let mut after = before.clone();
                     after.play_unchecked(p.current.played);
-                    vec![p.current.pos(), after]
+                    vec![before, after]
                 }
                 _ => Vec::new(),
             };

@@ -372,12 +372,8 @@ mod tests {
 
     /// The position after `moves` (SAN) from the start.
     fn after(moves: &str) -> Chess {
-        let mut pos = Chess::default();
-        for san in moves.split_whitespace() {
-            let m = san.parse::<San>().unwrap().to_move(&pos).unwrap();
-            pos.play_unchecked(m);
-        }
-        pos
+        let game = crate::game::Game::from_pgn(&format!("{moves} *")).unwrap();
+        game.position_at(game.moves().len()).clone()
     }
 
     #[test]
